@@ -1,0 +1,1 @@
+"""The shared core: hex grid, dice interface, events, rejections, pending decisions."""

@@ -1,0 +1,23 @@
+"""Rejections: every refusal says what is wrong, what would be legal, and which rule."""
+
+from __future__ import annotations
+
+
+class Rejection(Exception):
+    """An order refused by the rules. Changes nothing.
+
+    code: a short machine name ("not-adjacent"); message: for the player, including what would be
+    legal instead; rule: the rule number ("8.4(f)"), or None with the message saying why none applies.
+    """
+
+    def __init__(self, code: str, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}" if self.rule else self.message
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "rule": self.rule}

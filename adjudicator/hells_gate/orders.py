@@ -1,0 +1,147 @@
+"""Orders (imperative nouns) and queries of the Hell's Gate order language.
+
+The grammar (adjudicator.grammar) turns text into these and back; the engine applies the orders.
+Queries change nothing and are answered by the front end from the state (and the log).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Attack:
+    hex: str
+    units: tuple[str, ...]
+    decisive: bool = False
+    flip: str | None = None
+
+
+@dataclass(frozen=True)
+class Losses:
+    """The defender's answer to a pending hit decision (8.23-8.34).
+
+    units: each takes one hit, in order. retreat: None; a hex (all remaining units retreat there);
+    or a tuple of (unit, hex) pairs (a split retreat, 8.31).
+    """
+
+    units: tuple[str, ...] = ()
+    retreat: str | tuple[tuple[str, str], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    unit: str
+    path: tuple[str, ...]  # the hexes entered, in order (9.2)
+
+
+@dataclass(frozen=True)
+class Enter:
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    unit: str
+
+
+@dataclass(frozen=True)
+class Breakout:
+    unit: str
+
+
+@dataclass(frozen=True)
+class End:
+    pass
+
+
+@dataclass(frozen=True)
+class Default:
+    """What a passed deadline does: the pending decision's documented default, or end the phase."""
+
+
+# -- moderator orders (sandbox games only)
+@dataclass(frozen=True)
+class Place:
+    unit: str
+    where: str  # a hex id, "eliminated", "off", or "turn N"
+
+
+@dataclass(frozen=True)
+class Flip:
+    unit: str
+
+
+@dataclass(frozen=True)
+class SetTurn:
+    turn: int
+
+
+@dataclass(frozen=True)
+class SetPhase:
+    phase: str
+
+
+@dataclass(frozen=True)
+class SetWeather:
+    weather: str
+
+
+@dataclass(frozen=True)
+class SetOOS:
+    unit: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class SetRetreat:
+    unit: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class Dice:
+    values: tuple[int, ...]
+
+
+# -- queries
+@dataclass(frozen=True)
+class Preview:
+    attack: Attack
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+@dataclass(frozen=True)
+class Status:
+    pass
+
+
+@dataclass(frozen=True)
+class Units:
+    where: str | None = None  # a hex id, a side, or None for all
+
+
+@dataclass(frozen=True)
+class Supply:
+    pass
+
+
+@dataclass(frozen=True)
+class Log:
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class Help:
+    command: str | None = None
+
+
+PLAYER_ORDERS = (Attack, Losses, Move, Enter, Rebuild, Breakout, End)
+MODERATOR_ORDERS = (Place, Flip, SetTurn, SetPhase, SetWeather, SetOOS, SetRetreat, Dice, Default)
+QUERIES = (Preview, Options, Status, Units, Supply, Log, Help)
+Order = Attack | Losses | Move | Enter | Rebuild | Breakout | End | Default | Place | Flip | SetTurn | SetPhase | SetWeather | SetOOS | SetRetreat | Dice

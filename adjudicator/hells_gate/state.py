@@ -1,0 +1,139 @@
+"""The changing state of a Hell's Gate game (rule 2.7), as plain data.
+
+Invariants (checked by the fuzz test): no hex holds units of both sides; a unit on the map has a
+hex and every other unit has none; markers only on units on the map; reduced only on two-step units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from adjudicator.core.decisions import Decision
+
+PHASES = (
+    "soviet-supply",
+    "soviet-combat",
+    "soviet-movement",
+    "soviet-recovery",
+    "german-supply",
+    "german-combat",
+    "german-movement",
+    "german-recovery",
+    "joint",
+)
+AUTOMATIC_PHASES = frozenset({"soviet-supply", "soviet-recovery", "german-supply", "german-recovery", "joint"})
+BOXES = ("map", "turn_track", "eliminated", "broken_out", "never_entered", "off")
+
+
+def phase_side(phase: str) -> str | None:
+    """1.7: the phasing player (None in the joint phase)."""
+    if phase.startswith("soviet"):
+        return "soviet"
+    if phase.startswith("german"):
+        return "german"
+    return None
+
+
+def phase_kind(phase: str) -> str:
+    return phase.split("-", 1)[1] if "-" in phase else phase
+
+
+def other(side: str) -> str:
+    return "german" if side == "soviet" else "soviet"
+
+
+@dataclass(slots=True)
+class UnitState:
+    id: str
+    side: str
+    box: str = "map"
+    hex: str | None = None
+    track_turn: int | None = None  # the turn-track box, while box == "turn_track"
+    reduced: bool = False
+    oos: bool = False
+    retreated: bool = False
+    moved: bool = False  # moved_this_phase
+    attacked: bool = False  # attacked_this_phase
+    entered_turn: int | None = None  # turn it entered as a reinforcement (12.4)
+
+    @property
+    def on_map(self) -> bool:
+        return self.box == "map"
+
+    def copy(self) -> UnitState:
+        return UnitState(
+            self.id, self.side, self.box, self.hex, self.track_turn, self.reduced, self.oos,
+            self.retreated, self.moved, self.attacked, self.entered_turn,
+        )
+
+
+@dataclass
+class GameState:
+    turn: int
+    phase: str
+    weather: str
+    units: dict[str, UnitState]
+    sandbox: bool = False
+    pending: list[Decision] = field(default_factory=list)
+    attacked_hexes: list[str] = field(default_factory=list)  # 8.4(b), 12.3(c)
+    soviet_entered_trigger: bool = False  # 7.8/7.9: a Soviet unit was ever in A2-A6
+    airfield_freeze_lifted: bool = False  # 12.14
+    fixed_dice: list[int] = field(default_factory=list)  # a moderator's `dice` (sandbox)
+    result: dict | None = None
+    vp: dict | None = None  # final VP breakdown, once the game ends
+
+    @property
+    def active_side(self) -> str | None:
+        """Whose move it is: the side a pending decision waits for, else the phasing player."""
+        if self.result is not None:
+            return None
+        if self.pending:
+            return self.pending[0].side
+        return phase_side(self.phase)
+
+    def clone(self) -> GameState:
+        return GameState(
+            self.turn, self.phase, self.weather,
+            {k: u.copy() for k, u in self.units.items()},
+            self.sandbox,
+            [Decision(d.kind, d.side, d.prompt, dict(d.data)) for d in self.pending],
+            list(self.attacked_hexes), self.soviet_entered_trigger, self.airfield_freeze_lifted,
+            list(self.fixed_dice),
+            None if self.result is None else dict(self.result),
+            None if self.vp is None else dict(self.vp),
+        )
+
+    # -- queries by location
+    def units_in(self, hex_id: str) -> list[UnitState]:
+        return [u for u in self.units.values() if u.hex == hex_id and u.box == "map"]
+
+    def side_in(self, hex_id: str) -> str | None:
+        for u in self.units.values():
+            if u.hex == hex_id and u.box == "map":
+                return u.side
+        return None
+
+    def on_map(self, side: str | None = None) -> list[UnitState]:
+        return [u for u in self.units.values() if u.box == "map" and (side is None or u.side == side)]
+
+    def occupied(self) -> dict[str, str]:
+        """Hex -> side of the units in it."""
+        return {u.hex: u.side for u in self.units.values() if u.box == "map"}
+
+    # -- serialisation (storage snapshots)
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["units"] = {k: _unit_dict(u) for k, u in self.units.items()}
+        d["pending"] = [p.to_dict() for p in self.pending]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GameState:
+        d = dict(d)
+        d["units"] = {k: UnitState(**v) for k, v in d["units"].items()}
+        d["pending"] = [Decision.from_dict(p) for p in d["pending"]]
+        return cls(**d)
+
+
+def _unit_dict(u: UnitState) -> dict:
+    return {name: getattr(u, name) for name in UnitState.__slots__}
