@@ -1,0 +1,225 @@
+"""Combat (section 8): restrictions, strengths, odds, column shifts, the decisive attack.
+
+Applying hits and retreats is in losses.py. Turn limits of section 12 are in turn_rules.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adjudicator.core.errors import Rejection
+from adjudicator.hells_gate import turn_rules
+from adjudicator.hells_gate.orders import Attack
+from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.state import GameState, UnitState, other
+from adjudicator.hells_gate.units import is_full_two_step, strength
+
+MAX_PER_HEXSIDE = 2  # 8.4(f)
+
+
+@dataclass
+class AttackCalc:
+    hex: str
+    attackers: list[str]
+    defender_side: str
+    attack_strength: int
+    defense_strength: int
+    raw_column: str
+    shifts: list[dict] = field(default_factory=list)
+    final_column: str = ""
+    overstack: bool = False
+    decisive_allowed: bool = False
+    decisive_refusal: Rejection | None = None
+    flip_choices: list[str] = field(default_factory=list)
+
+    def to_json(self, decisive: bool, die: int | None, hits: int | None) -> dict:
+        return {
+            "hex": self.hex, "attackers": list(self.attackers),
+            "attack_strength": self.attack_strength, "defense_strength": self.defense_strength,
+            "raw_column": self.raw_column, "shifts": [dict(s) for s in self.shifts],
+            "final_column": self.final_column, "decisive": decisive, "overstack": self.overstack,
+            "die": die, "hits": hits,
+        }
+
+
+def check_attackers(scen: Scenario, state: GameState, side: str, order: Attack) -> list[UnitState]:
+    """8.3 step 1 and the restrictions of 8.4, in the order a player would trip over them."""
+    defenders = state.units_in(order.hex)
+    if not defenders or defenders[0].side == side:
+        enemy = [h for h in scen.grid.sort(state.occupied()) if state.side_in(h) == other(side)]
+        raise Rejection("no-enemy-in-hex", f"{order.hex} holds no {other(side).title()} unit; "
+                        f"enemy-held hexes: {', '.join(enemy) or 'none'}", "8.3")
+    if order.hex in state.attacked_hexes:
+        raise Rejection("hex-already-attacked",
+                        f"{order.hex} was already attacked in this combat phase", "8.4(b)")
+    if not order.units:
+        raise Rejection("no-attackers", "name at least one attacking unit", "8.3")
+    if len(set(order.units)) != len(order.units):
+        raise Rejection("duplicate-attacker", "a unit is named twice in the attack", "8.4(a)")
+    units = [_own_unit(scen, state, side, uid) for uid in order.units]
+    for u in units:
+        _check_attacker(scen, state, u, order.hex)
+    _check_hexsides(state, units, order.hex)
+    turn_rules.check_attack_limits(scen, state, side, units)
+    return units
+
+
+def _own_unit(scen: Scenario, state: GameState, side: str, uid: str) -> UnitState:
+    u = state.units.get(uid)
+    if u is None:
+        raise Rejection("unknown-unit", f"there is no unit {uid!r}", None)
+    if u.side != side:
+        raise Rejection("not-your-unit", f"{uid} is a {u.side.title()} unit", "1.8")
+    if not u.on_map:
+        raise Rejection("unit-not-on-map", f"{uid} is not on the map ({u.box.replace('_', ' ')})", "2.7")
+    return u
+
+
+def _check_attacker(scen: Scenario, state: GameState, u: UnitState, target: str) -> None:
+    if u.retreated:
+        raise Rejection("retreated-unit-attacks",
+                        f"{u.id} has a Retreat marker and may not attack", "8.4(g)")
+    if u.attacked:
+        raise Rejection("unit-already-attacked",
+                        f"{u.id} has already attacked in this combat phase", "8.4(a)")
+    if not scen.grid.adjacent(u.hex, target):
+        near = ", ".join(scen.grid.neighbours(target))
+        raise Rejection("not-adjacent", f"{u.id} in {u.hex} is not adjacent to {target}; "
+                        f"attackers must stand in {near}", "8.4(c)")
+
+
+def _check_hexsides(state: GameState, units: list[UnitState], target: str) -> None:
+    per_hex: dict[str, list[str]] = {}
+    for u in units:
+        per_hex.setdefault(u.hex, []).append(u.id)
+    for h, ids in per_hex.items():
+        if len(ids) > MAX_PER_HEXSIDE:
+            raise Rejection("hexside-limit",
+                            f"at most {MAX_PER_HEXSIDE} units may attack across the {h}–{target} "
+                            f"hexside; you named {len(ids)} ({', '.join(ids)})", "8.4(f)")
+
+
+def attack_strength(scen: Scenario, units: list[UnitState], target: str) -> int:
+    """8.6: bracketed units x3 against clear, x2 against woods or Cherkassy."""
+    factor = 2 if scen.is_woods_for_combat(target) else 3
+    return sum(strength(scen, u) * (factor if scen.units[u.id].bracketed else 1) for u in units)
+
+
+def defense_strength(scen: Scenario, state: GameState, target: str) -> int:
+    """8.7/8.8: the 2 (Soviet) or 3 (German) highest strengths without a Retreat marker."""
+    present = [u for u in state.units_in(target) if not u.retreated]
+    if not present:
+        return 0
+    best = sorted((strength(scen, u) for u in present), reverse=True)
+    return sum(best[: 2 if present[0].side == "soviet" else 3])
+
+
+def raw_column(scen: Scenario, attack: int, defense: int) -> str | None:
+    """8.9/8.10: the highest column a:b with attack x b >= defense x a; None below the lowest."""
+    if defense == 0:
+        return scen.columns[-1].label
+    best = None
+    for col in scen.columns:
+        if attack * col.b >= defense * col.a:
+            best = col.label
+    return best
+
+
+def is_overstacked(scen: Scenario, state: GameState, target: str) -> bool:
+    """8.20: 5 or more units, counting Retreat markers when the flag says so (Q2)."""
+    units = state.units_in(target)
+    if not scen.flags["overstack_counts_retreated"]:
+        units = [u for u in units if not u.retreated]
+    return len(units) >= 5
+
+
+def column_shifts(scen: Scenario, state: GameState, units: list[UnitState], target: str) -> list[dict]:
+    """8.11 shifts S1-S7 with the caps of 8.13, 12.5, 12.9 and 12.12."""
+    shifts = []
+
+    def add(code: str, columns: int, reason: str) -> None:
+        shifts.append({"code": code, "columns": columns, "reason": reason})
+
+    defenders = [u for u in state.units_in(target) if not u.retreated]
+    oos_def = [u for u in defenders if u.oos]
+    if defenders and len(oos_def) == len(defenders):
+        cap, why = turn_rules.oos_cap(scen, state, defenders[0].side, [target])
+        add("S1", min(2, cap), "every defender is out of supply" + why)
+    elif oos_def:
+        add("S2", 1, "some defenders are out of supply")
+    if state.weather == "mud":
+        add("S3", -1, "the weather is Mud")
+    if scen.is_woods_for_combat(target):
+        add("S4", -1, f"{target} is {scen.hexes[target].terrain}")
+    across = [u for u in units if scen.is_river(u.hex, target)]
+    if across and 2 * len(across) >= len(units):
+        add("S5", -1, f"{len(across)} of {len(units)} attackers attack across a river hexside")
+    oos_att = [u for u in units if u.oos]
+    if oos_att and len(oos_att) == len(units):
+        cap, why = turn_rules.oos_cap(scen, state, units[0].side, [u.hex for u in oos_att])
+        add("S7", -min(2, cap), "every attacker is out of supply" + why)
+    elif oos_att:
+        add("S6", -1, "some attackers are out of supply")
+    return shifts
+
+
+def calculate(scen: Scenario, state: GameState, side: str, order: Attack) -> AttackCalc:
+    units = check_attackers(scen, state, side, order)
+    att = attack_strength(scen, units, order.hex)
+    dfn = defense_strength(scen, state, order.hex)
+    raw = raw_column(scen, att, dfn)
+    if raw is None:
+        lowest = scen.columns[0]
+        raise Rejection("odds-too-low", f"odds {att}:{dfn} are below the lowest column "
+                        f"{lowest.label}; you need an attack strength of at least "
+                        f"{-(-dfn * lowest.a // lowest.b)}", "8.10")
+    calc = AttackCalc(order.hex, [u.id for u in units], other(side), att, dfn, raw)
+    calc.shifts = column_shifts(scen, state, units, order.hex)
+    net = sum(s["columns"] for s in calc.shifts)
+    index = min(max(scen.column_index(raw) + net, 0), len(scen.columns) - 1)  # 8.15
+    calc.final_column = scen.columns[index].label
+    calc.overstack = is_overstacked(scen, state, order.hex)
+    _decisive_options(scen, calc, units)
+    return calc
+
+
+def _decisive_options(scen: Scenario, calc: AttackCalc, units: list[UnitState]) -> None:
+    """8.17/8.18: who may be flipped for a decisive attack (armor first)."""
+    full = [u for u in units if is_full_two_step(scen, u)]
+    armor = [u for u in full if scen.units[u.id].is_armor]
+    calc.flip_choices = [u.id for u in (armor or full)]
+    if calc.overstack:
+        calc.decisive_refusal = Rejection(
+            "decisive-overstack", f"{calc.hex} is overstacked (5 or more units): the result "
+            "is read from the right-hand value anyway and no decisive attack may be declared", "8.20")
+    elif not full:
+        calc.decisive_refusal = Rejection(
+            "decisive-needs-full-two-step", "a decisive attack needs a full-strength two-step "
+            "attacking unit to flip; none of the attackers is one", "8.17(a)")
+    calc.decisive_allowed = calc.decisive_refusal is None
+
+
+def choose_flip(scen: Scenario, state: GameState, calc: AttackCalc, order: Attack) -> str:
+    """8.18: the named unit, which must be armor if any full two-step armor attacks."""
+    if calc.decisive_refusal is not None:
+        raise calc.decisive_refusal
+    if order.flip is None:
+        return default_flip(scen, state, calc)
+    if order.flip not in calc.flip_choices:
+        raise Rejection("bad-flip", f"{order.flip} cannot be flipped for this decisive attack; "
+                        f"choose one of: {', '.join(calc.flip_choices)}"
+                        + (" (armor first)" if _armor(scen, calc) else ""), "8.18")
+    return order.flip
+
+
+def _armor(scen: Scenario, calc: AttackCalc) -> bool:
+    return any(scen.units[uid].is_armor for uid in calc.flip_choices)
+
+
+def default_flip(scen: Scenario, state: GameState, calc: AttackCalc) -> str:
+    """Decision: with no unit named, flip the weakest eligible unit, ties by unit order."""
+    return min(calc.flip_choices, key=lambda uid: strength(scen, state.units[uid]))
+
+
+def hits_by_face(scen: Scenario, column: str, right_hand: bool) -> list[int]:
+    return [scen.hits(column, die, right_hand) for die in range(1, 7)]

@@ -1,0 +1,152 @@
+"""legal_orders(state, side): the one gate that options, hints, defaults and the fuzzer use."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from adjudicator.core.errors import Rejection
+from adjudicator.hells_gate import combat, losses, movement, phases
+from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.context import Ctx
+from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.state import GameState, other, phase_kind, phase_side
+from adjudicator.hells_gate.units import strength
+
+
+def legal_orders(scen: Scenario, state: GameState, side: str) -> list:
+    if state.result is not None:
+        return []
+    mine = [d for d in state.pending if d.side == side]
+    if mine:
+        return decision_answers(scen, state, mine[0])
+    if state.pending or phase_side(state.phase) != side:
+        return []
+    kind = phase_kind(state.phase)
+    if kind == "combat":
+        return attack_orders(scen, state, side) + [O.End()]
+    if kind == "movement":
+        moves = move_orders(scen, state, side)
+        return moves + ([O.End()] if not turn1_obligations(scen, state) else [])
+    return []
+
+
+def decision_answers(scen: Scenario, state: GameState, d) -> list:
+    if d.kind == "losses":
+        return losses.answers_for(scen, state, d)
+    if d.kind == "entry":
+        return [O.Enter(d.data["unit"], h) for h in d.data["options"]]
+    if d.kind == "rebuild":
+        return [O.Rebuild(u) for u in d.data["options"]] + [O.End()]
+    if d.kind == "breakout":
+        return [O.Breakout(u) for u in d.data["options"]] + [O.End()]
+    return []
+
+
+def eligible_attackers(scen: Scenario, state: GameState, side: str, target: str) -> list[str]:
+    return [u.id for u in state.on_map(side) if not u.retreated and not u.attacked
+            and scen.grid.adjacent(u.hex, target)]
+
+
+def attack_orders(scen: Scenario, state: GameState, side: str) -> list[O.Attack]:
+    """Per enemy hex: every legal group of up to 3 attackers, the strongest full attack, and
+    their decisive variants (all subsets would be exponential; any other group is checked by
+    the same functions when ordered)."""
+    out = []
+    targets = scen.grid.sort({u.hex for u in state.on_map(other(side))})
+    for target in targets:
+        if target in state.attacked_hexes:
+            continue
+        ids = eligible_attackers(scen, state, side, target)
+        groups = [c for n in range(1, min(3, len(ids)) + 1) for c in combinations(ids, n)]
+        full = _strongest_group(scen, state, ids)
+        if full and full not in groups:
+            groups.append(full)
+        for group in groups:
+            out.extend(_valid_attacks(scen, state, side, target, group))
+    return out
+
+
+def _strongest_group(scen: Scenario, state: GameState, ids: list[str]) -> tuple[str, ...]:
+    per_hex: dict[str, list[str]] = {}
+    for uid in sorted(ids, key=lambda i: -strength(scen, state.units[i])):
+        per_hex.setdefault(state.units[uid].hex, []).append(uid)
+    return tuple(uid for group in per_hex.values() for uid in group[: combat.MAX_PER_HEXSIDE])
+
+
+def _valid_attacks(scen, state, side, target, group) -> list[O.Attack]:
+    try:
+        calc = combat.calculate(scen, state, side, O.Attack(target, tuple(group)))
+    except Rejection:
+        return []
+    found = [O.Attack(target, tuple(group))]
+    if calc.decisive_allowed:
+        found += [O.Attack(target, tuple(group), True, f) for f in calc.flip_choices]
+    return found
+
+
+def move_orders(scen: Scenario, state: GameState, side: str) -> list[O.Move]:
+    return [O.Move(u.id, p) for u in sorted(state.on_map(side), key=lambda u: u.id)
+            for p in movement.legal_paths(scen, state, u)]
+
+
+def turn1_obligations(scen: Scenario, state: GameState) -> list[str]:
+    """12.2: Soviet armor that must still move (unless retreated or with no legal move)."""
+    if not (state.turn == 1 and state.phase == "soviet-movement"):
+        return []
+    due = []
+    for uid in scen.flags["turn1_soviet_armor"]:
+        u = state.units[uid]
+        if u.on_map and not u.moved and not u.retreated and movement.legal_paths(scen, state, u):
+            due.append(uid)
+    return due
+
+
+def check_turn1_moves_done(scen: Scenario, state: GameState) -> None:
+    due = turn1_obligations(scen, state)
+    if due:
+        first = movement.legal_paths(scen, state, state.units[due[0]])[0]
+        raise Rejection("turn1-armor-must-move", f"on turn 1 each Soviet armor unit must move "
+                        f"before the phase ends; still to move: {', '.join(due)} (e.g. "
+                        f"`move {due[0]} {' '.join(first)}`)", "12.2")
+
+
+def default_order(scen: Scenario, state: GameState):
+    """What a passed deadline does, one step at a time (documented in the README)."""
+    if state.pending:
+        d = state.pending[0]
+        if d.kind == "losses":
+            return d.side, losses.default_losses(scen, state, d)
+        if d.kind == "entry":
+            return d.side, O.Enter(d.data["unit"], d.data["options"][0])
+        return d.side, O.End()  # rebuild and breakout are optional: none
+    side = phase_side(state.phase)
+    due = turn1_obligations(scen, state)
+    if due:
+        return side, O.Move(due[0], movement.legal_paths(scen, state, state.units[due[0]])[0])
+    return side, O.End()
+
+
+def apply_default(rules, ctx: Ctx):
+    """Default: apply default orders for the side on the clock until it is done for now (a
+    decision answered or the phase ended)."""
+    state = ctx.state
+    if state.result is not None:
+        raise Rejection("game-over", "the game is over; no deadline is running", "4.7")
+    applied = []
+    while True:
+        side, order = default_order(ctx.scen, state)
+        ctx.emit("DefaultApplied", f"Deadline default for {side.title()}: {_text(order)}.",
+                 side=side)
+        rules._player_order(ctx, side, order)
+        applied.append(order)
+        if not isinstance(order, O.Move):
+            return O.Default()
+
+
+def _text(order) -> str:
+    from adjudicator.grammar import format_order
+
+    return format_order(order)
+
+
+__all__ = ["legal_orders", "default_order", "apply_default", "phases"]

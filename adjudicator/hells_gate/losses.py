@@ -1,0 +1,288 @@
+"""Applying hits and retreats (8.23-8.38): the defender's pending decision and its answers."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from adjudicator.core.decisions import Decision
+from adjudicator.core.errors import Rejection
+from adjudicator.hells_gate import turn_rules
+from adjudicator.hells_gate.context import Ctx
+from adjudicator.hells_gate.orders import Losses
+from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.state import GameState, UnitState, other
+from adjudicator.hells_gate.units import steps_left, strength
+from adjudicator.hells_gate.zoc import zoc_of
+
+
+def retreat_hexes(scen: Scenario, state: GameState, origin: str, side: str) -> list[str]:
+    """8.32/8.33: legal destinations, judged before any unit of the retreat moves."""
+    enemy_zoc = zoc_of(scen, state, other(side))
+    from_supply = scen.hexes[origin].supply == side
+    legal = []
+    for dest in scen.grid.neighbours(origin):  # (a) on the map
+        holder = state.side_in(dest)
+        friendly = holder == side
+        if holder is not None and not friendly:  # (b)
+            continue
+        if dest in enemy_zoc and not friendly:  # (c)
+            continue
+        if scen.hexes[dest].supply == other(side) and not friendly:  # (d)
+            continue
+        if from_supply and scen.hexes[dest].supply != side:  # (e)
+            continue
+        if turn_rules.retreat_limit(scen, state, side, dest):  # (f)
+            continue
+        legal.append(dest)
+    return legal
+
+
+def active_defenders(state: GameState, hex_id: str) -> list[UnitState]:
+    return [u for u in state.units_in(hex_id) if not u.retreated]
+
+
+def open_decision(ctx: Ctx, hex_id: str, hits: int) -> None:
+    """8.23: the defender applies the hits. Forced results are applied at once; otherwise the
+    defender is asked (a pending decision addressed to his side)."""
+    state, scen = ctx.state, ctx.scen
+    present = active_defenders(state, hex_id)
+    if hits <= 0:
+        return
+    if not present:  # 8.28, 8.38
+        _destroy_retreated(ctx, hex_id, "no unit without a Retreat marker is left (8.28/8.38)")
+        return
+    side = present[0].side
+    decision = Decision("losses", side, f"apply {hits} hit{'s' if hits > 1 else ''} in {hex_id}",
+                        {"hex": hex_id, "hits": hits})
+    answers = answers_for(scen, state, decision)
+    if len(answers) == 1:
+        ctx.emit("LossesForced", f"Only one way to take the hits in {hex_id}: applied.", hex=hex_id)
+        apply_losses(ctx, decision, answers[0])
+        return
+    decision.prompt += f" ({describe_choice(scen, state, decision)})"
+    state.pending.append(decision)
+    ctx.emit("DecisionPending", f"{side.title()} must {decision.prompt}.", side=side, hex=hex_id)
+
+
+def describe_choice(scen: Scenario, state: GameState, d: Decision) -> str:
+    hexes = retreat_hexes(scen, state, d.data["hex"], d.side)
+    mandatory = _retreat_mandatory(scen, state, d)
+    if not _retreat_possible(scen, state, d):
+        return "step losses only: no legal retreat (8.34)"
+    word = "must" if mandatory else "may"
+    return f"the last hit {word} be a retreat to {' or '.join(hexes)}"
+
+
+def _total_steps(scen: Scenario, state: GameState, hex_id: str) -> int:
+    return sum(steps_left(scen, u) for u in active_defenders(state, hex_id))
+
+
+def _retreat_possible(scen: Scenario, state: GameState, d: Decision) -> bool:
+    """8.29: a unit must remain after all but the last hit, and a legal retreat must exist."""
+    remains = _total_steps(scen, state, d.data["hex"]) > d.data["hits"] - 1
+    return remains and bool(retreat_hexes(scen, state, d.data["hex"], d.side))
+
+
+def _retreat_mandatory(scen: Scenario, state: GameState, d: Decision) -> bool:
+    """8.30: a Soviet defender facing 2 or more hits must retreat with the last if he can."""
+    return d.side == "soviet" and d.data["hits"] >= 2 and _retreat_possible(scen, state, d)
+
+
+def answers_for(scen: Scenario, state: GameState, d: Decision) -> list[Losses]:
+    """Every distinct answer (retreats to one hex; split retreats are also accepted)."""
+    hex_id, hits = d.data["hex"], d.data["hits"]
+    total = _total_steps(scen, state, hex_id)
+    answers: list[Losses] = []
+    if not _retreat_mandatory(scen, state, d):
+        for seq in _hit_sequences(scen, state, hex_id, min(hits, total)):
+            answers.append(Losses(seq))
+    if _retreat_possible(scen, state, d):
+        for seq in _hit_sequences(scen, state, hex_id, hits - 1):
+            for dest in retreat_hexes(scen, state, hex_id, d.side):
+                answers.append(Losses(seq, dest))
+    return answers
+
+
+def _hit_sequences(scen: Scenario, state: GameState, hex_id: str, n: int) -> list[tuple[str, ...]]:
+    """Distinct ways to take n step losses under the priority of 8.27 (one per outcome)."""
+    units = active_defenders(state, hex_id)
+    steps = {u.id: steps_left(scen, u) for u in units}
+    seen, out = set(), []
+    for seq in product([u.id for u in units], repeat=n):
+        left = dict(steps)
+        if all(_take(left, uid) for uid in seq):
+            key = tuple(sorted(left.items()))
+            if key not in seen:
+                seen.add(key)
+                out.append(seq)
+    return out
+
+
+def _take(left: dict[str, int], uid: str) -> bool:
+    """One hit on uid if 8.27 allows it (full-strength units first)."""
+    if left.get(uid, 0) <= 0:
+        return False
+    if left[uid] == 1 and any(v == 2 for v in left.values()):
+        return False
+    left[uid] -= 1
+    return True
+
+
+def check_losses(scen: Scenario, state: GameState, d: Decision, answer: Losses) -> None:
+    """Raises Rejection unless `answer` is a legal way to take the hits of `d`."""
+    hex_id, hits = d.data["hex"], d.data["hits"]
+    units = {u.id: u for u in active_defenders(state, hex_id)}
+    left = {uid: steps_left(scen, u) for uid, u in units.items()}
+    retreat = answer.retreat is not None
+    expected = hits - 1 if retreat else min(hits, sum(left.values()))
+    if retreat and not _retreat_possible(scen, state, d):
+        raise Rejection("no-legal-retreat", f"no retreat is possible from {hex_id}: "
+                        f"{_why_no_retreat(scen, state, d)}; take {expected + 1} step "
+                        "loss(es) instead", "8.34")
+    if not retreat and _retreat_mandatory(scen, state, d):
+        raise Rejection("retreat-mandatory", f"with {hits} hits the Soviet player must take the "
+                        f"last hit as a retreat (to {' or '.join(retreat_hexes(scen, state, hex_id, d.side))})",
+                        "8.30")
+    if len(answer.units) != expected:
+        raise Rejection("wrong-number-of-losses", f"{hits} hit(s) in {hex_id}: name exactly "
+                        f"{expected} step loss(es){' before the retreat' if retreat else ''}; you "
+                        f"named {len(answer.units)}. Units there: {', '.join(units)}", "8.23")
+    for uid in answer.units:
+        if uid not in units:
+            raise Rejection("loss-not-in-hex", f"{uid} is not a unit without a Retreat marker "
+                            f"in {hex_id}; hits go to {', '.join(units)}", "8.24")
+        if not _take(left, uid):
+            full = [k for k, v in left.items() if v == 2]
+            why = f"{uid} has no step left" if left[uid] <= 0 else \
+                f"full-strength units take hits first: {', '.join(full)}"
+            raise Rejection("hit-priority", why, "8.27")
+    if retreat:
+        _check_retreat(scen, state, d, answer, [k for k, v in left.items() if v > 0])
+
+
+def _why_no_retreat(scen: Scenario, state: GameState, d: Decision) -> str:
+    if not retreat_hexes(scen, state, d.data["hex"], d.side):
+        return "no adjacent hex is a legal destination (8.32)"
+    return "no unit would be left after the other hits (8.29)"
+
+
+def _check_retreat(scen, state, d: Decision, answer: Losses, movers: list[str]) -> None:
+    legal = retreat_hexes(scen, state, d.data["hex"], d.side)
+    if isinstance(answer.retreat, str):
+        plan = {uid: answer.retreat for uid in movers}
+    else:
+        plan = dict(answer.retreat)
+        if sorted(plan) != sorted(movers):
+            raise Rejection("retreat-all-units", "every remaining unit without a Retreat marker "
+                            f"must retreat: name each of {', '.join(movers)} once", "8.31")
+    for uid, dest in plan.items():
+        if dest not in legal:
+            raise Rejection("illegal-retreat", f"{uid} may not retreat to {dest}: "
+                            f"{_why_illegal(scen, state, d, dest)}; legal: {', '.join(legal)}",
+                            _illegal_rule(scen, state, d, dest))
+
+
+def _why_illegal(scen: Scenario, state: GameState, d: Decision, dest: str) -> str:
+    rule = _illegal_rule(scen, state, d, dest)
+    return {
+        "8.31": "a retreat is 1 hex, into an adjacent hex",
+        "8.32(b)": "it holds enemy units",
+        "8.32(c)": "it is in the attacker's ZOC and holds no friendly unit",
+        "8.32(d)": "it is an enemy supply hex with no friendly unit",
+        "8.32(e)": "units retreating from a friendly supply hex must go to another one",
+        "12.3": "on turn 1 German units retreat only to a hex with German units or a German "
+                "supply hex outside Soviet ZOC, not attacked this phase",
+        "12.8": "German units may not retreat into Tychinovka on turn 2",
+    }.get(rule, "not a legal destination")
+
+
+def _illegal_rule(scen: Scenario, state: GameState, d: Decision, dest: str) -> str:
+    origin, side = d.data["hex"], d.side
+    if not scen.grid.adjacent(origin, dest):
+        return "8.31"
+    holder = state.side_in(dest)
+    if holder not in (None, side):
+        return "8.32(b)"
+    friendly = holder == side
+    if not friendly and dest in zoc_of(scen, state, other(side)):
+        return "8.32(c)"
+    if not friendly and scen.hexes[dest].supply == other(side):
+        return "8.32(d)"
+    if scen.hexes[origin].supply == side and scen.hexes[dest].supply != side:
+        return "8.32(e)"
+    return turn_rules.retreat_limit(scen, state, side, dest) or "8.32"
+
+
+def apply_losses(ctx: Ctx, d: Decision, answer: Losses) -> None:
+    scen, state = ctx.scen, ctx.state
+    check_losses(scen, state, d, answer)
+    hex_id = d.data["hex"]
+    plan = {}
+    for uid in answer.units:
+        _step_loss(ctx, state.units[uid])
+    movers = [u for u in active_defenders(state, hex_id)]
+    if answer.retreat is not None:
+        plan = ({u.id: answer.retreat for u in movers} if isinstance(answer.retreat, str)
+                else dict(answer.retreat))
+    for u in movers:
+        if u.id in plan:
+            _retreat(ctx, u, plan[u.id])
+    if not active_defenders(state, hex_id):  # 8.37
+        _destroy_retreated(ctx, hex_id, "no unit without a Retreat marker is left (8.37)")
+
+
+def _step_loss(ctx: Ctx, u: UnitState) -> None:
+    """8.26: flip a full two-step unit; destroy a reduced or one-step unit."""
+    if steps_left(ctx.scen, u) == 2:
+        u.reduced = True
+        ctx.emit("UnitFlipped", f"{ctx.name(u.id)} takes a hit and is reduced.", unit=u.id, hex=u.hex)
+    else:
+        eliminate(ctx, u, "takes a hit and is destroyed")
+
+
+def eliminate(ctx: Ctx, u: UnitState, why: str) -> None:
+    hex_id = u.hex
+    u.box, u.hex, u.oos, u.retreated = "eliminated", None, False, False
+    ctx.emit("UnitEliminated", f"{ctx.name(u.id)} {why}.", unit=u.id, hex=hex_id)
+
+
+def _retreat(ctx: Ctx, u: UnitState, dest: str) -> None:
+    """8.31/8.35: one hex, then a Retreat marker."""
+    origin = u.hex
+    u.hex, u.retreated = dest, True
+    turn_rules.note_soviet_presence(ctx.scen, ctx.state, u.side, [dest])
+    ctx.emit("UnitRetreated", f"{ctx.name(u.id)} retreats {origin} → {dest}.",
+             unit=u.id, origin=origin, hex=dest)
+
+
+def _destroy_retreated(ctx: Ctx, hex_id: str, why: str) -> None:
+    for u in [u for u in ctx.state.units_in(hex_id) if u.retreated]:
+        eliminate(ctx, u, f"is destroyed: {why}")
+
+
+def default_losses(scen: Scenario, state: GameState, d: Decision) -> Losses:
+    """The deadline default: step losses in the order that keeps the most strength; a retreat
+    only where 8.30 makes it mandatory, to a hex with friendly units, else the first in order."""
+    answers = answers_for(scen, state, d)
+    mandatory = _retreat_mandatory(scen, state, d)
+    pool = [a for a in answers if (a.retreat is not None) == mandatory] or answers
+    best = max(pool, key=lambda a: (_kept_strength(scen, state, d, a), _friendly_dest(state, a, d.side)))
+    return best
+
+
+def _kept_strength(scen: Scenario, state: GameState, d: Decision, a: Losses) -> int:
+    left = {u.id: steps_left(scen, u) for u in active_defenders(state, d.data["hex"])}
+    for uid in a.units:
+        left[uid] -= 1
+    total = 0
+    for uid, n in left.items():
+        u = state.units[uid]
+        if n == 2 or (n == 1 and steps_left(scen, u) == 1):
+            total += strength(scen, u)
+        elif n == 1:
+            total += scen.units[uid].strength_reduced or 0
+    return total
+
+
+def _friendly_dest(state: GameState, a: Losses, side: str) -> int:
+    return 1 if isinstance(a.retreat, str) and state.side_in(a.retreat) == side else 0

@@ -1,0 +1,116 @@
+"""Moderator commands, allowed only in sandbox games. A placement counts as no entry, move or
+retreat for any rule (no 24th Panzer trigger, no airfield freeze lift)."""
+
+from __future__ import annotations
+
+from adjudicator.core.errors import Rejection
+from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.context import Ctx
+from adjudicator.hells_gate.state import PHASES, GameState, UnitState, other
+
+
+def apply(ctx: Ctx, order) -> None:
+    handler = {
+        O.Place: _place, O.Flip: _flip, O.SetTurn: _set_turn, O.SetWeather: _set_weather,
+        O.SetOOS: _set_oos, O.SetRetreat: _set_retreat, O.Dice: _dice,
+    }.get(type(order))
+    if handler is not None:
+        handler(ctx, order)
+    else:
+        _set_phase(ctx, order)
+
+
+def _unit(state: GameState, uid: str) -> UnitState:
+    u = state.units.get(uid)
+    if u is None:
+        raise Rejection("unknown-unit", f"there is no unit {uid!r}", None)
+    return u
+
+
+def _place(ctx: Ctx, order: O.Place) -> None:
+    u = _unit(ctx.state, order.unit)
+    where = order.where
+    if where in ctx.scen.grid:
+        if ctx.state.side_in(where) == other(u.side):
+            raise Rejection("place-on-enemy", f"{where} holds enemy units; place {u.id} elsewhere",
+                            "2.11")
+        u.box, u.hex, u.track_turn = "map", where, None
+    elif where.startswith("turn "):
+        turn = int(where.split()[1])
+        if not 1 <= turn <= ctx.scen.turns:
+            raise Rejection("bad-turn", f"the turn track runs 1-{ctx.scen.turns}", "1.2")
+        _off_map(u, "turn_track")
+        u.track_turn = turn
+    elif where in ("eliminated", "off"):
+        _off_map(u, where)
+    else:
+        raise Rejection("bad-place", f"place a unit in a hex, 'eliminated', 'off' or 'turn N'; "
+                        f"not {where!r}", None)
+    ctx.emit("UnitPlaced", f"Moderator places {u.id} in {where}.", unit=u.id, where=where)
+
+
+def _off_map(u: UnitState, box: str) -> None:
+    u.box, u.hex = box, None
+    u.oos = u.retreated = u.moved = u.attacked = False
+
+
+def _flip(ctx: Ctx, order: O.Flip) -> None:
+    u = _unit(ctx.state, order.unit)
+    if ctx.scen.units[u.id].steps != 2:
+        raise Rejection("one-step-flip", f"{u.id} is a one-step unit and has no reduced side", "2.6")
+    u.reduced = not u.reduced
+    ctx.emit("UnitPlaced", f"Moderator flips {u.id} to its {'reduced' if u.reduced else 'full'} side.",
+             unit=u.id)
+
+
+def _set_turn(ctx: Ctx, order: O.SetTurn) -> None:
+    if not 1 <= order.turn <= ctx.scen.turns:
+        raise Rejection("bad-turn", f"the game has turns 1-{ctx.scen.turns}", "1.2")
+    ctx.state.turn = order.turn
+    ctx.emit("TurnSet", f"Moderator sets the turn to {order.turn}.", turn=order.turn)
+
+
+def _set_phase(ctx: Ctx, order: O.SetPhase) -> None:
+    from adjudicator.hells_gate.phases import enter_phase
+
+    if order.phase not in PHASES:
+        raise Rejection("bad-phase", f"phases: {', '.join(PHASES)}", "4.1")
+    state = ctx.state
+    state.pending.clear()
+    state.result = state.vp = None
+    ctx.emit("PhaseSet", f"Moderator sets the phase to {order.phase}.", phase=order.phase)
+    enter_phase(ctx, order.phase)
+
+
+def _set_weather(ctx: Ctx, order: O.SetWeather) -> None:
+    ctx.state.weather = order.weather
+    ctx.emit("WeatherSet", f"Moderator sets the weather to {order.weather}.", weather=order.weather)
+
+
+def _marker_unit(ctx: Ctx, uid: str) -> UnitState:
+    u = _unit(ctx.state, uid)
+    if not u.on_map:
+        raise Rejection("unit-not-on-map", f"{uid} is not on the map; markers go on map units", "2.8")
+    return u
+
+
+def _set_oos(ctx: Ctx, order: O.SetOOS) -> None:
+    u = _marker_unit(ctx, order.unit)
+    u.oos = order.on
+    ctx.emit("MarkerSet", f"Moderator {'places' if order.on else 'removes'} an OOS marker on {u.id}.",
+             unit=u.id, marker="oos", on=order.on)
+
+
+def _set_retreat(ctx: Ctx, order: O.SetRetreat) -> None:
+    u = _marker_unit(ctx, order.unit)
+    u.retreated = order.on
+    ctx.emit("MarkerSet", f"Moderator {'places' if order.on else 'removes'} a Retreat marker on "
+             f"{u.id}.", unit=u.id, marker="retreat", on=order.on)
+
+
+def _dice(ctx: Ctx, order: O.Dice) -> None:
+    if not order.values or not all(1 <= v <= 6 for v in order.values):
+        raise Rejection("bad-dice", "die results are 1 to 6", "1.3")
+    ctx.dice.fixed.extend(order.values)
+    ctx.emit("DiceFixed", f"Moderator fixes the next die results: {' '.join(map(str, order.values))}.",
+             values=list(order.values))

@@ -1,0 +1,168 @@
+"""The sequence of play (section 4): automatic phases run by themselves and the game advances
+to the next phase that needs a player, unless a decision is pending."""
+
+from __future__ import annotations
+
+from adjudicator.core.decisions import Decision
+from adjudicator.hells_gate import reinforcements, victory
+from adjudicator.hells_gate.context import Ctx
+from adjudicator.hells_gate.state import AUTOMATIC_PHASES, PHASES, phase_kind, phase_side
+from adjudicator.hells_gate.supply import in_supply_hexes, length_limit
+from adjudicator.hells_gate.units import is_full_two_step, strength
+
+
+def enter_phase(ctx: Ctx, phase: str) -> None:
+    state = ctx.state
+    state.phase = phase
+    ctx.emit("PhaseBegan", f"Turn {state.turn}, {phase} phase.", turn=state.turn, phase=phase)
+    side, kind = phase_side(phase), phase_kind(phase)
+    if kind == "supply":
+        check_supply(ctx, side)
+        reinforcements.bring_on(ctx, side)
+        if not state.pending:
+            after_reinforcements(ctx)
+        return
+    if kind == "combat":
+        state.attacked_hexes = []
+        for u in state.units.values():
+            u.attacked = False
+    elif kind == "movement":
+        for u in state.units.values():
+            u.moved = False
+    elif kind == "recovery":
+        recover(ctx, side)
+    elif phase == "joint":
+        joint(ctx)
+        return
+    if phase in AUTOMATIC_PHASES:
+        next_phase(ctx)
+
+
+def next_phase(ctx: Ctx) -> None:
+    state = ctx.state
+    if state.phase == "german-recovery" and state.turn >= ctx.scen.turns:
+        end_game(ctx)  # 4.7, 4.8: no joint phase after turn 8
+        return
+    enter_phase(ctx, PHASES[(PHASES.index(state.phase) + 1) % len(PHASES)])
+
+
+def check_supply(ctx: Ctx, side: str) -> None:
+    """6.1, 6.9, 6.10, 12.7: place and remove OOS markers."""
+    state, scen = ctx.state, ctx.scen
+    ok = in_supply_hexes(scen, state, side, length_limit(scen, state, side))
+    for u in sorted(state.on_map(side), key=lambda u: u.id):
+        traced = u.hex in ok
+        if not traced and not u.oos:
+            u.oos = True
+            ctx.emit("OutOfSupply", f"{ctx.name(u.id)} in {u.hex} is out of supply.", unit=u.id, hex=u.hex)
+        elif traced and u.oos:
+            u.oos = False
+            ctx.emit("SupplyRestored", f"{ctx.name(u.id)} in {u.hex} is back in supply.", unit=u.id, hex=u.hex)
+
+
+def after_reinforcements(ctx: Ctx) -> None:
+    """12.16: the turn-5/7 rebuild comes at the end of the Soviet supply phase."""
+    state = ctx.state
+    if state.phase == "soviet-supply" and state.turn in ctx.scen.flags["red_turns"]:
+        options = rebuild_candidates(ctx)
+        if options:
+            state.pending.append(Decision(
+                "rebuild", "soviet", "you may flip one reduced corps to full strength: "
+                f"rebuild {' | '.join(options)}, or end (12.16)", {"options": options}))
+            ctx.emit("DecisionPending", "Soviet may rebuild one reduced corps (12.16): "
+                     f"{', '.join(options)}.", side="soviet")
+            return
+    next_phase(ctx)
+
+
+def rebuild_candidates(ctx: Ctx) -> list[str]:
+    scen = ctx.scen
+    return sorted(u.id for u in ctx.state.on_map("soviet") if scen.units[u.id].is_corps
+                  and scen.units[u.id].steps == 2 and u.reduced and not u.oos)
+
+
+def recover(ctx: Ctx, side: str) -> None:
+    """10.1: the phasing player removes all Retreat markers from his units."""
+    for u in sorted(ctx.state.on_map(side), key=lambda u: u.id):
+        if u.retreated:
+            u.retreated = False
+            ctx.emit("RetreatMarkerRemoved", f"{ctx.name(u.id)} loses its Retreat marker.", unit=u.id)
+
+
+def joint(ctx: Ctx) -> None:
+    """4.4, 11.3-11.5: weather roll for the next turn while Snow, then the turn advances."""
+    state = ctx.state
+    if state.weather == "snow":
+        die = ctx.roll("weather")
+        if die <= 2:
+            state.weather = "mud"
+            ctx.emit("WeatherChanged", f"Weather roll {die}: Mud from turn {state.turn + 1} to "
+                     "the end of the game (11.3, 11.4).", weather="mud", die=die)
+        else:
+            ctx.emit("WeatherStays", f"Weather roll {die}: Snow stays.", weather="snow", die=die)
+    state.turn += 1
+    enter_phase(ctx, "soviet-supply")
+
+
+def breakout_candidates(ctx: Ctx) -> list[str]:
+    """12.17: OOS, did not move, no Retreat marker, and at least one refuge hex."""
+    state = ctx.state
+    side = phase_side(state.phase)
+    return sorted(u.id for u in state.on_map(side) if u.oos and not u.moved
+                  and not u.retreated and refuges(ctx, u.id))
+
+
+def refuges(ctx: Ctx, unit_id: str) -> list[str]:
+    """12.18: hexes at distance 1 or 2 with a friendly unit without an OOS marker."""
+    state, grid = ctx.state, ctx.scen.grid
+    u = state.units[unit_id]
+    good = {v.hex for v in state.on_map(u.side) if not v.oos}
+    return [h for h in grid.within(u.hex, 2) if h in good]
+
+
+def offer_breakouts(ctx: Ctx) -> bool:
+    state = ctx.state
+    if state.turn < ctx.scen.turns:
+        return False
+    options = breakout_candidates(ctx)
+    if not options:
+        return False
+    side = phase_side(state.phase)
+    state.pending.append(Decision("breakout", side, "you may attempt breakouts (12.17): "
+                                  f"breakout {' | '.join(options)}, then end", {"options": options}))
+    ctx.emit("DecisionPending", f"{side.title()} may attempt breakouts: {', '.join(options)}.", side=side)
+    return True
+
+
+def attempt_breakout(ctx: Ctx, unit_id: str) -> None:
+    """12.19-12.21: d6 + 1 per refuge hex; 5+ breaks out, else eliminated."""
+    from adjudicator.hells_gate.losses import eliminate
+
+    u = ctx.state.units[unit_id]
+    found = refuges(ctx, unit_id)
+    die = ctx.roll(f"breakout {unit_id}")
+    total = die + len(found)
+    if total >= 5:
+        origin = u.hex
+        u.box, u.hex, u.oos, u.retreated = "broken_out", None, False, False
+        ctx.emit("UnitBrokeOut", f"{ctx.name(unit_id)} breaks out from {origin}: {die} + "
+                 f"{len(found)} refuge(s) = {total}.", unit=unit_id, hex=origin, die=die, total=total)
+    else:
+        eliminate(ctx, u, f"fails to break out: {die} + {len(found)} refuge(s) = {total}")
+
+
+def end_game(ctx: Ctx) -> None:
+    state = ctx.state
+    ctx.emit("GameEnding", "Turn 8 is over: end-of-game supply attrition (13).")
+    victory.attrition(ctx)
+    state.vp = victory.victory_points(ctx.scen, state)
+    state.result = victory.final_result(ctx.scen, state)
+    r = state.result
+    text = "a draw" if r["winner"] == "draw" else f"a {r['winner'].title()} victory"
+    ctx.emit("GameEnded", f"Game over: Soviet {r['soviet']} VP, German {r['german']} VP: {text}.", **r)
+
+
+def strongest_first(ctx: Ctx, ids: list[str]) -> list[str]:
+    state = ctx.state
+    return sorted(ids, key=lambda i: (-strength(ctx.scen, state.units[i]),
+                                      not is_full_two_step(ctx.scen, state.units[i])))

@@ -1,0 +1,228 @@
+"""HellsGate: the one entry point of the rules. State + order + dice in, new state + events out.
+
+Invariants: `apply` never changes the state it is given; a Rejection leaves nothing changed;
+every die is asked of the injected dice source with a purpose and returned in Outcome.rolls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adjudicator.core.dice import DiceSource, RecordingDice, Roll
+from adjudicator.core.errors import Rejection
+from adjudicator.core.events import Event
+from adjudicator.hells_gate import combat, legal, losses, moderator, movement, phases, views
+from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.context import Ctx
+from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.state import GameState, UnitState, phase_kind, phase_side
+
+SIDES = ("soviet", "german")
+
+
+@dataclass
+class Outcome:
+    state: GameState
+    events: list[Event] = field(default_factory=list)
+    rolls: list[Roll] = field(default_factory=list)
+    combat: dict | None = None
+    order: object = None  # the order as applied (paths and flips filled in)
+
+
+class HellsGate:
+    game = "hells-gate"
+
+    def __init__(self, scenario: Scenario):
+        self.scen = scenario
+
+    # -- setup (section 3)
+    def initial_state(self, sandbox: bool = False) -> GameState:
+        units = {}
+        for spec in self.scen.units.values():
+            if spec.setup_hex:  # 3.1
+                units[spec.id] = UnitState(spec.id, spec.side, "map", spec.setup_hex)
+            else:  # 3.2
+                units[spec.id] = UnitState(spec.id, spec.side, "turn_track", track_turn=spec.entry_turn)
+        state = GameState(1, "soviet-supply", str(self.scen.flags["initial_weather"]), units, sandbox)
+        soviet_hexes = [u.hex for u in state.on_map("soviet")]
+        if set(soviet_hexes) & set(self.scen.named["panzer24_trigger"]):  # 7.9 setup counts
+            state.soviet_entered_trigger = True
+        return state
+
+    def new_game(self, sandbox: bool = False, dice: DiceSource | None = None) -> Outcome:
+        ctx = Ctx(self.scen, self.initial_state(sandbox), RecordingDice(dice))
+        ctx.emit("GameStarted", f"{self.scen.title}: turn 1, weather {ctx.state.weather}.")
+        phases.enter_phase(ctx, "soviet-supply")
+        return Outcome(ctx.state, ctx.events, ctx.dice.rolls)
+
+    # -- orders
+    def apply(self, state: GameState, actor: str, order, dice: DiceSource | None) -> Outcome:
+        ctx = Ctx(self.scen, state.clone(), RecordingDice(dice, state.fixed_dice))
+        applied = self._dispatch(ctx, actor, order)
+        ctx.state.fixed_dice = list(ctx.dice.fixed)
+        return Outcome(ctx.state, ctx.events, ctx.dice.rolls, ctx.combat, applied)
+
+    def _dispatch(self, ctx: Ctx, actor: str, order):
+        if isinstance(order, O.MODERATOR_ORDERS) and not isinstance(order, O.Default):
+            _check_moderator(ctx.state, actor)
+            moderator.apply(ctx, order)
+            return order
+        if isinstance(order, O.Default):
+            if actor != "system":
+                _check_moderator(ctx.state, actor)
+            return self._default(ctx)
+        if isinstance(order, O.QUERIES):
+            raise Rejection("query", "a query changes nothing; ask it with `answer`", None)
+        if actor not in SIDES:
+            raise Rejection("not-a-player", f"{actor} does not play a side; only the Soviet and "
+                            "German players give orders (1.1)", "1.1")
+        return self._player_order(ctx, actor, order)
+
+    def _player_order(self, ctx: Ctx, side: str, order):
+        state = ctx.state
+        if state.result is not None:
+            raise Rejection("game-over", "the game is over; no more orders are taken", "4.7")
+        mine = [d for d in state.pending if d.side == side]
+        if mine:
+            return self._answer(ctx, side, mine[0], order)
+        if state.pending:
+            d = state.pending[0]
+            raise Rejection("waiting", f"waiting for {d.side.title()} to {d.prompt}",
+                            "8.23" if d.kind == "losses" else None)
+        if phase_side(state.phase) != side:
+            raise Rejection("not-your-phase", f"it is the {state.phase} phase of turn {state.turn}: "
+                            f"only the {phase_side(state.phase).title()} player acts now", "4.6")
+        kind = phase_kind(state.phase)
+        if isinstance(order, O.Attack) and kind == "combat":
+            return self._attack(ctx, side, order)
+        if isinstance(order, O.Move) and kind == "movement":
+            order = movement.complete_path(self.scen, state, side, order)
+            movement.apply_move(ctx, side, order)
+            return order
+        if isinstance(order, O.End):
+            self._end_phase(ctx, side)
+            return order
+        raise _out_of_phase(state, order)
+
+    def _attack(self, ctx: Ctx, side: str, order: O.Attack) -> O.Attack:
+        state, scen = ctx.state, self.scen
+        calc = combat.calculate(scen, state, side, order)
+        flip = combat.choose_flip(scen, state, calc, order) if order.decisive else None
+        if flip:  # 8.18: flipped before the roll; the odds are not recomputed
+            state.units[flip].reduced = True
+            ctx.emit("UnitFlipped", f"{ctx.name(flip)} is flipped for a decisive attack (8.18).",
+                     unit=flip, hex=state.units[flip].hex)
+        die = ctx.roll(f"combat {order.hex}")
+        hits = scen.hits(calc.final_column, die, order.decisive or calc.overstack)
+        for uid in calc.attackers:
+            state.units[uid].attacked = True
+        state.attacked_hexes.append(order.hex)
+        ctx.combat = calc.to_json(order.decisive, die, hits)
+        ctx.emit("AttackResolved", views.attack_line(calc, order.decisive, die, hits), **ctx.combat)
+        losses.open_decision(ctx, order.hex, hits)
+        return O.Attack(order.hex, order.units, order.decisive, flip)
+
+    def _end_phase(self, ctx: Ctx, side: str) -> None:
+        state = ctx.state
+        if phase_kind(state.phase) == "movement":
+            legal.check_turn1_moves_done(self.scen, state)
+            ctx.emit("PhaseEnded", f"{side.title()} ends the {state.phase} phase.", phase=state.phase)
+            if phases.offer_breakouts(ctx):
+                return
+        else:
+            ctx.emit("PhaseEnded", f"{side.title()} ends the {state.phase} phase.", phase=state.phase)
+        phases.next_phase(ctx)
+
+    def _answer(self, ctx: Ctx, side: str, d, order):
+        state = ctx.state
+        if d.kind == "losses" and isinstance(order, O.Losses):
+            state.pending.remove(d)
+            losses.apply_losses(ctx, d, order)
+            return order
+        if d.kind == "entry" and isinstance(order, O.Enter):
+            from adjudicator.hells_gate.reinforcements import answer_entry
+
+            answer_entry(ctx, side, order.unit, order.hex)
+            if not [p for p in state.pending if p.kind == "entry"]:
+                phases.after_reinforcements(ctx)
+            return order
+        if d.kind == "rebuild" and isinstance(order, (O.Rebuild, O.End)):
+            self._rebuild(ctx, d, order)
+            return order
+        if d.kind == "breakout" and isinstance(order, (O.Breakout, O.End)):
+            self._breakout(ctx, d, order)
+            return order
+        raise Rejection("decision-pending", f"first {d.prompt}; e.g. {views.example_answer(d)}",
+                        views.DECISION_RULES[d.kind])
+
+    def _rebuild(self, ctx: Ctx, d, order) -> None:
+        state = ctx.state
+        if isinstance(order, O.Rebuild):
+            if order.unit not in d.data["options"]:
+                raise Rejection("bad-rebuild", f"{order.unit} cannot be rebuilt: only a reduced "
+                                "Soviet corps on the map without an OOS marker; choose "
+                                f"{', '.join(d.data['options'])}", "12.16")
+            state.units[order.unit].reduced = False
+            ctx.emit("UnitRebuilt", f"{ctx.name(order.unit)} is rebuilt to full strength (12.16).",
+                     unit=order.unit)
+        state.pending.remove(d)
+        phases.next_phase(ctx)
+
+    def _breakout(self, ctx: Ctx, d, order) -> None:
+        state = ctx.state
+        if isinstance(order, O.Breakout):
+            options = phases.breakout_candidates(ctx)
+            if order.unit not in options:
+                raise Rejection("bad-breakout", f"{order.unit} may not attempt a breakout: it "
+                                "needs an OOS marker, no move this phase, no Retreat marker and a "
+                                f"refuge within 2 hexes; candidates: {', '.join(options) or 'none'}",
+                                "12.17")
+            phases.attempt_breakout(ctx, order.unit)
+            remaining = phases.breakout_candidates(ctx)
+            d.data["options"] = remaining
+            if remaining:
+                return
+        state.pending.remove(d)
+        phases.next_phase(ctx)
+
+    # -- the deadline default
+    def _default(self, ctx: Ctx):
+        return legal.apply_default(self, ctx)
+
+    # -- queries and views
+    def legal_orders(self, state: GameState, side: str) -> list:
+        return legal.legal_orders(self.scen, state, side)
+
+    def preview(self, state: GameState, side: str, attack: O.Attack) -> dict:
+        return views.preview(self.scen, state, side, attack)
+
+    def answer(self, state: GameState, actor: str, query) -> str:
+        return views.answer(self, state, actor, query)
+
+    def show(self, state: GameState) -> dict:
+        return views.show(self.scen, state)
+
+
+def _check_moderator(state: GameState, actor: str) -> None:
+    if actor not in ("moderator", "system"):
+        raise Rejection("moderator-only", "only a moderator may give this command", None)
+    if not state.sandbox:
+        raise Rejection("sandbox-only", "moderator commands that change the game are allowed only "
+                        "in sandbox games (no rule of the game covers them)", None)
+
+
+def _out_of_phase(state: GameState, order) -> Rejection:
+    kind = phase_kind(state.phase)
+    if isinstance(order, O.Attack):
+        return Rejection("not-combat-phase", f"attacks are made in your combat phase; it is now "
+                         f"the {state.phase} phase (combat comes before movement, 4.5)", "4.2")
+    if isinstance(order, O.Move):
+        return Rejection("not-movement-phase", f"moves are made in your movement phase; it is now "
+                         f"the {state.phase} phase{' (combat comes first, 4.5)' if kind == 'combat' else ''}",
+                         "4.5")
+    rule = {O.Losses: "8.23", O.Enter: "7.4", O.Rebuild: "12.16", O.Breakout: "12.17"}.get(type(order))
+    return Rejection("nothing-to-answer", f"there is no pending decision for `{type(order).__name__.lower()}` "
+                     "now", rule)
+
+
+__all__ = ["HellsGate", "Outcome"]

@@ -1,0 +1,185 @@
+"""The `pbem` command line, driven in-process (and once as the installed console script)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bots.cli import main
+from bots.service import GameService
+from storage import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT_KEYS = {"side", "hex", "box", "reduced", "steps", "oos", "retreat"}
+SHOW_KEYS = {"turn", "phase", "weather", "active_side", "pending", "units", "vp", "result"}
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    monkeypatch.delenv("PBEM_DB", raising=False)
+    return str(tmp_path / "games.db")
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def new_game(capsys, db, name="g", *extra) -> None:
+    code, out, err = run(capsys, "new", name, "--db", db, *extra)
+    assert code == 0, err
+    assert name in out
+
+
+def show(capsys, db, name="g") -> dict:
+    code, out, _ = run(capsys, "show", name, "--json", "--db", db)
+    assert code == 0
+    return json.loads(out)
+
+
+def test_new_creates_a_game_and_refuses_a_second_of_the_same_name(capsys, db):
+    new_game(capsys, db)
+    code, _, err = run(capsys, "new", "g", "--db", db)
+    assert code == 2 and "already exists" in err
+
+
+def test_show_json_has_the_documented_keys(capsys, db):
+    new_game(capsys, db)
+    doc = show(capsys, db)
+    assert SHOW_KEYS <= doc.keys()
+    assert doc["turn"] == 1 and doc["active_side"] == "soviet" and doc["result"] is None
+    assert doc["units"] and all(UNIT_KEYS <= u.keys() for u in doc["units"].values())
+    code, out, _ = run(capsys, "show", "g", "--db", db)
+    assert code == 0 and out.strip()
+
+
+def test_say_accepted_order_exits_0_and_is_logged(capsys, db):
+    new_game(capsys, db)
+    before = show(capsys, db)
+    code, out, _ = run(capsys, "say", "g", "--as", before["active_side"], "end", "--json", "--db", db)
+    doc = json.loads(out)
+    assert code == 0 and doc["ok"] is True and doc["error"] is None
+    assert set(doc) == {"ok", "reply", "error", "events", "combat"}
+    assert show(capsys, db)["phase"] != before["phase"]
+    assert [r.text for r in Store(db).log("g")][-1] == "end"
+
+
+def test_say_refused_order_exits_1_with_the_rule(capsys, db):
+    new_game(capsys, db)
+    code, out, _ = run(capsys, "say", "g", "--as", "german", "end", "--json", "--db", db)
+    doc = json.loads(out)
+    assert code == 1 and doc["ok"] is False
+    assert doc["error"]["code"] and doc["error"]["message"] and doc["error"]["rule"]
+    assert len(Store(db).log("g")) == 1  # nothing appended
+
+
+def test_say_stops_at_the_first_refusal_and_names_the_rest(capsys, db):
+    new_game(capsys, db)
+    text = "status\nflarp C6\nend"
+    code, out, _ = run(capsys, "say", "g", "--as", "soviet", text, "--json", "--db", db)
+    docs = json.loads(out)
+    assert code == 1 and [d["ok"] for d in docs] == [True, False, False]
+    assert docs[1]["error"]["code"] == "unknown-command" and "'end'" in docs[1]["reply"]
+    assert docs[2]["error"]["code"] == "not-applied"
+    assert show(capsys, db)["phase"] == "soviet-combat"
+
+
+def test_moderator_is_refused_outside_a_sandbox(capsys, db):
+    new_game(capsys, db)
+    code, out, _ = run(capsys, "say", "g", "--as", "moderator", "set weather mud", "--json",
+                       "--db", db)
+    assert code == 1 and json.loads(out)["ok"] is False
+    new_game(capsys, db, "s", "--sandbox")
+    code, out, _ = run(capsys, "say", "s", "--as", "moderator", "set weather mud", "--db", db)
+    assert code == 0 and show(capsys, db, "s")["weather"] == "mud"
+
+
+@pytest.mark.parametrize("argv", [
+    ["say", "nope", "--as", "soviet", "end"],
+    ["show", "nope"],
+    ["say", "g", "--as", "nobody", "end"],
+    ["frobnicate"],
+])
+def test_usage_errors_exit_2(capsys, db, argv):
+    new_game(capsys, db)
+    code, _, err = run(capsys, *argv, *(["--db", db] if argv[0] != "frobnicate" else []))
+    assert code == 2 and err
+
+
+def test_bad_scenario_file_exits_2_naming_file_entry_and_problem(capsys, db, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[scenario]\nid = "x"\ntitle = "X"\nturns = "eight"\n', encoding="utf-8")
+    code, _, err = run(capsys, "new", "g", "--scenario", str(bad), "--db", db)
+    assert code == 2 and str(bad) in err and "turns" in err
+    code, _, err = run(capsys, "new", "g", "--scenario", str(tmp_path / "missing.toml"), "--db", db)
+    assert code == 2 and "missing.toml" in err
+
+
+def test_pbem_db_environment_variable(capsys, db, monkeypatch):
+    monkeypatch.setenv("PBEM_DB", db)
+    code, _, _ = run(capsys, "new", "viaenv")
+    assert code == 0 and [g.name for g in Store(db).list_games()] == ["viaenv"]
+
+
+def test_demo_plays_a_whole_game(capsys, db):
+    code, out, _ = run(capsys, "demo", "--seed", "3")
+    assert code == 0
+    assert "T1 soviet-combat" in out and "Result after" in out
+
+
+def test_demo_with_a_db_replays_to_its_snapshot(capsys, db):
+    code, _, _ = run(capsys, "demo", "--seed", "5", "--db", db)
+    assert code == 0
+    service = GameService(Store(db))
+    (game,) = Store(db).list_games()
+    assert game.snapshot["result"] is not None
+    assert service.replay(game.name).to_dict() == game.snapshot
+    service.verify(game.name)
+    code, out, _ = run(capsys, "replay", game.name, "--db", db)
+    assert code == 0
+
+
+def test_play_reads_orders_from_stdin(capsys, db, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("status\nend\ngerman: status\nflarp\nquit\n"))
+    code, out, _ = run(capsys, "play", "--db", db)
+    assert code == 0
+    assert "[turn 1 soviet-combat] soviet> " in out
+    assert "[turn 1 soviet-movement] soviet> " in out
+    assert "unknown command 'flarp'" in out
+    assert [(r.actor, r.text) for r in Store(db).log("local")][1:] == [("soviet", "end")]
+
+
+def test_play_stops_at_end_of_input(capsys, db, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("end\n"))
+    code, out, _ = run(capsys, "play", "mine", "--db", db)
+    assert code == 0 and "[turn 1 soviet-movement]" in out
+
+
+def test_installed_console_script(tmp_path):
+    exe = shutil.which("pbem", path=str(Path(sys.executable).parent))
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("the pbem console script is not installed next to the test interpreter")
+        pytest.skip("pbem console script not installed (pip install -e .)")
+    env = {**os.environ, "PBEM_DB": str(tmp_path / "sub.db")}
+    new = subprocess.run([exe, "new", "sub"], capture_output=True, text=True, env=env,
+                         timeout=60, stdin=subprocess.DEVNULL)
+    assert new.returncode == 0, new.stderr
+    say = subprocess.run([exe, "say", "sub", "--as", "german", "end", "--json"],
+                         capture_output=True, text=True, env=env, timeout=60,
+                         stdin=subprocess.DEVNULL)
+    assert say.returncode == 1 and json.loads(say.stdout)["error"]["rule"]
+
+
+def test_readme_and_ci_run_the_same_test_command():
+    command = 'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest'
+    assert command in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
