@@ -72,23 +72,29 @@ _U = "<UNIT>"
 COMMANDS: dict[str, tuple[str, str]] = {
     "attack": (
         f"attack <HEX> with {_U} [{_U} ...] [decisive] [flip {_U}]",
-        "Attack an adjacent enemy hex with one or more of your units (section 8). 'decisive' "
-        "declares a decisive attack (8.17-8.19); 'flip <UNIT>' chooses the attacker flipped for "
-        "it (8.18). Hexes by id or town name, units by id or designation. 'with' may be left out "
-        "or written 'w'; 'decisive' may be written 'dec' or 'd'. "
-        "Example: attack C6 with 20tk 75rc decisive flip 20tk",
+        (
+            "Attack an adjacent enemy hex with one or more of your units (section 8). 'decisive' "
+            "declares a decisive attack (8.17-8.19); 'flip <UNIT>' chooses the attacker flipped for "
+            "it (8.18). Hexes by id or town name, units by id or designation. 'with' may be left out "
+            "or written 'w'; 'decisive' may be written 'dec' or 'd'. "
+            "Example: attack C6 with 20tk 75rc decisive flip 20tk"
+        ),
     ),
     "preview": (
         f"preview attack <HEX> with {_U} [{_U} ...] [decisive] [flip {_U}]",
-        "Show the odds and possible results of an attack without making it; the word 'attack' "
-        "may be left out. Example: preview attack C6 with 20tk 75rc",
+        (
+            "Show the odds and possible results of an attack without making it; the word 'attack' "
+            "may be left out. Example: preview attack C6 with 20tk 75rc"
+        ),
     ),
     "losses": (
         f"losses [{_U} ...] [retreat <HEX> | retreat {_U}=<HEX> ...]",
-        "Answer the hits of an attack on your hex (8.23-8.34): the units that each take one "
-        "hit, in order, then the retreat of the other units, to one hex or a hex per unit "
-        "(8.31). 'losses' alone takes no step loss; 'retreat' may be written 'r' or 'ret'. "
-        "Example: losses 389id retreat D6",
+        (
+            "Answer the hits of an attack on your hex (8.23-8.34): the units that each take one "
+            "hit, in order, then the retreat of the other units, to one hex or a hex per unit "
+            "(8.31). 'losses' alone takes no step loss; 'retreat' may be written 'r' or 'ret'. "
+            "Example: losses 389id retreat D6"
+        ),
     ),
     "retreat": (
         f"retreat <HEX> | retreat {_U}=<HEX> [{_U}=<HEX> ...]",
@@ -96,8 +102,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "move": (
         f"move {_U} [to] <HEX> [<HEX>]",
-        "Move a unit into an adjacent hex, or along a path of two hexes (section 9); the hexes "
-        "may also be joined by '-' or ','. Example: move 20tk to C6 C5",
+        (
+            "Move a unit into an adjacent hex, or along a path of two hexes (section 9); the hexes "
+            "may also be joined by '-' or ','. Example: move 20tk to C6 C5"
+        ),
     ),
     "enter": (
         f"enter {_U} <HEX>",
@@ -116,28 +124,36 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "status": ("status", "Show the turn, phase, weather and any decision waiting. Example: status"),
     "units": (
         "units [<HEX> | soviet | german]",
-        "List the units: all, those in one hex, or one side's (also sov, ussr, ger, de). "
-        "Example: units Smela",
+        (
+            "List the units: all, those in one hex, or one side's (also sov, ussr, ger, de). "
+            "Example: units Smela"
+        ),
     ),
     "supply": ("supply", "Show the supply state of the units (section 6). Example: supply"),
     "log": ("log [<N>]", "Show the last N entries of the game log, or all. Example: log 10"),
     "help": ("help [<COMMAND>]", "Show the commands, or the help of one. Example: help attack"),
     "default": (
         "default",
-        "Moderator: do what a passed deadline does: the pending decision's default, or end the "
-        "phase. Example: default",
+        (
+            "Moderator: do what a passed deadline does: the pending decision's default, or end the "
+            "phase. Example: default"
+        ),
     ),
     "place": (
         f"place {_U} <HEX> | place {_U} eliminated | place {_U} off | place {_U} turn <N>",
-        "Moderator: put a unit in a hex, in the eliminated box ('elim'), off the map, or on the "
-        "turn track for turn N. Example: place 20tk C5",
+        (
+            "Moderator: put a unit in a hex, in the eliminated box ('elim'), off the map, or on the "
+            "turn track for turn N. Example: place 20tk C5"
+        ),
     ),
     "flip": (f"flip {_U}", "Moderator: flip a two-step unit over. Example: flip 20tk"),
     "set turn": ("set turn <N>", "Moderator: set the game turn (1 to 8). Example: set turn 3"),
     "set phase": (
         "set phase <PHASE>",
-        f"Moderator: set the phase, one of {', '.join(PHASES)}; spaces or underscores may "
-        "replace the hyphens. Example: set phase german combat",
+        (
+            f"Moderator: set the phase, one of {', '.join(PHASES)}; spaces or underscores may "
+            "replace the hyphens. Example: set phase german combat"
+        ),
     ),
     "set weather": ("set weather snow|mud", "Moderator: set the weather. Example: set weather mud"),
     "set oos": (

@@ -41,23 +41,18 @@ class Game:
         return [e.kind for e in self.events]
 
 
-def empty_state(scenario, turn=1, phase="soviet-combat", weather="snow", **placements) -> GameState:
-    """A state with only the named units on the map: placements like `u29tk="B6"`.
-
-    Every other unit is 'off'. Pass `reduced`, `oos`, `retreated` sets as keyword lists:
-    `reduced=["29tk"]`."""
-    flags = {k: set(placements.pop(k, ())) for k in ("reduced", "oos", "retreated", "moved", "attacked")}
-    units = {}
-    for uid, spec in scenario.units.items():
-        units[uid] = UnitState(uid, spec.side, "off")
-    for key, hex_id in placements.items():
-        uid = key[1:] if key.startswith("u") else key
-        u = units[uid]
-        u.box, u.hex = "map", hex_id
-    for flag, ids in flags.items():
+def empty_state(scenario, units: dict[str, str], turn=1, phase="soviet-combat", weather="snow",
+                reduced=(), oos=(), retreated=(), moved=(), attacked=()) -> GameState:
+    """A state with only the given units on the map, e.g. `units={"29tk": "B6"}`; every other
+    unit is out of play ('off'). Markers are given as lists of unit ids."""
+    state = {uid: UnitState(uid, spec.side, "off") for uid, spec in scenario.units.items()}
+    for uid, hex_id in units.items():
+        state[uid].box, state[uid].hex = "map", hex_id
+    for attr, ids in (("reduced", reduced), ("oos", oos), ("retreated", retreated),
+                      ("moved", moved), ("attacked", attacked)):
         for uid in ids:
-            setattr(units[uid], "reduced" if flag == "reduced" else flag, True)
-    return GameState(turn, phase, weather, units)
+            setattr(state[uid], attr, True)
+    return GameState(turn, phase, weather, state)
 
 
 A = O.Attack
