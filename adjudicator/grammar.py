@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate.orders import (
@@ -46,7 +46,11 @@ from adjudicator.hells_gate.scenario import WEATHERS
 from adjudicator.hells_gate.state import PHASES
 
 if TYPE_CHECKING:
+    from adjudicator.hells_gate.orders import Order
     from adjudicator.hells_gate.scenario import Scenario
+
+    Query = Preview | Options | Status | Units | Supply | Log | Help
+    Parsed = Order | Query
 
 __all__ = [
     "COMMANDS",
@@ -73,10 +77,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "attack": (
         f"attack <HEX> with {_U} [{_U} ...] [decisive] [flip {_U}]",
         (
-            "Attack an adjacent enemy hex with one or more of your units (section 8). 'decisive' "
-            "declares a decisive attack (8.17-8.19); 'flip <UNIT>' chooses the attacker flipped for "
-            "it (8.18). Hexes by id or town name, units by id or designation. 'with' may be left out "
-            "or written 'w'; 'decisive' may be written 'dec' or 'd'. "
+            "Attack an adjacent enemy hex with one or more of your units (section 8). "
+            "'decisive' declares a decisive attack (8.17-8.19); 'flip <UNIT>' chooses the "
+            "attacker flipped for it (8.18). Hexes by id or town name, units by id or "
+            "designation. 'with' may be left out or written 'w'; 'decisive' may be written "
+            "'dec' or 'd'. "
             "Example: attack C6 with 20tk 75rc decisive flip 20tk"
         ),
     ),
@@ -142,8 +147,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "place": (
         f"place {_U} <HEX> | place {_U} eliminated | place {_U} off | place {_U} turn <N>",
         (
-            "Moderator: put a unit in a hex, in the eliminated box ('elim'), off the map, or on the "
-            "turn track for turn N. Example: place 20tk C5"
+            "Moderator: put a unit in a hex, in the eliminated box ('elim'), off the map, or on "
+            "the turn track for turn N. Example: place 20tk C5"
         ),
     ),
     "flip": (f"flip {_U}", "Moderator: flip a two-step unit over. Example: flip 20tk"),
@@ -316,22 +321,21 @@ class Lexicon:
         found = {h for p, h in self.hex_phrases.items() if any(x.startswith(w) for x in p)}
         return sorted(found), 1 if found else 0
 
-    def unit_label(self, unit: str) -> str:
-        return f"{unit} ({self.designations[unit]})"
+    def match(self, kind: str, words: Sequence[str], i: int) -> tuple[list[str], int]:
+        """kind "unit" or "hex": the thing named at words[i:]."""
+        return self.match_unit(words, i) if kind == "unit" else self.match_hex(words, i)
 
-    def hex_label(self, hex_id: str) -> str:
-        name = self.hex_names.get(hex_id)
-        return f"{hex_id} ({name})" if name else hex_id
+    def label(self, kind: str, thing: str) -> str:
+        """For messages: "29tk (29th Tank Corps)", "D6 (Smela)"."""
+        if kind == "unit":
+            return f"{thing} ({self.designations[thing]})"
+        name = self.hex_names.get(thing)
+        return f"{thing} ({name})" if name else thing
 
-    def suggest_units(self, phrases: Sequence[str]) -> list[str]:
-        return _suggest(
-            phrases, {" ".join(p): self.unit_label(u) for p, u in self.unit_phrases.items()}
-        )
-
-    def suggest_hexes(self, phrases: Sequence[str]) -> list[str]:
-        return _suggest(
-            phrases, {" ".join(p): self.hex_label(h) for p, h in self.hex_phrases.items()}
-        )
+    def suggest(self, kind: str, phrases: Sequence[str]) -> list[str]:
+        """Labels of the things of kind whose names are closest to any of phrases."""
+        table = self.unit_phrases if kind == "unit" else self.hex_phrases
+        return _suggest(phrases, {" ".join(p): self.label(kind, t) for p, t in table.items()})
 
 
 def _suggest(phrases: Sequence[str], choices: Mapping[str, str]) -> list[str]:
@@ -397,10 +401,10 @@ class _Cursor:
         return int(word)
 
     def unit(self) -> str:
-        return self._thing("unit", self.lex.match_unit)
+        return self._thing("unit")
 
     def hex(self) -> str:
-        return self._thing("hex", self.lex.match_hex)
+        return self._thing("hex")
 
     def is_unit(self) -> bool:
         return self.peek() is not None and bool(self.lex.match_unit(self.words, self.i)[0])
@@ -411,12 +415,10 @@ class _Cursor:
             found.append(self.unit())
         return tuple(found)
 
-    def _thing(
-        self, kind: str, match: Callable[[Sequence[str], int], tuple[list[str], int]]
-    ) -> str:
+    def _thing(self, kind: str) -> str:
         if self.peek() is None:
             self.fail("syntax", f"a {kind} is missing")
-        found, n = match(self.words, self.i)
+        found, n = self.lex.match(kind, self.words, self.i)
         if len(found) != 1:
             self._not_found(kind, found, n)
         self.i += n
@@ -424,31 +426,17 @@ class _Cursor:
 
     def _not_found(self, kind: str, ambiguous: list[str], n: int) -> NoReturn:
         lex, rest = self.lex, self.words[self.i : self.i + 6]
-        if kind == "unit":
-            label, suggest, other, other_label = (
-                lex.unit_label,
-                lex.suggest_units,
-                lex.match_hex,
-                lex.hex_label,
-            )
-        else:
-            label, suggest, other, other_label = (
-                lex.hex_label,
-                lex.suggest_hexes,
-                lex.match_unit,
-                lex.unit_label,
-            )
         if ambiguous:
-            names = " or ".join(map(label, ambiguous))
+            names = " or ".join(lex.label(kind, t) for t in ambiguous)
             self.fail(f"ambiguous-{kind}", f"{' '.join(rest[:n])!r} could be {names}")
-        elsewhere = other(self.words, self.i)[0]
-        if len(elsewhere) == 1:
-            self.fail(
-                f"unknown-{kind}",
-                f"{other_label(elsewhere[0])} is not a {kind}, but a {kind} is expected here",
-            )
+        other = "hex" if kind == "unit" else "unit"
+        elsewhere = lex.match(other, self.words, self.i)[0]
+        if len(elsewhere) == 1:  # "move C6 20tk": the right word in the wrong place
+            said = lex.label(other, elsewhere[0])
+            self.fail(f"unknown-{kind}", f"{said} is a {other}, but a {kind} is expected here")
         phrases = [" ".join(rest[:k]) for k in range(1, len(rest) + 1)]
-        self.fail(f"unknown-{kind}", f"unknown {kind} {rest[0]!r}{_did_you_mean(suggest(phrases))}")
+        hint = _did_you_mean(lex.suggest(kind, phrases))
+        self.fail(f"unknown-{kind}", f"unknown {kind} {rest[0]!r}{hint}")
 
 
 def _attack(c: _Cursor) -> Attack:
@@ -521,7 +509,7 @@ def _place(c: _Cursor) -> Place:
     return Place(unit, c.hex())
 
 
-def _set(c: _Cursor):
+def _set(c: _Cursor) -> Parsed:
     sub = c.peek()
     if sub not in _SET_WORDS:
         got = f"not {sub!r}" if sub else "missing"
@@ -548,7 +536,7 @@ def _unit_switch(c: _Cursor) -> tuple[str, bool]:
     return unit, c.choice("the marker", _SWITCH, "on or off")
 
 
-_SET_PARSERS: dict[str, Callable[[_Cursor], object]] = {
+_SET_PARSERS: dict[str, Callable[[_Cursor], Parsed]] = {
     "set turn": lambda c: SetTurn(c.number("the turn", 1, c.lex.turns)),
     "set phase": _set_phase,
     "set weather": lambda c: SetWeather(
@@ -605,7 +593,7 @@ def _command(word: str) -> str:
     )
 
 
-_PARSERS: dict[str, Callable[[_Cursor], object]] = {
+_PARSERS: dict[str, Callable[[_Cursor], Parsed]] = {
     "attack": _attack,
     "preview": _preview,
     "losses": _losses,
@@ -629,7 +617,7 @@ _PARSERS: dict[str, Callable[[_Cursor], object]] = {
 }
 
 
-def parse(text: str, lexicon: Lexicon):
+def parse(text: str, lexicon: Lexicon) -> Parsed:
     """One line of text -> one order or query of adjudicator.hells_gate.orders; or ParseError."""
     if "\n" in text.strip():
         raise ParseError("syntax", "one order per line: send each order on a line of its own.")
@@ -642,9 +630,9 @@ def parse(text: str, lexicon: Lexicon):
     return order
 
 
-def parse_message(text: str, lexicon: Lexicon) -> list[tuple[str, object]]:
+def parse_message(text: str, lexicon: Lexicon) -> list[tuple[str, Parsed | ParseError]]:
     """A chat message -> (line, order or ParseError) for each non-blank line, in order."""
-    results: list[tuple[str, object]] = []
+    results: list[tuple[str, Parsed | ParseError]] = []
     for line in text.splitlines():
         line = line.strip()
         if line:
@@ -676,7 +664,7 @@ def _join(*words: object) -> str:
     return " ".join(str(w) for w in words if w is not None)
 
 
-_FORMATTERS: dict[type, Callable] = {
+_FORMATTERS: dict[type, Callable[[Any], str]] = {
     Attack: _format_attack,
     Preview: lambda o: f"preview {_format_attack(o.attack)}",
     Losses: _format_losses,
@@ -703,7 +691,7 @@ _FORMATTERS: dict[type, Callable] = {
 }
 
 
-def format_order(order: object) -> str:
+def format_order(order: Parsed) -> str:
     """The canonical text of an order or query: parse(format_order(o)) == o."""
     formatter = _FORMATTERS.get(type(order))
     if formatter is None:

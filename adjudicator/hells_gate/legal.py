@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from adjudicator.core.errors import Rejection
-from adjudicator.hells_gate import combat, losses, movement, phases
+from adjudicator.hells_gate import combat, losses, movement
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.scenario import Scenario
@@ -48,7 +48,7 @@ def eligible_attackers(scen: Scenario, state: GameState, side: str, target: str)
 
 
 def attack_orders(scen: Scenario, state: GameState, side: str) -> list[O.Attack]:
-    """Per enemy hex: every legal group of up to 3 attackers, the strongest full attack, and
+    """Per enemy hex: every legal single and pair of attackers, the strongest full attack, and
     their decisive variants (all subsets would be exponential; any other group is checked by
     the same functions when ordered)."""
     out = []
@@ -57,7 +57,7 @@ def attack_orders(scen: Scenario, state: GameState, side: str) -> list[O.Attack]
         if target in state.attacked_hexes:
             continue
         ids = eligible_attackers(scen, state, side, target)
-        groups = [c for n in range(1, min(3, len(ids)) + 1) for c in combinations(ids, n)]
+        groups = [c for n in range(1, min(2, len(ids)) + 1) for c in combinations(ids, n)]
         full = _strongest_group(scen, state, ids)
         if full and full not in groups:
             groups.append(full)
@@ -149,4 +149,3 @@ def _text(order) -> str:
     return format_order(order)
 
 
-__all__ = ["legal_orders", "default_order", "apply_default", "phases"]

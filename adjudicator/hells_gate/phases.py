@@ -8,7 +8,6 @@ from adjudicator.hells_gate import reinforcements, victory
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import AUTOMATIC_PHASES, PHASES, phase_kind, phase_side
 from adjudicator.hells_gate.supply import in_supply_hexes, length_limit
-from adjudicator.hells_gate.units import is_full_two_step, strength
 
 
 def enter_phase(ctx: Ctx, phase: str) -> None:
@@ -30,6 +29,8 @@ def enter_phase(ctx: Ctx, phase: str) -> None:
         for u in state.units.values():
             u.moved = False
     elif kind == "recovery":
+        for u in state.units.values():  # the player turn is over: its flags go
+            u.moved = u.attacked = False
         recover(ctx, side)
     elif phase == "joint":
         joint(ctx)
@@ -160,9 +161,3 @@ def end_game(ctx: Ctx) -> None:
     r = state.result
     text = "a draw" if r["winner"] == "draw" else f"a {r['winner'].title()} victory"
     ctx.emit("GameEnded", f"Game over: Soviet {r['soviet']} VP, German {r['german']} VP: {text}.", **r)
-
-
-def strongest_first(ctx: Ctx, ids: list[str]) -> list[str]:
-    state = ctx.state
-    return sorted(ids, key=lambda i: (-strength(ctx.scen, state.units[i]),
-                                      not is_full_two_step(ctx.scen, state.units[i])))

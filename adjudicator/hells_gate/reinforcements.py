@@ -25,9 +25,9 @@ def entry_options(scen: Scenario, state: GameState, u: UnitState) -> list[str]:
 def _can_enter(scen: Scenario, state: GameState, side: str, hex_id: str) -> bool:
     if state.side_in(hex_id) == other(side):
         return False
-    if side == "german" and state.turn == 2 and hex_id == scen.flags["tychinovka_marker_hex"]:
-        return False  # 12.8 Decision: no German reinforcement in B3 on turn 2
-    return True
+    # 12.8 Decision: no German reinforcement in B3 on turn 2
+    return not (side == "german" and state.turn == 2
+                and hex_id == scen.flags["tychinovka_marker_hex"])
 
 
 def bring_on(ctx: Ctx, side: str) -> None:

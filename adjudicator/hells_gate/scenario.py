@@ -8,6 +8,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import pairwise
 
 from adjudicator.core.hexgrid import HexGrid, hexside
 from adjudicator.core.scenario import Checker, ScenarioError
@@ -191,7 +192,7 @@ def _parse_crt(chk: Checker, crt: dict):
     columns = [_parse_ratio(chk, lab, "[crt] columns") for lab in labels]
     if not columns:
         chk.fail("[crt] columns", "at least one column is needed")
-    for lo, hi in zip(columns, columns[1:]):
+    for lo, hi in pairwise(columns):
         if Fraction(lo.a, lo.b) >= Fraction(hi.a, hi.b):
             chk.fail("[crt] columns", f"columns must rise in odds: {lo.label} then {hi.label}")
     raw = chk.get(crt, "cells", dict, "[crt]")
@@ -293,4 +294,4 @@ def _check_flags(chk: Checker, s: Scenario) -> None:
         chk.fail("[map.named]", "missing 'panzer24_trigger' hexes (rule 7.8)")
 
 
-__all__ = ["Scenario", "ScenarioError", "UnitSpec", "HexSpec", "Column", "parse_scenario"]
+__all__ = ["Column", "HexSpec", "Scenario", "ScenarioError", "UnitSpec", "parse_scenario"]

@@ -45,9 +45,10 @@ def preview(scen: Scenario, state: GameState, side: str, attack: O.Attack) -> di
 
 
 def preview_text(doc: dict) -> str:
-    lines = [f"Attack on {doc['hex']} with {' '.join(doc['attackers'])}: "
-             f"{doc['attack_strength']} against {doc['defense_strength']}, raw column "
-             f"{doc['raw_column']}."]
+    head = (f"Attack on {doc['hex']} with {' '.join(doc['attackers'])}: "
+            f"{doc['attack_strength']} against {doc['defense_strength']}, raw column "
+            f"{doc['raw_column']}.")
+    lines = [head]
     for s in doc["shifts"]:
         lines.append(f"  {s['code']} {abs(s['columns'])} {'right' if s['columns'] > 0 else 'left'}: {s['reason']}")
     lines.append(f"Final column {doc['final_column']}" + (" (overstacked: right-hand results)" if doc["overstack"] else "") + ".")
