@@ -236,17 +236,29 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
-def _variants(name: str) -> set[tuple[str, ...]]:
-    """The phrases naming a thing: the whole name, the part outside and each part inside
-    parentheses ("Tychinovka (Tikhonovka)"), each also with hyphens read as spaces."""
-    parts = [name, re.sub(r"\(.*?\)", " ", name), *re.findall(r"\((.*?)\)", name)]
-    phrases = {_words(p) for p in parts}
-    phrases |= {_words(" ".join(p).replace("-", " ")) for p in phrases}
-    return {p for p in phrases if p}
+def _whole(name: str) -> set[tuple[str, ...]]:
+    """A whole name as words, also with hyphens read as spaces."""
+    return {p for p in (_words(name), _words(name.replace("-", " "))) if p}
+
+
+def _parts(name: str, inner: bool) -> set[tuple[str, ...]]:
+    """The parts of a name: outside parentheses, and if inner inside them too: a town's other
+    name ("Tychinovka (Tikhonovka)"), not a unit's qualifier ("5th SS Panzer Battalion (Wiking)")."""
+    parts = [re.sub(r"\(.*?\)", " ", name), *(re.findall(r"\((.*?)\)", name) if inner else ())]
+    return {p for part in parts for p in _whole(part)}
+
+
+def _phrase_table(names: Iterable[tuple[str, str]], inner: bool) -> dict[tuple[str, ...], str]:
+    """Phrase -> the one thing it names. A whole name wins over a part of another name; a
+    phrase naming two things is dropped."""
+    names = list(names)
+    whole = [(p, thing) for thing, name in names for p in _whole(name)]
+    taken = {p for p, _ in whole}
+    parts = [(p, thing) for thing, name in names for p in _parts(name, inner) if p not in taken]
+    return _unambiguous(parts) | _unambiguous(whole)
 
 
 def _unambiguous(pairs: Iterable[tuple[tuple[str, ...], str]]) -> dict[tuple[str, ...], str]:
-    """Phrase -> the one thing it names; phrases naming two things are dropped."""
     found: dict[tuple[str, ...], set[str]] = {}
     for phrase, thing in pairs:
         found.setdefault(phrase, set()).add(thing)
@@ -283,14 +295,14 @@ class Lexicon:
         self.hex_names = {h: n for h, n in hexes.items() if n}
         self.hex_ids = tuple(hexes)
         self.turns = turns
-        by_designation = _unambiguous((p, u) for u, d in units.items() for p in _variants(d))
-        self.unit_phrases = by_designation | {(u.lower(),): u for u in units}
-        names = [(p, h) for h, n in self.hex_names.items() for p in _variants(n)]
-        names += [
-            (_words(k.replace("_", " ")), v) for k, v in (named or {}).items() if isinstance(v, str)
-        ]
-        by_name = _unambiguous((p, h) for p, h in names if p not in self.unit_phrases)
-        self.hex_phrases = by_name | {(h.lower(),): h for h in hexes}
+        self.unit_phrases = _phrase_table(units.items(), inner=False) | {
+            (u.lower(),): u for u in units
+        }
+        towns = [*self.hex_names.items()]
+        towns += [(v, k.replace("_", " ")) for k, v in (named or {}).items() if isinstance(v, str)]
+        by_name = _phrase_table(towns, inner=True)
+        self.hex_phrases = {p: h for p, h in by_name.items() if p not in self.unit_phrases}
+        self.hex_phrases |= {(h.lower(),): h for h in hexes}
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> Lexicon:
@@ -407,12 +419,16 @@ class _Cursor:
         return self._thing("hex")
 
     def is_unit(self) -> bool:
-        return self.peek() is not None and bool(self.lex.match_unit(self.words, self.i)[0])
+        """The next words name a unit; words that name a hex are read as the hex."""
+        if self.peek() is None or len(self.lex.match_hex(self.words, self.i)[0]) == 1:
+            return False
+        return bool(self.lex.match_unit(self.words, self.i)[0])
 
     def units(self, stop: Sequence[str]) -> tuple[str, ...]:
         found = []
         while self.peek() is not None and self.peek() not in stop:
             found.append(self.unit())
+            self.accept("and")  # "with 20tk and 75rc"
         return tuple(found)
 
     def _thing(self, kind: str) -> str:
@@ -619,7 +635,7 @@ _PARSERS: dict[str, Callable[[_Cursor], Parsed]] = {
 
 def parse(text: str, lexicon: Lexicon) -> Parsed:
     """One line of text -> one order or query of adjudicator.hells_gate.orders; or ParseError."""
-    if "\n" in text.strip():
+    if len(text.strip().splitlines()) > 1:
         raise ParseError("syntax", "one order per line: send each order on a line of its own.")
     words = _tokens(text)
     if not words:

@@ -1,0 +1,645 @@
+"""The shared order language (adjudicator.grammar): text -> order -> canonical text."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import random
+import re
+
+import pytest
+
+from adjudicator.core.errors import Rejection
+from adjudicator.grammar import (
+    COMMANDS,
+    Lexicon,
+    ParseError,
+    format_order,
+    help_text,
+    parse,
+    parse_message,
+)
+from adjudicator.hells_gate.orders import (
+    Attack,
+    Breakout,
+    Default,
+    Dice,
+    End,
+    Enter,
+    Flip,
+    Help,
+    Log,
+    Losses,
+    Move,
+    Options,
+    Place,
+    Preview,
+    Rebuild,
+    SetOOS,
+    SetPhase,
+    SetRetreat,
+    SetTurn,
+    SetWeather,
+    Status,
+    Supply,
+    Units,
+)
+from adjudicator.hells_gate.scenario import WEATHERS
+from adjudicator.hells_gate.state import PHASES
+from adjudicator.loader import load_scenario
+
+
+@pytest.fixture(scope="module")
+def lex() -> Lexicon:
+    return Lexicon.from_scenario(load_scenario())
+
+
+# -- canonical forms: one example of every order and query
+CANONICAL = [
+    ("attack C6 with 20tk 75rc", Attack("C6", ("20tk", "75rc"))),
+    ("attack C6 with 20tk decisive", Attack("C6", ("20tk",), decisive=True)),
+    (
+        "attack C6 with 20tk 75rc decisive flip 20tk",
+        Attack("C6", ("20tk", "75rc"), decisive=True, flip="20tk"),
+    ),
+    ("preview attack C6 with 20tk 75rc", Preview(Attack("C6", ("20tk", "75rc")))),
+    ("losses", Losses()),
+    ("losses 389id", Losses(("389id",))),
+    ("losses 389id retreat D6", Losses(("389id",), "D6")),
+    ("losses retreat B5", Losses(retreat="B5")),
+    ("losses 20tk retreat 20tk=B5 75rc=B6", Losses(("20tk",), (("20tk", "B5"), ("75rc", "B6")))),
+    ("move 20tk C5", Move("20tk", ("C5",))),
+    ("move 20tk C6 C5", Move("20tk", ("C6", "C5"))),
+    ("enter 11pz A6", Enter("11pz", "A6")),
+    ("rebuild 20tk", Rebuild("20tk")),
+    ("breakout 57id", Breakout("57id")),
+    ("end", End()),
+    ("default", Default()),
+    ("place 20tk B5", Place("20tk", "B5")),
+    ("place 20tk eliminated", Place("20tk", "eliminated")),
+    ("place 20tk off", Place("20tk", "off")),
+    ("place 24pz turn 3", Place("24pz", "turn 3")),
+    ("flip 20tk", Flip("20tk")),
+    ("set turn 3", SetTurn(3)),
+    ("set phase german-combat", SetPhase("german-combat")),
+    ("set weather mud", SetWeather("mud")),
+    ("set oos 57id on", SetOOS("57id", True)),
+    ("set retreat 29tk off", SetRetreat("29tk", False)),
+    ("dice 3 5 6", Dice((3, 5, 6))),
+    ("options", Options()),
+    ("status", Status()),
+    ("units", Units()),
+    ("units C6", Units("C6")),
+    ("units soviet", Units("soviet")),
+    ("supply", Supply()),
+    ("log", Log()),
+    ("log 10", Log(10)),
+    ("help", Help()),
+    ("help attack", Help("attack")),
+    ("help set turn", Help("set turn")),
+    ("help set", Help("set")),
+]
+
+
+@pytest.mark.parametrize(("text", "order"), CANONICAL)
+def test_canonical_text_round_trips(lex, text, order):
+    assert parse(text, lex) == order
+    assert format_order(order) == text
+
+
+def test_every_order_type_has_a_canonical_example():
+    types = {type(order) for _, order in CANONICAL}
+    assert len(types) == 23
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        # command aliases
+        ("a C6 w 20tk 75rc", "attack C6 with 20tk 75rc"),
+        ("att C6 with 20tk dec", "attack C6 with 20tk decisive"),
+        ("attack C6 with 20tk d flip 20tk", "attack C6 with 20tk decisive flip 20tk"),
+        ("attack C6 with 20tk flip 20tk decisive", "attack C6 with 20tk decisive flip 20tk"),
+        ("attack C6 20tk 75rc", "attack C6 with 20tk 75rc"),
+        ("preview C6 with 20tk", "preview attack C6 with 20tk"),
+        ("pv a C6 20tk", "preview attack C6 with 20tk"),
+        ("p att C6 w 20tk", "preview attack C6 with 20tk"),
+        ("loss 389id r D6", "losses 389id retreat D6"),
+        ("l ret D6", "losses retreat D6"),
+        ("retreat B5", "losses retreat B5"),
+        ("ret 20tk=B5 75rc = B6", "losses retreat 20tk=B5 75rc=B6"),
+        ("losses retreat 20tk to B5", "losses retreat 20tk=B5"),
+        ("losses retreat 20tk B5 75rc B6", "losses retreat 20tk=B5 75rc=B6"),
+        ("m 20tk C5", "move 20tk C5"),
+        ("mv 20tk to C5", "move 20tk C5"),
+        ("move 20tk C6-C5", "move 20tk C6 C5"),
+        ("move 20tk C6,C5", "move 20tk C6 C5"),
+        ("move 20tk C6, C5", "move 20tk C6 C5"),
+        ("move 20tk to C6 then C5", "move 20tk C6 C5"),
+        ("enter 11pz at A6", "enter 11pz A6"),
+        ("bo 57id", "breakout 57id"),
+        ("end phase", "end"),
+        ("done", "end"),
+        ("pass", "end"),
+        ("opt", "options"),
+        ("o", "options"),
+        ("st", "status"),
+        ("s", "status"),
+        ("u", "units"),
+        ("u sov", "units soviet"),
+        ("units ussr", "units soviet"),
+        ("units ger", "units german"),
+        ("units de", "units german"),
+        ("sup", "supply"),
+        ("h", "help"),
+        ("?", "help"),
+        ("? a", "help attack"),
+        ("help bo", "help breakout"),
+        ("help retreat", "help retreat"),
+        ("help set ret", "help set retreat"),
+        ("place 20tk elim", "place 20tk eliminated"),
+        ("place 20tk in B5", "place 20tk B5"),
+        ("place 24pz on turn 3", "place 24pz turn 3"),
+        ("set phase soviet combat", "set phase soviet-combat"),
+        ("set phase soviet_combat", "set phase soviet-combat"),
+        ("set phase sov movement", "set phase soviet-movement"),
+        ("set phase ger-recovery", "set phase german-recovery"),
+        ("set phase joint", "set phase joint"),
+        ("set ret 29tk on", "set retreat 29tk on"),
+        ("set oos 57id yes", "set oos 57id on"),
+        ("set oos 57id no", "set oos 57id off"),
+        ("dice 3,5", "dice 3 5"),
+        ("attack C6 with 20tk and 75rc", "attack C6 with 20tk 75rc"),
+        ("losses 20tk and 75rc retreat B5", "losses 20tk 75rc retreat B5"),
+        # whitespace
+        ("   attack   C6\twith 20tk  ", "attack C6 with 20tk"),
+    ],
+)
+def test_aliases_give_the_canonical_form(lex, text, canonical):
+    assert format_order(parse(text, lex)) == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        (
+            "ATTACK c6 WITH 20TK 75Rc DECISIVE FLIP 20tK",
+            "attack C6 with 20tk 75rc decisive flip 20tk",
+        ),
+        ("Move 20Tk c6-c5", "move 20tk C6 C5"),
+        ("LOSSES RETREAT 20TK=b5", "losses retreat 20tk=B5"),
+        ("Set Phase German Combat", "set phase german-combat"),
+        ("Set Weather SNOW", "set weather snow"),
+        ("UNITS Soviet", "units soviet"),
+        ("HELP Attack", "help attack"),
+    ],
+)
+def test_case_does_not_matter(lex, text, canonical):
+    assert format_order(parse(text, lex)) == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        # designations, multi-word and greedy inside a unit list
+        ("attack B7 with 29th Tank Corps 48rc", "attack B7 with 29tk 48rc"),
+        ("attack B7 with 29th tank corps 48th rifle corps", "attack B7 with 29tk 48rc"),
+        (
+            "attack Smela with 29th Tank Corps 48rc decisive flip 29th Tank Corps",
+            "attack D6 with 29tk 48rc decisive flip 29tk",
+        ),
+        ("move 5th Guards Tank Corps to Steblev", "move 5gtk C3"),
+        ("move 5th SS Panzer Battalion (Wiking) C5", "move 5ss C5"),
+        ("move 5th SS Panzer Battalion C5", "move 5ss C5"),
+        ("move 5th SS Panzer Division Wiking C5", "move wiking C5"),
+        ("move Korps-Abteilung B C5", "move kab C5"),
+        ("move korps abteilung b C5", "move kab C5"),
+        ("move 1st SS Panzer Division Leibstandarte (battle group) A5", "move lah A5"),
+        ("losses 389th Infantry Division retreat Smela", "losses 389id retreat D6"),
+        # unique prefixes and abbreviations
+        ("attack B7 with 29th Tank 48rc", "attack B7 with 29tk 48rc"),
+        ("attack B7 with 29th 48rc", "attack B7 with 29tk 48rc"),
+        ("move 29t B6", "move 29tk B6"),
+        ("move wall C5", "move wallonien C5"),
+        ("move heavy panzer C5", "move baeke C5"),
+        # town names, with and without the parenthesised part
+        ("attack Cherkassy with 5mc", "attack F6 with 5mc"),
+        ("move 20tk Tychinovka", "move 20tk B3"),
+        ("move 20tk Tikhonovka", "move 20tk B3"),
+        ("move 20tk Tychinovka (Tikhonovka)", "move 20tk B3"),
+        ("move 20tk Korsun-Shevchenkovsky (airfield)", "move 20tk E3"),
+        ("move 20tk korsun shevchenkovsky", "move 20tk E3"),
+        ("move 20tk korsun airfield", "move 20tk E3"),
+        ("move 20tk korsun", "move 20tk E3"),
+        ("move 20tk cherk", "move 20tk F6"),
+        ("units zvenigorodka", "units B5"),
+        ("retreat Lysyanka", "losses retreat A4"),
+        ("losses retreat 389id=Smela", "losses retreat 389id=D6"),
+    ],
+)
+def test_designations_and_town_names(lex, text, canonical):
+    assert format_order(parse(text, lex)) == canonical
+
+
+def test_hyphens_join_hex_ids_of_a_path_but_not_the_words_of_a_name(lex):
+    assert parse("move 20tk C6-D6", lex) == Move("20tk", ("C6", "D6"))
+    assert parse("move kab Korsun-Shevchenkovsky", lex) == Move("kab", ("E3",))
+    assert parse("move Korps-Abteilung B E3", lex) == Move("kab", ("E3",))
+
+
+# -- refusals: every one is a ParseError with a code, a message and no rule
+ERRORS = [
+    ("", "empty", "help"),
+    ("   ", "empty", "help"),
+    ("end\nend", "syntax", "one order per line"),
+    ("end\rend", "syntax", "one order per line"),
+    ("atack C6 with 20tk", "unknown-command", "did you mean attack?"),
+    ("xyzzy", "unknown-command", "Commands: attack"),
+    ("attack", "syntax", "a hex is missing"),
+    ("attack C6", "syntax", "at least one attacking unit"),
+    ("attack C6 with", "syntax", "at least one attacking unit"),
+    ("attack C6 with decisive", "syntax", "at least one attacking unit"),
+    ("attack C9 with 20tk", "unknown-hex", "unknown hex 'c9'"),
+    ("attack smla with 20tk", "unknown-hex", "did you mean D6 (Smela)"),
+    ("attack C6 with 29tj", "unknown-unit", "did you mean 29tk (29th Tank Corps)"),
+    ("attack C6 with 2th Tank Corps", "unknown-unit", "29tk (29th Tank Corps)"),
+    ("attack C6 with 5th guards", "ambiguous-unit", "5gcc (5th Guards Cavalry Corps) or 5gtk"),
+    ("attack C6 with 20tk decisive decisive", "syntax", "once"),
+    ("attack C6 with 20tk flip 20tk flip 20tk", "syntax", "once"),
+    ("attack C6 with 20tk flip", "syntax", "a unit is missing"),
+    ("move C6 20tk", "unknown-unit", "C6 (Kapitanovka) is a hex, but a unit is expected"),
+    ("move 20tk 75rc", "unknown-hex", "75rc (75th Rifle Corps) is a unit, but a hex is expected"),
+    ("move 20tk", "syntax", "a hex is missing"),
+    ("move 20tk to", "syntax", "a hex is missing"),
+    ("move 20tk C6 C5 C4", "syntax", "at most 2 hexes"),
+    ("move 20tk B", "unknown-hex", "unknown hex 'b'"),
+    ("losses 20tk B5", "unknown-unit", "B5 (Zvenigorodka) is a hex"),
+    ("losses retreat", "syntax", "a retreat needs a hex"),
+    ("losses retreat 20tk", "syntax", "a hex is missing"),
+    ("losses retreat 20tk=B5 B6", "unknown-unit", "B6 is a hex"),
+    ("retreat", "syntax", "a retreat needs a hex"),
+    ("enter 11pz", "syntax", "a hex is missing"),
+    ("rebuild", "syntax", "a unit is missing"),
+    ("breakout C6", "unknown-unit", "is a hex"),
+    ("flip", "syntax", "a unit is missing"),
+    ("end now", "syntax", "unexpected 'now' at the end"),
+    ("status please", "syntax", "unexpected 'please'"),
+    ("set", "syntax", "turn, phase, weather, oos or retreat"),
+    ("set speed 3", "syntax", "not 'speed'"),
+    ("set turn", "bad-number", "from 1 to 8, missing"),
+    ("set turn 0", "bad-number", "from 1 to 8"),
+    ("set turn 9", "bad-number", "from 1 to 8"),
+    ("set turn three", "bad-number", "whole number"),
+    ("set turn -1", "bad-number", "whole number"),
+    ("set turn 2.5", "bad-number", "whole number"),
+    ("set phase", "syntax", "one of soviet-supply"),
+    ("set phase sovet combat", "syntax", "did you mean soviet-combat"),
+    ("set phase lunch", "syntax", "not 'lunch'"),
+    ("set weather rain", "syntax", "snow or mud"),
+    ("set oos 20tk maybe", "syntax", "on or off"),
+    ("set retreat 20tk", "syntax", "on or off, missing"),
+    ("dice", "bad-number", "from 1 to 6"),
+    ("dice 0", "bad-number", "from 1 to 6"),
+    ("dice 3 7", "bad-number", "a die must be a whole number from 1 to 6, not '7'"),
+    ("dice 3 x", "bad-number", "from 1 to 6"),
+    ("log 0", "bad-number", "at least 1"),
+    ("log all", "bad-number", "at least 1"),
+    ("place 20tk", "syntax", "a hex is missing"),
+    ("place 20tk turn 9", "bad-number", "from 1 to 8"),
+    ("place 20tk nowhere", "unknown-hex", "unknown hex 'nowhere'"),
+    ("units C9", "unknown-hex", "unknown hex"),
+    ("help nonsense", "unknown-command", "unknown command 'nonsense'"),
+    ("help attack now", "syntax", "unexpected 'now'"),
+    ("help set nonsense", "syntax", "unexpected 'nonsense'"),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "says"), ERRORS)
+def test_refusals_say_what_is_wrong(lex, text, code, says):
+    with pytest.raises(ParseError) as info:
+        parse(text, lex)
+    err = info.value
+    assert isinstance(err, Rejection)
+    assert err.code == code
+    assert err.rule is None
+    assert says in err.message
+    assert str(err) == err.message
+    assert err.to_dict() == {"code": code, "message": err.message, "rule": None}
+
+
+@pytest.mark.parametrize(("text", "code", "says"), ERRORS)
+def test_refusals_say_what_would_be_legal(lex, text, code, says):
+    """After the command word, a refusal ends with the usage line of that command."""
+    with pytest.raises(ParseError) as info:
+        parse(text, lex)
+    message = info.value.message
+    if code == "unknown-command":
+        assert "Commands: attack, preview, losses" in message
+    elif code != "empty" and len(text.splitlines()) == 1:
+        usage = message.split(" Usage: ")[1]
+        assert usage in {u for u, _ in COMMANDS.values()} | {_set_usage()}
+
+
+def _set_usage() -> str:
+    return " | ".join(u for c, (u, _) in COMMANDS.items() if c.startswith("set "))
+
+
+def test_refusal_usage_is_that_of_the_command(lex):
+    with pytest.raises(ParseError, match=r"Usage: move <UNIT> \[to\] <HEX> \[<HEX>\]$"):
+        parse("mv 20tk", lex)
+    with pytest.raises(ParseError, match=r"Usage: set weather snow\|mud$"):
+        parse("set weather rain", lex)
+
+
+def test_did_you_mean_offers_at_most_three_close_names(lex):
+    with pytest.raises(ParseError) as info:
+        parse("move 20tk shpla", lex)
+    assert "did you mean B7 (Shpola)" in info.value.message
+    assert info.value.message.count(" or ") <= 2
+
+
+def test_a_word_near_nothing_gets_no_suggestion(lex):
+    with pytest.raises(ParseError) as info:
+        parse("attack C6 with qqqqqqqq", lex)
+    assert "did you mean" not in info.value.message
+
+
+# -- messages of several lines
+def test_parse_message_splits_lines_and_keeps_errors_in_place(lex):
+    message = "\n  attack C6 with 20tk  \n\n   \nmove 20tk C9\r\nend\n"
+    results = parse_message(message, lex)
+    assert [line for line, _ in results] == ["attack C6 with 20tk", "move 20tk C9", "end"]
+    assert results[0][1] == Attack("C6", ("20tk",))
+    assert isinstance(results[1][1], ParseError) and results[1][1].code == "unknown-hex"
+    assert results[2][1] == End()
+
+
+def test_parse_message_of_nothing_is_empty(lex):
+    assert parse_message("", lex) == []
+    assert parse_message(" \n\t\n", lex) == []
+
+
+def test_parse_message_does_not_raise_on_unknown_commands(lex):
+    [(line, result)] = parse_message("hello there", lex)
+    assert line == "hello there"
+    assert isinstance(result, ParseError) and result.code == "unknown-command"
+
+
+# -- help
+def test_help_text_lists_every_usage_line():
+    text = help_text()
+    assert help_text(None) == text
+    for usage, _ in COMMANDS.values():
+        assert usage in text
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_help_text_of_each_command_gives_usage_and_an_example(command):
+    usage, paragraph = COMMANDS[command]
+    text = help_text(command)
+    assert text.startswith(f"Usage: {usage}\n")
+    assert paragraph in text
+    assert "Example: " in paragraph
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_help_example_parses(lex, command):
+    example = COMMANDS[command][1].split("Example: ")[1]
+    assert format_order(parse(example, lex))
+
+
+def test_help_text_accepts_aliases_and_lists_them():
+    assert help_text("a") == help_text("attack")
+    assert "Aliases: a, att" in help_text("attack")
+    assert help_text("SET TURN") == help_text("set turn")
+    assert help_text("set ret") == help_text("set retreat")
+
+
+def test_help_text_of_set_lists_every_set_command():
+    text = help_text("set")
+    for command in ("set turn", "set phase", "set weather", "set oos", "set retreat"):
+        assert COMMANDS[command][0] in text
+
+
+def test_help_text_of_an_unknown_command_suggests():
+    assert "did you mean attack?" in help_text("atack")
+
+
+def test_help_query_names_a_command_help_text_knows(lex):
+    for command in [*COMMANDS, "set"]:
+        order = parse(f"help {command}", lex)
+        assert order == Help(command)
+        assert help_text(order.command)
+
+
+def test_format_order_refuses_what_is_not_an_order():
+    with pytest.raises(TypeError):
+        format_order("attack C6 with 20tk")
+
+
+# -- lexicon
+def test_lexicon_from_scenario_knows_every_unit_and_hex(lex):
+    scenario = load_scenario()
+    for unit in scenario.units.values():
+        assert parse(f"flip {unit.id}", lex) == Flip(unit.id)
+        assert parse(f"flip {unit.designation}", lex) == Flip(unit.id)
+        assert parse(f"flip {unit.designation.upper()}", lex) == Flip(unit.id)
+    for hex_id, spec in scenario.hexes.items():
+        assert parse(f"units {hex_id.lower()}", lex) == Units(hex_id)
+        if spec.name:
+            assert parse(f"units {spec.name}", lex) == Units(hex_id)
+
+
+def test_a_units_parenthesised_qualifier_is_not_a_name(lex):
+    with pytest.raises(ParseError):
+        parse("flip battle group", lex)
+    assert parse("flip wiking", lex) == Flip("wiking")  # the id, not "(Wiking)" of 5ss
+
+
+def test_lexicon_drops_a_name_shared_by_two_hexes():
+    lex = Lexicon({"1a": "1st Army"}, {"A1": "Foo (Bar)", "A2": "Bar", "A3": None}, turns=3)
+    assert parse("units foo", lex) == Units("A1")
+    assert parse("units foo bar", lex) == Units("A1")
+    assert parse("units bar", lex) == Units("A2")  # the whole name wins over a part
+    assert parse("move 1st army a3", lex) == Move("1a", ("A3",))
+    with pytest.raises(ParseError, match="from 1 to 3"):
+        parse("set turn 4", lex)
+
+
+def test_lexicon_ambiguous_part_name_is_refused():
+    lex = Lexicon({"1a": "1st Army"}, {"A1": "Bartow (Bar)", "A2": "Bartok (Bar)"}, turns=3)
+    with pytest.raises(ParseError) as info:
+        parse("units bar", lex)
+    assert info.value.code == "unknown-hex"
+    with pytest.raises(ParseError) as info:
+        parse("units bart", lex)  # the start of two towns' names
+    assert info.value.code == "ambiguous-hex"
+    assert "'bart' could be A1 (Bartow (Bar)) or A2 (Bartok (Bar))" in info.value.message
+
+
+# -- property: random orders round-trip through their text, in any spelling
+ALIASES = {
+    "attack": ["attack", "a", "att"],
+    "preview": ["preview", "pv", "p"],
+    "losses": ["losses", "loss", "l"],
+    "move": ["move", "m", "mv"],
+    "breakout": ["breakout", "bo"],
+    "end": ["end", "done", "pass", "end phase"],
+    "options": ["options", "opt", "o"],
+    "status": ["status", "st", "s"],
+    "units": ["units", "u"],
+    "supply": ["supply", "sup"],
+    "help": ["help", "h", "?"],
+    "with": ["with", "w", ""],
+    "decisive": ["decisive", "dec", "d"],
+    "retreat": ["retreat", "r", "ret"],
+    "eliminated": ["eliminated", "elim"],
+    "soviet": ["soviet", "sov", "ussr"],
+    "german": ["german", "ger", "de"],
+}
+
+
+class Pick:
+    """Random parts of orders, from the lexicon's names."""
+
+    def __init__(self, rng: random.Random, lex: Lexicon):
+        self.rng, self.units, self.hexes = rng, sorted(lex.designations), list(lex.hex_ids)
+
+    def unit(self) -> str:
+        return self.rng.choice(self.units)
+
+    def hex(self) -> str:
+        return self.rng.choice(self.hexes)
+
+    def some(self, low: int, high: int) -> tuple[str, ...]:
+        return tuple(self.unit() for _ in range(self.rng.randint(low, high)))
+
+    def attack(self) -> Attack:
+        rng = self.rng
+        return Attack(
+            self.hex(), self.some(1, 4), rng.random() < 0.5, rng.choice([None, self.unit()])
+        )
+
+    def retreat(self):
+        pairs = tuple((self.unit(), self.hex()) for _ in range(self.rng.randint(1, 3)))
+        return self.rng.choice([None, self.hex(), pairs])
+
+    def place(self) -> str:
+        return self.rng.choice([self.hex(), "eliminated", "off", f"turn {self.rng.randint(1, 8)}"])
+
+
+def random_order(rng: random.Random, lex: Lexicon):
+    pick, coin = Pick(rng, lex), lambda: rng.random() < 0.5
+    makers = [
+        pick.attack,
+        lambda: Preview(pick.attack()),
+        lambda: Losses(pick.some(0, 3), pick.retreat()),
+        lambda: Move(pick.unit(), tuple(pick.hex() for _ in range(rng.randint(1, 2)))),
+        lambda: Enter(pick.unit(), pick.hex()),
+        lambda: Rebuild(pick.unit()),
+        lambda: Breakout(pick.unit()),
+        End,
+        Default,
+        lambda: Place(pick.unit(), pick.place()),
+        lambda: Flip(pick.unit()),
+        lambda: SetTurn(rng.randint(1, 8)),
+        lambda: SetPhase(rng.choice(PHASES)),
+        lambda: SetWeather(rng.choice(WEATHERS)),
+        lambda: SetOOS(pick.unit(), coin()),
+        lambda: SetRetreat(pick.unit(), coin()),
+        lambda: Dice(tuple(rng.randint(1, 6) for _ in range(rng.randint(1, 4)))),
+        Options,
+        Status,
+        lambda: Units(rng.choice([None, pick.hex(), "soviet", "german"])),
+        Supply,
+        lambda: Log(rng.choice([None, rng.randint(1, 500)])),
+        lambda: Help(rng.choice([None, "set", *COMMANDS])),
+    ]
+    return rng.choice(makers)()
+
+
+def respell(text: str, rng: random.Random, lex: Lexicon) -> str:
+    """Another spelling of a canonical text: aliases, designations, town names, any case."""
+    words = []
+    for i, word in enumerate(text.replace("=", " = ").split()):
+        if word in lex.designations and rng.random() < 0.5:
+            word = lex.designations[word]
+        elif word in lex.hex_names and rng.random() < 0.5:
+            word = lex.hex_names[word]
+        elif word in ALIASES and (i == 0 or text.split()[0] not in ("help", "set")):
+            word = rng.choice(ALIASES[word])
+        words.append("".join(c.upper() if rng.random() < 0.3 else c.lower() for c in word))
+    return rng.choice([" ", "  ", "\t"]).join(w for w in words if w)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_orders_round_trip(lex, seed):
+    rng = random.Random(seed)
+    for _ in range(400):
+        order = random_order(rng, lex)
+        text = format_order(order)
+        assert parse(text, lex) == order, text
+        assert text == text.strip() and "  " not in text
+        spelled = respell(text, rng, lex)
+        assert parse(spelled, lex) == order, spelled
+        assert format_order(parse(spelled, lex)) == text
+
+
+def test_canonical_text_uses_ids_and_uppercase_hexes(lex):
+    rng = random.Random(99)
+    for _ in range(300):
+        text = format_order(random_order(rng, lex))
+        for word in re.split(r"[\s=]+", text):
+            assert word.lower() == word or re.fullmatch(r"[A-F][1-7]", word), text
+
+
+# -- purity: the grammar imports no I/O, clock or randomness, directly or through the package
+FORBIDDEN = {
+    "asyncio",
+    "datetime",
+    "http",
+    "importlib",
+    "io",
+    "logging",
+    "os",
+    "pathlib",
+    "random",
+    "secrets",
+    "shutil",
+    "socket",
+    "sqlite3",
+    "subprocess",
+    "sys",
+    "tempfile",
+    "time",
+    "urllib",
+}
+
+
+def _imports(module: str) -> set[str]:
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    with open(spec.origin, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def test_grammar_imports_nothing_impure():
+    seen, todo = set(), ["adjudicator.grammar"]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        for name in _imports(module):
+            assert name.split(".")[0] not in FORBIDDEN, f"{module} imports {name}"
+            if name.startswith("adjudicator"):
+                parts = name.split(".")
+                todo += [".".join(parts[:k]) for k in range(1, len(parts) + 1)]
+    assert "adjudicator.loader" not in seen
