@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator import grammar  # noqa: E402
-from adjudicator.core.dice import FixedDice  # noqa: E402
-from bots.demo import run_demo  # noqa: E402
-from bots.service import GameService  # noqa: E402
-from storage import Store  # noqa: E402
+from adjudicator import grammar
+from adjudicator.core.dice import FixedDice
+from bots.demo import run_demo
+from bots.service import GameService
+from storage import Store
 
 
 def record_game(seed: int, directory: Path):
@@ -92,8 +92,12 @@ def bench_demo(seed: int) -> float:
     exe = shutil.which("pbem", path=str(Path(sys.executable).parent))
     cmd = [exe] if exe else [sys.executable, "-m", "bots.cli"]
     start = time.perf_counter()
-    subprocess.run([*cmd, "demo", "--seed", str(seed)], check=True, capture_output=True,
-                   cwd=Path(__file__).resolve().parent.parent)
+    subprocess.run(
+        [*cmd, "demo", "--seed", str(seed)],
+        check=True,
+        capture_output=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     return time.perf_counter() - start
 
 
@@ -116,8 +120,10 @@ def main() -> None:
         ("GameService.say incl. SQLite commit", n_svc, t_svc),
         ("bare sqlite3 INSERT+COMMIT (WAL)", n_sql, t_sql),
     ]
-    print(f"recorded game: seed {args.seed}, {n_svc} orders; files in a temp dir under "
-          f"{args.dir or tempfile.gettempdir()}")
+    print(
+        f"recorded game: seed {args.seed}, {n_svc} orders; files in a temp dir under "
+        f"{args.dir or tempfile.gettempdir()}"
+    )
     print(f"{'path':<40} {'n':>6} {'seconds':>9} {'per second':>11} {'vs sqlite':>10}")
     for label, n, t in rows:
         rate = n / t

@@ -55,8 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     log_.add_argument("name")
     log_.add_argument("-n", type=int, default=None, help="only the last N rows")
 
-    replay = sub.add_parser("replay", parents=[common],
-                            help="check that re-applying the log gives the stored state")
+    replay = sub.add_parser(
+        "replay", parents=[common], help="check that re-applying the log gives the stored state"
+    )
     replay.add_argument("name")
     return p
 
@@ -69,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     logging.basicConfig(
         level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
-        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
     )
     try:
         return COMMANDS[args.command](args)
@@ -142,8 +144,13 @@ def cmd_replay(args) -> int:
 
 
 COMMANDS = {
-    "new": cmd_new, "say": cmd_say, "show": cmd_show, "play": cmd_play, "demo": cmd_demo,
-    "log": cmd_log, "replay": cmd_replay,
+    "new": cmd_new,
+    "say": cmd_say,
+    "show": cmd_show,
+    "play": cmd_play,
+    "demo": cmd_demo,
+    "log": cmd_log,
+    "replay": cmd_replay,
 }
 
 if __name__ == "__main__":

@@ -51,8 +51,12 @@ def choose(rng: random.Random, legal: list) -> object:
     return rng.choice(others)
 
 
-def run_demo(seed: int = 1, store: Store | None = None, name: str | None = None,
-             write: Callable[[str], None] = print) -> DemoResult:
+def run_demo(
+    seed: int = 1,
+    store: Store | None = None,
+    name: str | None = None,
+    write: Callable[[str], None] = print,
+) -> DemoResult:
     store = store or Store(":memory:")
     name = name or f"demo-{seed}"
     service = GameService(store, dice_factory=_SeededDice(seed))
@@ -67,8 +71,9 @@ def run_demo(seed: int = 1, store: Store | None = None, name: str | None = None,
             _flush(write, phase_key, said)
             phase_key, said = key, []
         side = state.active_side
-        order = choose(rng, rules.legal_orders(state, side))
-        text = grammar.format_order(order)
+        # sorted by text: the choice depends on the seed alone, not on the engine's list order
+        legal = sorted(rules.legal_orders(state, side), key=grammar.format_order)
+        text = grammar.format_order(choose(rng, legal))
         replies = service.say(name, side, text)
         if not replies[0].ok:  # a legal order refused: an engine bug worth shouting about
             raise RuntimeError(f"legal order {text!r} by {side} refused: {replies[0].error}")
@@ -77,9 +82,38 @@ def run_demo(seed: int = 1, store: Store | None = None, name: str | None = None,
         state = service.state(name)
     _flush(write, phase_key, said)
     final = service.show(name)
-    write(f"Result after {count} orders: {final.get('result')}")
-    write(f"VP: {final.get('vp')}")
+    write(f"Result after {count} orders: {result_text(final.get('result'))}")
+    write(f"VP: {vp_text(final.get('vp'))}")
     return DemoResult(name, count, final.get("result"), final.get("vp"))
+
+
+def result_text(result: dict | None) -> str:
+    if not result:
+        return "unfinished"
+    winner = result.get("winner")
+    head = "a draw" if winner == "draw" else f"{str(winner).title()} victory"
+    return f"{head} (Soviet {result.get('soviet')} VP, German {result.get('german')} VP)"
+
+
+def vp_text(vp: dict | None) -> str:
+    if not vp:
+        return "-"
+    parts = []
+    for side, detail in vp.items():
+        if not isinstance(detail, dict):
+            parts.append(f"{side.title()} {detail}")
+            continue
+        rest = ", ".join(
+            f"{k.replace('_', ' ')} {_brief(v)}" for k, v in detail.items() if k != "total"
+        )
+        parts.append(f"{side.title()} {detail.get('total')} ({rest})")
+    return "; ".join(parts)
+
+
+def _brief(value) -> str:
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value)) or "none"
+    return str(value)
 
 
 def _flush(write, key, said: list[str], width: int = 150) -> None:

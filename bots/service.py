@@ -47,8 +47,13 @@ class Reply:
     line: str = ""  # the line this answers (not part of the JSON document)
 
     def to_dict(self) -> dict:
-        return {"ok": self.ok, "reply": self.reply, "error": self.error,
-                "events": self.events, "combat": self.combat}
+        return {
+            "ok": self.ok,
+            "reply": self.reply,
+            "error": self.error,
+            "events": self.events,
+            "combat": self.combat,
+        }
 
 
 class ReplayMismatch(Exception):
@@ -69,8 +74,9 @@ class GameService:
         self._games: dict[str, _Game] = {}  # by scenario text: parsing is not free
 
     # -- setup
-    def new_game(self, name: str, scenario_path: str | Path | None = None,
-                 sandbox: bool = False) -> str:
+    def new_game(
+        self, name: str, scenario_path: str | Path | None = None, sandbox: bool = False
+    ) -> str:
         """Create a game; raises ScenarioError (bad file), OSError, storage.GameExists."""
         if scenario_path is None:
             text, source = default_scenario_text(), DEFAULT_SCENARIO_SOURCE
@@ -79,11 +85,17 @@ class GameService:
         g = self._game(text, source)
         out = g.rules.new_game(sandbox=sandbox, dice=self.dice_factory())
         self.store.create_game(
-            name, GAME_TYPE, text, sandbox, out.state.to_dict(),
-            rolls=[r.to_dict() for r in out.rolls], events=[e.to_dict() for e in out.events],
+            name,
+            GAME_TYPE,
+            text,
+            sandbox,
+            out.state.to_dict(),
+            rolls=[r.to_dict() for r in out.rolls],
+            events=[e.to_dict() for e in out.events],
         )
-        lines = [f"Game {name!r} created: {g.scenario.title}"
-                 + (" (sandbox)" if sandbox else "") + "."]
+        lines = [
+            f"Game {name!r} created: {g.scenario.title}" + (" (sandbox)" if sandbox else "") + "."
+        ]
         lines += [e.text for e in out.events]
         lines.append(self._whose_move(out.state))
         return "\n".join(lines)
@@ -128,13 +140,16 @@ class GameService:
             reply, new = self._one(name, g, state, index, actor, line, item)
             replies.append(reply)
             if not reply.ok:
-                replies += _not_applied(reply, [ln for ln, _ in parsed[n + 1:]])
+                replies += _not_applied(reply, [ln for ln, _ in parsed[n + 1 :]])
                 break
             if new is not None:
                 state, index = new
         if not parsed:
-            replies.append(_refused(text, "empty", "the message has no orders; type 'help' for "
-                                    "the commands.", None))
+            replies.append(
+                _refused(
+                    text, "empty", "the message has no orders; type 'help' for the commands.", None
+                )
+            )
         return replies
 
     def _one(self, name, g: _Game, state: GameState, index: int, actor: str, line: str, item):
@@ -150,8 +165,13 @@ class GameService:
         events = [e.to_dict() for e in out.events]
         try:
             new_index = self.store.append(
-                name, actor, canonical, [r.to_dict() for r in out.rolls], events,
-                out.state.to_dict(), after=index,
+                name,
+                actor,
+                canonical,
+                [r.to_dict() for r in out.rolls],
+                events,
+                out.state.to_dict(),
+                after=index,
             )
         except Conflict as exc:
             return _refused(line, "conflict", f"{exc}; send the order again", None), None
@@ -164,8 +184,11 @@ class GameService:
             return Reply(True, self.log_text(name, query.count), line=line)
         try:
             text = g.rules.answer(state, actor, query)
-            combat = g.rules.preview(state, actor, query.attack) if isinstance(
-                query, O.Preview) else None
+            combat = (
+                g.rules.preview(state, actor, query.attack)
+                if isinstance(query, O.Preview)
+                else None
+            )
         except Rejection as rej:
             return _refused(line, rej.code, rej.message, rej.rule)
         return Reply(True, text, combat=combat, line=line)
@@ -208,8 +231,12 @@ class GameService:
 
 def _refused(line: str, code: str, message: str, rule: str | None) -> Reply:
     where = f" (rule {rule})" if rule else ""
-    return Reply(False, f"Refused{where}: {message}",
-                 {"code": code, "message": message, "rule": rule}, line=line)
+    return Reply(
+        False,
+        f"Refused{where}: {message}",
+        {"code": code, "message": message, "rule": rule},
+        line=line,
+    )
 
 
 def _not_applied(refused: Reply, rest: list[str]) -> list[Reply]:
@@ -217,8 +244,15 @@ def _not_applied(refused: Reply, rest: list[str]) -> list[Reply]:
         return []
     refused.reply += "\nNot applied: " + "; ".join(repr(r) for r in rest)
     msg = f"not applied: the earlier line {refused.line!r} was refused"
-    return [Reply(False, f"Not applied: {msg}.",
-                  {"code": "not-applied", "message": msg, "rule": None}, line=r) for r in rest]
+    return [
+        Reply(
+            False,
+            f"Not applied: {msg}.",
+            {"code": "not-applied", "message": msg, "rule": None},
+            line=r,
+        )
+        for r in rest
+    ]
 
 
 def _drawn(rolls: list[dict]) -> list[int]:

@@ -27,14 +27,21 @@ def split_actor(line: str, default: str) -> tuple[str, str]:
     return default, line
 
 
-def play(service: GameService, name: str, read: Callable[[str], str] = input,
-         write: Callable[[str], None] = print, sandbox: bool = False) -> int:
+def play(
+    service: GameService,
+    name: str,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    sandbox: bool = False,
+) -> int:
     try:
         service.record(name)
     except GameNotFound:
         write(service.new_game(name, sandbox=sandbox))
-    write(f"Playing {name!r}. Type orders, 'help', or 'quit'; prefix 'german:' etc. to speak "
-          "as another side.")
+    write(
+        f"Playing {name!r}. Type orders, 'help', or 'quit'; prefix 'german:' etc. to speak "
+        "as another side."
+    )
     while service.state(name).result is None:
         try:
             line = read(prompt_for(service, name)).strip()

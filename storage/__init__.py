@@ -12,6 +12,12 @@ from storage.store import (
 )
 
 __all__ = [
-    "Conflict", "GameExists", "GameNotFound", "GameRecord", "LogRecord", "StorageError",
-    "Store", "database_url",
+    "Conflict",
+    "GameExists",
+    "GameNotFound",
+    "GameRecord",
+    "LogRecord",
+    "StorageError",
+    "Store",
+    "database_url",
 ]

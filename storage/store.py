@@ -138,8 +138,12 @@ class Store:
             if s.exec(select(Game.id).where(Game.name == name)).first() is not None:
                 raise GameExists(name)
             row = Game(
-                name=name, game=game, scenario_text=scenario_text, sandbox=sandbox,
-                snapshot=_dump(initial_state_dict), snapshot_index=0,
+                name=name,
+                game=game,
+                scenario_text=scenario_text,
+                sandbox=sandbox,
+                snapshot=_dump(initial_state_dict),
+                snapshot_index=0,
             )
             s.add(row)
             try:
@@ -155,13 +159,22 @@ class Store:
     def load(self, name: str, *, with_log: bool = True) -> GameRecord:
         with self._session() as s:
             g = self._game(s, name)
-            seats = {seat.side: seat.user for seat in s.exec(
-                select(Seat).where(Seat.game_id == g.id).order_by(col(Seat.id)))}
+            seats = {
+                seat.side: seat.user
+                for seat in s.exec(select(Seat).where(Seat.game_id == g.id).order_by(col(Seat.id)))
+            }
             entries = _rows(s, g.id) if with_log else []
             return GameRecord(
-                name=g.name, game=g.game, scenario_text=g.scenario_text, sandbox=g.sandbox,
-                created_at=g.created_at, version=g.version, snapshot=json.loads(g.snapshot),
-                snapshot_index=g.snapshot_index, seats=seats, log=entries,
+                name=g.name,
+                game=g.game,
+                scenario_text=g.scenario_text,
+                sandbox=g.sandbox,
+                created_at=g.created_at,
+                version=g.version,
+                snapshot=json.loads(g.snapshot),
+                snapshot_index=g.snapshot_index,
+                seats=seats,
+                log=entries,
             )
 
     def append(
@@ -209,9 +222,14 @@ class Store:
             games = s.exec(select(Game).order_by(col(Game.id))).all()
             return [
                 GameRecord(
-                    name=g.name, game=g.game, scenario_text=g.scenario_text, sandbox=g.sandbox,
-                    created_at=g.created_at, version=g.version,
-                    snapshot=json.loads(g.snapshot), snapshot_index=g.snapshot_index,
+                    name=g.name,
+                    game=g.game,
+                    scenario_text=g.scenario_text,
+                    sandbox=g.sandbox,
+                    created_at=g.created_at,
+                    version=g.version,
+                    snapshot=json.loads(g.snapshot),
+                    snapshot_index=g.snapshot_index,
                 )
                 for g in games
             ]
@@ -224,8 +242,13 @@ class Store:
 
 def _entry(game_id, index, actor, text, rolls, events) -> LogEntry:
     return LogEntry(
-        game_id=game_id, index=index, actor=actor, text=text,
-        rolls=_dump(list(rolls)), events=_dump(list(events)), created_at=utcnow(),
+        game_id=game_id,
+        index=index,
+        actor=actor,
+        text=text,
+        rolls=_dump(list(rolls)),
+        events=_dump(list(events)),
+        created_at=utcnow(),
     )
 
 

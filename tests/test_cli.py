@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.loader import default_scenario_text
 from bots.cli import main
 from bots.service import GameService
 from storage import Store
@@ -64,7 +65,9 @@ def test_show_json_has_the_documented_keys(capsys, db):
 def test_say_accepted_order_exits_0_and_is_logged(capsys, db):
     new_game(capsys, db)
     before = show(capsys, db)
-    code, out, _ = run(capsys, "say", "g", "--as", before["active_side"], "end", "--json", "--db", db)
+    code, out, _ = run(
+        capsys, "say", "g", "--as", before["active_side"], "end", "--json", "--db", db
+    )
     doc = json.loads(out)
     assert code == 0 and doc["ok"] is True and doc["error"] is None
     assert set(doc) == {"ok", "reply", "error", "events", "combat"}
@@ -94,20 +97,24 @@ def test_say_stops_at_the_first_refusal_and_names_the_rest(capsys, db):
 
 def test_moderator_is_refused_outside_a_sandbox(capsys, db):
     new_game(capsys, db)
-    code, out, _ = run(capsys, "say", "g", "--as", "moderator", "set weather mud", "--json",
-                       "--db", db)
+    code, out, _ = run(
+        capsys, "say", "g", "--as", "moderator", "set weather mud", "--json", "--db", db
+    )
     assert code == 1 and json.loads(out)["ok"] is False
     new_game(capsys, db, "s", "--sandbox")
     code, out, _ = run(capsys, "say", "s", "--as", "moderator", "set weather mud", "--db", db)
     assert code == 0 and show(capsys, db, "s")["weather"] == "mud"
 
 
-@pytest.mark.parametrize("argv", [
-    ["say", "nope", "--as", "soviet", "end"],
-    ["show", "nope"],
-    ["say", "g", "--as", "nobody", "end"],
-    ["frobnicate"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["say", "nope", "--as", "soviet", "end"],
+        ["show", "nope"],
+        ["say", "g", "--as", "nobody", "end"],
+        ["frobnicate"],
+    ],
+)
 def test_usage_errors_exit_2(capsys, db, argv):
     new_game(capsys, db)
     code, _, err = run(capsys, *argv, *(["--db", db] if argv[0] != "frobnicate" else []))
@@ -116,9 +123,11 @@ def test_usage_errors_exit_2(capsys, db, argv):
 
 def test_bad_scenario_file_exits_2_naming_file_entry_and_problem(capsys, db, tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[scenario]\nid = "x"\ntitle = "X"\nturns = "eight"\n', encoding="utf-8")
+    text = default_scenario_text().replace('id = "5gtk"', 'id = "5gtk"\nmorale = 3', 1)
+    bad.write_text(text.replace("strength_full = 2", 'strength_full = "two"', 1), encoding="utf-8")
     code, _, err = run(capsys, "new", "g", "--scenario", str(bad), "--db", db)
-    assert code == 2 and str(bad) in err and "turns" in err
+    assert code == 2 and str(bad) in err and "strength_full" in err and "5gtk" in err
+    assert Store(db).list_games() == []
     code, _, err = run(capsys, "new", "g", "--scenario", str(tmp_path / "missing.toml"), "--db", db)
     assert code == 2 and "missing.toml" in err
 
@@ -144,7 +153,7 @@ def test_demo_with_a_db_replays_to_its_snapshot(capsys, db):
     assert service.replay(game.name).to_dict() == game.snapshot
     service.verify(game.name)
     code, out, _ = run(capsys, "replay", game.name, "--db", db)
-    assert code == 0
+    assert code == 0 and "replays to the stored state" in out
 
 
 def test_play_reads_orders_from_stdin(capsys, db, monkeypatch):
@@ -170,16 +179,31 @@ def test_installed_console_script(tmp_path):
             pytest.fail("the pbem console script is not installed next to the test interpreter")
         pytest.skip("pbem console script not installed (pip install -e .)")
     env = {**os.environ, "PBEM_DB": str(tmp_path / "sub.db")}
-    new = subprocess.run([exe, "new", "sub"], capture_output=True, text=True, env=env,
-                         timeout=60, stdin=subprocess.DEVNULL)
+    new = subprocess.run(
+        [exe, "new", "sub"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert new.returncode == 0, new.stderr
-    say = subprocess.run([exe, "say", "sub", "--as", "german", "end", "--json"],
-                         capture_output=True, text=True, env=env, timeout=60,
-                         stdin=subprocess.DEVNULL)
+    say = subprocess.run(
+        [exe, "say", "sub", "--as", "german", "end", "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert say.returncode == 1 and json.loads(say.stdout)["error"]["rule"]
 
 
 def test_readme_and_ci_run_the_same_test_command():
-    command = 'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest'
+    command = (
+        'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest'
+    )
     assert command in (ROOT / "README.md").read_text(encoding="utf-8")
     assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")

@@ -20,8 +20,13 @@ def db(tmp_path):
 
 def new(store: Store, name: str = "g1", state: dict | None = None, sandbox: bool = False):
     return store.create_game(
-        name, "hells-gate", "[scenario]\nid = 'x'\n", sandbox, state or {"turn": 1},
-        rolls=[ROLL], events=[EVENT],
+        name,
+        "hells-gate",
+        "[scenario]\nid = 'x'\n",
+        sandbox,
+        state or {"turn": 1},
+        rolls=[ROLL],
+        events=[EVENT],
     )
 
 
@@ -47,7 +52,9 @@ def test_append_keeps_order_and_survives_a_new_store(db):
     again = Store(db)
     rec = again.load("g1")
     assert [(r.index, r.actor, r.text) for r in rec.log] == [
-        (0, "system", "new game"), (1, "soviet", "attack C6 with 5gd"), (2, "german", "end"),
+        (0, "system", "new game"),
+        (1, "soviet", "attack C6 with 5gd"),
+        (2, "german", "end"),
     ]
     assert rec.snapshot == {"turn": 1, "n": 2} and rec.snapshot_index == 2
     assert rec.version == 3
@@ -66,8 +73,11 @@ def test_name_clash_is_refused(db):
 
 def test_unknown_game(db):
     store = Store(db)
-    for call in (lambda: store.load("nope"), lambda: store.log("nope"),
-                 lambda: store.append("nope", "soviet", "end", [], [], {})):
+    for call in (
+        lambda: store.load("nope"),
+        lambda: store.log("nope"),
+        lambda: store.append("nope", "soviet", "end", [], [], {}),
+    ):
         with pytest.raises(GameNotFound, match="no game named 'nope'"):
             call()
 
@@ -79,8 +89,10 @@ def test_failing_append_writes_nothing(db):
     with pytest.raises(TypeError):  # the snapshot cannot be serialised after the row was flushed
         store.append("g1", "soviet", "end", [], [], {"bad": object()})
     raw = sqlite3.connect(db)
-    raw.execute("CREATE TRIGGER no_update BEFORE UPDATE ON game "
-                "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")
+    raw.execute(
+        "CREATE TRIGGER no_update BEFORE UPDATE ON game "
+        "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+    )
     raw.commit()
     with pytest.raises(DBAPIError, match="disk on fire"):
         store.append("g1", "soviet", "end", [], [], {"turn": 2})

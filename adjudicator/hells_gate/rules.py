@@ -107,6 +107,9 @@ class HellsGate:
     def _attack(self, ctx: Ctx, side: str, order: O.Attack) -> O.Attack:
         state, scen = ctx.state, self.scen
         calc = combat.calculate(scen, state, side, order)
+        if order.flip and not order.decisive:
+            raise Rejection("flip-without-decisive", f"a unit is flipped only for a decisive "
+                            f"attack: write `... decisive flip {order.flip}`", "8.18")
         flip = combat.choose_flip(scen, state, calc, order) if order.decisive else None
         if flip:  # 8.18: flipped before the roll; the odds are not recomputed
             state.units[flip].reduced = True
