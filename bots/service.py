@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator import grammar
-from adjudicator.core.dice import DiceSource, FixedDice, HashDice
+from adjudicator.core.dice import DiceExhausted, DiceSource, FixedDice, HashDice
 from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.rules import HellsGate
@@ -64,7 +64,7 @@ class ReplayMismatch(Exception):
 class _Game:
     scenario: Scenario
     rules: HellsGate
-    lexicon: object
+    lexicon: grammar.Lexicon
 
 
 class GameService:
@@ -216,8 +216,11 @@ class GameService:
         _check_events(check_events, setup, out)
         state = out.state
         for row in rows:
-            order = grammar.parse(row.text, g.lexicon)
-            out = g.rules.apply(state, row.actor, order, FixedDice(_drawn(row.rolls)))
+            try:
+                order = grammar.parse(row.text, g.lexicon)
+                out = g.rules.apply(state, row.actor, order, FixedDice(_drawn(row.rolls)))
+            except (Rejection, DiceExhausted) as exc:
+                raise ReplayMismatch(f"log row {row.index} ({row.text!r}): {exc}") from exc
             _check_events(check_events, row, out)
             state = out.state
         return state
@@ -247,7 +250,7 @@ def _not_applied(refused: Reply, rest: list[str]) -> list[Reply]:
     return [
         Reply(
             False,
-            f"Not applied: {msg}.",
+            f"Not applied: the earlier line {refused.line!r} was refused.",
             {"code": "not-applied", "message": msg, "rule": None},
             line=r,
         )

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -207,3 +208,24 @@ def test_readme_and_ci_run_the_same_test_command():
     )
     assert command in (ROOT / "README.md").read_text(encoding="utf-8")
     assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_log_is_answered_from_the_store(capsys, db):
+    new_game(capsys, db)
+    run(capsys, "say", "g", "--as", "soviet", "end", "--db", db)
+    code, out, _ = run(capsys, "say", "g", "--as", "german", "log 1", "--db", db)
+    assert code == 0 and out.startswith("1. soviet: end")
+    code, out, _ = run(capsys, "log", "g", "--db", db)
+    assert code == 0 and "0. system: new game" in out and "1. soviet: end" in out
+
+
+def test_replay_detects_a_snapshot_that_is_not_the_fold_of_the_log(capsys, db):
+    new_game(capsys, db)
+    run(capsys, "say", "g", "--as", "soviet", "end", "--db", db)
+    assert run(capsys, "replay", "g", "--db", db)[0] == 0
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE game SET snapshot = replace(snapshot, '\"turn\":1', '\"turn\":2')")
+    raw.commit()
+    raw.close()
+    code, _, err = run(capsys, "replay", "g", "--db", db)
+    assert code == 1 and "does not give the snapshot" in err

@@ -121,7 +121,9 @@ class HellsGate:
             state.units[uid].attacked = True
         state.attacked_hexes.append(order.hex)
         ctx.combat = calc.to_json(order.decisive, die, hits)
-        ctx.emit("AttackResolved", views.attack_line(calc, order.decisive, die, hits), **ctx.combat)
+        origins = {uid: state.units[uid].hex for uid in calc.attackers}
+        ctx.emit("AttackResolved", views.attack_line(calc, order.decisive, die, hits),
+                 origins=origins, **ctx.combat)
         losses.open_decision(ctx, order.hex, hits)
         return O.Attack(order.hex, order.units, order.decisive, flip)
 
