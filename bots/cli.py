@@ -81,11 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE
 
 
-def _store(args, memory_default: bool = False) -> Store:
-    target = args.db or os.environ.get("PBEM_DB")
-    if target is None and memory_default:
-        target = ":memory:"
-    return Store(target)
+def _store(args) -> Store:
+    return Store(args.db or os.environ.get("PBEM_DB"))
 
 
 def cmd_new(args) -> int:
@@ -120,9 +117,13 @@ def cmd_play(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from bots.demo import run_demo
+    from bots.demo import DemoError, run_demo
 
-    result = run_demo(args.seed, _store(args, memory_default=args.db is None))
+    try:  # in memory unless --db is given: a demo does not belong in the players' database
+        result = run_demo(args.seed, Store(args.db or ":memory:"))
+    except DemoError as exc:
+        print(f"pbem: {exc}", file=sys.stderr)
+        return REFUSED
     return OK if result.result is not None else REFUSED
 
 

@@ -31,6 +31,10 @@ class DemoResult:
     vp: dict | None
 
 
+class DemoError(RuntimeError):
+    """The engine refused an order its own legal_orders offered: a bug in the rules code."""
+
+
 class _SeededDice:
     """One HashDice stream per order, numbered, all from the demo seed."""
 
@@ -58,7 +62,7 @@ def run_demo(
     write: Callable[[str], None] = print,
 ) -> DemoResult:
     store = store or Store(":memory:")
-    name = name or f"demo-{seed}"
+    name = name or _free_name(store, f"demo-{seed}")
     service = GameService(store, dice_factory=_SeededDice(seed))
     service.new_game(name)
     rules = service.rules(name)
@@ -76,7 +80,7 @@ def run_demo(
         text = grammar.format_order(choose(rng, legal))
         replies = service.say(name, side, text)
         if not replies[0].ok:  # a legal order refused: an engine bug worth shouting about
-            raise RuntimeError(f"legal order {text!r} by {side} refused: {replies[0].error}")
+            raise DemoError(f"legal order {text!r} by {side} refused: {replies[0].error}")
         said.append(f"{side[0]}:{text}" if side != phase_key[1].split("-")[0] else text)
         count += 1
         state = service.state(name)
@@ -85,6 +89,16 @@ def run_demo(
     write(f"Result after {count} orders: {result_text(final.get('result'))}")
     write(f"VP: {vp_text(final.get('vp'))}")
     return DemoResult(name, count, final.get("result"), final.get("vp"))
+
+
+def _free_name(store: Store, base: str) -> str:
+    taken = {g.name for g in store.list_games()}
+    n = 1
+    name = base
+    while name in taken:
+        n += 1
+        name = f"{base}-{n}"
+    return name
 
 
 def result_text(result: dict | None) -> str:
