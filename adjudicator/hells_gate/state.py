@@ -6,7 +6,8 @@ hex and every other unit has none; markers only on units on the map; reduced onl
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 
 from adjudicator.core.decisions import Decision
 
@@ -122,10 +123,18 @@ class GameState:
 
     # -- serialisation (storage snapshots)
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["units"] = {k: _unit_dict(u) for k, u in self.units.items()}
-        d["pending"] = [p.to_dict() for p in self.pending]
-        return d
+        return {
+            "turn": self.turn, "phase": self.phase, "weather": self.weather,
+            "units": {k: _unit_dict(u) for k, u in self.units.items()},
+            "sandbox": self.sandbox,
+            "pending": [p.to_dict() for p in self.pending],
+            "attacked_hexes": list(self.attacked_hexes),
+            "soviet_entered_trigger": self.soviet_entered_trigger,
+            "airfield_freeze_lifted": self.airfield_freeze_lifted,
+            "fixed_dice": list(self.fixed_dice),
+            "result": None if self.result is None else dict(self.result),
+            "vp": None if self.vp is None else copy.deepcopy(self.vp),
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> GameState:
@@ -136,4 +145,7 @@ class GameState:
 
 
 def _unit_dict(u: UnitState) -> dict:
-    return {name: getattr(u, name) for name in UnitState.__slots__}
+    return {name: getattr(u, name) for name in _UNIT_FIELDS}
+
+
+_UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
