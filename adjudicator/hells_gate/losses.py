@@ -172,6 +172,11 @@ def _check_retreat(scen, state, d: Decision, answer: Losses, movers: list[str]) 
         plan = {uid: answer.retreat for uid in movers}
     else:
         plan = dict(answer.retreat)
+        named = [uid for uid, _ in answer.retreat]
+        twice = sorted({uid for uid in named if named.count(uid) > 1})
+        if twice:
+            raise Rejection("retreat-named-twice", f"{', '.join(twice)} named twice: each "
+                            "retreating unit goes to one hex", "8.31")
         if sorted(plan) != sorted(movers):
             raise Rejection("retreat-all-units", "every remaining unit without a Retreat marker "
                             f"must retreat: name each of {', '.join(movers)} once", "8.31")
@@ -186,6 +191,7 @@ def _why_illegal(scen: Scenario, state: GameState, d: Decision, dest: str) -> st
     rule = _illegal_rule(scen, state, d, dest)
     return {
         "8.31": "a retreat is 1 hex, into an adjacent hex",
+        "8.32(a)": "it is not on the map",
         "8.32(b)": "it holds enemy units",
         "8.32(c)": "it is in the attacker's ZOC and holds no friendly unit",
         "8.32(d)": "it is an enemy supply hex with no friendly unit",
@@ -198,6 +204,8 @@ def _why_illegal(scen: Scenario, state: GameState, d: Decision, dest: str) -> st
 
 def _illegal_rule(scen: Scenario, state: GameState, d: Decision, dest: str) -> str:
     origin, side = d.data["hex"], d.side
+    if dest not in scen.grid:
+        return "8.32(a)"
     if not scen.grid.adjacent(origin, dest):
         return "8.31"
     holder = state.side_in(dest)

@@ -35,7 +35,7 @@ def _place(ctx: Ctx, order: O.Place) -> None:
             raise Rejection("place-on-enemy", f"{where} holds enemy units; place {u.id} elsewhere",
                             "2.11")
         u.box, u.hex, u.track_turn = "map", where, None
-    elif where.startswith("turn "):
+    elif where.startswith("turn ") and where.split()[1].isdigit():
         turn = int(where.split()[1])
         if not 1 <= turn <= ctx.scen.turns:
             raise Rejection("bad-turn", f"the turn track runs 1-{ctx.scen.turns}", "1.2")
@@ -83,6 +83,8 @@ def _set_phase(ctx: Ctx, order: O.SetPhase) -> None:
 
 
 def _set_weather(ctx: Ctx, order: O.SetWeather) -> None:
+    if order.weather not in ("snow", "mud"):
+        raise Rejection("bad-weather", "the weather is snow or mud", "11.1")
     ctx.state.weather = order.weather
     ctx.emit("WeatherSet", f"Moderator sets the weather to {order.weather}.", weather=order.weather)
 

@@ -37,6 +37,8 @@ def check_move(scen: Scenario, state: GameState, side: str, order: Move) -> Unit
                         "until its recovery phase", "8.36")
     if u.moved:
         raise Rejection("already-moved", f"{u.id} has already moved in this phase", "9.2")
+    if not order.path:
+        raise Rejection("empty-path", "name the hex to move to", "9.2")
     turn_rules.check_move_limits(scen, state, u, order.path)
     _check_path(scen, state, u, order.path)
     return u
@@ -44,13 +46,13 @@ def check_move(scen: Scenario, state: GameState, side: str, order: Move) -> Unit
 
 def _check_path(scen: Scenario, state: GameState, u: UnitState, path: tuple[str, ...]) -> None:
     limit, rule = allowance(scen, state, u)
-    if not path:
-        raise Rejection("empty-path", "name the hex to move to", "9.2")
     if len(path) > limit:
         raise Rejection("too-far", f"{u.id} may move at most {limit} hex{'es' if limit > 1 else ''} "
                         f"now ({_allowance_reason(rule)}); you gave {len(path)}", rule)
     here = u.hex
     for h in path:
+        if h not in scen.grid:
+            raise Rejection("off-map", f"{h} is not on the map; units may not leave it", "9.4")
         if not scen.grid.adjacent(here, h):
             raise Rejection("not-adjacent", f"{h} is not adjacent to {here}; each step goes to an "
                             f"adjacent hex: {', '.join(scen.grid.neighbours(here))}", "9.2")
@@ -117,7 +119,17 @@ def complete_path(scen: Scenario, state: GameState, side: str, order: Move) -> M
     u = state.units.get(order.unit)
     if u is None or not u.on_map or len(order.path) != 1 or scen.grid.adjacent(u.hex, order.path[0]):
         return order
+    target = order.path[0]
+    if target not in scen.grid or u.retreated or u.moved or u.side != side:
+        return order  # check_move names the problem
     for path in legal_paths(scen, state, u):
-        if len(path) == 2 and path[-1] == order.path[0]:
+        if len(path) == 2 and path[-1] == target:
             return Move(order.unit, path)
+    limit, rule = allowance(scen, state, u)
+    distance = scen.grid.distance(u.hex, target)
+    if distance > limit:
+        raise Rejection("too-far", f"{target} is {distance} hexes from {u.hex}; {u.id} may move "
+                        f"at most {limit} now ({_allowance_reason(rule)})", rule)
+    vias = [h for h in scen.grid.neighbours(u.hex) if scen.grid.adjacent(h, target)]
+    check_move(scen, state, side, Move(order.unit, (vias[0], target)))
     return order

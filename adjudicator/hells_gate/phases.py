@@ -68,7 +68,7 @@ def after_reinforcements(ctx: Ctx) -> None:
         options = rebuild_candidates(ctx)
         if options:
             state.pending.append(Decision(
-                "rebuild", "soviet", "you may flip one reduced corps to full strength: "
+                "rebuild", "soviet", "choose whether to flip one reduced corps to full strength: "
                 f"rebuild {' | '.join(options)}, or end (12.16)", {"options": options}))
             ctx.emit("DecisionPending", "Soviet may rebuild one reduced corps (12.16): "
                      f"{', '.join(options)}.", side="soviet")
@@ -129,7 +129,7 @@ def offer_breakouts(ctx: Ctx) -> bool:
     if not options:
         return False
     side = phase_side(state.phase)
-    state.pending.append(Decision("breakout", side, "you may attempt breakouts (12.17): "
+    state.pending.append(Decision("breakout", side, "choose breakout attempts (12.17): "
                                   f"breakout {' | '.join(options)}, then end", {"options": options}))
     ctx.emit("DecisionPending", f"{side.title()} may attempt breakouts: {', '.join(options)}.", side=side)
     return True

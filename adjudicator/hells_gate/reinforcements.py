@@ -13,13 +13,16 @@ from adjudicator.hells_gate.state import GameState, UnitState, other
 def entry_options(scen: Scenario, state: GameState, u: UnitState) -> list[str]:
     """7.2/7.4/7.5: the entry hex, else the nearest friendly supply hexes free of enemy units."""
     spec = scen.units[u.id]
-    if _can_enter(scen, state, u.side, spec.entry_hex):
-        return [spec.entry_hex]
+    # A unit that starts on the map but was placed on the turn track by a moderator enters at
+    # its setup hex.
+    entry = spec.entry_hex or spec.setup_hex
+    if _can_enter(scen, state, u.side, entry):
+        return [entry]
     free = [h for h in scen.supply_hexes(u.side) if _can_enter(scen, state, u.side, h)]
     if not free:
         return []
-    best = min(scen.grid.distance(spec.entry_hex, h) for h in free)
-    return scen.grid.sort(h for h in free if scen.grid.distance(spec.entry_hex, h) == best)
+    best = min(scen.grid.distance(entry, h) for h in free)
+    return scen.grid.sort(h for h in free if scen.grid.distance(entry, h) == best)
 
 
 def _can_enter(scen: Scenario, state: GameState, side: str, hex_id: str) -> bool:

@@ -88,7 +88,7 @@ class HellsGate:
         if state.pending:
             d = state.pending[0]
             raise Rejection("waiting", f"waiting for {d.side.title()} to {d.prompt}",
-                            "8.23" if d.kind == "losses" else None)
+                            views.DECISION_RULES[d.kind])
         if phase_side(state.phase) != side:
             raise Rejection("not-your-phase", f"it is the {state.phase} phase of turn {state.turn}: "
                             f"only the {phase_side(state.phase).title()} player acts now", "4.6")

@@ -105,7 +105,12 @@ def supply_text(scen: Scenario, state: GameState, side: str | None) -> str:
     for u in state.on_map(side):
         r = supply.explain(scen, state, u.id)
         mark = "OOS marker" if u.oos else "no OOS marker"
-        lines.append(f"{u.id} ({u.hex}, {mark}): {'in supply, ' if r.traced else ''}{r.reason}")
+        now = ("in supply, " if not u.oos else "can trace now: ") if r.traced else ""
+        note = ""
+        if r.traced == u.oos:  # 6.11: the marker changes only in the side's supply phase
+            note = (f"; the marker {'stays' if u.oos else 'stays off'} until the next "
+                    f"{u.side.title()} supply phase (6.9, 6.10)")
+        lines.append(f"{u.id} ({u.hex}, {mark}): {now}{r.reason}{note}")
     return "\n".join(lines) or "No units on the map."
 
 
