@@ -69,7 +69,8 @@ def _own_unit(scen: Scenario, state: GameState, side: str, uid: str) -> UnitStat
     if u is None:
         raise Rejection("unknown-unit", f"there is no unit {uid!r}", None)
     if u.side != side:
-        raise Rejection("not-your-unit", f"{uid} is a {u.side.title()} unit", "1.8")
+        raise Rejection("not-your-unit", f"{uid} is a {u.side.title()} unit; only the "
+                        "phasing player's units attack", "4.6")
     if not u.on_map:
         raise Rejection("unit-not-on-map", f"{uid} is not on the map ({u.box.replace('_', ' ')})", "2.7")
     return u

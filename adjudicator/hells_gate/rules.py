@@ -90,8 +90,10 @@ class HellsGate:
             raise Rejection("waiting", f"waiting for {d.side.title()} to {d.prompt}",
                             views.DECISION_RULES[d.kind])
         if phase_side(state.phase) != side:
+            who = phase_side(state.phase)
+            now = f"only the {who.title()} player acts now" if who else "no player acts now"
             raise Rejection("not-your-phase", f"it is the {state.phase} phase of turn {state.turn}: "
-                            f"only the {phase_side(state.phase).title()} player acts now", "4.6")
+                            f"{now}", "4.6")
         kind = phase_kind(state.phase)
         if isinstance(order, O.Attack) and kind == "combat":
             return self._attack(ctx, side, order)
@@ -220,7 +222,8 @@ def _out_of_phase(state: GameState, order) -> Rejection:
     kind = phase_kind(state.phase)
     if isinstance(order, O.Attack):
         return Rejection("not-combat-phase", f"attacks are made in your combat phase; it is now "
-                         f"the {state.phase} phase (combat comes before movement, 4.5)", "4.2")
+                         f"the {state.phase} phase (combat comes before movement, 4.5)",
+                         "4.2" if phase_side(state.phase) == "soviet" else "4.3")
     if isinstance(order, O.Move):
         return Rejection("not-movement-phase", f"moves are made in your movement phase; it is now "
                          f"the {state.phase} phase{' (combat comes first, 4.5)' if kind == 'combat' else ''}",

@@ -73,7 +73,7 @@ def test_8_3_only_own_units_on_the_map_attack(scenario):
     """8.3 step 1 with 1.8: the attacker names his own units."""
     g = soviet_game(scenario, {"48rc": "B4", "389id": "C4", "88id": "B5"})
     enemy = g.refuse("soviet", A("C4", ("88id",)))
-    assert enemy.rule == "1.8" and "88id" in enemy.message
+    assert enemy.rule == "4.6" and "88id" in enemy.message
     off_map = g.refuse("soviet", A("C4", ("75rc",)))  # 75rc is not on the map in this state
     assert "75rc" in off_map.message
 
