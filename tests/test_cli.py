@@ -229,3 +229,14 @@ def test_replay_detects_a_snapshot_that_is_not_the_fold_of_the_log(capsys, db):
     raw.close()
     code, _, err = run(capsys, "replay", "g", "--db", db)
     assert code == 1 and "does not give the snapshot" in err
+
+
+def test_play_goes_through_to_a_result(capsys, db, monkeypatch):
+    """A whole game in `pbem play`: the moderator of a sandbox game lets every deadline pass."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("moderator: default\n" * 300))
+    code, out, _ = run(capsys, "play", "whole", "--sandbox", "--db", db)
+    assert code == 0
+    assert "Game over: Soviet" in out
+    show = GameService(Store(db)).show("whole")
+    assert show["result"]["winner"] in ("soviet", "german", "draw")
+    assert (show["turn"], show["phase"]) == (8, "german-recovery")
