@@ -1,0 +1,145 @@
+"""Anti-aliased strokes on the per-phase layer: arrows and trails are drawn at 3x on a patch the
+size of their bounding box, reduced (premultiplied, so edges do not darken) and pasted."""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+K = 3
+
+
+def aa_patch(img: Image.Image, bbox, draw_fn, k: int = K, opacity: float = 1.0) -> None:
+    """Draw anti-aliased shapes on img inside bbox.
+
+    draw_fn(draw, tx, k) draws opaque shapes in image coordinates mapped by tx(x, y) onto a k-times
+    enlarged copy of that part of the image; the copy is reduced (box filter) and pasted back, so
+    edges blend with what lies below. opacity < 1 blends the result with the original."""
+    x0 = max(0, math.floor(bbox[0]))
+    y0 = max(0, math.floor(bbox[1]))
+    x1 = min(img.width, math.ceil(bbox[2]))
+    y1 = min(img.height, math.ceil(bbox[3]))
+    if x1 <= x0 or y1 <= y0:
+        return
+    crop = img.crop((x0, y0, x1, y1))
+    big = crop.resize((crop.width * k, crop.height * k), Image.Resampling.NEAREST)
+    d = ImageDraw.Draw(big)
+
+    def tx(x, y):
+        return ((x - x0) * k, (y - y0) * k)
+
+    draw_fn(d, tx, k)
+    small = big.reduce(k)
+    if opacity < 1.0:
+        small = Image.blend(crop, small, opacity)
+    img.paste(small, (x0, y0))
+
+
+def arrow_polygon(p0, p1, width: float, head_len: float, head_w: float):
+    """Shaft + head as one polygon from p0 to the tip p1."""
+    (x0, y0), (x1, y1) = p0, p1
+    dx, dy = x1 - x0, y1 - y0
+    L = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / L, dy / L
+    nx, ny = -uy, ux
+    head_len = min(head_len, L * 0.7)
+    bx, by = x1 - ux * head_len, y1 - uy * head_len
+    w, hw = width / 2, head_w / 2
+    return [
+        (x0 + nx * w, y0 + ny * w),
+        (bx + nx * w, by + ny * w),
+        (bx + nx * hw, by + ny * hw),
+        (x1, y1),
+        (bx - nx * hw, by - ny * hw),
+        (bx - nx * w, by - ny * w),
+        (x0 - nx * w, y0 - ny * w),
+    ]
+
+
+def draw_arrow(
+    img,
+    p0,
+    p1,
+    colour,
+    width=9.0,
+    head_len=22.0,
+    head_w=24.0,
+    halo=(255, 255, 255),
+    halo_w=3.0,
+    dash: float | None = None,
+) -> tuple:
+    """An arrow from p0 to the tip p1 with a light halo; returns its bounding box."""
+    (x0, y0), (x1, y1) = p0, p1
+    pad = head_w + halo_w * 2 + 2
+    bbox = (min(x0, x1) - pad, min(y0, y1) - pad, max(x0, x1) + pad, max(y0, y1) + pad)
+    dx, dy = x1 - x0, y1 - y0
+    L = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / L, dy / L
+
+    def fn(d, tx, k):
+        # halo: the same arrow, wider and starting a little earlier, tip a little further
+        hp0 = (x0 - ux * halo_w, y0 - uy * halo_w)
+        hp1 = (x1 + ux * halo_w * 1.8, y1 + uy * halo_w * 1.8)
+        d.polygon(
+            [
+                tx(*p)
+                for p in arrow_polygon(
+                    hp0, hp1, width + 2 * halo_w, head_len + halo_w * 2.4, head_w + 2 * halo_w * 1.6
+                )
+            ],
+            fill=halo,
+        )
+        if dash:
+            n = max(1, int((L - head_len) // dash))
+            for i in range(0, n, 2):
+                a = (x0 + ux * dash * i, y0 + uy * dash * i)
+                b = (
+                    x0 + ux * min(dash * (i + 1), L - head_len),
+                    y0 + uy * min(dash * (i + 1), L - head_len),
+                )
+                d.polygon([tx(*p) for p in arrow_polygon(a, b, width, 0, width)], fill=colour)
+            base = (x1 - ux * head_len, y1 - uy * head_len)
+            d.polygon(
+                [tx(*p) for p in arrow_polygon(base, p1, width, head_len, head_w)], fill=colour
+            )
+        else:
+            d.polygon([tx(*p) for p in arrow_polygon(p0, p1, width, head_len, head_w)], fill=colour)
+
+    aa_patch(img, bbox, fn)
+    return bbox
+
+
+def draw_trail(img, points, colour, width=6.0, opacity=0.45, head: tuple | None = None) -> tuple:
+    """A faint polyline through points (a move), dots at the waypoints, an optional small
+    arrowhead (p_from, p_tip). Returns its bounding box."""
+    xs = [p[0] for p in points] + ([head[1][0]] if head else [])
+    ys = [p[1] for p in points] + ([head[1][1]] if head else [])
+    pad = width * 3 + 4
+    bbox = (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
+
+    def fn(d, tx, k):
+        pts = [tx(*p) for p in points]
+        d.line(pts, fill=colour, width=round(width * k), joint="curve")
+        r = width * 0.5 * k
+        for x, y in pts[:1] + pts[-1:]:  # round caps
+            d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+        x, y = pts[0]
+        r = width * 1.2 * k
+        d.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=round(width * 0.6 * k))
+        if head:
+            d.polygon(
+                [tx(*p) for p in arrow_polygon(head[0], head[1], width, width * 2.6, width * 3.2)],
+                fill=colour,
+            )
+
+    aa_patch(img, bbox, fn, opacity=opacity)
+    return bbox
+
+
+def shorten(p0, p1, start: float, end: float):
+    """The segment from p0 to p1 with `start` px cut at the start and `end` px at the end."""
+    (x0, y0), (x1, y1) = p0, p1
+    L = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / L, (y1 - y0) / L
+    return (x0 + ux * start, y0 + uy * start), (x1 - ux * end, y1 - uy * end)

@@ -1,0 +1,121 @@
+"""Colours, fonts and sizes of the rendered map. Fonts: only the one bundled with Pillow.
+
+`ImageFont.load_default(size=N)` (Aileron, FreeType, basic layout) is used everywhere so that
+images are the same on every machine with the same Pillow: the golden-image tests rely on it.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+
+from PIL import ImageFont
+
+# -- sizes (pixels at the output scale)
+HEX_RADIUS = 108  # centre to corner: a hex is 216 px across, 187 px flat to flat
+MARGIN = 22
+PANEL_W = 480
+PANEL_GAP = 22
+SUPERSAMPLE = 2  # the cached static layer is drawn at 2x and reduced once
+
+# -- map
+BG = (206, 214, 220)  # off the map
+PAPER = (243, 238, 222)  # clear terrain
+WOODS = (170, 204, 150)
+WOODS_TREE = (96, 148, 84)
+CITY = (222, 200, 190)
+CITY_BLOCK = (150, 120, 112)
+CITY_EDGE = (120, 70, 64)
+GRID = (150, 138, 112)
+EDGE = (52, 46, 40)
+RIVER = (40, 110, 200)
+RIVER_LABEL = (24, 82, 160)
+HEX_ID = (92, 82, 64)
+TOWN = (30, 26, 22)
+HALO = (255, 255, 255)
+
+# -- sides: red-brown Soviet with a star, blue-grey German with a cross (shape cue for
+# colour-blind players), as on most East-front counter sheets
+SIDE = {
+    "soviet": {
+        "face": (178, 48, 38),
+        "text": (255, 255, 255),
+        "line": (90, 14, 10),
+        "reduced": (242, 196, 188),
+        "reduced_text": (70, 16, 10),
+        "arrow": (205, 30, 30),
+        "trail": (190, 40, 30),
+        "name": "Soviet",
+    },
+    "german": {
+        "face": (128, 148, 168),
+        "text": (10, 16, 22),
+        "line": (36, 48, 62),
+        "reduced": (214, 223, 232),
+        "reduced_text": (20, 30, 40),
+        "arrow": (30, 70, 170),
+        "trail": (40, 70, 150),
+        "name": "German",
+    },
+}
+STAR = (255, 214, 70)
+NATO_BOX = (255, 255, 255)
+INK = (18, 18, 18)
+
+OOS = (255, 208, 0)
+OOS_TEXT = (0, 0, 0)
+RETREAT = (214, 24, 28)
+RETREAT_TEXT = (255, 255, 255)
+TYCHINOVKA = (242, 132, 30)
+AIRFIELD = (70, 70, 80)
+
+RETREAT_ARROW = (235, 120, 0)
+SHADOW = (60, 52, 44)
+
+# -- panel
+PANEL_BG = (250, 248, 242)
+PANEL_LINE = (180, 170, 150)
+PANEL_TEXT = (28, 26, 24)
+PANEL_MUTED = (110, 104, 96)
+RED_TURN = (200, 30, 30)
+HILITE = (30, 30, 30)
+SNOW = (222, 236, 250)
+SNOW_TEXT = (30, 80, 140)
+MUD = (150, 110, 70)
+MUD_TEXT = (255, 255, 255)
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=8192)
+def text_length(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(s: str, size: int, anchor: str):
+    from PIL import Image, ImageDraw
+
+    f = font(size)
+    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
+    return mask, (left, top)
+
+
+def text(img, xy, s: str, size: int, fill, anchor: str = "la") -> tuple[int, int, int, int]:
+    """Draw text as ImageDraw.text would, from a cache of rendered masks (the panel and the
+    labels repeat the same strings from image to image). Returns the box drawn."""
+    mask, (left, top) = _text_mask(s, size, anchor)
+    x, y = round(xy[0] + left), round(xy[1] + top)
+    img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+    return (x, y, x + mask.width, y + mask.height)
+
+
+def fit_size(s: str, size: int, max_w: float, min_size: int = 7) -> int:
+    """The largest font size <= size at which s is at most max_w wide."""
+    while size > min_size and text_length(s, size) > max_w:
+        size -= 1
+    return size
