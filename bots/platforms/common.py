@@ -1,0 +1,130 @@
+"""Helpers shared by the chat platform adapters (Telegram, Discord).
+
+Nothing here imports a platform library: plain text in, plain text out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+TELEGRAM_LIMIT = 4096  # characters after entity parsing (counted here in UTF-16 code units)
+DISCORD_LIMIT = 2000
+
+
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units: how Telegram counts text (an emoji outside the BMP counts 2)."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def split_message(text: str, limit: int, *, length: Callable[[str], int] = len) -> list[str]:
+    """Split `text` into chunks of at most `limit` (as measured by `length`), on line boundaries.
+
+    Lines are kept whole and joined back with "\\n" while they fit; a single line longer than
+    `limit` is cut hard into pieces that fit. Joining the chunks with "\\n" gives back the text,
+    except that blank chunks are dropped (platforms refuse empty messages): empty or all-blank
+    text gives no chunks at all.
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be positive, got {limit}")
+    if not text.strip():
+        return []
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0  # length of "\n".join(current)
+
+    def flush() -> None:
+        nonlocal current, size
+        if current:
+            chunks.append("\n".join(current))
+        current, size = [], 0
+
+    for line in text.split("\n"):
+        if length(line) > limit:  # an over-long line: flush, then cut hard
+            flush()
+            pieces = _cut(line, limit, length)
+            chunks.extend(pieces[:-1])
+            line = pieces[-1]
+        added = length(line) + (1 if current else 0)
+        if current and size + added > limit:
+            flush()
+            added = length(line)
+        current.append(line)
+        size += added
+    flush()
+    return [c for c in chunks if c.strip()]
+
+
+def _cut(line: str, limit: int, length: Callable[[str], int]) -> list[str]:
+    """Cut one line into pieces of at most `limit`, greedily, character by character."""
+    if length is len:
+        return [line[i : i + limit] for i in range(0, len(line), limit)]
+    pieces: list[str] = []
+    start, size = 0, 0
+    for i, ch in enumerate(line):
+        w = length(ch)
+        if size + w > limit and i > start:
+            pieces.append(line[start:i])
+            start, size = i, 0
+        size += w
+    pieces.append(line[start:])
+    return pieces
+
+
+FENCE = "```"
+
+
+def split_markdown(text: str, limit: int, *, length: Callable[[str], int] = len) -> list[str]:
+    """`split_message`, keeping ``` code blocks valid across chunks.
+
+    A chunk that ends inside a code block gets a closing fence, and the next chunk reopens the
+    block with the same opening line (language tag included). Room for the added fences is kept
+    under `limit` (Discord counts the markup; Telegram only the rendered text, so there it is just
+    a small margin). A fence is a line starting with ```.
+    """
+    openers = [ln for ln in text.split("\n") if ln.startswith(FENCE)]
+    if not openers:
+        return split_message(text, limit, length=length)
+    reserve = max(length(ln) for ln in openers) + 1 + length("\n" + FENCE)
+    chunks = split_message(text, max(1, limit - reserve), length=length)
+    out: list[str] = []
+    reopen: str | None = None  # the opening fence line of a block left open by the last chunk
+    for chunk in chunks:
+        if reopen is not None:
+            chunk = f"{reopen}\n{chunk}"
+        opener: str | None = None
+        for ln in chunk.split("\n"):
+            if not ln.startswith(FENCE):
+                continue
+            if opener is not None:
+                opener = None  # a fence line inside a block closes it
+            elif not (len(ln.rstrip()) > 2 * len(FENCE) and ln.rstrip().endswith(FENCE)):
+                opener = ln  # opens a block (unless it is a one-line ```code```)
+        if opener is not None:
+            chunk = f"{chunk}\n{FENCE}"
+        reopen = opener
+        out.append(chunk)
+    return out
+
+
+class DeliveryError(Exception):
+    """An Outgoing could not be (fully) delivered. Raised by the adapters' `send`.
+
+    `parts_sent` counts the parts (text chunks, image) of the Outgoing delivered before the
+    failure, so a retry can resume after them instead of sending them twice.
+    """
+
+    def __init__(self, message: str, *, parts_sent: int = 0, retry_after: float | None = None):
+        super().__init__(message)
+        self.parts_sent = parts_sent
+        self.retry_after = retry_after
+
+
+class RetryLater(DeliveryError):
+    """Transient: rate limited past the adapter's own patience, or a network error. Retry after
+    `retry_after` seconds (None: use your own backoff). After a timeout the part may have been
+    delivered after all."""
+
+
+class Undeliverable(DeliveryError):
+    """Permanent for this Outgoing: the bot was removed from the chat, the chat does not exist,
+    a private message with no chat to post the notice in, or the platform refused the content."""

@@ -1,0 +1,1 @@
+"""Local fakes of external services, for tests only (not part of the product)."""
