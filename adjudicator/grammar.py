@@ -16,6 +16,19 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from adjudicator.core.commands import (
+    MAX_TEXT,
+    Audit,
+    Moderator,
+    Pause,
+    Resume,
+    Rewind,
+    Rolls,
+    Salt,
+    Seat,
+    Undo,
+    Unseat,
+)
 from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate.orders import (
     Attack,
@@ -46,11 +59,12 @@ from adjudicator.hells_gate.scenario import WEATHERS
 from adjudicator.hells_gate.state import PHASES
 
 if TYPE_CHECKING:
+    from adjudicator.core.commands import Command
     from adjudicator.hells_gate.orders import Order
     from adjudicator.hells_gate.scenario import Scenario
 
     Query = Preview | Options | Status | Units | Supply | Log | Help
-    Parsed = Order | Query
+    Parsed = Order | Query | Command
 
 __all__ = [
     "COMMANDS",
@@ -173,12 +187,91 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "dice <N> [<N> ...]",
         "Moderator, sandbox games: fix the next die results, each 1 to 6. Example: dice 3 5",
     ),
+    # -- fair dice and the audit (every game)
+    "salt": (
+        "salt <TEXT>",
+        (
+            "Player: add your own entropy to this turn's dice. Every roll of the open dice epoch "
+            "mixes in the salts; accepted until the epoch's first roll, and public in the log. "
+            "Example: salt my cat walked on the keyboard"
+        ),
+    ),
+    "rolls": (
+        "rolls [<N>]",
+        (
+            "Show the last N rolls (default 10) with their purpose, dice epoch, number in the "
+            "epoch and value; rolls fixed by a moderator are marked. Example: rolls 5"
+        ),
+    ),
+    "audit": (
+        "audit",
+        (
+            "Moderator: check the hash chain of the log, every revealed seed against its "
+            "commitment and every roll of every revealed epoch, with dice statistics per side "
+            "and purpose. Example: audit"
+        ),
+    ),
+    # -- taking back and moderation
+    "undo": (
+        "undo",
+        (
+            "Player: take back your own last order, unless it rolled a die, a dice epoch ended "
+            "or was revealed after it, or your opponent has acted since. The order stays in the "
+            "log, marked as undone. Example: undo"
+        ),
+    ),
+    "rewind": (
+        "rewind <LOG-INDEX> <REASON...>",
+        (
+            "Moderator: every order after that log row stops counting; the rows stay in the log "
+            "as rewound, the dice epoch ends (its seed is revealed) and a fresh one opens. "
+            "Example: rewind 12 the weather roll was entered twice"
+        ),
+    ),
+    "pause": (
+        "pause <REASON...>",
+        "Moderator: stop taking orders (questions still work). Example: pause waiting for a ruling",
+    ),
+    "resume": (
+        "resume <REASON...>",
+        "Moderator: take orders again after a pause. Example: resume ruling given",
+    ),
+    "seat": (
+        "seat soviet|german <USER> [<REASON...>]",
+        "Moderator: give a side to a player. Example: seat soviet alice replaces bob",
+    ),
+    "unseat": (
+        "unseat soviet|german <REASON...>",
+        "Moderator: free a side's seat. Example: unseat german left the game",
+    ),
+    "moderator add": (
+        "moderator add <USER> [<REASON...>]",
+        "Moderator: make a user a moderator of this game. Example: moderator add carol",
+    ),
+    "moderator remove": (
+        "moderator remove <USER> [<REASON...>]",
+        (
+            "Moderator: take the moderator role from a user (the last moderator stays). "
+            "Example: moderator remove carol stepped down"
+        ),
+    ),
 }
 _SET_SUBJECTS = ("turn", "phase", "weather", "oos", "retreat")
 _GROUPS = {
     "Orders": ("attack", "losses", "retreat", "move", "enter", "rebuild", "breakout", "end"),
     "Questions": ("preview", "options", "status", "units", "supply", "log", "help"),
     "Moderator": ("default", "place", "flip", *(f"set {s}" for s in _SET_SUBJECTS), "dice"),
+    "Fair dice and the audit": ("salt", "rolls", "audit"),
+    "Taking back and moderation": (
+        "undo",
+        "rewind",
+        "pause",
+        "resume",
+        "seat",
+        "unseat",
+        "moderator add",
+        "moderator remove",
+    ),
 }
 
 # -- the words: command aliases first, then the words inside commands
@@ -203,9 +296,21 @@ _ALIASES = {
     "flip": ("flip",),
     "set": ("set",),
     "dice": ("dice",),
+    "salt": ("salt",),
+    "rolls": ("rolls",),
+    "audit": ("audit",),
+    "undo": ("undo",),
+    "rewind": ("rewind",),
+    "pause": ("pause",),
+    "resume": ("resume",),
+    "seat": ("seat",),
+    "unseat": ("unseat",),
+    "moderator": ("moderator", "mod"),
 }
 _COMMAND_WORDS = {alias: cmd for cmd, aliases in _ALIASES.items() for alias in aliases}
 _SET_WORDS = {s: s for s in _SET_SUBJECTS} | {"ret": "retreat"}
+_MODERATOR_WORDS = {"add": "add", "remove": "remove", "rm": "remove"}
+_SUBCOMMANDS = {"set": _SET_WORDS, "moderator": _MODERATOR_WORDS}
 _WITH = ("with", "w")
 _DECISIVE = ("decisive", "dec", "d")
 _RETREAT = ("retreat", "r", "ret")
@@ -586,8 +691,9 @@ def _help(c: _Cursor) -> Help:
         return Help()
     command = _command(c.words[c.i])
     c.i += 1
-    if command == "set" and c.peek() in _SET_WORDS:
-        command = f"set {_SET_WORDS[c.words[c.i]]}"
+    subs = _SUBCOMMANDS.get(command, {})
+    if c.peek() in subs:
+        command = f"{command} {subs[c.words[c.i]]}"
         c.i += 1
     return Help(command)
 
@@ -607,6 +713,77 @@ def _command(word: str) -> str:
     raise ParseError(
         "unknown-command", f"{said} Commands: {commands}; 'help <COMMAND>' explains one."
     )
+
+
+# -- service commands: free text keeps its case, so these read the line as typed
+def _rest(c: _Cursor, what: str | None) -> str | None:
+    """The rest of the line as one text, single-spaced; what: required (named in the error)."""
+    text = " ".join(c.words[c.i :])
+    c.i = len(c.words)
+    if not text:
+        if what:
+            c.fail("syntax", f"{what} is missing")
+        return None
+    if len(text) > MAX_TEXT:
+        c.fail(
+            "syntax", f"{what or 'the reason'} is {len(text)} characters long; at most {MAX_TEXT}"
+        )
+    return text
+
+
+def _side(c: _Cursor) -> str:
+    word = c.peek()
+    side = _SIDES.get(word.lower()) if word else None
+    if side is None:
+        c.fail(
+            "syntax", f"the side must be soviet or german, {f'not {word!r}' if word else 'missing'}"
+        )
+    c.i += 1
+    return side
+
+
+def _user(c: _Cursor) -> str:
+    word = c.peek()
+    if word is None:
+        c.fail("syntax", "the user is missing")
+    c.i += 1
+    return word
+
+
+def _rewind(c: _Cursor) -> Rewind:
+    index = c.number("the log row", 0)
+    return Rewind(index, _rest(c, "the reason (it goes into the log)"))
+
+
+def _moderator(c: _Cursor) -> Moderator:
+    word = (c.peek() or "").lower()
+    if word not in _MODERATOR_WORDS:
+        c.fail("syntax", f"moderator add or remove? {f'not {word!r}' if word else 'missing'}")
+    c.i += 1
+    action = _MODERATOR_WORDS[word]
+    c.command = f"moderator {action}"
+    return Moderator(action, _user(c), _rest(c, None))
+
+
+_RAW_PARSERS: dict[str, Callable[[_Cursor], Parsed]] = {
+    "salt": lambda c: Salt(_rest(c, "the salt text")),
+    "rolls": lambda c: Rolls(c.number("the count", 1) if c.peek() is not None else None),
+    "audit": lambda c: Audit(),
+    "undo": lambda c: Undo(),
+    "rewind": _rewind,
+    "pause": lambda c: Pause(_rest(c, "the reason (it goes into the log)")),
+    "resume": lambda c: Resume(_rest(c, "the reason (it goes into the log)")),
+    "seat": lambda c: Seat(_side(c), _user(c), _rest(c, None)),
+    "unseat": lambda c: Unseat(_side(c), _rest(c, "the reason (it goes into the log)")),
+    "moderator": _moderator,
+}
+_FIRST_WORD = re.compile(r"\s*[^\s,()=]+\s*")  # the command word; the rest as typed
+
+
+def _raw_words(text: str, command_word: str) -> list[str]:
+    """The words of a line as typed (case kept), the command word first."""
+    head = _FIRST_WORD.match(text)
+    return [command_word, *text[head.end() if head else 0 :].split()]
 
 
 _PARSERS: dict[str, Callable[[_Cursor], Parsed]] = {
@@ -640,8 +817,13 @@ def parse(text: str, lexicon: Lexicon) -> Parsed:
     words = _tokens(text)
     if not words:
         raise ParseError("empty", "an empty line is no order; type 'help' for the commands.")
-    cursor = _Cursor(words, lexicon, _command(words[0]))
-    order = _PARSERS[cursor.command](cursor)
+    command = _command(words[0])
+    if command in _RAW_PARSERS:
+        cursor = _Cursor(_raw_words(text, words[0]), lexicon, command)
+        order = _RAW_PARSERS[command](cursor)
+    else:
+        cursor = _Cursor(words, lexicon, command)
+        order = _PARSERS[command](cursor)
     cursor.done()
     return order
 
@@ -704,6 +886,16 @@ _FORMATTERS: dict[type, Callable[[Any], str]] = {
     Supply: lambda o: "supply",
     Log: lambda o: _join("log", o.count),
     Help: lambda o: _join("help", o.command),
+    Salt: lambda o: _join("salt", o.text),
+    Rolls: lambda o: _join("rolls", o.count),
+    Audit: lambda o: "audit",
+    Undo: lambda o: "undo",
+    Rewind: lambda o: _join("rewind", o.index, o.reason),
+    Pause: lambda o: _join("pause", o.reason),
+    Resume: lambda o: _join("resume", o.reason),
+    Seat: lambda o: _join("seat", o.side, o.user, o.reason),
+    Unseat: lambda o: _join("unseat", o.side, o.reason),
+    Moderator: lambda o: _join("moderator", o.action, o.user, o.reason),
 }
 
 
@@ -728,9 +920,10 @@ def help_text(command: str | None = None) -> str:
         name = _command(words[0])
     except ParseError as exc:
         return exc.message
-    if name == "set" and len(words) > 1 and words[1] in _SET_WORDS:
-        name = f"set {_SET_WORDS[words[1]]}"
-    if name not in COMMANDS:  # "set": every set command
+    subs = _SUBCOMMANDS.get(name, {})
+    if len(words) > 1 and words[1] in subs:
+        name = f"{name} {subs[words[1]]}"
+    if name not in COMMANDS:  # "set", "moderator": every command of the group
         return "\n\n".join(help_text(n) for n in COMMANDS if n.startswith(f"{name} "))
     usage, text = COMMANDS[name]
     aliases = [a for a in _ALIASES.get(name, ()) if a != name]

@@ -5,8 +5,8 @@
 1. engine alone: parse + validate + resolve (grammar.parse, HellsGate.apply) of a whole recorded
    game, with its recorded dice;
 2. service: the same orders through GameService.say, including the SQLite commit of each order
-   (log row + snapshot, one transaction) on a file in DIR;
-3. bare SQLite: one-row INSERT + COMMIT with the sqlite3 module, same DIR, WAL, same synchronous;
+   (chained log row(s) + snapshot + dice bookkeeping, one transaction) on a file in DIR;
+3. bare SQLite: one-row INSERT + COMMIT with the sqlite3 module, same DIR, WAL, synchronous=FULL;
 4. wall time of `pbem demo` in a fresh process.
 
 Not part of the test run.
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adjudicator import grammar
 from adjudicator.core.dice import FixedDice
-from bots.demo import run_demo
+from bots.demo import DemoSeeds, run_demo
 from bots.service import GameService
 from storage import Store
 
@@ -43,26 +43,31 @@ def drawn(rolls):
     return [r["value"] for r in rolls if not r["fixed"]]
 
 
+def orders_of(rec) -> list:
+    return [r for r in rec.log if r.kind == "order"]
+
+
 def bench_engine(store: Store, name: str, repeat: int) -> tuple[int, float]:
     service = GameService(store)
     rec = store.load(name)
     game = service._game(rec.scenario_text)
-    setup, *rows = rec.log
+    rows = orders_of(rec)
     start = time.perf_counter()
     for _ in range(repeat):
-        state = game.rules.new_game(sandbox=rec.sandbox, dice=FixedDice(drawn(setup.rolls))).state
+        state = game.rules.new_game(sandbox=rec.sandbox, dice=FixedDice([])).state
         for row in rows:
             order = grammar.parse(row.text, game.lexicon)
             state = game.rules.apply(state, row.actor, order, FixedDice(drawn(row.rolls))).state
     return len(rows) * repeat, time.perf_counter() - start
 
 
-def bench_service(store: Store, name: str, directory: Path) -> tuple[int, float]:
+def bench_service(store: Store, name: str, directory: Path, seed: int) -> tuple[int, float]:
+    """The recorded orders through the service into a new database. The same demo seeds and game
+    uid give the same committed dice, so the game goes exactly as recorded."""
     rec = store.load(name)
-    setup, *rows = rec.log
-    dice = iter([drawn(setup.rolls)] + [drawn(r.rolls) for r in rows])
+    rows = orders_of(rec)
     target = Store(str(directory / "service.db"))
-    service = GameService(target, dice_factory=lambda: FixedDice(next(dice)))
+    service = GameService(target, seeds=DemoSeeds(seed), uids=lambda: rec.uid)
     service.new_game("bench")
     start = time.perf_counter()
     for row in rows:
@@ -76,6 +81,7 @@ def bench_service(store: Store, name: str, directory: Path) -> tuple[int, float]
 def bench_sqlite(directory: Path, n: int) -> tuple[int, float]:
     con = sqlite3.connect(directory / "bare.db", isolation_level=None)
     con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=FULL")  # as the store runs it
     con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, actor TEXT, text TEXT, rolls TEXT)")
     row = ("soviet", "attack C6 with 5gd 20tk", json.dumps([{"purpose": "combat", "value": 3}]))
     start = time.perf_counter()
@@ -111,7 +117,7 @@ def main() -> None:
         directory = Path(tmp)
         store, name = record_game(args.seed, directory)
         n_eng, t_eng = bench_engine(store, name, args.repeat)
-        n_svc, t_svc = bench_service(store, name, directory)
+        n_svc, t_svc = bench_service(store, name, directory, args.seed)
         n_sql, t_sql = bench_sqlite(directory, max(n_svc, 200))
         t_demo = bench_demo(args.seed)
     sql_rate = n_sql / t_sql

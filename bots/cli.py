@@ -1,4 +1,5 @@
-"""`pbem`: the command line. Exit codes: 0 all accepted, 1 an order was refused, 2 usage/setup."""
+"""`pbem`: the command line. Exit codes: 0 all accepted, 1 an order was refused (or an audit or a
+replay found a difference), 2 usage/setup."""
 
 from __future__ import annotations
 
@@ -33,10 +34,24 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--game", choices=GAMES, default="hells-gate")
     new.add_argument("--scenario", metavar="FILE", help="scenario TOML (default: the built-in one)")
     new.add_argument("--sandbox", action="store_true", help="allow moderator commands")
+    new.add_argument("--creator", metavar="USER", help="the game's first moderator")
 
     say = sub.add_parser("say", parents=[common], help="send orders or queries as one side")
     say.add_argument("name")
-    say.add_argument("--as", dest="actor", required=True, choices=SIDES)
+    say.add_argument(
+        "--as",
+        dest="actor",
+        choices=SIDES,
+        help="the side spoken for (required without --user; with it, one of the user's seats)",
+    )
+    say.add_argument(
+        "--user", metavar="USER", help="speak as this user: his seats and roles are checked"
+    )
+    say.add_argument(
+        "--key",
+        metavar="KEY",
+        help="idempotency key (a chat message id): a second delivery applies nothing",
+    )
     say.add_argument("text", help="one order per line")
     say.add_argument("--json", action="store_true")
 
@@ -56,9 +71,24 @@ def build_parser() -> argparse.ArgumentParser:
     log_.add_argument("-n", type=int, default=None, help="only the last N rows")
 
     replay = sub.add_parser(
-        "replay", parents=[common], help="check that re-applying the log gives the stored state"
+        "replay",
+        parents=[common],
+        help="re-adjudicate stored games with the current rules; report each that differs",
     )
-    replay.add_argument("name")
+    which = replay.add_mutually_exclusive_group(required=True)
+    which.add_argument("name", nargs="?")
+    which.add_argument("--all", action="store_true", help="every game in the database")
+
+    audit = sub.add_parser(
+        "audit",
+        parents=[common],
+        help="check a game's hash chain, seeds and rolls; export it or verify an export",
+    )
+    audit.add_argument("name", nargs="?")
+    audit.add_argument("--export", metavar="FILE.jsonl", help="also write the self-contained file")
+    audit.add_argument(
+        "--verify", metavar="FILE.jsonl", help="check an exported file (no database needed)"
+    )
     return p
 
 
@@ -73,26 +103,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    args.opened = []
     try:
         return COMMANDS[args.command](args)
     except (StorageError, ScenarioError, OSError) as exc:
         log.debug("setup error", exc_info=True)
         print(f"pbem: {exc}", file=sys.stderr)
         return USAGE
+    finally:
+        for store in args.opened:
+            store.close()
 
 
-def _store(args) -> Store:
-    return Store(args.db or os.environ.get("PBEM_DB"))
+def _store(args, default: str | None = None) -> Store:
+    """Open the database of --db / PBEM_DB; main closes it when the command is done."""
+    store = Store(args.db or default or os.environ.get("PBEM_DB"))
+    args.opened.append(store)
+    return store
 
 
 def cmd_new(args) -> int:
     service = GameService(_store(args))
-    print(service.new_game(args.name, args.scenario, sandbox=args.sandbox))
+    print(service.new_game(args.name, args.scenario, sandbox=args.sandbox, creator=args.creator))
     return OK
 
 
 def cmd_say(args) -> int:
-    replies = GameService(_store(args)).say(args.name, args.actor, args.text)
+    if args.actor is None and args.user is None:
+        print("pbem say: give --as SIDE (the local operator) or --user USER", file=sys.stderr)
+        return USAGE
+    service = GameService(_store(args))
+    replies = service.say(args.name, args.actor, args.text, user=args.user, key=args.key)
     if args.json:
         docs = [r.to_dict() for r in replies]
         print(json.dumps(docs[0] if len(docs) == 1 else docs, ensure_ascii=False, indent=2))
@@ -120,7 +161,7 @@ def cmd_demo(args) -> int:
     from bots.demo import DemoError, run_demo
 
     try:  # in memory unless --db is given: a demo does not belong in the players' database
-        result = run_demo(args.seed, Store(args.db or ":memory:"))
+        result = run_demo(args.seed, _store(args, ":memory:"))
     except DemoError as exc:
         print(f"pbem: {exc}", file=sys.stderr)
         return REFUSED
@@ -133,15 +174,84 @@ def cmd_log(args) -> int:
 
 
 def cmd_replay(args) -> int:
+    """Re-adjudicate stored games with the current rules: each game whose events, states or
+    result differ is reported with the first differing row (after the progress bar)."""
     from bots.service import ReplayMismatch
 
-    try:
-        GameService(_store(args)).verify(args.name)
-    except ReplayMismatch as exc:
-        print(f"pbem: {exc}", file=sys.stderr)
-        return REFUSED
-    print(f"{args.name}: the log replays to the stored state.")
-    return OK
+    service = GameService(_store(args))
+    if args.all:
+        names = [g.name for g in service.store.list_games()]
+    else:
+        service.record(args.name)  # an unknown game is a usage error (exit 2)
+        names = [args.name]
+    bar = ProgressBar(len(names), "games") if args.all else None
+    differ: list[str] = []
+    lines: list[str] = []
+    for done, name in enumerate(names, 1):
+        try:
+            service.verify(name)
+        except ReplayMismatch as exc:
+            differ.append(name)
+            lines.append(f"{name}: differs at row {exc.index}: {exc}")
+        else:
+            lines.append(f"{name}: the log replays to the stored state.")
+        if bar:
+            bar.update(done)
+    if bar:
+        bar.close()
+        lines = [line for line in lines if ": differs at row " in line]
+        lines.append(
+            f"{len(names) - len(differ)} of {len(names)} games replay to their stored state"
+            + (f"; differing: {', '.join(differ)}" if differ else ".")
+        )
+    print("\n".join(lines))
+    return REFUSED if differ else OK
+
+
+class ProgressBar:
+    """`\r[########........] 12/40 games` on stderr, redrawn in place."""
+
+    def __init__(self, total: int, what: str, width: int = 30, stream=None):
+        self.total, self.what, self.width = total, what, width
+        self.stream = stream or sys.stderr
+        self.update(0)
+
+    def update(self, done: int) -> None:
+        filled = self.width * done // self.total if self.total else self.width
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.what}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def cmd_audit(args) -> int:
+    if args.verify:
+        if args.name or args.export:
+            print("pbem audit: --verify FILE takes no game name and no --export", file=sys.stderr)
+            return USAGE
+        from bots.verify import verify_file
+
+        ok, text = verify_file(args.verify)
+        print(text)
+        return OK if ok else REFUSED
+    if not args.name:
+        print("pbem audit: give a game NAME or --verify FILE.jsonl", file=sys.stderr)
+        return USAGE
+    service = GameService(_store(args))
+    if args.export:
+        ok, text, report = service.export(args.name, args.export)
+        print(text)
+        print(
+            f"Exported {report.rows} rows to {args.export}; check it anywhere with "
+            f"`pbem audit --verify {args.export}`."
+        )
+    else:
+        ok, text, _ = service.audit(args.name)
+        print(text)
+    return OK if ok else REFUSED
 
 
 COMMANDS = {
@@ -152,6 +262,7 @@ COMMANDS = {
     "demo": cmd_demo,
     "log": cmd_log,
     "replay": cmd_replay,
+    "audit": cmd_audit,
 }
 
 if __name__ == "__main__":

@@ -1,18 +1,20 @@
 """A whole game between two built-in players that choose random legal orders.
 
 It goes through the same GameService path as human players (text -> grammar -> engine -> store),
-so it doubles as an end-to-end smoke test. Dice and choices follow the seed.
+so it doubles as an end-to-end smoke test, committed dice and hash chain included. Choices and
+dice follow the seed: the demo's epoch seeds are derived from it (so they are NOT secret, unlike a
+real game's, which come from `secrets`), and `pbem audit` checks a demo game like any other.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from adjudicator import grammar
-from adjudicator.core.dice import HashDice
 from adjudicator.hells_gate import orders as O
 from bots.service import GameService
 from storage import Store
@@ -35,16 +37,20 @@ class DemoError(RuntimeError):
     """The engine refused an order its own legal_orders offered: a bug in the rules code."""
 
 
-class _SeededDice:
-    """One HashDice stream per order, numbered, all from the demo seed."""
+class DemoSeeds:
+    """Epoch seeds derived from the demo seed: reproducible, hence for demos and benches only."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int | str):
         self.seed = seed
         self.n = 0
 
-    def __call__(self) -> HashDice:
+    def __call__(self) -> str:
         self.n += 1
-        return HashDice(f"demo-{self.seed}-{self.n}")
+        return hashlib.sha256(f"demo-{self.seed}-{self.n}".encode()).hexdigest()
+
+
+def demo_uid(seed: int | str, name: str) -> str:
+    return hashlib.sha256(f"demo-uid-{seed}-{name}".encode()).hexdigest()[:32]
 
 
 def choose(rng: random.Random, legal: list) -> object:
@@ -63,7 +69,7 @@ def run_demo(
 ) -> DemoResult:
     store = store or Store(":memory:")
     name = name or _free_name(store, f"demo-{seed}")
-    service = GameService(store, dice_factory=_SeededDice(seed))
+    service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, name))
     service.new_game(name)
     rules = service.rules(name)
     rng = random.Random(seed)

@@ -1,14 +1,22 @@
-"""Persistence: games, seats and the append-only log (SQLModel; SQLite by default)."""
+"""Persistence: games, seats, moderators, dice secrets and the hash-chained append-only log.
+
+SQLModel on SQLite (default) or PostgreSQL; the schema comes from Alembic migrations. The pure
+parts need no database: `storage.chain` (the hash chain), `storage.dice` (committed dice) and
+`storage.audit` (the offline audit of an exported log).
+"""
 
 from storage.store import (
     Conflict,
     GameExists,
     GameNotFound,
     GameRecord,
+    GameTx,
+    LegacyDatabase,
     LogRecord,
     StorageError,
     Store,
     database_url,
+    state_hash,
 )
 
 __all__ = [
@@ -16,8 +24,11 @@ __all__ = [
     "GameExists",
     "GameNotFound",
     "GameRecord",
+    "GameTx",
+    "LegacyDatabase",
     "LogRecord",
     "StorageError",
     "Store",
     "database_url",
+    "state_hash",
 ]

@@ -1,16 +1,29 @@
-"""The tables: a game, its seats, and its append-only log.
+"""The tables: a game, its seats and moderators, its dice secrets, and its append-only log.
 
-Invariants: a game's log rows are numbered 0, 1, 2, ... with no gap (unique per game); row 0 is the
-setup. `Game.snapshot` is only a cache of the state after row `snapshot_index`: the state is the
-fold of the log, and the snapshot can always be rebuilt from it. JSON is stored as text so the
-same schema runs on SQLite and PostgreSQL.
+Invariants:
+- a game's log rows are numbered 0, 1, 2, ... with no gap (unique per game); row 0 is the setup.
+  Rows are only ever inserted: never updated, never deleted. Each row stores the hash of the row
+  before it and its own hash over its chained fields (storage/chain.py), so any edit, deletion,
+  insertion or reordering breaks the chain. `Game.head_hash` is the last row's hash.
+- `LogEntry.secret` and `LogEntry.epoch` are not chained: `secret` keeps a hidden value and its
+  salt until the game ends (the chained payload holds only their commitment); `epoch` is an index.
+- `DiceSecret` holds the seeds. A seed is in no log row until its epoch ends and a `reveal` row
+  publishes it; exports carry log rows only.
+- `Game.snapshot` is only a cache of the state after row `head_index`: the state is the fold of
+  the effective log rows and can always be rebuilt from them. `Game.version` is SQLAlchemy's
+  version counter: an UPDATE of a game row that someone else changed first raises StaleDataError.
+- Seat and Moderator rows are the current roles; every change of them is also a chained log row.
+
+JSON is stored as text so the same schema runs on SQLite and PostgreSQL. The schema is created by
+the Alembic migrations in storage/migrations (never by `create_all` in production code).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlalchemy.orm import declared_attr
 from sqlmodel import Field, SQLModel
 
 
@@ -18,33 +31,89 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def iso_now() -> str:
+    """The chained timestamp of a log row: ISO 8601, UTC, microseconds."""
+    return utcnow().isoformat(timespec="microseconds")
+
+
 class Game(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True)
+    uid: str = Field(unique=True)  # random uuid4 hex: the game id of every roll's HMAC message
     game: str = "hells-gate"
     scenario_text: str = Field(sa_column=Column(Text, nullable=False))  # a game is self-contained
     sandbox: bool = False
     created_at: datetime = Field(default_factory=utcnow)
-    version: int = 1  # bumped by every change of this row
+    version: int = 1  # the version counter (see __mapper_args__)
     snapshot: str = Field(sa_column=Column(Text, nullable=False))  # JSON of the state...
-    snapshot_index: int = 0  # ...after this log row
+    head_index: int = 0  # ...after this log row, the last one
+    head_hash: str = ""
+    epoch: int = 0  # the open dice epoch; 0: none open (the game is over)
+    epoch_turn: int | None = None
+    epoch_commitment: str | None = None
+    epoch_next_n: int = 1  # the n of the next draw (public or hidden); > 1: salts closed
+    salt_digest: str | None = None  # of the open epoch's salts, in log order
+    paused: bool = False
+    paused_why: str | None = None
+
+    @declared_attr  # type: ignore[misc]
+    def __mapper_args__(cls):
+        return {"version_id_col": cls.__table__.c.version}
 
 
 class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "side", name="uq_seat_game_side"),)
+
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     side: str
     user: str | None = None
 
 
-class LogEntry(SQLModel, table=True):
-    __table_args__ = (UniqueConstraint("game_id", "index", name="uq_logentry_game_index"),)
+class Moderator(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "user", name="uq_moderator_game_user"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
+    user: str
+
+
+class DiceSecret(SQLModel, table=True):
+    """A seed: kind "epoch" (one per dice epoch) or "hidden" (for hidden rolls, per game)."""
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "kind", "epoch", name="uq_dicesecret_game_kind_epoch"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    kind: str
+    epoch: int  # the epoch it was committed in
+    seed: str
+    revealed: bool = False
+
+
+class LogEntry(SQLModel, table=True):
+    __table_args__ = (
+        UniqueConstraint("game_id", "index", name="uq_logentry_game_index"),
+        UniqueConstraint("game_id", "key", name="uq_logentry_game_key"),
+        Index("ix_logentry_game_kind_epoch", "game_id", "kind", "epoch"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    # -- chained fields (storage/chain.CHAINED_FIELDS)
     index: int  # 0, 1, 2, ... per game; 0 is the setup
-    actor: str
-    text: str  # the canonical order text
-    rolls: str = Field(sa_column=Column(Text, nullable=False))  # JSON: [{purpose, value, fixed}]
-    events: str = Field(sa_column=Column(Text, nullable=False))  # JSON: [{kind, text, ...}]
-    created_at: datetime = Field(default_factory=utcnow)
+    kind: str  # setup, epoch, order, salt, reveal, reveal-hidden, undo, rewind, moderation
+    actor: str  # soviet, german, moderator, system
+    user: str | None = None  # who said it (None: the local operator of the command line)
+    text: str = Field(sa_column=Column(Text, nullable=False))  # canonical command text
+    payload: str = Field(sa_column=Column(Text, nullable=False))  # JSON, by kind
+    key: str | None = None  # idempotency key: a retried delivery finds its row here
+    created_at: str  # ISO 8601 UTC, exactly as hashed
+    # -- the chain
+    prev_hash: str
+    hash: str
+    # -- not chained
+    epoch: int | None = None  # the dice epoch the row belongs to (index for salts and rolls)
+    secret: str | None = Field(default=None, sa_column=Column(Text, nullable=True))

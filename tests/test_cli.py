@@ -71,7 +71,8 @@ def test_say_accepted_order_exits_0_and_is_logged(capsys, db):
     )
     doc = json.loads(out)
     assert code == 0 and doc["ok"] is True and doc["error"] is None
-    assert set(doc) == {"ok", "reply", "error", "events", "combat"}
+    assert set(doc) == {"ok", "reply", "error", "events", "combat", "log_index", "head_hash"}
+    assert doc["log_index"] == 2 and doc["head_hash"] == Store(db).load("g").head_hash
     assert show(capsys, db)["phase"] != before["phase"]
     assert [r.text for r in Store(db).log("g")][-1] == "end"
 
@@ -82,7 +83,7 @@ def test_say_refused_order_exits_1_with_the_rule(capsys, db):
     doc = json.loads(out)
     assert code == 1 and doc["ok"] is False
     assert doc["error"]["code"] and doc["error"]["message"] and doc["error"]["rule"]
-    assert len(Store(db).log("g")) == 1  # nothing appended
+    assert len(Store(db).log("g")) == 2  # nothing appended to the setup and epoch 1's commitment
 
 
 def test_say_stops_at_the_first_refusal_and_names_the_rest(capsys, db):
@@ -164,7 +165,7 @@ def test_play_reads_orders_from_stdin(capsys, db, monkeypatch):
     assert "[turn 1 soviet-combat] soviet> " in out
     assert "[turn 1 soviet-movement] soviet> " in out
     assert "unknown command 'flarp'" in out
-    assert [(r.actor, r.text) for r in Store(db).log("local")][1:] == [("soviet", "end")]
+    assert [(r.actor, r.text) for r in Store(db).log("local")][2:] == [("soviet", "end")]
 
 
 def test_play_stops_at_end_of_input(capsys, db, monkeypatch):
@@ -214,9 +215,10 @@ def test_log_is_answered_from_the_store(capsys, db):
     new_game(capsys, db)
     run(capsys, "say", "g", "--as", "soviet", "end", "--db", db)
     code, out, _ = run(capsys, "say", "g", "--as", "german", "log 1", "--db", db)
-    assert code == 0 and out.startswith("1. soviet: end")
+    assert code == 0 and out.startswith("2. soviet: end")
     code, out, _ = run(capsys, "log", "g", "--db", db)
-    assert code == 0 and "0. system: new game" in out and "1. soviet: end" in out
+    assert code == 0 and "0. system: new game" in out and "2. soviet: end" in out
+    assert "1. system: dice epoch 1 for turn 1\n    commitment " in out
 
 
 def test_replay_detects_a_snapshot_that_is_not_the_fold_of_the_log(capsys, db):
@@ -227,8 +229,8 @@ def test_replay_detects_a_snapshot_that_is_not_the_fold_of_the_log(capsys, db):
     raw.execute("UPDATE game SET snapshot = replace(snapshot, '\"turn\":1', '\"turn\":2')")
     raw.commit()
     raw.close()
-    code, _, err = run(capsys, "replay", "g", "--db", db)
-    assert code == 1 and "does not give the snapshot" in err
+    code, out, _ = run(capsys, "replay", "g", "--db", db)
+    assert code == 1 and "g: differs at row 2" in out and "does not give the snapshot" in out
 
 
 def test_play_goes_through_to_a_result(capsys, db, monkeypatch):
@@ -240,3 +242,74 @@ def test_play_goes_through_to_a_result(capsys, db, monkeypatch):
     show = GameService(Store(db)).show("whole")
     assert show["result"]["winner"] in ("soviet", "german", "draw")
     assert (show["turn"], show["phase"]) == (8, "german-recovery")
+
+
+# -- issue 3: fair dice, roles, idempotency, audit, replay
+def test_show_and_status_give_the_open_epochs_commitment_and_the_head_hash(capsys, db):
+    new_game(capsys, db)
+    rec = Store(db).load("g")
+    code, out, _ = run(capsys, "show", "g", "--db", db)
+    assert code == 0 and rec.epoch_commitment in out and rec.head_hash in out
+    assert "Dice: epoch 1 (turn 1)" in out and "salts open" in out
+    doc = show(capsys, db)
+    assert doc["dice"] == {
+        "epoch": 1,
+        "turn": 1,
+        "commitment": rec.epoch_commitment,
+        "salts_open": True,
+    }
+    assert doc["log"] == {"rows": 2, "head_hash": rec.head_hash}
+    code, out, _ = run(capsys, "say", "g", "--as", "german", "status", "--db", db)
+    assert code == 0 and rec.epoch_commitment in out
+
+
+def test_new_game_names_its_creator_as_the_first_moderator(capsys, db):
+    code, out, _ = run(capsys, "new", "g", "--creator", "mod1", "--db", db)
+    assert code == 0 and "moderator mod1" in out and "commitment" in out
+    assert Store(db).load("g").moderators == ("mod1",)
+    code, out, _ = run(capsys, "say", "g", "--user", "mod1", "pause lunch break", "--db", db)
+    assert code == 0 and "paused" in out
+    code, out, _ = run(capsys, "say", "g", "--user", "bob", "end", "--json", "--db", db)
+    assert code == 1 and json.loads(out)["error"]["code"] == "spectator"
+
+
+def test_say_needs_a_side_or_a_user(capsys, db):
+    new_game(capsys, db)
+    code, _, err = run(capsys, "say", "g", "end", "--db", db)
+    assert code == 2 and "--as" in err and "--user" in err
+
+
+def test_a_repeated_key_applies_once_and_answers_the_same(capsys, db):
+    new_game(capsys, db)
+    argv = ["say", "g", "--as", "soviet", "end", "--key", "msg-1", "--json", "--db", db]
+    code1, out1, _ = run(capsys, *argv)
+    code2, out2, _ = run(capsys, *argv)
+    assert code1 == code2 == 0 and json.loads(out1) == json.loads(out2)
+    assert [r.key for r in Store(db).log("g")].count("msg-1") == 1
+    assert Store(db).count_rows("g") == 3
+
+
+def test_replay_all_shows_progress_and_names_the_game_that_differs(capsys, db):
+    for name in ("a", "b", "c"):
+        new_game(capsys, db, name)
+        run(capsys, "say", name, "--as", "soviet", "end", "--db", db)
+    code, out, err = run(capsys, "replay", "--all", "--db", db)
+    assert code == 0 and "3 of 3 games replay" in out
+    assert "\r[" in err and "3/3 games" in err
+    raw = sqlite3.connect(db)
+    raw.execute(
+        'UPDATE game SET snapshot = replace(snapshot, \'"weather":"snow"\', \'"weather":"mud"\') '
+        "WHERE name = 'b'"
+    )
+    raw.commit()
+    raw.close()
+    code, out, err = run(capsys, "replay", "--all", "--db", db)
+    assert code == 1 and "b: differs" in out and "differing: b" in out and "a: differs" not in out
+
+
+def test_audit_needs_a_name_or_a_file(capsys, db):
+    new_game(capsys, db)
+    assert run(capsys, "audit", "--db", db)[0] == 2
+    assert run(capsys, "audit", "g", "--verify", "x.jsonl", "--db", db)[0] == 2
+    code, out, _ = run(capsys, "audit", "g", "--db", db)
+    assert code == 0 and "OK: the chain holds" in out

@@ -9,6 +9,18 @@ import re
 
 import pytest
 
+from adjudicator.core.commands import (
+    Audit,
+    Moderator,
+    Pause,
+    Resume,
+    Rewind,
+    Rolls,
+    Salt,
+    Seat,
+    Undo,
+    Unseat,
+)
 from adjudicator.core.errors import Rejection
 from adjudicator.grammar import (
     COMMANDS,
@@ -98,6 +110,24 @@ CANONICAL = [
     ("help attack", Help("attack")),
     ("help set turn", Help("set turn")),
     ("help set", Help("set")),
+    # service commands: fair dice, audit, taking back, moderation (free text keeps its case)
+    ("salt Rolling Thunder 42", Salt("Rolling Thunder 42")),
+    ("rolls", Rolls()),
+    ("rolls 5", Rolls(5)),
+    ("audit", Audit()),
+    ("undo", Undo()),
+    (
+        "rewind 12 the weather roll was entered twice",
+        Rewind(12, "the weather roll was entered twice"),
+    ),
+    ("pause waiting for a ruling", Pause("waiting for a ruling")),
+    ("resume Ruling given", Resume("Ruling given")),
+    ("seat soviet Alice", Seat("soviet", "Alice")),
+    ("seat german bob replaces Carl", Seat("german", "bob", "replaces Carl")),
+    ("unseat german left the game", Unseat("german", "left the game")),
+    ("moderator add carol", Moderator("add", "carol")),
+    ("moderator remove carol stepped down", Moderator("remove", "carol", "stepped down")),
+    ("help moderator add", Help("moderator add")),
 ]
 
 
@@ -109,7 +139,7 @@ def test_canonical_text_round_trips(lex, text, order):
 
 def test_every_order_type_has_a_canonical_example():
     types = {type(order) for _, order in CANONICAL}
-    assert len(types) == 23
+    assert len(types) == 33
 
 
 @pytest.mark.parametrize(
@@ -169,6 +199,14 @@ def test_every_order_type_has_a_canonical_example():
         ("set oos 57id yes", "set oos 57id on"),
         ("set oos 57id no", "set oos 57id off"),
         ("dice 3,5", "dice 3 5"),
+        ("SALT  Hello   World", "salt Hello World"),
+        ("Rewind 3  Wrong  CRT", "rewind 3 Wrong CRT"),
+        ("seat SOV Alice", "seat soviet Alice"),
+        ("seat de bob", "seat german bob"),
+        ("unseat ussr gone", "unseat soviet gone"),
+        ("mod add Dave", "moderator add Dave"),
+        ("moderator rm Dave bye", "moderator remove Dave bye"),
+        ("help mod rm", "help moderator remove"),
         ("attack C6 with 20tk and 75rc", "attack C6 with 20tk 75rc"),
         ("losses 20tk and 75rc retreat B5", "losses 20tk 75rc retreat B5"),
         # whitespace
@@ -311,6 +349,22 @@ ERRORS = [
     ("help nonsense", "unknown-command", "unknown command 'nonsense'"),
     ("help attack now", "syntax", "unexpected 'now'"),
     ("help set nonsense", "syntax", "unexpected 'nonsense'"),
+    ("salt", "syntax", "the salt text is missing"),
+    ("salt " + "x" * 201, "syntax", "at most 200"),
+    ("rolls 0", "bad-number", "at least 1"),
+    ("audit now", "syntax", "unexpected 'now'"),
+    ("undo twice", "syntax", "unexpected 'twice'"),
+    ("rewind", "bad-number", "the log row must be a whole number"),
+    ("rewind 12", "syntax", "the reason (it goes into the log) is missing"),
+    ("pause", "syntax", "the reason (it goes into the log) is missing"),
+    ("resume", "syntax", "the reason (it goes into the log) is missing"),
+    ("seat", "syntax", "the side must be soviet or german, missing"),
+    ("seat finnish bob", "syntax", "not 'finnish'"),
+    ("seat soviet", "syntax", "the user is missing"),
+    ("unseat german", "syntax", "the reason (it goes into the log) is missing"),
+    ("moderator", "syntax", "moderator add or remove? missing"),
+    ("moderator promote bob", "syntax", "not 'promote'"),
+    ("moderator add", "syntax", "the user is missing"),
 ]
 
 
@@ -337,11 +391,18 @@ def test_refusals_say_what_would_be_legal(lex, text, code, says):
         assert "Commands: attack, preview, losses" in message
     elif code != "empty" and len(text.splitlines()) == 1:
         usage = message.split(" Usage: ")[1]
-        assert usage in {u for u, _ in COMMANDS.values()} | {_set_usage()}
+        assert usage in {u for u, _ in COMMANDS.values()} | {
+            _group_usage("set"),
+            _group_usage("moderator"),
+        }
+
+
+def _group_usage(group: str) -> str:
+    return " | ".join(u for c, (u, _) in COMMANDS.items() if c.startswith(f"{group} "))
 
 
 def _set_usage() -> str:
-    return " | ".join(u for c, (u, _) in COMMANDS.items() if c.startswith("set "))
+    return _group_usage("set")
 
 
 def test_refusal_usage_is_that_of_the_command(lex):
@@ -426,7 +487,7 @@ def test_help_text_of_an_unknown_command_suggests():
 
 
 def test_help_query_names_a_command_help_text_knows(lex):
-    for command in [*COMMANDS, "set"]:
+    for command in [*COMMANDS, "set", "moderator"]:
         order = parse(f"help {command}", lex)
         assert order == Help(command)
         assert help_text(order.command)
@@ -570,6 +631,40 @@ def respell(text: str, rng: random.Random, lex: Lexicon) -> str:
             word = rng.choice(ALIASES[word])
         words.append("".join(c.upper() if rng.random() < 0.3 else c.lower() for c in word))
     return rng.choice([" ", "  ", "\t"]).join(w for w in words if w)
+
+
+def random_command(rng: random.Random):
+    """A random service command, with free text in mixed case and odd spacing."""
+    words = ["Alpha", "bravo", "CHARLIE", "d3lta", "échec", "x", "42", "o'clock", "a,b", "(c)"]
+    text = lambda n: " ".join(rng.choice(words) for _ in range(n))
+    maybe = lambda: rng.choice([None, text(rng.randint(1, 5))])
+    user = lambda: rng.choice(["alice", "Bob", "@carol", "user#1234", "12345678901234567"])
+    side = lambda: rng.choice(["soviet", "german"])
+    makers = [
+        lambda: Salt(text(rng.randint(1, 6))),
+        lambda: Rolls(rng.choice([None, rng.randint(1, 99)])),
+        Audit,
+        Undo,
+        lambda: Rewind(rng.randint(0, 999), text(rng.randint(1, 6))),
+        lambda: Pause(text(rng.randint(1, 4))),
+        lambda: Resume(text(rng.randint(1, 4))),
+        lambda: Seat(side(), user(), maybe()),
+        lambda: Unseat(side(), text(rng.randint(1, 4))),
+        lambda: Moderator(rng.choice(["add", "remove"]), user(), maybe()),
+    ]
+    return rng.choice(makers)()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_service_commands_round_trip_keeping_the_case_of_free_text(lex, seed):
+    rng = random.Random(seed)
+    for _ in range(300):
+        command = random_command(rng)
+        text = format_order(command)
+        assert parse(text, lex) == command, text
+        first, _, rest = text.partition(" ")
+        spaced = f"  {first.upper()}   {'   '.join(rest.split(' '))}  " if rest else first.upper()
+        assert parse(spaced, lex) == command, spaced
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -1,0 +1,201 @@
+"""The hash chain of a game's log: every row stores the hash of the row before it.
+
+Pure standard library (no database): `pbem audit --verify` checks an exported file with this module
+alone, on any machine.
+
+hash(row) = SHA-256(prev_hash + canonical JSON of the row's chained fields), hex. Row 0 chains to
+GENESIS (64 zeros). The chained fields are exactly CHAINED_FIELDS; `prev_hash`, `hash` and the
+non-chained `secret` column are not part of the hashed text. `created_at` must be the very ISO 8601
+string that was hashed (store it as text or re-render it identically; a datetime is refused).
+
+Editing any chained field changes the row's hash; deleting, inserting or reordering rows breaks the
+index sequence and the prev_hash links. `chain_failure` names the first row that does not fit and
+says what was expected there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+GENESIS = "0" * 64
+CHAINED_FIELDS = ("index", "kind", "actor", "user", "text", "payload", "key", "created_at")
+LINK_FIELDS = ("prev_hash", "hash")
+
+
+def canonical(obj) -> bytes:
+    """The one byte form of a JSON value that is hashed: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def row_hash(prev_hash: str, row: dict) -> str:
+    """The hash a row must carry, given the previous row's hash (GENESIS for row 0)."""
+    return hashlib.sha256(
+        prev_hash.encode() + canonical({f: row[f] for f in CHAINED_FIELDS})
+    ).hexdigest()
+
+
+def link(rows: list[dict], prev_hash: str = GENESIS) -> list[dict]:
+    """Set prev_hash and hash on each row in order (in place) and return the rows.
+
+    For building a new log (or a test's synthetic one); a stored log is never re-linked.
+    """
+    for row in rows:
+        row["prev_hash"] = prev_hash
+        row["hash"] = prev_hash = row_hash(prev_hash, row)
+    return rows
+
+
+def _is_index(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(h) -> str:
+    return f"{h[:12]}..." if isinstance(h, str) and len(h) > 16 else repr(h)
+
+
+def row_defect(row) -> str | None:
+    """Why a row cannot be hashed at all (unreadable line, missing field), or None."""
+    if not isinstance(row, dict):
+        return f"not a JSON object ({type(row).__name__})"
+    if "_error" in row:
+        return str(row["_error"])
+    missing = [f for f in CHAINED_FIELDS + LINK_FIELDS if f not in row]
+    if missing:
+        return "missing field(s) " + ", ".join(missing)
+    for f in LINK_FIELDS:
+        if not isinstance(row[f], str):
+            return f"{f} is not a string"
+    return None
+
+
+def _misplaced(rows: list[dict], pos: int, found) -> dict:
+    """Row `pos` holds the wrong index: say whether rows were deleted, inserted or reordered."""
+    row = rows[pos]
+    expected_prev = GENESIS if pos == 0 else rows[pos - 1].get("hash")
+    fail = {"index": pos, "expected": f"row {pos}", "found": f"row {found!r}"}
+    if not _is_index(found):
+        return fail | {"problem": f"row {pos}: index field is not an integer"}
+    if row.get("prev_hash") == expected_prev:
+        return fail | {
+            "problem": f"row {pos}: index field changed (the row links to row {pos - 1}"
+            f" but says it is row {found})"
+        }
+    later = [
+        q
+        for q in range(pos + 1, len(rows))
+        if isinstance(rows[q], dict) and rows[q].get("index") == pos
+    ]
+    if found > pos:
+        if later:
+            return fail | {
+                "problem": f"rows reordered: row {found} stands where row {pos} should"
+                f" (row {pos} is at position {later[0]})"
+            }
+        return fail | {
+            "problem": f"row {pos} is missing (deleted): the log jumps to row {found}"
+            if found == pos + 1
+            else f"rows {pos}..{found - 1} are missing (deleted): the log jumps to row {found}"
+        }
+    return fail | {
+        "problem": f"row {found} out of place at position {pos}"
+        " (a row was inserted, duplicated or reordered)"
+    }
+
+
+def chain_failure(rows: list[dict], start_hash: str = GENESIS) -> dict | None:
+    """The first row that breaks the chain: {"index", "problem", "expected", "found"}, or None.
+
+    `index` is the position the failing row occupies, which is the index it should carry.
+    """
+    prev = start_hash
+    for pos, row in enumerate(rows):
+        defect = row_defect(row)
+        if defect:
+            return {
+                "index": pos,
+                "problem": f"row {pos} is unreadable: {defect}",
+                "expected": "a complete log row",
+                "found": defect,
+            }
+        if not _is_index(row["index"]) or row["index"] != pos:
+            # An inserted row that itself links and hashes correctly is only noticed at the row
+            # after it, which still links to the row before the intruder: name the intruder.
+            if (
+                pos >= 1
+                and _is_index(row["index"])
+                and row["index"] == pos - 1
+                and row["hash"] == rows[pos - 1].get("hash")
+            ):
+                return {
+                    "index": pos,
+                    "problem": f"row {pos - 1} appears twice (a copy stands at position {pos})",
+                    "expected": f"row {pos}",
+                    "found": f"a second row {pos - 1}",
+                }
+            if (
+                pos >= 2
+                and _is_index(row["index"])
+                and row["index"] == pos - 1
+                and row["prev_hash"] == rows[pos - 2].get("hash")
+            ):
+                return {
+                    "index": pos - 1,
+                    "problem": f"row {pos - 1} was inserted: the next row links past it to"
+                    f" row {pos - 2}",
+                    "expected": f"row {pos - 1} = {_short(row['hash'])}",
+                    "found": f"an extra row {_short(rows[pos - 1].get('hash'))}",
+                }
+            return _misplaced(rows, pos, row["index"])
+        if row["prev_hash"] != prev:
+            if pos >= 1 and row["prev_hash"] == rows[pos - 1]["prev_hash"]:
+                return {
+                    "index": pos - 1,
+                    "problem": f"row {pos - 1} was inserted: row {pos} links to the row before it",
+                    "expected": f"prev_hash {prev}",
+                    "found": f"prev_hash {row['prev_hash']}",
+                }
+            return {
+                "index": pos,
+                "problem": f"row {pos}: prev_hash does not link to row {pos - 1}"
+                if pos
+                else "row 0: prev_hash is not the genesis hash",
+                "expected": prev,
+                "found": row["prev_hash"],
+            }
+        try:
+            computed = row_hash(prev, row)
+        except (TypeError, ValueError) as exc:
+            return {
+                "index": pos,
+                "problem": f"row {pos}: fields are not plain JSON ({exc})",
+                "expected": "JSON values",
+                "found": str(exc),
+            }
+        if computed != row["hash"]:
+            nxt = rows[pos + 1] if pos + 1 < len(rows) else None
+            if isinstance(nxt, dict) and nxt.get("prev_hash") == computed:
+                # the content still hashes to what the next row links to
+                return {
+                    "index": pos,
+                    "problem": f"row {pos}: hash mismatch (its hash field was edited)",
+                    "expected": computed,
+                    "found": row["hash"],
+                }
+            return {
+                "index": pos,
+                "problem": f"row {pos}: hash mismatch (its content was edited: it no longer"
+                " hashes to its recorded hash)",
+                "expected": row["hash"],
+                "found": computed,
+            }
+        prev = row["hash"]
+    return None
+
+
+def verify_chain(rows: list[dict]) -> tuple[int, str] | None:
+    """First bad row index and what was expected there, or None when the chain holds."""
+    fail = chain_failure(rows)
+    if fail is None:
+        return None
+    return fail["index"], f"{fail['problem']}: expected {fail['expected']}, found {fail['found']}"

@@ -1,0 +1,57 @@
+"""Alembic environment: the pbem schema (storage.models) on SQLite or PostgreSQL.
+
+Run in code by storage.store.migrate (a connection is handed over in config.attributes), or by
+hand: `alembic -c storage/migrations/alembic.ini -x url=sqlite:///pbem.db upgrade head`.
+SQLite gets batch mode (render_as_batch): it cannot ALTER most things in place.
+"""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+from sqlmodel import SQLModel
+
+import storage.models  # noqa: F401 - registers the tables on SQLModel.metadata
+
+config = context.config
+target_metadata = SQLModel.metadata
+
+
+def _url() -> str:
+    return context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
+        "sqlalchemy.url"
+    )
+
+
+def _configure(connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_offline() -> None:
+    context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _configure(connection)
+        return
+    engine = create_engine(_url())
+    with engine.connect() as connection:
+        _configure(connection)
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_offline()
+else:
+    run_online()
