@@ -9,8 +9,11 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from adjudicator.core.scenario import ScenarioError
+from adjudicator.hells_gate.state import PHASES
+from bots import images
 from bots.service import GameService
 from storage import StorageError, Store
 
@@ -65,6 +68,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", parents=[common], help="watch two random players play a game")
     demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--images", metavar="DIR", help="write the map image of every phase to DIR")
+
+    render = sub.add_parser(
+        "render", parents=[common], help="write the map image of now or of the end of a past phase"
+    )
+    render.add_argument("name")
+    render.add_argument("-o", "--output", metavar="FILE", help="PNG file (default NAME.png)")
+    render.add_argument("--turn", type=int, help="with --phase: the image at the end of that phase")
+    render.add_argument("--phase", choices=PHASES, help="a phase name, e.g. soviet-combat")
+    render.add_argument("--view", choices=("soviet", "german"), help="what one side may see")
 
     log_ = sub.add_parser("log", parents=[common], help="print a game's log")
     log_.add_argument("name")
@@ -160,12 +173,41 @@ def cmd_play(args) -> int:
 def cmd_demo(args) -> int:
     from bots.demo import DemoError, run_demo
 
-    try:  # in memory unless --db is given: a demo does not belong in the players' database
-        result = run_demo(args.seed, _store(args, ":memory:"))
+    store = _store(args, ":memory:")  # a demo does not belong in the players' database
+    try:
+        result = run_demo(args.seed, store)
     except DemoError as exc:
         print(f"pbem: {exc}", file=sys.stderr)
         return REFUSED
+    if args.images:
+        _write_images(GameService(store), result.name, Path(args.images))
     return OK if result.result is not None else REFUSED
+
+
+def _write_images(service: GameService, name: str, folder: Path) -> None:
+    from render import render_map
+
+    folder.mkdir(parents=True, exist_ok=True)
+    scenario = service.rules(name).scen
+    frames = service.frames(name)
+    for n, frame in enumerate(frames):
+        png = render_map(scenario, frame.state, frame.events, title=images.title(name, frame))
+        (folder / images.file_name(n, frame)).write_bytes(png)
+    print(f"Wrote {len(frames)} map images to {folder}.")
+
+
+def cmd_render(args) -> int:
+    service = GameService(_store(args))
+    service.record(args.name)  # an unknown game is a usage error (exit 2)
+    try:
+        png = service.image(args.name, args.turn, args.phase, args.view)
+    except LookupError as exc:
+        print(f"pbem: {exc}", file=sys.stderr)
+        return USAGE
+    out = Path(args.output or f"{args.name}.png")
+    out.write_bytes(png)
+    print(f"Wrote {out} ({len(png) // 1024} KiB).")
+    return OK
 
 
 def cmd_log(args) -> int:
@@ -260,6 +302,7 @@ COMMANDS = {
     "show": cmd_show,
     "play": cmd_play,
     "demo": cmd_demo,
+    "render": cmd_render,
     "log": cmd_log,
     "replay": cmd_replay,
     "audit": cmd_audit,

@@ -31,7 +31,7 @@ from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
 from adjudicator.hells_gate.state import GameState
 from adjudicator.loader import default_scenario_text
-from bots import fold
+from bots import fold, images
 from bots.fold import ReplayMismatch
 from storage import Conflict, GameRecord, GameTx, LogRecord, Store, state_hash
 from storage import audit as auditing
@@ -505,6 +505,23 @@ class GameService:
         unrevealed = [s["seed"] for s in self.store.dice_secrets(name) if not s["revealed"]]
         auditing.write_export(path, header, rows, forbidden=unrevealed)
         return check(header, rows, source=f"game {name!r}")
+
+    # -- map images (render is imported here only: the rules never import it)
+    def frames(self, name: str) -> list[images.Frame]:
+        rec = self.store.load(name)
+        g = self._game(rec.scenario_text)
+        return images.frames(g.rules, g.lexicon, [r.to_dict() for r in rec.log])
+
+    def image(
+        self, name: str, turn: int | None = None, phase: str | None = None, view: str | None = None
+    ) -> bytes:
+        """The PNG of the end of (turn, phase), or of now: what players see after a phase."""
+        from render import render_map
+
+        frame = images.pick(self.frames(name), turn, phase)
+        scenario = self._game(self._scenario_of(name)).scenario
+        title = images.title(name, frame)
+        return render_map(scenario, frame.state, frame.events, view=view, title=title)
 
     # -- the state as the fold of the log
     def replay(self, name: str, check_events: bool = False) -> GameState:
