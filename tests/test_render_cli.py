@@ -34,7 +34,7 @@ def test_render_writes_the_image_of_now_and_of_a_past_phase(capsys, tmp_path):
     now = tmp_path / "now.png"
     code, out, _ = run(capsys, "render", "g", "-o", str(now), "--db", db)
     assert code == 0 and "now.png" in out
-    width, height = png_size(now.read_bytes())
+    width, _ = png_size(now.read_bytes())
     assert width >= 1200 and now.stat().st_size < 1024 * 1024
 
     past = tmp_path / "combat.png"
