@@ -102,6 +102,24 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--verify", metavar="FILE.jsonl", help="check an exported file (no database needed)"
     )
+    from bots.config import help_text
+
+    serve = sub.add_parser(
+        "serve",
+        parents=[common],
+        help="run the Discord and/or Telegram bots with the deadline scheduler (no tokens: a "
+        "local chat on the terminal)",
+        description="Run the Discord bot (DISCORD_TOKEN) and/or the Telegram bot\n"
+        "(TELEGRAM_TOKEN) with the deadline scheduler and the outbox sender, in one process.\n"
+        "With neither token: the local terminal front end (chat lines on standard input,\n"
+        "answers on standard output, exit at the end of input; `as NAME: <text>` says a\n"
+        "line as another local player, `as NAME` switches to him).",
+        epilog=help_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument(
+        "--config", metavar="FILE.toml", help="settings file (the environment wins over it)"
+    )
     return p
 
 
@@ -162,6 +180,25 @@ def cmd_show(args) -> int:
     else:
         print(service.status(args.name))
     return OK
+
+
+def cmd_serve(args) -> int:
+    from bots.config import Config, ConfigError
+    from bots.serve import run
+
+    try:
+        config = Config.load(os.environ, args.config)
+        overrides = {}
+        if args.db:
+            overrides["PBEM_DB"] = args.db
+        if args.verbose:
+            overrides["PBEM_LOG_LEVEL"] = "DEBUG" if args.verbose > 1 else "INFO"
+        if overrides:
+            config = Config({**config.values, **overrides})
+    except ConfigError as exc:
+        print(f"pbem serve: {exc}", file=sys.stderr)
+        return USAGE
+    return run(config)
 
 
 def cmd_play(args) -> int:
@@ -306,6 +343,7 @@ COMMANDS = {
     "log": cmd_log,
     "replay": cmd_replay,
     "audit": cmd_audit,
+    "serve": cmd_serve,
 }
 
 if __name__ == "__main__":

@@ -523,6 +523,33 @@ class GameService:
         title = images.title(name, frame)
         return render_map(scenario, frame.state, frame.events, view=view, title=title)
 
+    # -- for the chat front ends (bots/chat.py)
+    def parse(self, name: str, text: str) -> list[tuple[str, object]]:
+        """A message as `say` reads it: (line, order / query / ParseError) per non-blank line."""
+        return grammar.parse_message(text, self._game(self._scenario_of(name)).lexicon)
+
+    def events_since(self, name: str, after: int | None) -> tuple[GameRecord, list[dict]]:
+        """The game (read with its log, in one snapshot) and the events of the effective orders
+        after log row `after` (None: from the setup on): what an after-phase post tells and
+        draws. Cheap: the stored events, no replay."""
+        rec = self.store.load(name)
+        rows = [r.to_dict() for r in rec.log]
+        events = list(rows[0]["payload"].get("events", [])) if after is None and rows else []
+        for row in auditing.effective_orders(rows):
+            if after is None or row["index"] > after:
+                events += row["payload"].get("events", [])
+        return rec, events
+
+    def render_record(
+        self, rec: GameRecord, events: list[dict], title: str | None = None, view: str | None = None
+    ) -> bytes:
+        """The PNG of a game record's state with `events` drawn (see render.render_map)."""
+        from render import render_map
+
+        scenario = self._game(rec.scenario_text).scenario
+        state = GameState.from_dict(rec.snapshot)
+        return render_map(scenario, state, events, view=view, title=title)
+
     # -- the state as the fold of the log
     def replay(self, name: str, check_events: bool = False) -> GameState:
         """Rebuild the state by re-applying every effective order with its recorded dice."""

@@ -11,6 +11,7 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
+import storage.chat_models  # the chat tables (migration 0002) on SQLModel.metadata too
 import storage.models  # noqa: F401 - registers the tables on SQLModel.metadata
 
 config = context.config

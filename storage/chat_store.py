@@ -1,0 +1,430 @@
+"""Functions on a Store's engine for the chat tables (storage/chat_models.py).
+
+Each function is one short transaction of its own (writes take SQLite's write lock at BEGIN, as
+every write of the Store does), except those taking a `conn`: they run inside the caller's.
+Games are named, not numbered, here. Times are aware UTC and always passed in (`now`), so a test
+clock drives them.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from storage.chat_models import (
+    DEFAULT_REMINDER_HOURS,
+    ChatBinding,
+    ChatUser,
+    LinkCode,
+    OutboxRow,
+    ServiceState,
+    game_clock,
+)
+from storage.models import Game as _Game
+from storage.models import Seat
+from storage.store import GameNotFound, Store
+
+BINDING = ChatBinding.__table__
+LINK = LinkCode.__table__
+OUTBOX = OutboxRow.__table__
+STATE = ServiceState.__table__
+USERS = ChatUser.__table__
+SEATS = Seat.__table__
+GAMES = _Game.__table__
+
+LINK_TTL = timedelta(hours=24)
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud, typed by hand
+CODE_LENGTH = 8
+
+
+class ChatStoreError(Exception):
+    """A refusal to tell the user (the message says why)."""
+
+
+class ChatBound(ChatStoreError):
+    def __init__(self, platform: str, chat_id: str, game: str):
+        super().__init__(f"this chat already hosts the game {game!r}")
+        self.platform, self.chat_id, self.game = platform, chat_id, game
+
+
+class BadLinkCode(ChatStoreError):
+    pass
+
+
+# -- bindings
+def binding(store: Store, platform: str, chat_id: str) -> str | None:
+    """The game this chat hosts, or None."""
+    q = select(BINDING.c.game).where(BINDING.c.platform == platform, BINDING.c.chat_id == chat_id)
+    with store.reader.connect() as conn:
+        return conn.execute(q).scalar()
+
+
+def binding_key(store: Store, platform: str, chat_id: str) -> tuple[str, str | None] | None:
+    """(game, the key of the message that bound the chat), or None."""
+    q = select(BINDING.c.game, BINDING.c.created_key).where(
+        BINDING.c.platform == platform, BINDING.c.chat_id == chat_id
+    )
+    with store.reader.connect() as conn:
+        row = conn.execute(q).first()
+    return None if row is None else (row.game, row.created_key)
+
+
+def bindings(store: Store, game: str) -> list[tuple[str, str]]:
+    """Every chat hosting the game, as (platform, chat_id), in the order they were bound."""
+    q = select(BINDING.c.platform, BINDING.c.chat_id).where(BINDING.c.game == game)
+    with store.reader.connect() as conn:
+        return [(r.platform, r.chat_id) for r in conn.execute(q.order_by(BINDING.c.id))]
+
+
+def bind(
+    store: Store,
+    platform: str,
+    chat_id: str,
+    game: str,
+    *,
+    key: str | None = None,
+    now: datetime,
+    replace: str | None = None,
+) -> None:
+    """Make the chat host `game`. A chat hosting another game raises ChatBound, unless that game
+    is `replace` (a finished game a `new` replaces)."""
+    with store.engine.begin() as conn:
+        _bind(conn, platform, chat_id, game, key=key, now=now, replace=replace)
+
+
+def _bind(
+    conn: Connection,
+    platform: str,
+    chat_id: str,
+    game: str,
+    *,
+    key: str | None,
+    now: datetime,
+    replace: str | None = None,
+) -> None:
+    where = and_(BINDING.c.platform == platform, BINDING.c.chat_id == chat_id)
+    current = conn.execute(select(BINDING.c.game).where(where)).scalar()
+    if current is not None:
+        if current != replace:
+            raise ChatBound(platform, chat_id, current)
+        conn.execute(delete(BINDING).where(where))
+    try:
+        with conn.begin_nested():
+            conn.execute(
+                insert(BINDING).values(
+                    platform=platform, chat_id=chat_id, game=game, created_at=now, created_key=key
+                )
+            )
+    except IntegrityError as exc:  # bound by someone else meanwhile
+        other = conn.execute(select(BINDING.c.game).where(where)).scalar()
+        raise ChatBound(platform, chat_id, other or "?") from exc
+
+
+def unbind(store: Store, platform: str, chat_id: str) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(
+            delete(BINDING).where(BINDING.c.platform == platform, BINDING.c.chat_id == chat_id)
+        )
+
+
+def migrate_chat(store: Store, platform: str, old: str, new: str) -> bool:
+    """A chat got a new id (a Telegram group upgraded to a supergroup): its binding and its
+    pending outbox rows follow it. True if a binding moved."""
+    with store.engine.begin() as conn:
+        where_new = and_(BINDING.c.platform == platform, BINDING.c.chat_id == new)
+        where_old = and_(BINDING.c.platform == platform, BINDING.c.chat_id == old)
+        moved = False
+        if conn.execute(select(BINDING.c.id).where(where_new)).first() is None:
+            moved = conn.execute(update(BINDING).where(where_old).values(chat_id=new)).rowcount > 0
+        else:  # the new id is bound already (told twice): the old one goes
+            conn.execute(delete(BINDING).where(where_old))
+        pending = and_(OUTBOX.c.platform == platform, OUTBOX.c.status == "pending")
+        conn.execute(
+            update(OUTBOX).where(pending, OUTBOX.c.chat_id == old).values(chat_id=new, lane=new)
+        )
+        conn.execute(
+            update(OUTBOX)
+            .where(pending, OUTBOX.c.fallback_chat_id == old)
+            .values(fallback_chat_id=new)
+        )
+    return moved
+
+
+# -- link codes
+def new_link_code(
+    store: Store, game: str, *, now: datetime, key: str | None = None, ttl: timedelta = LINK_TTL
+) -> tuple[str, datetime]:
+    """A fresh one-time code binding another chat to `game`: (code, expires_at). The same `key`
+    (a redelivered `link`) gets the same code back."""
+    with store.engine.begin() as conn:
+        if key is not None:
+            row = conn.execute(
+                select(LINK.c.code, LINK.c.expires_at).where(LINK.c.created_key == key)
+            ).first()
+            if row is not None:
+                return row.code, _aware(row.expires_at)
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(LINK).values(
+                            code=code,
+                            game=game,
+                            created_at=now,
+                            expires_at=now + ttl,
+                            created_key=key,
+                        )
+                    )
+            except IntegrityError:  # a code taken (31^8: practically never) or the key raced
+                if key is not None:
+                    row = conn.execute(
+                        select(LINK.c.code, LINK.c.expires_at).where(LINK.c.created_key == key)
+                    ).first()
+                    if row is not None:
+                        return row.code, _aware(row.expires_at)
+                continue
+            return code, now + ttl
+
+
+def normalise_code(code: str) -> str:
+    return code.strip().upper().replace("-", "").replace(" ", "")
+
+
+def redeem_link_code(
+    store: Store, code: str, platform: str, chat_id: str, *, now: datetime, key: str | None = None
+) -> str:
+    """Bind the chat to the code's game, using the code up (one transaction); the game's name.
+
+    BadLinkCode: unknown, expired or used (by another chat); ChatBound: this chat hosts a game.
+    The same chat redeeming its own code again (a redelivery) gets the game again."""
+    code = normalise_code(code)
+    with store.engine.begin() as conn:
+        row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
+        if row is None:
+            raise BadLinkCode(f"no link code {code!r}: ask for a new one with `link`")
+        if row.used_at is not None:
+            if (row.used_platform, row.used_chat_id) == (platform, chat_id):
+                return row.game
+            raise BadLinkCode(f"the link code {code} was used already: ask for a new one")
+        if _aware(row.expires_at) <= now:
+            raise BadLinkCode(f"the link code {code} has expired: ask for a new one with `link`")
+        used = conn.execute(
+            update(LINK)
+            .where(LINK.c.code == code, LINK.c.used_at.is_(None))
+            .values(used_at=now, used_platform=platform, used_chat_id=chat_id)
+        ).rowcount
+        if used != 1:
+            raise BadLinkCode(f"the link code {code} was used already: ask for a new one")
+        _bind(conn, platform, chat_id, row.game, key=key, now=now)
+        return row.game
+
+
+# -- users
+def remember_user(store: Store, user: str, name: str, *, now: datetime) -> None:
+    """Record the display name of "platform:id" (an upsert; a lost race is harmless)."""
+    platform = user.partition(":")[0]
+    with store.engine.begin() as conn:
+        done = conn.execute(
+            update(USERS).where(USERS.c.user == user).values(name=name, updated_at=now)
+        ).rowcount
+        if not done:
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(USERS).values(
+                            user=user, platform=platform, name=name, updated_at=now
+                        )
+                    )
+            except IntegrityError:
+                pass
+
+
+def user_names(store: Store, users: list[str]) -> dict[str, str]:
+    if not users:
+        return {}
+    with store.reader.connect() as conn:
+        rows = conn.execute(select(USERS.c.user, USERS.c.name).where(USERS.c.user.in_(users)))
+        return {r.user: r.name for r in rows}
+
+
+def find_user(store: Store, platform: str, name: str) -> str | None:
+    """The "platform:id" last seen with this display name (case-insensitive), if exactly one."""
+    with store.reader.connect() as conn:
+        rows = conn.execute(
+            select(USERS.c.user, USERS.c.name).where(USERS.c.platform == platform)
+        ).all()
+    found = [r.user for r in rows if r.name.lower() == name.lower()]
+    return found[0] if len(found) == 1 else None
+
+
+def seated_games(store: Store, user: str) -> list[str]:
+    """The names of the games where `user` holds a seat."""
+    q = (
+        select(GAMES.c.name)
+        .join(SEATS, SEATS.c.game_id == GAMES.c.id)
+        .where(SEATS.c.user == user)
+        .distinct()
+    )
+    with store.reader.connect() as conn:
+        return sorted(conn.execute(q).scalars())
+
+
+def game_names(store: Store, prefix: str) -> list[str]:
+    with store.reader.connect() as conn:
+        q = select(GAMES.c.name).where(GAMES.c.name.like(prefix.replace("%", "") + "%"))
+        return list(conn.execute(q).scalars())
+
+
+# -- the game's clock
+@dataclass
+class GameClock:
+    """The clock columns of a game row."""
+
+    name: str
+    started_at: datetime | None = None
+    deadline_at: datetime | None = None
+    deadline_kind: str | None = None
+    phase_hours: int = 48
+    decision_hours: int = 12
+    reminder_hours: list[float] = field(default_factory=lambda: list(DEFAULT_REMINDER_HOURS))
+    reminders_sent: list[float] = field(default_factory=list)
+    clock_paused: bool = False
+    paused_remaining_s: int | None = None
+    last_image_index: int | None = None
+
+
+_JSON_COLUMNS = ("reminder_hours", "reminders_sent")
+CLOCK_COLUMNS = tuple(c.name for c in game_clock.c if c.name != "id")
+
+
+def _clock(row) -> GameClock:
+    values = {c: getattr(row, c) for c in CLOCK_COLUMNS}
+    for c in _JSON_COLUMNS:
+        values[c] = json.loads(values[c]) if values[c] else []
+    for c in ("started_at", "deadline_at"):
+        values[c] = _aware(values[c])
+    return GameClock(**values)
+
+
+def clock(store: Store, game: str, conn: Connection | None = None) -> GameClock:
+    q = select(*[game_clock.c[c] for c in CLOCK_COLUMNS]).where(game_clock.c.name == game)
+    if conn is not None:
+        row = conn.execute(q).first()
+    else:
+        with store.reader.connect() as c:
+            row = c.execute(q).first()
+    if row is None:
+        raise GameNotFound(game)
+    return _clock(row)
+
+
+def clocks(store: Store, *, armed: bool = True) -> list[GameClock]:
+    """The clocks of every game (armed=True: only those with a deadline or a paused clock)."""
+    q = select(*[game_clock.c[c] for c in CLOCK_COLUMNS])
+    if armed:
+        q = q.where(or_(game_clock.c.deadline_at.is_not(None), game_clock.c.clock_paused))
+    with store.reader.connect() as conn:
+        return [_clock(r) for r in conn.execute(q.order_by(game_clock.c.id))]
+
+
+def set_clock(
+    store: Store,
+    game: str,
+    *,
+    expect: dict | None = None,
+    conn: Connection | None = None,
+    **values,
+) -> bool:
+    """Write clock columns of a game (lists for reminder_hours / reminders_sent). With `expect`
+    ({column: value}), only if the row still holds those values (a compare-and-set): True if the
+    row was written."""
+    unknown = set(values) - set(CLOCK_COLUMNS)
+    if unknown:
+        raise TypeError(f"not clock columns: {sorted(unknown)}")
+    values = {k: json.dumps(v) if k in _JSON_COLUMNS else v for k, v in values.items()}
+    where = [game_clock.c.name == game]
+    for k, v in (expect or {}).items():
+        v = json.dumps(v) if k in _JSON_COLUMNS else v
+        where.append(game_clock.c[k].is_(None) if v is None else game_clock.c[k] == v)
+    stmt = update(game_clock).where(*where).values(**values)
+    if conn is not None:
+        return conn.execute(stmt).rowcount == 1
+    with store.engine.begin() as c:
+        return c.execute(stmt).rowcount == 1
+
+
+def advance_image_index(conn: Connection, game: str, index: int) -> bool:
+    """Record that the map up to log row `index` was posted (only forward)."""
+    col = game_clock.c.last_image_index
+    stmt = (
+        update(game_clock)
+        .where(game_clock.c.name == game, or_(col.is_(None), col < index))
+        .values(last_image_index=index)
+    )
+    return conn.execute(stmt).rowcount == 1
+
+
+# -- service state (the heartbeat)
+def get_state(store: Store, key: str) -> tuple[str, datetime] | None:
+    with store.reader.connect() as conn:
+        row = conn.execute(select(STATE.c.value, STATE.c.updated_at).where(STATE.c.key == key))
+        row = row.first()
+    return None if row is None else (row.value, _aware(row.updated_at))
+
+
+def set_state(store: Store, key: str, value: str, *, now: datetime) -> None:
+    with store.engine.begin() as conn:
+        done = conn.execute(
+            update(STATE).where(STATE.c.key == key).values(value=value, updated_at=now)
+        ).rowcount
+        if not done:
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(STATE).values(key=key, value=value, updated_at=now))
+            except IntegrityError:
+                conn.execute(
+                    update(STATE).where(STATE.c.key == key).values(value=value, updated_at=now)
+                )
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    from datetime import UTC
+
+    if value is None or value.utcoffset() is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+__all__ = [
+    "BadLinkCode",
+    "ChatBound",
+    "ChatStoreError",
+    "GameClock",
+    "advance_image_index",
+    "bind",
+    "binding",
+    "binding_key",
+    "bindings",
+    "clock",
+    "clocks",
+    "find_user",
+    "game_names",
+    "get_state",
+    "migrate_chat",
+    "new_link_code",
+    "normalise_code",
+    "redeem_link_code",
+    "remember_user",
+    "seated_games",
+    "set_clock",
+    "set_state",
+    "unbind",
+    "user_names",
+]
