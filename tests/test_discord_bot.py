@@ -378,6 +378,7 @@ def test_a_long_reply_is_split_on_lines_under_2000():
         service = FakeService(lambda i: [Outgoing("discord", i.chat_id, text=text)])
         async with discord_bot(service) as (fake, _):
             await fake.send_message("log", author=fake.user("alice"), mention_bot=True)
+            await fake.wait_for_sent(count=2)  # one reply at a time: the parts must not interleave
             await fake.send_command("order", {"text": "log"}, user=fake.user("alice"))
             sent = await fake.wait_for_sent(count=4)
             for pair in (sent[:2], sent[2:]):
