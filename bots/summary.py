@@ -27,6 +27,7 @@ TOLD = frozenset(
         "AttackResolved",
         "UnitEliminated",
         "UnitRetreated",
+        "UnitFlipped",
         "ReinforcementEntered",
         "ReinforcementLost",
         "OutOfSupply",
@@ -134,7 +135,7 @@ def post_text(post: Post, names: Mapping[str, str | None]) -> str:
     if post.note:
         lines.append(post.note)
     lines.append(f"**{post.game}: turn {s.turn}, {s.phase}**")
-    told = happened(post.events)
+    told = [t for t in happened(post.events) if not (post.note and t in post.note)]
     if told:
         lines.append("What happened:")
         lines += [f"- {t}" for t in told]

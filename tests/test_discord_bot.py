@@ -236,7 +236,7 @@ def test_slash_refusal_is_ephemeral_and_a_private_note_to_another_player_goes_by
 
 def test_slow_service_defers_and_private_answers_stay_private():
     def slow(i: Incoming) -> list[Outgoing]:
-        time.sleep(0.5)  # past the (shortened) deadline: only the deferral keeps it alive
+        time.sleep(1.0)  # past the (shortened) deadline: only the deferral keeps it alive
         if i.text == "both":
             return [
                 private_to(i.user_id, "Only for you."),
@@ -247,7 +247,7 @@ def test_slow_service_defers_and_private_answers_stay_private():
     async def scenario():
         service = FakeService(slow)
         async with discord_bot(service, defer_after=0.05) as (fake, _):
-            fake.interaction_deadline = 0.4  # Discord's is 3 s
+            fake.interaction_deadline = 0.6  # Discord's is 3 s
             alice = fake.user("alice")
             await fake.send_command("order", {"text": "both"}, user=alice)
             first, second = await fake.wait_for_sent(count=2)
