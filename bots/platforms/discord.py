@@ -88,6 +88,20 @@ class ChatService(Protocol):
 class _PbemBotMixin:
     """What the plain and the sharded bot share (mixed in before commands.Bot)."""
 
+    def __init__(
+        self,
+        service: ChatService,
+        *,
+        defer_after: float = DEFAULT_DEFER_AFTER,
+        sync_commands: bool = True,
+        sync_guild: int | None = None,
+        **options: Any,
+    ):
+        super().__init__(**options)
+        self._pbem_init(
+            service, defer_after=defer_after, sync_commands=sync_commands, sync_guild=sync_guild
+        )
+
     def _pbem_init(
         self,
         service: ChatService,
@@ -136,35 +150,11 @@ class _PbemBotMixin:
 
 
 class PbemBot(_PbemBotMixin, commands.Bot):
-    def __init__(
-        self,
-        service: ChatService,
-        *,
-        defer_after: float = DEFAULT_DEFER_AFTER,
-        sync_commands: bool = True,
-        sync_guild: int | None = None,
-        **options: Any,
-    ):
-        super().__init__(**options)
-        self._pbem_init(
-            service, defer_after=defer_after, sync_commands=sync_commands, sync_guild=sync_guild
-        )
+    """The plain bot."""
 
 
 class ShardedPbemBot(_PbemBotMixin, commands.AutoShardedBot):
-    def __init__(
-        self,
-        service: ChatService,
-        *,
-        defer_after: float = DEFAULT_DEFER_AFTER,
-        sync_commands: bool = True,
-        sync_guild: int | None = None,
-        **options: Any,
-    ):
-        super().__init__(**options)
-        self._pbem_init(
-            service, defer_after=defer_after, sync_commands=sync_commands, sync_guild=sync_guild
-        )
+    """The sharded bot (required above 2,500 servers)."""
 
 
 def build_bot(
