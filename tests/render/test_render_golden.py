@@ -5,7 +5,7 @@ any machine with the same Pillow; the tolerance absorbs small FreeType/zlib diff
 
 To regenerate them after an intended change of the drawing, run
 
-    RENDER_UPDATE_GOLDEN=1 /work/venv/bin/python -m pytest tests/render/test_render_golden.py
+    RENDER_UPDATE_GOLDEN=1 python -m pytest tests/render/test_render_golden.py
 
 and look at the new files in tests/render/golden/ before committing them.
 """
