@@ -42,12 +42,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import func, select
 
-from adjudicator import grammar
+from app.messages import Incoming
+from app.service import GameService
 from bots import outbox
 from bots.chat import ChatService
-from bots.demo import DemoSeeds, choose, demo_uid
-from bots.messages import Incoming
-from bots.service import GameService
+from bots.demo import DemoSeeds, choose, demo_uid, legal_texts
 from storage import Store, chat_store
 from storage.chat_models import OutboxRow
 
@@ -139,15 +138,14 @@ def play(directory: Path, seed: int, games: int, images: bool) -> Run:
                 say(user, text)
             name = chat_store.binding(store, "telegram", chat_id)
             assert name is not None
-            rules = service.rules(name)
+            system = service.system(name)
             rng = random.Random(game_seed)
-            state = service.state(name)
-            while state.result is None:
-                side = state.active_side
-                legal = sorted(rules.legal_orders(state, side), key=grammar.format_order)
-                say(USERS[side], grammar.format_order(choose(rng, legal)))
+            here = system.situation(service.state(name))
+            while not here.over:
+                side = here.to_move[0]
+                say(USERS[side], choose(rng, legal_texts(system, service.state(name), side)))
                 run.orders += 1
-                state = service.state(name)
+                here = system.situation(service.state(name))
             run.games += 1
     finally:
         store.close()

@@ -2,7 +2,7 @@
 
     python bench/bench_engine.py [--seed N] [--dir DIR] [--repeat N]
 
-1. engine alone: parse + validate + resolve (grammar.parse, HellsGate.apply) of a whole recorded
+1. engine alone: parse + validate + resolve (the system's grammar and apply) of a whole recorded
    game, with its recorded dice;
 2. service: the same orders through GameService.say, including the SQLite commit of each order
    (chained log row(s) + snapshot + dice bookkeeping, one transaction) on a file in DIR;
@@ -26,10 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator import grammar
 from adjudicator.core.dice import FixedDice
+from app.service import GameService
 from bots.demo import DemoSeeds, run_demo
-from bots.service import GameService
 from storage import Store
 
 
@@ -48,16 +47,15 @@ def orders_of(rec) -> list:
 
 
 def bench_engine(store: Store, name: str, repeat: int) -> tuple[int, float]:
-    service = GameService(store)
     rec = store.load(name)
-    game = service._game(rec.scenario_text)
+    system = GameService(store).system(name)
     rows = orders_of(rec)
     start = time.perf_counter()
     for _ in range(repeat):
-        state = game.rules.new_game(sandbox=rec.sandbox, dice=FixedDice([])).state
+        state = system.initial(rec.sandbox, FixedDice([])).state
         for row in rows:
-            order = grammar.parse(row.text, game.lexicon)
-            state = game.rules.apply(state, row.actor, order, FixedDice(drawn(row.rolls))).state
+            order = system.grammar.parse(row.text)
+            state = system.apply(state, row.actor, order, FixedDice(drawn(row.rolls))).state
     return len(rows) * repeat, time.perf_counter() - start
 
 

@@ -31,8 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.service import GameService
 from bots.demo import DemoSeeds, run_demo
-from bots.service import GameService
 from storage import Store
 from storage.chain import GENESIS, row_hash
 from storage.dice import EMPTY_SALT_DIGEST, CommittedDice, new_seed

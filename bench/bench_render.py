@@ -5,8 +5,9 @@ images of the same size, measured in the same run.
 
 1. Plays a whole game with random legal orders (seeded, as `pbem demo` does) and keeps, at every
    phase end, the state and the events since the previous phase image.
-2. Renders every phase image with render.render_map (static layer already cached; the cold first
-   render, which builds it, is reported apart), `--repeat` times each, keeping the fastest.
+2. Renders every phase image with adjudicator.hells_gate.drawer.draw_map (static layer already
+   cached; the cold first render, which builds it, is reported apart), `--repeat` times each,
+   keeping the fastest.
 3. Baselines, measured image by image between the renders:
    - "encode of the same image": the composed RGB image of that phase saved with
      `Image.save(BytesIO(), "PNG")` and Pillow's default settings;
@@ -30,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image
 
-from adjudicator import grammar
 from adjudicator.core.dice import HashDice
+from adjudicator.hells_gate import grammar
 from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.drawer import clear_cache, compose, draw_map
+from adjudicator.hells_gate.loader import load_scenario
 from adjudicator.hells_gate.rules import HellsGate
-from adjudicator.loader import load_scenario
-from render import clear_cache, compose, render_map
 
 END_WEIGHT = 0.15  # as bots/demo.py
 
@@ -88,18 +89,18 @@ def main() -> None:
     scen, frames, orders = play(args.seed)
     clear_cache()
     t0 = time.perf_counter()
-    render_map(scen, frames[0][0], frames[0][1])
+    draw_map(scen, frames[0][0], frames[0][1])
     cold = time.perf_counter() - t0
     render_t, same_t, blank_t, sizes = [], [], [], []
     biggest = (0, None)
     for state, events in frames:
-        png = render_map(scen, state, events)
+        png = draw_map(scen, state, events)
         sizes.append(len(png))
         if len(png) > biggest[0]:
             biggest = (len(png), png)
         img, _ = compose(scen, state, events)
         blank = Image.new("RGB", img.size)
-        render_t.append(timed(partial(render_map, scen, state, events), args.repeat))
+        render_t.append(timed(partial(draw_map, scen, state, events), args.repeat))
         same_t.append(timed(partial(encode_default, img), args.repeat))
         blank_t.append(timed(partial(encode_default, blank), args.repeat))
     size = img.size
@@ -112,7 +113,7 @@ def main() -> None:
     )
     print(f"cold first render (builds static layer + palette): {cold * ms:8.1f} ms")
     print(f"{'':44} {'median':>8} {'worst':>8}   (ms)")
-    print(f"{'render_map (phase image, PNG bytes)':44} {med_r * ms:8.1f} {worst_r * ms:8.1f}")
+    print(f"{'draw_map (phase image, PNG bytes)':44} {med_r * ms:8.1f} {worst_r * ms:8.1f}")
     for label, med, worst in (
         ("bare encode, same image (RGB, PNG defaults)", med_s, max(same_t)),
         ("bare encode, blank image of the same size", med_b, max(blank_t)),

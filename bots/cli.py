@@ -11,17 +11,19 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from adjudicator.core import registry
+from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
-from adjudicator.hells_gate.state import PHASES
-from bots import images
-from bots.service import GameService
+from adjudicator.core.system import MODERATOR_ACTOR
+from app import audit, frames, games
+from app.fold import ReplayMismatch
+from app.lifecycle import DEFAULT_SYSTEM
+from app.service import GameService
 from storage import StorageError, Store
 
 log = logging.getLogger("pbem")
 
 OK, REFUSED, USAGE = 0, 1, 2
-GAMES = ("hells-gate",)
-SIDES = ("soviet", "german", "moderator")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,7 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     new = sub.add_parser("new", parents=[common], help="create a game")
     new.add_argument("name")
-    new.add_argument("--game", choices=GAMES, default="hells-gate")
+    new.add_argument(
+        "--game", metavar="SYSTEM", default=DEFAULT_SYSTEM, help="the game system (`pbem games`)"
+    )
     new.add_argument("--scenario", metavar="FILE", help="scenario TOML (default: the built-in one)")
     new.add_argument("--sandbox", action="store_true", help="allow moderator commands")
     new.add_argument("--creator", metavar="USER", help="the game's first moderator")
@@ -44,8 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     say.add_argument(
         "--as",
         dest="actor",
-        choices=SIDES,
-        help="the side spoken for (required without --user; with it, one of the user's seats)",
+        metavar="SIDE",
+        help="the side spoken for, or `moderator` (required without --user; with it, one of "
+        "the user's seats)",
     )
     say.add_argument(
         "--user", metavar="USER", help="speak as this user: his seats and roles are checked"
@@ -76,8 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("name")
     render.add_argument("-o", "--output", metavar="FILE", help="PNG file (default NAME.png)")
     render.add_argument("--turn", type=int, help="with --phase: the image at the end of that phase")
-    render.add_argument("--phase", choices=PHASES, help="a phase name, e.g. soviet-combat")
-    render.add_argument("--view", choices=("soviet", "german"), help="what one side may see")
+    render.add_argument("--phase", help="a phase name of the game, as `status` names it")
+    render.add_argument("--view", metavar="SIDE", help="what one side may see")
+
+    sub.add_parser("games", parents=[common], help="list the game systems, a line each")
 
     log_ = sub.add_parser("log", parents=[common], help="print a game's log")
     log_.add_argument("name")
@@ -137,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.opened = []
     try:
         return COMMANDS[args.command](args)
-    except (StorageError, ScenarioError, OSError) as exc:
+    except (StorageError, ScenarioError, UnknownSystem, OSError) as exc:
         log.debug("setup error", exc_info=True)
         print(f"pbem: {exc}", file=sys.stderr)
         return USAGE
@@ -154,9 +161,31 @@ def _store(args, default: str | None = None) -> Store:
 
 
 def cmd_new(args) -> int:
+    registry.get(args.game)  # an unknown system is a usage error, before the database is made
     service = GameService(_store(args))
-    print(service.new_game(args.name, args.scenario, sandbox=args.sandbox, creator=args.creator))
+    print(
+        service.new_game(
+            args.name, args.scenario, sandbox=args.sandbox, creator=args.creator, system=args.game
+        )
+    )
     return OK
+
+
+def cmd_games(args) -> int:
+    for system in registry.systems():
+        print(f"{system.id:<16} {system.title}")
+    return OK
+
+
+def _check_side(service: GameService, name: str, side: str | None, what: str) -> str | None:
+    """None, or the usage error of a side the game does not have."""
+    if side is None:
+        return None
+    sides = [s.id for s in service.system(name).sides]
+    allowed = [*sides, MODERATOR_ACTOR] if what == "--as" else sides
+    if side in allowed:
+        return None
+    return f"pbem: {what} {side!r}: the game {name!r} has the sides {', '.join(allowed)}"
 
 
 def cmd_say(args) -> int:
@@ -164,6 +193,10 @@ def cmd_say(args) -> int:
         print("pbem say: give --as SIDE (the local operator) or --user USER", file=sys.stderr)
         return USAGE
     service = GameService(_store(args))
+    bad = _check_side(service, args.name, args.actor, "--as")
+    if bad:
+        print(bad, file=sys.stderr)
+        return USAGE
     replies = service.say(args.name, args.actor, args.text, user=args.user, key=args.key)
     if args.json:
         docs = [r.to_dict() for r in replies]
@@ -222,20 +255,23 @@ def cmd_demo(args) -> int:
 
 
 def _write_images(service: GameService, name: str, folder: Path) -> None:
-    from render import render_map
-
     folder.mkdir(parents=True, exist_ok=True)
-    scenario = service.rules(name).scen
-    frames = service.frames(name)
-    for n, frame in enumerate(frames):
-        png = render_map(scenario, frame.state, frame.events, title=images.title(name, frame))
-        (folder / images.file_name(n, frame)).write_bytes(png)
-    print(f"Wrote {len(frames)} map images to {folder}.")
+    system = service.system(name)
+    all_frames = service.frames(name)
+    for n, frame in enumerate(all_frames):
+        title = frames.title(name, frame)
+        png = games.draw(system, frame.state, frame.events, None, title)
+        (folder / frames.file_name(n, frame)).write_bytes(png)
+    print(f"Wrote {len(all_frames)} map images to {folder}.")
 
 
 def cmd_render(args) -> int:
     service = GameService(_store(args))
     service.record(args.name)  # an unknown game is a usage error (exit 2)
+    bad = _check_side(service, args.name, args.view, "--view")
+    if bad:
+        print(bad, file=sys.stderr)
+        return USAGE
     try:
         png = service.image(args.name, args.turn, args.phase, args.view)
     except LookupError as exc:
@@ -255,8 +291,6 @@ def cmd_log(args) -> int:
 def cmd_replay(args) -> int:
     """Re-adjudicate stored games with the current rules: each game whose events, states or
     result differ is reported with the first differing row (after the progress bar)."""
-    from bots.service import ReplayMismatch
-
     service = GameService(_store(args))
     if args.all:
         names = [g.name for g in service.store.list_games()]
@@ -311,9 +345,7 @@ def cmd_audit(args) -> int:
         if args.name or args.export:
             print("pbem audit: --verify FILE takes no game name and no --export", file=sys.stderr)
             return USAGE
-        from bots.verify import verify_file
-
-        ok, text = verify_file(args.verify)
+        ok, text = audit.verify_file(args.verify)
         print(text)
         return OK if ok else REFUSED
     if not args.name:
@@ -341,6 +373,7 @@ COMMANDS = {
     "demo": cmd_demo,
     "render": cmd_render,
     "log": cmd_log,
+    "games": cmd_games,
     "replay": cmd_replay,
     "audit": cmd_audit,
     "serve": cmd_serve,

@@ -1,6 +1,6 @@
 """A whole game between two built-in players that choose random legal orders.
 
-It goes through the same GameService path as human players (text -> grammar -> engine -> store),
+It goes through the same path as human players (text -> grammar -> the system's rules -> store),
 so it doubles as an end-to-end smoke test, committed dice and hash chain included. Choices and
 dice follow the seed: the demo's epoch seeds are derived from it (so they are NOT secret, unlike a
 real game's, which come from `secrets`), and `pbem audit` checks a demo game like any other.
@@ -14,9 +14,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from adjudicator import grammar
-from adjudicator.hells_gate import orders as O
-from bots.service import GameService
+from adjudicator.core.system import GameSystem
+from app.service import GameService
+from app.summary import side_name
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -53,9 +53,11 @@ def demo_uid(seed: int | str, name: str) -> str:
     return hashlib.sha256(f"demo-uid-{seed}-{name}".encode()).hexdigest()[:32]
 
 
-def choose(rng: random.Random, legal: list) -> object:
-    ends = [o for o in legal if isinstance(o, O.End)]
-    others = [o for o in legal if not isinstance(o, O.End)]
+def choose(rng: random.Random, legal: list[str]) -> str:
+    """One of the legal orders (canonical texts, sorted); `end` (ending the phase, in every
+    system that has phases) only now and then while other orders are legal."""
+    ends = [o for o in legal if o == "end"]
+    others = [o for o in legal if o != "end"]
     if ends and (not others or rng.random() < END_WEIGHT):
         return ends[0]
     return rng.choice(others)
@@ -71,30 +73,34 @@ def run_demo(
     name = name or _free_name(store, f"demo-{seed}")
     service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, name))
     service.new_game(name)
-    rules = service.rules(name)
+    system = service.system(name)
     rng = random.Random(seed)
     phase_key, said, count = None, [], 0
-    state = service.state(name)
-    while state.result is None and count < MAX_ORDERS:
-        key = (state.turn, state.phase)
+    here = system.situation(service.state(name))
+    while not here.over and count < MAX_ORDERS:
+        key = (here.turn, here.phase)
         if key != phase_key:
             _flush(write, phase_key, said)
             phase_key, said = key, []
-        side = state.active_side
-        # sorted by text: the choice depends on the seed alone, not on the engine's list order
-        legal = sorted(rules.legal_orders(state, side), key=grammar.format_order)
-        text = grammar.format_order(choose(rng, legal))
+        side = here.to_move[0]
+        text = choose(rng, legal_texts(system, service.state(name), side))
         replies = service.say(name, side, text)
         if not replies[0].ok:  # a legal order refused: an engine bug worth shouting about
             raise DemoError(f"legal order {text!r} by {side} refused: {replies[0].error}")
         said.append(f"{side[0]}:{text}" if side != phase_key[1].split("-")[0] else text)
         count += 1
-        state = service.state(name)
+        here = system.situation(service.state(name))
     _flush(write, phase_key, said)
     final = service.show(name)
-    write(f"Result after {count} orders: {result_text(final.get('result'))}")
-    write(f"VP: {vp_text(final.get('vp'))}")
+    write(f"Result after {count} orders: {result_text(final.get('result'), system)}")
+    write(f"VP: {vp_text(final.get('vp'), system)}")
     return DemoResult(name, count, final.get("result"), final.get("vp"))
+
+
+def legal_texts(system: GameSystem, state: object, side: str) -> list[str]:
+    """The legal orders as canonical texts, sorted: the choice depends on the seed alone, not
+    on the order of the engine's list."""
+    return sorted(system.grammar.format(o) for o in system.legal_orders(state, side))
 
 
 def _free_name(store: Store, base: str) -> str:
@@ -107,26 +113,28 @@ def _free_name(store: Store, base: str) -> str:
     return name
 
 
-def result_text(result: dict | None) -> str:
+def result_text(result: dict | None, system: GameSystem) -> str:
     if not result:
         return "unfinished"
     winner = result.get("winner")
-    head = "a draw" if winner == "draw" else f"{str(winner).title()} victory"
-    return f"{head} (Soviet {result.get('soviet')} VP, German {result.get('german')} VP)"
+    head = "a draw" if winner == "draw" else f"{side_name(system.sides, str(winner))} victory"
+    scores = ", ".join(f"{s.name} {result.get(s.id)} VP" for s in system.sides if s.id in result)
+    return f"{head} ({scores})" if scores else head
 
 
-def vp_text(vp: dict | None) -> str:
+def vp_text(vp: dict | None, system: GameSystem) -> str:
     if not vp:
         return "-"
     parts = []
     for side, detail in vp.items():
+        name = side_name(system.sides, side)
         if not isinstance(detail, dict):
-            parts.append(f"{side.title()} {detail}")
+            parts.append(f"{name} {detail}")
             continue
         rest = ", ".join(
             f"{k.replace('_', ' ')} {_brief(v)}" for k, v in detail.items() if k != "total"
         )
-        parts.append(f"{side.title()} {detail.get('total')} ({rest})")
+        parts.append(f"{name} {detail.get('total')} ({rest})")
     return "; ".join(parts)
 
 

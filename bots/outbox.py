@@ -12,14 +12,9 @@ Guarantees:
 - Order per lane: a lane is one chat (or one user's private chat). Rows of a lane are sent in id
   order, one at a time; a row waiting for its retry holds back the rows behind it. Different
   lanes are sent concurrently.
-- Retries: `RetryLater(retry_after=s)` (a 429 the adapter did not wait out) waits exactly s
-  seconds and does not count as a failure; any other error (RetryLater without retry_after,
-  DeliveryError, an unexpected exception) backs off exponentially: 1 s, 2 s, 4 s ... at most 5 min,
-  and after `max_attempts` failures the row is `failed` with `last_error`. `Undeliverable` (and
-  an HTTP 403/404 from an adapter that raises its library's errors) fails the row at once.
-- Partial sends: an adapter splits one Outgoing into parts (text chunks, the image); the error it
-  raises carries `parts_sent`, stored with the row and passed back as `start_part`, so a retry
-  resumes after the parts already delivered.
+- Retries (bots/retry.py): a rate limit waits exactly its `retry_after`; other errors back off
+  1 s, 2 s, 4 s ... at most 5 min, `max_attempts` times; `Undeliverable` fails at once. A partial
+  send's `parts_sent` is kept and passed back as `start_part`: a retry resumes after them.
 - Several processes on one PostgreSQL database: a row is claimed (claimed_by / claimed_until, a
   lease renewed while the send lasts) before it is sent, so only one process sends it; a lane
   whose head row is claimed by another process is left to that process.
@@ -32,6 +27,14 @@ is marked sent right after the adapter returns, in a transaction of its own.
 Senders: `async send(outgoing, *, start_part=0, fallback_chat_id=None, as_document=False)`; only
 the keyword arguments a sender's signature accepts are passed (`TelegramBot.send` takes all three;
 `bots.platforms.discord.send_outgoing` bound to its bot takes none).
+
+Maps off the message path: a row may carry a `render` spec instead of an image (the writer's
+`render=`). Before sending such a row, the sender calls its `renderer(game, spec) -> PNG bytes`
+in a worker thread and keeps the bytes in the row's `image` (a retry does not draw again). A
+renderer that fails, or none at all, sends the text without the image: text is never lost for a
+picture.
+
+The SQL is storage/outbox.py; turning posts into rows (lanes, dedupe keys) is app/outbox.py.
 """
 
 from __future__ import annotations
@@ -39,29 +42,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import json
 import logging
 import os
 import socket
 import threading
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from bots.messages import Outgoing
-from bots.platforms.common import DeliveryError, Undeliverable
-from storage import Store, chat_store
-from storage.chat_models import OutboxRow
+from app import outbox as posts
+from app.messages import Outgoing
+from app.outbox import Row, dedupe_keys, lane_of
+from bots import retry
+from storage import Store
+from storage import outbox as sql
+from storage.outbox import FAILED, OUTBOX, PENDING, SENT
 
 log = logging.getLogger(__name__)
 
-OUTBOX = OutboxRow.__table__
-PENDING, SENT, FAILED = "pending", "sent", "failed"
 MAX_ATTEMPTS = 12  # failures before a row is given up (1+2+4+...+256 s, then 5 min each)
 MAX_WAITS = 100  # RetryAfter waits before a row is given up
 BASE_BACKOFF = 1.0
@@ -71,46 +73,17 @@ POLL = 1.0  # seconds between looks at the table when nothing wakes the sender
 STOP_GRACE = 5.0  # seconds in-flight sends may take to finish when stopping
 
 Sender = Callable[..., Awaitable[Any]]
-
-
-class _SystemClock:
-    @staticmethod
-    def now() -> datetime:
-        return datetime.now(UTC)
+Renderer = Callable[[str, dict], bytes]  # (game name, render spec) -> PNG bytes
 
 
 def _now(clock: Any) -> datetime:
-    now = (clock or _SystemClock).now()
+    now = datetime.now(UTC) if clock is None else clock.now()
     if now.utcoffset() is None:
         raise ValueError("the clock must give aware UTC datetimes")
     return now
 
 
 # -- writing
-def lane_of(out: Outgoing) -> str:
-    """What orders the rows: the chat posted to, or "dm:<user>" for a private message."""
-    if out.private and out.user_id:
-        return f"dm:{out.user_id}"
-    if out.chat_id is None:
-        raise ValueError("an Outgoing needs chat_id, or private=True with user_id")
-    return out.chat_id
-
-
-def dedupe_keys(key: str | None, outgoings: Iterable[Outgoing]) -> list[str | None]:
-    """Deterministic keys: f"{key}|{platform}|{lane}|{n}" (n counts the rows of one lane), so a
-    redelivered message gives the same keys even if the game got another chat meanwhile."""
-    if key is None:
-        return [None for _ in outgoings]
-    seen: dict[tuple[str, str], int] = {}
-    keys: list[str | None] = []
-    for out in outgoings:
-        lane = (out.platform, lane_of(out))
-        n = seen.get(lane, 0)
-        seen[lane] = n + 1
-        keys.append(f"{key}|{out.platform}|{lane[1]}|{n}")
-    return keys
-
-
 def enqueue(
     store: Store,
     game: str | None,
@@ -122,151 +95,53 @@ def enqueue(
     as_document: bool = False,
     image_index: int | None = None,
     hold: Mapping[tuple[str, str], timedelta] | None = None,
-    conn: Connection | None = None,
+    render: dict | None = None,
 ) -> list[int]:
     """Write the outgoings as pending rows, in order; return the ids of the rows written (rows
-    whose dedupe key exists already are skipped). One transaction (or the caller's `conn`).
+    whose dedupe key exists already are skipped). One transaction (`enqueue_in`: the caller's).
 
     key: the idempotency key of the cause (see `dedupe_keys`). image_index: the log row the
     posted map shows; the game's `last_image_index` moves to it in the same transaction.
     hold: (platform, lane) -> how long its rows wait before their first attempt (the chat
     service lets the adapter's direct reply to a message go out before the post it caused).
+    render: the map to draw when sent, for the rows without an image (see the module doc).
     The running senders of this process are woken once the rows are committed."""
-    outs = list(outgoings)
-    now = now or _now(None)
-    keys = dedupe_keys(key, outs)
-    if conn is not None:
-        ids = _write(conn, game, outs, keys, now, fallback_chat_id, as_document, image_index, hold)
-    else:
-        with store.engine.begin() as c:
-            ids = _write(c, game, outs, keys, now, fallback_chat_id, as_document, image_index, hold)
-    if ids:
-        wake_senders()
-    return ids
+    return posts.write(  # it wakes the senders
+        store,
+        game,
+        outgoings,
+        key=key,
+        now=now or _now(None),
+        fallback_chat_id=fallback_chat_id,
+        as_document=as_document,
+        image_index=image_index,
+        hold=hold,
+        render=render,
+    )
 
 
-def _write(
+def enqueue_in(
     conn: Connection,
     game: str | None,
-    outs: list[Outgoing],
-    keys: list[str | None],
+    outgoings: Iterable[Outgoing],
+    *,
+    key: str | None,
     now: datetime,
-    fallback_chat_id: str | None,
-    as_document: bool,
-    image_index: int | None,
+    image_index: int | None = None,
     hold: Mapping[tuple[str, str], timedelta] | None = None,
+    render: dict | None = None,
 ) -> list[int]:
-    wanted = [k for k in keys if k is not None]
-    existing: set[str] = set()
-    if wanted:
-        q = select(OUTBOX.c.dedupe_key).where(OUTBOX.c.dedupe_key.in_(wanted))
-        existing = set(conn.execute(q).scalars())
-    ids: list[int] = []
-    for out, k in zip(outs, keys, strict=True):
-        if k is not None and k in existing:
-            continue
-        values = {
-            "game": game,
-            "platform": out.platform,
-            "chat_id": out.chat_id,
-            "user_id": out.user_id,
-            "lane": lane_of(out),
-            "text": out.text or "",
-            "image": out.image,
-            "image_name": out.image_name,
-            "private": out.private,
-            "mentions": json.dumps(list(out.mentions)),
-            "reply_to": out.reply_to,
-            "fallback_chat_id": fallback_chat_id,
-            "as_document": as_document,
-            "created_at": now,
-            "status": PENDING,
-            "attempts": 0,
-            "waits": 0,
-            "next_attempt_at": now + (hold or {}).get((out.platform, lane_of(out)), timedelta()),
-            "parts_sent": 0,
-            "dedupe_key": k,
-        }
-        ids.append(conn.execute(insert(OUTBOX).values(**values)).inserted_primary_key[0])
-    if image_index is not None and game is not None:
-        chat_store.advance_image_index(conn, game, image_index)
-    return ids
-
-
-def known_keys(store: Store, keys: Iterable[str]) -> set[str]:
-    """Which of these dedupe keys are written already (to skip rendering a post twice)."""
-    keys = list(keys)
-    if not keys:
-        return set()
-    with store.reader.connect() as conn:
-        q = select(OUTBOX.c.dedupe_key).where(OUTBOX.c.dedupe_key.in_(keys))
-        return set(conn.execute(q).scalars())
-
-
-# -- reading (tests, operators)
-@dataclass
-class Row:
-    id: int
-    game: str | None
-    lane: str
-    status: str
-    attempts: int
-    waits: int
-    parts_sent: int
-    next_attempt_at: datetime
-    sent_at: datetime | None
-    last_error: str | None
-    dedupe_key: str | None
-    outgoing: Outgoing
-    fallback_chat_id: str | None = None
-    as_document: bool = False
-
-
-def _row(r) -> Row:
-    out = Outgoing(
-        platform=r.platform,
-        chat_id=r.chat_id,
-        text=r.text,
-        user_id=r.user_id,
-        image=r.image,
-        image_name=r.image_name,
-        private=r.private,
-        mentions=json.loads(r.mentions or "[]"),
-        reply_to=r.reply_to,
-    )
-    return Row(
-        r.id,
-        r.game,
-        r.lane,
-        r.status,
-        r.attempts,
-        r.waits,
-        r.parts_sent,
-        _aware(r.next_attempt_at),
-        _aware(r.sent_at),
-        r.last_error,
-        r.dedupe_key,
-        out,
-        r.fallback_chat_id,
-        r.as_document,
+    """`enqueue` inside the caller's transaction (e.g. `GameTx.conn`): the rows commit with it.
+    Once it has committed, `wake_senders()` (or `storage.outbox.notify()`) sends them at once;
+    otherwise the senders find them at their next poll."""
+    return posts.write_in(
+        conn, game, outgoings, key=key, now=now, image_index=image_index, hold=hold, render=render
     )
 
 
-def rows(store: Store, *, game: str | None = None, status: str | None = None) -> list[Row]:
-    q = select(OUTBOX)
-    if game is not None:
-        q = q.where(OUTBOX.c.game == game)
-    if status is not None:
-        q = q.where(OUTBOX.c.status == status)
-    with store.reader.connect() as conn:
-        return [_row(r) for r in conn.execute(q.order_by(OUTBOX.c.id))]
-
-
-def purge_sent(store: Store, *, before: datetime) -> int:
-    """Delete the rows sent before `before` (their images take room); the count deleted."""
-    with store.engine.begin() as conn:
-        stmt = delete(OUTBOX).where(OUTBOX.c.status == SENT, OUTBOX.c.sent_at < before)
-        return conn.execute(stmt).rowcount
+known_keys = sql.known_keys  # which dedupe keys are written already
+rows = posts.rows  # the rows (tests, operators)
+purge_sent = sql.purge_sent  # delete the rows sent before a time (their images take room)
 
 
 # -- waking the senders of this process
@@ -283,19 +158,10 @@ def wake_senders() -> None:
             loop.call_soon_threadsafe(event.set)
 
 
+sql.listen(wake_senders)  # rows committed by the application core (app/outbox.py) wake them too
+
+
 # -- sending
-def _backoff(attempts: int, base: float, cap: float) -> float:
-    return min(base * 2 ** max(attempts - 1, 0), cap)
-
-
-def _permanent(exc: BaseException) -> bool:
-    """A platform library's error that retrying cannot fix (HTTP 403 / 404)."""
-    status = getattr(exc, "status", None)
-    if status is None:
-        status = getattr(getattr(exc, "response", None), "status", None)
-    return status in (403, 404)
-
-
 def _accepted_kwargs(send: Sender) -> set[str] | None:
     """The keyword arguments `send` accepts (None: any)."""
     try:
@@ -324,8 +190,10 @@ class OutboxSender:
         max_backoff: float = MAX_BACKOFF,
         lease: timedelta = LEASE,
         owner: str | None = None,
+        renderer: Renderer | None = None,
     ):
         self.store = store
+        self.renderer = renderer  # draws the maps of rows with a render spec (module doc)
         self.senders = dict(senders)
         self.clock = clock
         self.sleep = sleep or asyncio.sleep  # a test passes one that moves its fake clock
@@ -344,89 +212,44 @@ class OutboxSender:
         return _now(self.clock)
 
     # ---- the database side (run in a worker thread)
-    def _heads(self, now: datetime) -> tuple[list[Any], datetime | None]:
+    def _heads(self, now: datetime) -> tuple[list[sql.Head], datetime | None]:
         """The first pending row of each lane (of my platforms) that is due and not claimed by
         another sender; and the earliest time a held-back head becomes due."""
-        if not self.senders:
-            return [], None
-        mine = and_(OUTBOX.c.status == PENDING, OUTBOX.c.platform.in_(list(self.senders)))
-        first = select(func.min(OUTBOX.c.id)).where(mine).group_by(OUTBOX.c.platform, OUTBOX.c.lane)
-        cols = [
-            OUTBOX.c.id,
-            OUTBOX.c.platform,
-            OUTBOX.c.lane,
-            OUTBOX.c.next_attempt_at,
-            OUTBOX.c.claimed_by,
-            OUTBOX.c.claimed_until,
-        ]
-        with self.store.reader.connect() as conn:
-            heads = conn.execute(select(*cols).where(OUTBOX.c.id.in_(first))).all()
         due, later = [], None
-        for h in sorted(heads, key=lambda h: h.id):
-            until = _aware(h.claimed_until)
+        for h in sql.lane_heads(self.store, self.senders):
+            until = h.claimed_until
             if h.claimed_by not in (None, self.owner) and until is not None and until > now:
                 later = until if later is None else min(later, until)
                 continue
-            at = _aware(h.next_attempt_at)
-            if at > now:
-                later = at if later is None else min(later, at)
+            if h.next_attempt_at > now:
+                later = h.next_attempt_at if later is None else min(later, h.next_attempt_at)
                 continue
             due.append(h)
         return due, later
 
-    def _claim(self, row_id: int, now: datetime) -> Any | None:
-        free = or_(
-            OUTBOX.c.claimed_by.is_(None),
-            OUTBOX.c.claimed_by == self.owner,
-            OUTBOX.c.claimed_until.is_(None),
-            OUTBOX.c.claimed_until < now,
-        )
-        with self.store.engine.begin() as conn:
-            got = conn.execute(
-                update(OUTBOX)
-                .where(OUTBOX.c.id == row_id, OUTBOX.c.status == PENDING, free)
-                .values(claimed_by=self.owner, claimed_until=now + self.lease)
-            ).rowcount
-            if got != 1:
-                return None
-            return conn.execute(select(OUTBOX).where(OUTBOX.c.id == row_id)).first()
+    def _claim(self, row_id: int, now: datetime) -> dict | None:
+        return sql.claim(self.store, row_id, self.owner, now, self.lease)
 
     def _finish(self, row_id: int, **values: Any) -> bool:
-        values |= {"claimed_by": None, "claimed_until": None}
-        with self.store.engine.begin() as conn:
-            done = conn.execute(
-                update(OUTBOX)
-                .where(OUTBOX.c.id == row_id, OUTBOX.c.claimed_by == self.owner)
-                .values(**values)
-            ).rowcount
+        done = sql.finish(self.store, row_id, self.owner, **values)
         if not done:
             log.warning("outbox row %d: the claim was lost before it was recorded", row_id)
-        return bool(done)
+        return done
 
     def _renew(self, ids: list[int], now: datetime) -> None:
-        with self.store.engine.begin() as conn:
-            conn.execute(
-                update(OUTBOX)
-                .where(OUTBOX.c.id.in_(ids), OUTBOX.c.claimed_by == self.owner)
-                .values(claimed_until=now + self.lease)
-            )
+        sql.renew(self.store, ids, self.owner, now + self.lease)
 
     def release(self, ids: list[int]) -> None:
-        if not ids:
-            return
-        with self.store.engine.begin() as conn:
-            conn.execute(
-                update(OUTBOX)
-                .where(OUTBOX.c.id.in_(ids), OUTBOX.c.claimed_by == self.owner)
-                .values(claimed_by=None, claimed_until=None)
-            )
+        sql.release(self.store, ids, self.owner)
 
     # ---- one row
-    async def deliver(self, r: Any) -> None:
+    async def deliver(self, r: dict) -> None:
         """Send one claimed row and record the outcome."""
-        row = _row(r)
-        send = self.senders[r.platform]
-        accepted = self.kwargs.get(r.platform)
+        row = posts.row_of(r)
+        if row.outgoing.render is not None and row.outgoing.image is None:
+            row.outgoing = await self._drawn(row)
+        send = self.senders[row.outgoing.platform]
+        accepted = self.kwargs.get(row.outgoing.platform)
         kwargs = {
             "start_part": row.parts_sent,
             "fallback_chat_id": row.fallback_chat_id,
@@ -444,53 +267,28 @@ class OutboxSender:
             return
         now = self.now()
         await asyncio.to_thread(self._finish, row.id, status=SENT, sent_at=now)
-        log.info("outbox row %d sent to %s %s", row.id, r.platform, row.lane)
+        log.info("outbox row %d sent to %s %s", row.id, row.outgoing.platform, row.lane)
+
+    async def _drawn(self, row: Row) -> Outgoing:
+        """The row's post with its map drawn (and kept on the row), or without it if the
+        renderer is missing or fails."""
+        out = row.outgoing
+        if self.renderer is None:
+            log.warning("outbox row %d: a map to draw but no renderer; sent without it", row.id)
+            return out
+        try:
+            image = await asyncio.to_thread(self.renderer, row.game or "", out.render or {})
+        except Exception as exc:  # noqa: BLE001 - the text goes out without the picture
+            log.warning("outbox row %d: drawing the map failed (%s); sent without it", row.id, exc)
+            return out
+        await asyncio.to_thread(sql.store_image, self.store, row.id, self.owner, image)
+        return replace(out, image=image)
 
     def _failed(self, row: Row, exc: BaseException) -> None:
-        now = self.now()
-        parts = max(row.parts_sent, getattr(exc, "parts_sent", 0) or 0)
-        error = f"{type(exc).__name__}: {exc}"[:2000]
-        retry_after = getattr(exc, "retry_after", None)
-        if isinstance(retry_after, timedelta):
-            retry_after = retry_after.total_seconds()
-        if isinstance(exc, Undeliverable) or (
-            not isinstance(exc, DeliveryError) and _permanent(exc)
-        ):
-            log.warning("outbox row %d undeliverable: %s", row.id, error)
-            self._finish(row.id, status=FAILED, parts_sent=parts, last_error=error)
-            return
-        if retry_after is not None:
-            waits = row.waits + 1
-            if waits > self.max_waits:
-                self._finish(row.id, status=FAILED, waits=waits, parts_sent=parts, last_error=error)
-                return
-            log.info("outbox row %d: rate limited, retry in %gs", row.id, retry_after)
-            self._finish(
-                row.id,
-                waits=waits,
-                parts_sent=parts,
-                last_error=error,
-                next_attempt_at=now + timedelta(seconds=float(retry_after)),
-            )
-            return
-        attempts = row.attempts + 1
-        if attempts >= self.max_attempts:
-            log.error("outbox row %d failed after %d attempts: %s", row.id, attempts, error)
-            self._finish(
-                row.id, status=FAILED, attempts=attempts, parts_sent=parts, last_error=error
-            )
-            return
-        delay = _backoff(attempts, self.base_backoff, self.max_backoff)
-        log.info(
-            "outbox row %d: attempt %d failed (%s); retry in %gs", row.id, attempts, error, delay
+        limits = retry.Limits(
+            self.max_attempts, self.max_waits, self.base_backoff, self.max_backoff
         )
-        self._finish(
-            row.id,
-            attempts=attempts,
-            parts_sent=parts,
-            last_error=error,
-            next_attempt_at=now + timedelta(seconds=delay),
-        )
+        self._finish(row.id, **retry.after_failure(row, exc, self.now(), limits))
 
     # ---- the loop
     async def step(self) -> float:
@@ -576,24 +374,20 @@ async def run_sender(
 
     senders: platform -> async send (see the module doc). clock: `now()` gives aware UTC (None:
     the system clock). options: see OutboxSender (sleep, poll, max_attempts, base_backoff,
-    max_backoff, lease, owner). Rows for platforms with no sender stay pending."""
+    max_backoff, lease, owner, renderer). Rows for platforms with no sender stay pending."""
     await OutboxSender(store, senders, clock, **options).run(stop_event)
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    if value is None or value.utcoffset() is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 __all__ = [
     "FAILED",
+    "OUTBOX",
     "PENDING",
     "SENT",
     "OutboxSender",
     "Row",
     "dedupe_keys",
     "enqueue",
+    "enqueue_in",
     "known_keys",
     "lane_of",
     "purge_sent",

@@ -3,11 +3,11 @@ exactly one process per database (the leader).
 
 The jobs hold no state: the deadlines live in the game rows, and every job calls the same thin,
 stable entry point `bots.scheduler:tick` (a job store keeps functions as "module:function"; this
-name must never change), which runs `bots.deadlines.adjudicate_due` once: idempotent, so a job
+name must never change), which runs `app.deadlines.adjudicate_due` once: idempotent, so a job
 that runs late, twice, or after a restart does no harm. The leader runs
 
 - the catch-up, once, as soon as it leads (startup: an outage found by the heartbeat moves the
-  deadlines that it covered instead of executing them; see bots/deadlines.py);
+  deadlines that it covered instead of executing them; see app/deadlines.py, app/outage.py);
 - an interval job every `tick_seconds` (30 s): reminders, defaults and the heartbeat;
 - a date job at the exact next due time (a deadline or a reminder), re-planned after each run.
 
@@ -39,9 +39,10 @@ from typing import Protocol
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bots import deadlines
+from app import deadlines
+from app.clock import next_due
+from app.messages import Outgoing
 from bots.clock import Clock, SystemClock
-from bots.messages import Outgoing
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -218,7 +219,6 @@ class Scheduler:
         retry_seconds: float = RETRY_SECONDS,
         outage_after: timedelta = deadlines.OUTAGE_AFTER,
         post: deadlines.Post | None = None,
-        announce: deadlines.Announce | None = None,
         leadership: Leadership | None = None,
         on_posted: Callable[[list[Outgoing]], None] | None = None,
     ):
@@ -229,7 +229,6 @@ class Scheduler:
         self.retry_seconds = retry_seconds
         self.outage_after = outage_after
         self.post = post
-        self.announce = announce  # ChatService.announce: the post after a default
         self.leadership = leadership or leadership_for(self.store)
         self.on_posted = on_posted
         self.id = f"scheduler-{next(_NUMBERS)}"
@@ -331,11 +330,10 @@ class Scheduler:
                 return []
             posted = await asyncio.to_thread(
                 deadlines.adjudicate_due,
-                self.service,
                 self.store,
-                self.clock,
+                self.clock.now(),
+                core=getattr(self.service, "core", None),
                 post=self.post,
-                announce=self.announce,
                 outage_after=self.outage_after,
             )
             self.runs += 1
@@ -347,7 +345,7 @@ class Scheduler:
             return posted
 
     async def _plan_next(self) -> None:
-        nxt = await asyncio.to_thread(deadlines.next_due, self.store)
+        nxt = await asyncio.to_thread(next_due, self.store)
         if self.aps is None or not self.aps.running or not self.is_leader:
             return
         wait = None if nxt is None else nxt - self.clock.now()

@@ -3,26 +3,31 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from bots.service import GameService
+from adjudicator.core.system import MODERATOR_ACTOR
+from app.service import GameService
 from storage import GameNotFound
 
 log = logging.getLogger(__name__)
 
-ACTORS = ("soviet", "german", "moderator")
 QUIT = {"quit", "exit"}
 
 
+def _to_move(service: GameService, name: str) -> str | None:
+    here = service.system(name).situation(service.state(name))
+    return here.to_move[0] if here.to_move else None
+
+
 def prompt_for(service: GameService, name: str) -> str:
-    state = service.state(name)
-    return f"[turn {state.turn} {state.phase}] {state.active_side}> "
+    here = service.system(name).situation(service.state(name))
+    return f"[{here.label.replace(',', '')}] {here.to_move[0] if here.to_move else None}> "
 
 
-def split_actor(line: str, default: str) -> tuple[str, str]:
-    """`german: end` speaks as german; anything else as the default side."""
+def split_actor(line: str, default: str, actors: Iterable[str]) -> tuple[str, str]:
+    """`<SIDE>: end` speaks as that side; anything else as the default side."""
     head, sep, rest = line.partition(":")
-    if sep and head.strip().lower() in ACTORS:
+    if sep and head.strip().lower() in set(actors):
         return head.strip().lower(), rest.strip()
     return default, line
 
@@ -38,11 +43,13 @@ def play(
         service.record(name)
     except GameNotFound:
         write(service.new_game(name, sandbox=sandbox))
+    sides = [s.id for s in service.system(name).sides]
     write(
-        f"Playing {name!r}. Type orders, 'help', or 'quit'; prefix 'german:' etc. to speak "
+        f"Playing {name!r}. Type orders, 'help', or 'quit'; prefix '{sides[-1]}:' etc. to speak "
         "as another side."
     )
-    while service.state(name).result is None:
+    actors = [*sides, MODERATOR_ACTOR]
+    while not service.system(name).situation(service.state(name)).over:
         try:
             line = read(prompt_for(service, name)).strip()
         except EOFError:
@@ -52,7 +59,7 @@ def play(
             continue
         if line.lower() in QUIT:
             break
-        actor, text = split_actor(line, service.state(name).active_side or "moderator")
+        actor, text = split_actor(line, _to_move(service, name) or MODERATOR_ACTOR, actors)
         for reply in service.say(name, actor, text):
             write(reply.reply)
     write(service.status(name))

@@ -1,34 +1,28 @@
-"""Rendered map images of a game: state in, PNG bytes out, no other I/O.
+"""A drawing toolkit for board-game maps (Pillow), knowing no game: game drawers build on it.
 
-    render_map(scenario, state, events=(), view=None, title=None) -> bytes
-    render_debug(scenario, state, events=(), view=None, title=None) -> dict
-    visible_units(scenario, state, view=None) -> list[UnitState]
+    render.canvas     new_image, draw: canvases and drawing contexts
+    render.hexes      Layout: a flat-topped hex grid in pixels, with a side panel beside the map
+    render.stacks     stack_geometry: counters of a stack tiled around a hex centre
+    render.text       font, text, text_length, fit_size, fit_font, wrap, vertical_label
+    render.overlay    aa_patch, draw_arrow, draw_trail, shorten, badge_label: anti-aliased overlays
+    render.placement  Occupancy, exit_distance, span, arrow_span, label_box: where overlays go
+    render.legend     heading, sample_row, inline_row, symbol_columns: legend machinery
+    render.panel      track, text_block: panel machinery
+    render.palette    build_palette: a fixed palette from probe images given by the caller
+    render.png        encode: PNG bytes, mapped to a fixed palette if given
+    render.cache      LayerCache: layers (e.g. a static layer) cached by a caller-given key
 
-`events` are the events since the last phase image (Event objects or their dicts): the attacks
-of the last combat phase among them are drawn as arrows with odds and results, moves as faint
-trails, retreats as dashed arrows; destroyed units are listed in the panel. `view` is None (all)
-or a side; it only acts through visible_units. The rules code never imports this package.
-
-The static layer (terrain, rivers, names, legend) is drawn once per scenario and cached; a
-phase image is a copy of it with counters, markers, arrows and the panel drawn on top.
+Everything is deterministic: only the font bundled with Pillow is used, so images are the same
+on every machine with the same Pillow.
 """
 
 from __future__ import annotations
 
-from render.frame import clear_cache, compose, render_png, visible_units
+from render.cache import LayerCache
+from render.canvas import draw, new_image
+from render.hexes import Layout
+from render.palette import build_palette
+from render.png import encode
+from render.stacks import stack_geometry
 
-
-def render_map(scenario, state, events=(), view=None, title=None) -> bytes:
-    """The map as PNG bytes."""
-    return render_png(scenario, state, events, view, title)
-
-
-def render_debug(scenario, state, events=(), view=None, title=None) -> dict:
-    """What render_map draws, as data, for tests: unit id -> hex, pixel box and centre, markers,
-    arrows and labels, the legend keys and the kinds of things drawn; "image" is the RGB image
-    before encoding."""
-    _, dbg = compose(scenario, state, events, view, title)
-    return dbg
-
-
-__all__ = ["clear_cache", "compose", "render_debug", "render_map", "visible_units"]
+__all__ = ["LayerCache", "Layout", "build_palette", "draw", "encode", "new_image", "stack_geometry"]

@@ -1,11 +1,13 @@
-"""Anti-aliased strokes on the per-phase layer: arrows and trails are drawn at 3x on a patch the
-size of their bounding box, reduced (premultiplied, so edges do not darken) and pasted."""
+"""Anti-aliased overlays on an image: arrows, trails and badge labels are drawn at 3x on a patch
+the size of their bounding box, reduced (premultiplied, so edges do not darken) and pasted."""
 
 from __future__ import annotations
 
 import math
 
 from PIL import Image, ImageDraw
+
+from render import text
 
 K = 3
 
@@ -143,3 +145,33 @@ def shorten(p0, p1, start: float, end: float):
     L = math.hypot(x1 - x0, y1 - y0) or 1.0
     ux, uy = (x1 - x0) / L, (y1 - y0) / L
     return (x0 + ux * start, y0 + uy * start), (x1 - ux * end, y1 - uy * end)
+
+
+def badge_label_width(lines, badge: int = 20) -> int:
+    """The width of a badge label with these lines [(text, size, dy)]."""
+    return round(max(text.text_length(s, size) for s, size, _ in lines)) + badge + 16
+
+
+def badge_label(img, box, badge_text: str, lines, colour, ink, badge: int = 20) -> None:
+    """A white rounded box outlined in colour, a round badge of that colour with badge_text at
+    its left, then lines [(text, size, dy)] in ink, each dy below the top of the box."""
+    x0, y0, x1, y1 = box
+    bx, by = x0 + 4 + badge / 2, (y0 + y1) / 2
+
+    def shapes(dd, tx, k):
+        dd.rounded_rectangle(
+            (*tx(x0, y0), *tx(x1, y1)),
+            radius=6 * k,
+            fill=(255, 255, 255),
+            outline=colour,
+            width=2 * k,
+        )
+        dd.ellipse(
+            (*tx(bx - badge / 2, by - badge / 2), *tx(bx + badge / 2, by + badge / 2)), fill=colour
+        )
+
+    aa_patch(img, (x0 - 1, y0 - 1, x1 + 2, y1 + 2), shapes)
+    text.text(img, (bx, by), badge_text, 14, (255, 255, 255), "mm")
+    tx = x0 + badge + 10
+    for s, size, dy in lines:
+        text.text(img, (tx, y0 + dy), s, size, ink)

@@ -1,112 +1,22 @@
-"""A fixed 256-colour palette per scenario, so that encoding a phase image is a cheap
-nearest-colour mapping instead of a fresh colour quantisation.
+"""A fixed 256-colour palette, so that encoding an image is a cheap nearest-colour mapping
+instead of a fresh colour quantisation.
 
-The palette is the octree quantisation of two synthetic, busy frames rendered with the real
-pipeline: every unit on the map with every face and marker, attacks and retreats of both sides,
-move trails, the Tychinovka marker, both weathers, both banners and the game-over banner. Every
-colour the renderer uses (and the anti-aliased blends between them) is therefore close to a
-palette entry. It depends only on the scenario, so images stay reproducible.
+The caller supplies probe images: busy frames drawn with its real pipeline, showing every colour
+it uses (and the anti-aliased blends between them). Their octree quantisation is the palette; it
+depends only on the probes, so images mapped to it stay reproducible.
 """
 
 from __future__ import annotations
 
 from PIL import Image
 
-from adjudicator.hells_gate.state import GameState, UnitState
 
-
-def _probe_states(scenario):
-    units = {}
-    for i, spec in enumerate(scenario.units.values()):
-        h = spec.setup_hex or spec.entry_hex
-        units[spec.id] = UnitState(
-            spec.id,
-            spec.side,
-            "map",
-            h,
-            reduced=spec.steps == 2 and i % 3 == 1,
-            oos=i % 4 == 2,
-            retreated=i % 5 == 3,
-        )
-    a = GameState(2, "soviet-combat", "mud", units)
-    units_b = {
-        k: UnitState(
-            u.id, u.side, "map", u.hex, reduced=not u.reduced and scenario.units[k].steps == 2
-        )
-        for k, u in units.items()
-    }
-    b = GameState(scenario.turns, "german-movement", "snow", units_b)
-    b.result = {"winner": "german", "soviet": 10, "german": 12}
-    return a, b
-
-
-def _probe_events(scenario, state):
-    """Attacks and retreats between adjacent hexes held by the two sides; a move per side."""
-    held = state.occupied()
-    grid = scenario.grid
-    events = []
-    done = set()
-    for h, side in sorted(held.items()):
-        for n in grid.neighbours(h):
-            if held.get(n) not in (None, side) and n not in done and len(done) < 8:
-                done.add(n)
-                attackers = [u.id for u in state.units_in(h)]
-                events.append(
-                    {
-                        "kind": "AttackResolved",
-                        "text": "",
-                        "hex": n,
-                        "attackers": attackers,
-                        "origins": {u: h for u in attackers},
-                        "attack_strength": 6,
-                        "defense_strength": 2,
-                        "raw_column": "3:1",
-                        "final_column": "2:1",
-                        "shifts": [{"code": "S4", "columns": -1, "reason": "woods"}],
-                        "decisive": len(done) % 2 == 0,
-                        "overstack": False,
-                        "die": 4,
-                        "hits": len(done) % 3,
-                    }
-                )
-                if len(done) % 2:
-                    events.append(
-                        {
-                            "kind": "UnitRetreated",
-                            "text": "",
-                            "unit": state.units_in(n)[0].id,
-                            "origin": h,
-                            "hex": n,
-                        }
-                    )
-    for side in ("soviet", "german"):
-        u = next((u for u in state.units.values() if u.side == side), None)
-        first = list(grid.neighbours(u.hex))[:1] if u else []
-        if not first:
-            continue
-        path = first + [n for n in grid.neighbours(first[0]) if n != u.hex][:1]
-        events.append(
-            {
-                "kind": "UnitMoved",
-                "text": "",
-                "unit": u.id,
-                "origin": u.hex,
-                "path": path,
-                "hex": path[-1],
-            }
-        )
-        events.append({"kind": "UnitEliminated", "text": "", "unit": u.id, "hex": u.hex})
-    return events
-
-
-def build_palette(scenario, compose) -> Image.Image:
-    frames = []
-    for st in _probe_states(scenario):
-        img, _ = compose(scenario, st, _probe_events(scenario, st), None, "Palette probe")
-        frames.append(img)
+def build_palette(frames, colours: int = 256) -> Image.Image:
+    """The palette of the probe images `frames` (RGB, same width), stacked top to bottom."""
+    frames = list(frames)
     probe = Image.new("RGB", (frames[0].width, sum(f.height for f in frames)))
     y = 0
     for f in frames:
         probe.paste(f, (0, y))
         y += f.height
-    return probe.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return probe.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

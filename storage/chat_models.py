@@ -97,6 +97,9 @@ class OutboxRow(SQLModel, table=True):
     dedupe_key: str | None = Field(default=None, unique=True)
     claimed_by: str | None = None  # the sender process sending it now ...
     claimed_until: datetime | None = None  # ... until then (a lease; renewed while sending)
+    # a map to draw when the row is sent (JSON, e.g. {"after": 12, "upto": 17, "title": ...};
+    # migration 0003): drawn once, kept in `image`
+    render: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class ServiceState(SQLModel, table=True):

@@ -8,27 +8,25 @@ clock drives them.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import secrets
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from storage import clocks as _clocks
 from storage.chat_models import (
-    DEFAULT_REMINDER_HOURS,
     ChatBinding,
     ChatUser,
     LinkCode,
     OutboxRow,
     ServiceState,
-    game_clock,
 )
 from storage.models import Game as _Game
 from storage.models import Seat
-from storage.store import GameNotFound, Store
+from storage.store import Store
 
 BINDING = ChatBinding.__table__
 LINK = LinkCode.__table__
@@ -75,10 +73,17 @@ def binding_key(store: Store, platform: str, chat_id: str) -> tuple[str, str | N
     return None if row is None else (row.game, row.created_key)
 
 
-def bindings(store: Store, game: str) -> list[tuple[str, str]]:
+def reading(source: Store | Connection) -> contextlib.AbstractContextManager[Connection]:
+    """A connection to read with: the caller's own (inside its transaction), or a reader's."""
+    if isinstance(source, Connection):
+        return contextlib.nullcontext(source)
+    return source.reader.connect()
+
+
+def bindings(source: Store | Connection, game: str) -> list[tuple[str, str]]:
     """Every chat hosting the game, as (platform, chat_id), in the order they were bound."""
     q = select(BINDING.c.platform, BINDING.c.chat_id).where(BINDING.c.game == game)
-    with store.reader.connect() as conn:
+    with reading(source) as conn:
         return [(r.platform, r.chat_id) for r in conn.execute(q.order_by(BINDING.c.id))]
 
 
@@ -246,10 +251,10 @@ def remember_user(store: Store, user: str, name: str, *, now: datetime) -> None:
                 pass
 
 
-def user_names(store: Store, users: list[str]) -> dict[str, str]:
+def user_names(source: Store | Connection, users: list[str]) -> dict[str, str]:
     if not users:
         return {}
-    with store.reader.connect() as conn:
+    with reading(source) as conn:
         rows = conn.execute(select(USERS.c.user, USERS.c.name).where(USERS.c.user.in_(users)))
         return {r.user: r.name for r in rows}
 
@@ -282,56 +287,21 @@ def game_names(store: Store, prefix: str) -> list[str]:
         return list(conn.execute(q).scalars())
 
 
-# -- the game's clock
-@dataclass
-class GameClock:
-    """The clock columns of a game row."""
-
-    name: str
-    started_at: datetime | None = None
-    deadline_at: datetime | None = None
-    deadline_kind: str | None = None
-    phase_hours: int = 48
-    decision_hours: int = 12
-    reminder_hours: list[float] = field(default_factory=lambda: list(DEFAULT_REMINDER_HOURS))
-    reminders_sent: list[float] = field(default_factory=list)
-    clock_paused: bool = False
-    paused_remaining_s: int | None = None
-    last_image_index: int | None = None
-
-
-_JSON_COLUMNS = ("reminder_hours", "reminders_sent")
-CLOCK_COLUMNS = tuple(c.name for c in game_clock.c if c.name != "id")
-
-
-def _clock(row) -> GameClock:
-    values = {c: getattr(row, c) for c in CLOCK_COLUMNS}
-    for c in _JSON_COLUMNS:
-        values[c] = json.loads(values[c]) if values[c] else []
-    for c in ("started_at", "deadline_at"):
-        values[c] = _aware(values[c])
-    return GameClock(**values)
+# -- the game's clock: its SQL lives in storage/clocks.py (these names stay for the callers)
+GameClock = _clocks.ClockRow
+CLOCK_COLUMNS = _clocks.CLOCK_COLUMNS
+advance_image_index = _clocks.advance_image_index
 
 
 def clock(store: Store, game: str, conn: Connection | None = None) -> GameClock:
-    q = select(*[game_clock.c[c] for c in CLOCK_COLUMNS]).where(game_clock.c.name == game)
     if conn is not None:
-        row = conn.execute(q).first()
-    else:
-        with store.reader.connect() as c:
-            row = c.execute(q).first()
-    if row is None:
-        raise GameNotFound(game)
-    return _clock(row)
+        return _clocks.read(conn, game)
+    return _clocks.load(store, game)
 
 
 def clocks(store: Store, *, armed: bool = True) -> list[GameClock]:
     """The clocks of every game (armed=True: only those with a deadline or a paused clock)."""
-    q = select(*[game_clock.c[c] for c in CLOCK_COLUMNS])
-    if armed:
-        q = q.where(or_(game_clock.c.deadline_at.is_not(None), game_clock.c.clock_paused))
-    with store.reader.connect() as conn:
-        return [_clock(r) for r in conn.execute(q.order_by(game_clock.c.id))]
+    return _clocks.armed(store) if armed else _clocks.every(store)
 
 
 def set_clock(
@@ -342,33 +312,10 @@ def set_clock(
     conn: Connection | None = None,
     **values,
 ) -> bool:
-    """Write clock columns of a game (lists for reminder_hours / reminders_sent). With `expect`
-    ({column: value}), only if the row still holds those values (a compare-and-set): True if the
-    row was written."""
-    unknown = set(values) - set(CLOCK_COLUMNS)
-    if unknown:
-        raise TypeError(f"not clock columns: {sorted(unknown)}")
-    values = {k: json.dumps(v) if k in _JSON_COLUMNS else v for k, v in values.items()}
-    where = [game_clock.c.name == game]
-    for k, v in (expect or {}).items():
-        v = json.dumps(v) if k in _JSON_COLUMNS else v
-        where.append(game_clock.c[k].is_(None) if v is None else game_clock.c[k] == v)
-    stmt = update(game_clock).where(*where).values(**values)
+    """Write clock columns of a game (see storage.clocks.write)."""
     if conn is not None:
-        return conn.execute(stmt).rowcount == 1
-    with store.engine.begin() as c:
-        return c.execute(stmt).rowcount == 1
-
-
-def advance_image_index(conn: Connection, game: str, index: int) -> bool:
-    """Record that the map up to log row `index` was posted (only forward)."""
-    col = game_clock.c.last_image_index
-    stmt = (
-        update(game_clock)
-        .where(game_clock.c.name == game, or_(col.is_(None), col < index))
-        .values(last_image_index=index)
-    )
-    return conn.execute(stmt).rowcount == 1
+        return _clocks.write(conn, game, expect=expect, **values)
+    return _clocks.save(store, game, expect=expect, **values)
 
 
 # -- service state (the heartbeat)

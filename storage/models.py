@@ -105,7 +105,7 @@ class LogEntry(SQLModel, table=True):
     # -- chained fields (storage/chain.CHAINED_FIELDS)
     index: int  # 0, 1, 2, ... per game; 0 is the setup
     kind: str  # setup, epoch, order, salt, reveal, reveal-hidden, undo, rewind, moderation
-    actor: str  # soviet, german, moderator, system
+    actor: str  # a side of the game, moderator, system
     user: str | None = None  # who said it (None: the local operator of the command line)
     text: str = Field(sa_column=Column(Text, nullable=False))  # canonical command text
     payload: str = Field(sa_column=Column(Text, nullable=False))  # JSON, by kind

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from adjudicator.loader import load_scenario
+from adjudicator.hells_gate.loader import load_scenario
 
 PG_URL = os.environ.get("PBEM_TEST_PG")
 BACKENDS = [

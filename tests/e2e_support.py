@@ -34,16 +34,17 @@ from typing import Any, Self
 
 import pytest
 
-from bots import deadlines, outbox
+from app import images, outage
+from app.messages import Incoming, Outgoing
+from app.service import GameService
+from bots import outbox
 from bots.chat import ChatService
 from bots.clock import FakeClock
 from bots.demo import DemoSeeds
-from bots.messages import Incoming, Outgoing
 from bots.platforms import discord as dc
 from bots.platforms.discord import DM_REFUSED
 from bots.platforms.telegram import FAILURE_TEXT, TelegramBot, TelegramConfig, to_markdown_v2
 from bots.scheduler import Scheduler
-from bots.service import GameService
 from storage import Store, chat_store
 from tests.fakes.discord_api import FakeDiscord, Sent
 from tests.fakes.telegram_api import Call, FakeTelegramAPI, parse_markdown_v2
@@ -247,7 +248,6 @@ class World:
             self.clock,
             tick_seconds=3600,  # the test calls `tick`; no pass runs on the wall clock
             retry_seconds=3600,
-            announce=self.chat.announce,
         )
         await self.scheduler.start()  # the leader's catch-up pass runs now
         self._started.append(self.scheduler.stop)
@@ -272,7 +272,11 @@ class World:
         assert self._sender_task is None, "a sender runs already"
         self._stop_sender = asyncio.Event()
         self.sender = outbox.OutboxSender(
-            self.store, senders or self.senders, Ahead(self.clock), owner=f"e2e-{id(self)}"
+            self.store,
+            senders or self.senders,
+            Ahead(self.clock),
+            owner=f"e2e-{id(self)}",
+            renderer=images.renderer(self.store),  # the posts' maps, drawn as they are sent
         )
         self._sender_task = asyncio.create_task(self.sender.run(self._stop_sender), name="outbox")
 
@@ -298,7 +302,7 @@ class World:
         """One pass of the scheduler at the clock's time. up: the service ran all along (the
         heartbeats a clock moved by hours skips are written first), so it is no outage."""
         if up:
-            await asyncio.to_thread(deadlines.heartbeat, self.store, self.clock)
+            await asyncio.to_thread(outage.heartbeat, self.store, self.clock)
         return await self.scheduler.run_once()
 
     def deadline(self, game: str) -> datetime:

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import random
 
-from adjudicator import grammar
-from bots.demo import choose
-from bots.service import GameService, Reply
+from app.service import GameService, Reply
+from bots.demo import choose, legal_texts
 
 
 def legal_text(service: GameService, name: str, rng: random.Random) -> tuple[str, str]:
     """(side, text) of a random legal order for the side to move, as the demo chooses it."""
     state = service.state(name)
-    side = state.active_side
-    legal = sorted(service.rules(name).legal_orders(state, side), key=grammar.format_order)
-    return side, grammar.format_order(choose(rng, legal))
+    system = service.system(name)
+    side = system.situation(state).to_move[0]
+    return side, choose(rng, legal_texts(system, state, side))
 
 
 def play_random(
@@ -29,8 +28,8 @@ def play_random(
     rng = random.Random(seed)
     replies: list[Reply] = []
     for _ in range(orders):
-        state = service.state(name)
-        if state.result is not None or (until_turn is not None and state.turn >= until_turn):
+        here = service.system(name).situation(service.state(name))
+        if here.over or (until_turn is not None and (here.turn or 0) >= until_turn):
             break
         side, text = legal_text(service, name, rng)
         got = service.say(name, side, text)

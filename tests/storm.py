@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from bots.service import GameService
+from app.service import GameService
 from storage import Store
 
 UNITS = ("20tk", "29tk", "5gtk", "389id", "57id", "88id", "72id")  # two-step units on the map

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from app.service import GameService
 from bots.cli import main
-from bots.service import GameService
 from storage import Store
 from storage.chain import link
 from tests.playing import play_random
@@ -190,7 +190,7 @@ def test_an_export_verifies_offline_and_a_tampered_export_names_its_row(game, ca
 def test_a_relinked_export_with_a_changed_order_fails_the_replay(game, tmp_path):
     """Even a forger who recomputes every hash cannot change what an order did: the replay
     through the rules names the row."""
-    from bots.verify import verify_file
+    from app.audit import verify_file
     from storage.audit import read_export, write_export
 
     game.export("g", tmp_path / "g.jsonl")

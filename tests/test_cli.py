@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.loader import default_scenario_text
+from adjudicator.hells_gate.loader import default_scenario_text
+from app.service import GameService
 from bots.cli import main
-from bots.service import GameService
 from storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bots.service import GameService
+from app.service import GameService
 from storage.chain import verify_chain
 from tests.storm import new_storm_game, storm
 

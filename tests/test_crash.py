@@ -21,7 +21,7 @@ import time
 import warnings
 from collections import Counter
 
-from bots.service import GameService
+from app.service import GameService
 from storage import Store
 from storage.chain import verify_chain
 from tests.storm import MODERATOR, new_storm_game, storm_text

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 from PIL import Image
 
-from bots.messages import Incoming, Outgoing
+from app.messages import Incoming, Outgoing
 from bots.platforms.discord import (
     DM_REFUSED,
     PRIVATE_SLOT_NOTE,

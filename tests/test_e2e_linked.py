@@ -16,7 +16,9 @@ import asyncio
 import re
 from datetime import timedelta
 
-from bots import deadlines, outbox
+from app import clock as deadlines
+from app import outage
+from bots import outbox
 from storage import Store
 from tests import e2e_support as E
 from tests.fakes.discord_api import FakeDiscord
@@ -271,7 +273,7 @@ def test_an_outage_extends_the_deadline_instead_of_executing_it(tmp_path):
                 deadline = w.deadline(game)
                 clock.advance(minutes=10)
                 await w.tick()  # the last heartbeat: the process dies after it
-                last_seen = deadlines.last_heartbeat(w.store)
+                last_seen = outage.last_heartbeat(w.store)
                 rows = w.store.count_rows(game)
             assert last_seen == clock.now()
 

@@ -1,4 +1,5 @@
-"""The shared order language (adjudicator.grammar): text -> order -> canonical text."""
+"""The order language of Hell's Gate (adjudicator.hells_gate.grammar on the kit
+adjudicator.grammar): text -> order -> canonical text."""
 
 from __future__ import annotations
 
@@ -22,15 +23,9 @@ from adjudicator.core.commands import (
     Unseat,
 )
 from adjudicator.core.errors import Rejection
-from adjudicator.grammar import (
-    COMMANDS,
-    Lexicon,
-    ParseError,
-    format_order,
-    help_text,
-    parse,
-    parse_message,
-)
+from adjudicator.grammar import Lexicon, ParseError
+from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
+from adjudicator.hells_gate.loader import load_scenario
 from adjudicator.hells_gate.orders import (
     Attack,
     Breakout,
@@ -58,12 +53,19 @@ from adjudicator.hells_gate.orders import (
 )
 from adjudicator.hells_gate.scenario import WEATHERS
 from adjudicator.hells_gate.state import PHASES
-from adjudicator.loader import load_scenario
+
+GRAMMAR = HellsGateGrammar(load_scenario(), SIDES)
+COMMANDS = GRAMMAR.commands
 
 
 @pytest.fixture(scope="module")
-def lex() -> Lexicon:
-    return Lexicon.from_scenario(load_scenario())
+def grammar() -> HellsGateGrammar:
+    return GRAMMAR
+
+
+@pytest.fixture(scope="module")
+def lex(grammar) -> Lexicon:
+    return grammar.lexicon
 
 
 # -- canonical forms: one example of every order and query
@@ -132,9 +134,9 @@ CANONICAL = [
 
 
 @pytest.mark.parametrize(("text", "order"), CANONICAL)
-def test_canonical_text_round_trips(lex, text, order):
-    assert parse(text, lex) == order
-    assert format_order(order) == text
+def test_canonical_text_round_trips(grammar, text, order):
+    assert grammar.parse(text) == order
+    assert grammar.format(order) == text
 
 
 def test_every_order_type_has_a_canonical_example():
@@ -213,8 +215,8 @@ def test_every_order_type_has_a_canonical_example():
         ("   attack   C6\twith 20tk  ", "attack C6 with 20tk"),
     ],
 )
-def test_aliases_give_the_canonical_form(lex, text, canonical):
-    assert format_order(parse(text, lex)) == canonical
+def test_aliases_give_the_canonical_form(grammar, text, canonical):
+    assert grammar.format(grammar.parse(text)) == canonical
 
 
 @pytest.mark.parametrize(
@@ -232,8 +234,8 @@ def test_aliases_give_the_canonical_form(lex, text, canonical):
         ("HELP Attack", "help attack"),
     ],
 )
-def test_case_does_not_matter(lex, text, canonical):
-    assert format_order(parse(text, lex)) == canonical
+def test_case_does_not_matter(grammar, text, canonical):
+    assert grammar.format(grammar.parse(text)) == canonical
 
 
 @pytest.mark.parametrize(
@@ -275,14 +277,14 @@ def test_case_does_not_matter(lex, text, canonical):
         ("losses retreat 389id=Smela", "losses retreat 389id=D6"),
     ],
 )
-def test_designations_and_town_names(lex, text, canonical):
-    assert format_order(parse(text, lex)) == canonical
+def test_designations_and_town_names(grammar, text, canonical):
+    assert grammar.format(grammar.parse(text)) == canonical
 
 
-def test_hyphens_join_hex_ids_of_a_path_but_not_the_words_of_a_name(lex):
-    assert parse("move 20tk C6-D6", lex) == Move("20tk", ("C6", "D6"))
-    assert parse("move kab Korsun-Shevchenkovsky", lex) == Move("kab", ("E3",))
-    assert parse("move Korps-Abteilung B E3", lex) == Move("kab", ("E3",))
+def test_hyphens_join_hex_ids_of_a_path_but_not_the_words_of_a_name(grammar):
+    assert grammar.parse("move 20tk C6-D6") == Move("20tk", ("C6", "D6"))
+    assert grammar.parse("move kab Korsun-Shevchenkovsky") == Move("kab", ("E3",))
+    assert grammar.parse("move Korps-Abteilung B E3") == Move("kab", ("E3",))
 
 
 # -- refusals: every one is a ParseError with a code, a message and no rule
@@ -369,9 +371,9 @@ ERRORS = [
 
 
 @pytest.mark.parametrize(("text", "code", "says"), ERRORS)
-def test_refusals_say_what_is_wrong(lex, text, code, says):
+def test_refusals_say_what_is_wrong(grammar, text, code, says):
     with pytest.raises(ParseError) as info:
-        parse(text, lex)
+        grammar.parse(text)
     err = info.value
     assert isinstance(err, Rejection)
     assert err.code == code
@@ -382,10 +384,10 @@ def test_refusals_say_what_is_wrong(lex, text, code, says):
 
 
 @pytest.mark.parametrize(("text", "code", "says"), ERRORS)
-def test_refusals_say_what_would_be_legal(lex, text, code, says):
+def test_refusals_say_what_would_be_legal(grammar, text, code, says):
     """After the command word, a refusal ends with the usage line of that command."""
     with pytest.raises(ParseError) as info:
-        parse(text, lex)
+        grammar.parse(text)
     message = info.value.message
     if code == "unknown-command":
         assert "Commands: attack, preview, losses" in message
@@ -405,135 +407,139 @@ def _set_usage() -> str:
     return _group_usage("set")
 
 
-def test_refusal_usage_is_that_of_the_command(lex):
+def test_refusal_usage_is_that_of_the_command(grammar):
     with pytest.raises(ParseError, match=r"Usage: move <UNIT> \[to\] <HEX> \[<HEX>\]$"):
-        parse("mv 20tk", lex)
+        grammar.parse("mv 20tk")
     with pytest.raises(ParseError, match=r"Usage: set weather snow\|mud$"):
-        parse("set weather rain", lex)
+        grammar.parse("set weather rain")
 
 
-def test_did_you_mean_offers_at_most_three_close_names(lex):
+def test_did_you_mean_offers_at_most_three_close_names(grammar):
     with pytest.raises(ParseError) as info:
-        parse("move 20tk shpla", lex)
+        grammar.parse("move 20tk shpla")
     assert "did you mean B7 (Shpola)" in info.value.message
     assert info.value.message.count(" or ") <= 2
 
 
-def test_a_word_near_nothing_gets_no_suggestion(lex):
+def test_a_word_near_nothing_gets_no_suggestion(grammar):
     with pytest.raises(ParseError) as info:
-        parse("attack C6 with qqqqqqqq", lex)
+        grammar.parse("attack C6 with qqqqqqqq")
     assert "did you mean" not in info.value.message
 
 
 # -- messages of several lines
-def test_parse_message_splits_lines_and_keeps_errors_in_place(lex):
+def test_parse_message_splits_lines_and_keeps_errors_in_place(grammar):
     message = "\n  attack C6 with 20tk  \n\n   \nmove 20tk C9\r\nend\n"
-    results = parse_message(message, lex)
+    results = grammar.parse_message(message)
     assert [line for line, _ in results] == ["attack C6 with 20tk", "move 20tk C9", "end"]
     assert results[0][1] == Attack("C6", ("20tk",))
     assert isinstance(results[1][1], ParseError) and results[1][1].code == "unknown-hex"
     assert results[2][1] == End()
 
 
-def test_parse_message_of_nothing_is_empty(lex):
-    assert parse_message("", lex) == []
-    assert parse_message(" \n\t\n", lex) == []
+def test_parse_message_of_nothing_is_empty(grammar):
+    assert grammar.parse_message("") == []
+    assert grammar.parse_message(" \n\t\n") == []
 
 
-def test_parse_message_does_not_raise_on_unknown_commands(lex):
-    [(line, result)] = parse_message("hello there", lex)
+def test_parse_message_does_not_raise_on_unknown_commands(grammar):
+    [(line, result)] = grammar.parse_message("hello there")
     assert line == "hello there"
     assert isinstance(result, ParseError) and result.code == "unknown-command"
 
 
 # -- help
-def test_help_text_lists_every_usage_line():
-    text = help_text()
-    assert help_text(None) == text
+def test_help_text_lists_every_usage_line(grammar):
+    text = grammar.help()
+    assert grammar.help(None) == text
     for usage, _ in COMMANDS.values():
         assert usage in text
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_help_text_of_each_command_gives_usage_and_an_example(command):
+def test_help_text_of_each_command_gives_usage_and_an_example(grammar, command):
     usage, paragraph = COMMANDS[command]
-    text = help_text(command)
+    text = grammar.help(command)
     assert text.startswith(f"Usage: {usage}\n")
     assert paragraph in text
     assert "Example: " in paragraph
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_every_help_example_parses(lex, command):
+def test_every_help_example_parses(grammar, command):
     example = COMMANDS[command][1].split("Example: ")[1]
-    assert format_order(parse(example, lex))
+    assert grammar.format(grammar.parse(example))
 
 
-def test_help_text_accepts_aliases_and_lists_them():
-    assert help_text("a") == help_text("attack")
-    assert "Aliases: a, att" in help_text("attack")
-    assert help_text("SET TURN") == help_text("set turn")
-    assert help_text("set ret") == help_text("set retreat")
+def test_help_text_accepts_aliases_and_lists_them(grammar):
+    assert grammar.help("a") == grammar.help("attack")
+    assert "Aliases: a, att" in grammar.help("attack")
+    assert grammar.help("SET TURN") == grammar.help("set turn")
+    assert grammar.help("set ret") == grammar.help("set retreat")
 
 
-def test_help_text_of_set_lists_every_set_command():
-    text = help_text("set")
+def test_help_text_of_set_lists_every_set_command(grammar):
+    text = grammar.help("set")
     for command in ("set turn", "set phase", "set weather", "set oos", "set retreat"):
         assert COMMANDS[command][0] in text
 
 
-def test_help_text_of_an_unknown_command_suggests():
-    assert "did you mean attack?" in help_text("atack")
+def test_help_text_of_an_unknown_command_suggests(grammar):
+    assert "did you mean attack?" in grammar.help("atack")
 
 
-def test_help_query_names_a_command_help_text_knows(lex):
+def test_help_query_names_a_command_help_text_knows(grammar):
     for command in [*COMMANDS, "set", "moderator"]:
-        order = parse(f"help {command}", lex)
+        order = grammar.parse(f"help {command}")
         assert order == Help(command)
-        assert help_text(order.command)
+        assert grammar.help(order.command)
 
 
-def test_format_order_refuses_what_is_not_an_order():
+def test_format_order_refuses_what_is_not_an_order(grammar):
     with pytest.raises(TypeError):
-        format_order("attack C6 with 20tk")
+        grammar.format("attack C6 with 20tk")
 
 
 # -- lexicon
-def test_lexicon_from_scenario_knows_every_unit_and_hex(lex):
+def test_lexicon_from_scenario_knows_every_unit_and_hex(grammar):
     scenario = load_scenario()
     for unit in scenario.units.values():
-        assert parse(f"flip {unit.id}", lex) == Flip(unit.id)
-        assert parse(f"flip {unit.designation}", lex) == Flip(unit.id)
-        assert parse(f"flip {unit.designation.upper()}", lex) == Flip(unit.id)
+        assert grammar.parse(f"flip {unit.id}") == Flip(unit.id)
+        assert grammar.parse(f"flip {unit.designation}") == Flip(unit.id)
+        assert grammar.parse(f"flip {unit.designation.upper()}") == Flip(unit.id)
     for hex_id, spec in scenario.hexes.items():
-        assert parse(f"units {hex_id.lower()}", lex) == Units(hex_id)
+        assert grammar.parse(f"units {hex_id.lower()}") == Units(hex_id)
         if spec.name:
-            assert parse(f"units {spec.name}", lex) == Units(hex_id)
+            assert grammar.parse(f"units {spec.name}") == Units(hex_id)
 
 
-def test_a_units_parenthesised_qualifier_is_not_a_name(lex):
+def test_a_units_parenthesised_qualifier_is_not_a_name(grammar):
     with pytest.raises(ParseError):
-        parse("flip battle group", lex)
-    assert parse("flip wiking", lex) == Flip("wiking")  # the id, not "(Wiking)" of 5ss
+        grammar.parse("flip battle group")
+    assert grammar.parse("flip wiking") == Flip("wiking")  # the id, not "(Wiking)" of 5ss
 
 
 def test_lexicon_drops_a_name_shared_by_two_hexes():
-    lex = Lexicon({"1a": "1st Army"}, {"A1": "Foo (Bar)", "A2": "Bar", "A3": None}, turns=3)
-    assert parse("units foo", lex) == Units("A1")
-    assert parse("units foo bar", lex) == Units("A1")
-    assert parse("units bar", lex) == Units("A2")  # the whole name wins over a part
-    assert parse("move 1st army a3", lex) == Move("1a", ("A3",))
+    grammar = HellsGateGrammar.from_names(
+        {"1a": "1st Army"}, {"A1": "Foo (Bar)", "A2": "Bar", "A3": None}, turns=3
+    )
+    assert grammar.parse("units foo") == Units("A1")
+    assert grammar.parse("units foo bar") == Units("A1")
+    assert grammar.parse("units bar") == Units("A2")  # the whole name wins over a part
+    assert grammar.parse("move 1st army a3") == Move("1a", ("A3",))
     with pytest.raises(ParseError, match="from 1 to 3"):
-        parse("set turn 4", lex)
+        grammar.parse("set turn 4")
 
 
 def test_lexicon_ambiguous_part_name_is_refused():
-    lex = Lexicon({"1a": "1st Army"}, {"A1": "Bartow (Bar)", "A2": "Bartok (Bar)"}, turns=3)
+    grammar = HellsGateGrammar.from_names(
+        {"1a": "1st Army"}, {"A1": "Bartow (Bar)", "A2": "Bartok (Bar)"}, turns=3
+    )
     with pytest.raises(ParseError) as info:
-        parse("units bar", lex)
+        grammar.parse("units bar")
     assert info.value.code == "unknown-hex"
     with pytest.raises(ParseError) as info:
-        parse("units bart", lex)  # the start of two towns' names
+        grammar.parse("units bart")  # the start of two towns' names
     assert info.value.code == "ambiguous-hex"
     assert "'bart' could be A1 (Bartow (Bar)) or A2 (Bartok (Bar))" in info.value.message
 
@@ -564,7 +570,7 @@ class Pick:
     """Random parts of orders, from the lexicon's names."""
 
     def __init__(self, rng: random.Random, lex: Lexicon):
-        self.rng, self.units, self.hexes = rng, sorted(lex.designations), list(lex.hex_ids)
+        self.rng, self.units, self.hexes = rng, sorted(lex.ids("unit")), list(lex.ids("hex"))
 
     def unit(self) -> str:
         return self.rng.choice(self.units)
@@ -623,10 +629,10 @@ def respell(text: str, rng: random.Random, lex: Lexicon) -> str:
     """Another spelling of a canonical text: aliases, designations, town names, any case."""
     words = []
     for i, word in enumerate(text.replace("=", " = ").split()):
-        if word in lex.designations and rng.random() < 0.5:
-            word = lex.designations[word]
-        elif word in lex.hex_names and rng.random() < 0.5:
-            word = lex.hex_names[word]
+        if word in lex.names("unit") and rng.random() < 0.5:
+            word = lex.names("unit")[word]
+        elif word in lex.names("hex") and rng.random() < 0.5:
+            word = lex.names("hex")[word]
         elif word in ALIASES and (i == 0 or text.split()[0] not in ("help", "set")):
             word = rng.choice(ALIASES[word])
         words.append("".join(c.upper() if rng.random() < 0.3 else c.lower() for c in word))
@@ -656,34 +662,34 @@ def random_command(rng: random.Random):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_random_service_commands_round_trip_keeping_the_case_of_free_text(lex, seed):
+def test_random_service_commands_round_trip_keeping_the_case_of_free_text(grammar, seed):
     rng = random.Random(seed)
     for _ in range(300):
         command = random_command(rng)
-        text = format_order(command)
-        assert parse(text, lex) == command, text
+        text = grammar.format(command)
+        assert grammar.parse(text) == command, text
         first, _, rest = text.partition(" ")
         spaced = f"  {first.upper()}   {'   '.join(rest.split(' '))}  " if rest else first.upper()
-        assert parse(spaced, lex) == command, spaced
+        assert grammar.parse(spaced) == command, spaced
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_random_orders_round_trip(lex, seed):
+def test_random_orders_round_trip(grammar, lex, seed):
     rng = random.Random(seed)
     for _ in range(400):
         order = random_order(rng, lex)
-        text = format_order(order)
-        assert parse(text, lex) == order, text
+        text = grammar.format(order)
+        assert grammar.parse(text) == order, text
         assert text == text.strip() and "  " not in text
         spelled = respell(text, rng, lex)
-        assert parse(spelled, lex) == order, spelled
-        assert format_order(parse(spelled, lex)) == text
+        assert grammar.parse(spelled) == order, spelled
+        assert grammar.format(grammar.parse(spelled)) == text
 
 
-def test_canonical_text_uses_ids_and_uppercase_hexes(lex):
+def test_canonical_text_uses_ids_and_uppercase_hexes(grammar, lex):
     rng = random.Random(99)
     for _ in range(300):
-        text = format_order(random_order(rng, lex))
+        text = grammar.format(random_order(rng, lex))
         for word in re.split(r"[\s=]+", text):
             assert word.lower() == word or re.fullmatch(r"[A-F][1-7]", word), text
 
@@ -726,7 +732,7 @@ def _imports(module: str) -> set[str]:
 
 
 def test_grammar_imports_nothing_impure():
-    seen, todo = set(), ["adjudicator.grammar"]
+    seen, todo = set(), ["adjudicator.grammar", "adjudicator.hells_gate.grammar"]
     while todo:
         module = todo.pop()
         if module in seen:
@@ -737,4 +743,4 @@ def test_grammar_imports_nothing_impure():
             if name.startswith("adjudicator"):
                 parts = name.split(".")
                 todo += [".".join(parts[:k]) for k in range(1, len(parts) + 1)]
-    assert "adjudicator.loader" not in seen
+    assert "adjudicator.hells_gate.loader" not in seen

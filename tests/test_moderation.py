@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from adjudicator import grammar
+from adjudicator.hells_gate import grammar
 from adjudicator.hells_gate import orders as O
-from bots.service import GameService
+from app.service import GameService
 from storage import Store, state_hash
 
 

@@ -14,9 +14,9 @@ from datetime import timedelta
 
 import pytest
 
+from app.messages import Outgoing
 from bots import outbox
 from bots.clock import FakeClock
-from bots.messages import Outgoing
 from bots.platforms.common import DeliveryError, RetryLater, Undeliverable
 from storage import Store
 

@@ -1,4 +1,5 @@
-"""The rules are pure: no module under adjudicator/ (except the loader) does I/O.
+"""The rules are pure: no module under adjudicator/ (except the loader, and each system's drawer,
+the one part of a system that draws images) does I/O.
 
 DESIGN: "No database, network, files, clock or global random. A test walks the imports of the
 rules code and fails on any I/O module." The walk reads each module's AST, so nothing is imported
@@ -15,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "adjudicator"
-EXEMPT = {PACKAGE / "loader.py"}  # the one module that reads scenario files
+EXEMPT = {PACKAGE / "hells_gate" / "loader.py"}  # the one module that reads scenario files
 
 # Modules whose import means I/O, a database, the network, the clock or global randomness.
 FORBIDDEN = (
@@ -62,16 +63,19 @@ def violations(source: str, filename: str = "<module>") -> list[str]:
 
 
 def rules_modules() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if p not in EXEMPT)
+    return sorted(
+        p for p in PACKAGE.rglob("*.py") if p not in EXEMPT and "drawer" not in p.parts
+        and p.name != "drawer.py"
+    )
 
 
 def test_the_walk_covers_the_rules_modules():
     """The check looks at the engine, the core and the grammar, and only exempts the loader."""
     names = {p.relative_to(ROOT).as_posix() for p in rules_modules()}
     for expected in ("adjudicator/hells_gate/rules.py", "adjudicator/hells_gate/supply.py",
-                     "adjudicator/core/dice.py", "adjudicator/grammar.py"):
+                     "adjudicator/core/dice.py", "adjudicator/grammar/kit.py"):
         assert expected in names
-    assert "adjudicator/loader.py" not in names
+    assert "adjudicator/hells_gate/loader.py" not in names
     assert len(names) >= 20
 
 
@@ -114,4 +118,4 @@ def test_the_check_passes_a_synthetic_pure_module(source):
 
 def test_the_exempt_loader_really_does_io():
     """The loader is exempt because it reads files; the check would flag it."""
-    assert violations((PACKAGE / "loader.py").read_text("utf-8"))
+    assert violations((PACKAGE / "hells_gate" / "loader.py").read_text("utf-8"))

@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
+from app.service import GameService
 from bots.cli import main
-from bots.service import GameService
 from storage import Store
 
 

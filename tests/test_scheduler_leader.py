@@ -20,10 +20,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from bots import deadlines as D
+from app import clock as C
+from app import outage as D
+from app.service import GameService
 from bots.clock import SystemClock
 from bots.scheduler import JOB_FUNC, JOB_NEXT, JOB_TICK, AlwaysLeader, PgAdvisoryLock, Scheduler
-from bots.service import GameService
 from storage import Store, chat_store
 from tests.conftest import PG_URL, PgSchema
 
@@ -210,7 +211,7 @@ def test_the_exact_job_applies_a_deadline_when_it_falls_due(sqlite_store):
     service.new_game("g", creator="telegram:9")
     clock = SystemClock()
     chat_store.bind(store, "telegram", "-100", "g", now=clock.now())
-    D.rearm(store, "g", service.state("g"), clock)
+    C.rearm(store, "g", service.system("g").situation(service.state("g")), clock)
     soon = datetime.now(UTC) + timedelta(seconds=0.6)
     chat_store.set_clock(store, "g", deadline_at=soon, reminders_sent=[24, 1])
     posted = []

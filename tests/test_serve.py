@@ -209,7 +209,7 @@ def test_the_terminal_gets_reminders_and_deadline_defaults(tmp_path):
     default of a passed deadline reach the local chat, through the outbox."""
     from datetime import UTC, datetime
 
-    from bots import deadlines as D
+    from app import outage as D
     from bots.clock import FakeClock
 
     clock = FakeClock(datetime.now(UTC).replace(microsecond=0))

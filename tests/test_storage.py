@@ -26,6 +26,7 @@ SCENARIO = "[scenario]\nid = 'x'\n"
 
 
 def new(store: Store, name: str = "g1", state: dict | None = None, sandbox=False, **kw):
+    kw.setdefault("sides", ("soviet", "german"))  # the game system names them
     return store.create_game(
         name, "hells-gate", SCENARIO, sandbox, state or {"turn": 1}, events=[EVENT], **kw
     )

@@ -18,7 +18,7 @@ from PIL import Image
 from telegram import Update
 from telegram.error import InvalidToken
 
-from bots.messages import Incoming, Outgoing
+from app.messages import Incoming, Outgoing
 from bots.platforms.common import (
     RetryLater,
     Undeliverable,

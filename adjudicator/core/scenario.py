@@ -30,5 +30,7 @@ class Checker:
             name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
             self.fail(entry, f"'{key}' must be {name}, got {value!r}")
         if choices is not None and value not in choices:
-            self.fail(entry, f"'{key}' is {value!r}; expected one of {', '.join(map(str, choices))}")
+            self.fail(
+                entry, f"'{key}' is {value!r}; expected one of {', '.join(map(str, choices))}"
+            )
         return value

@@ -144,7 +144,7 @@ def apply_default(rules, ctx: Ctx):
 
 
 def _text(order) -> str:
-    from adjudicator.grammar import format_order
+    from adjudicator.hells_gate.grammar import format_order
 
     return format_order(order)
 

@@ -1,12 +1,16 @@
 """Orders (imperative nouns) and queries of the Hell's Gate order language.
 
-The grammar (adjudicator.grammar) turns text into these and back; the engine applies the orders.
-Queries change nothing and are answered by the front end from the state (and the log).
+The grammar (adjudicator.hells_gate.grammar) turns text into these and back; the engine applies
+the orders. Queries change nothing and are answered by the front end from the state (and the log).
+`Status`, `Log`, `Help`, `Dice` and `Default` are shared by every game system: they live in
+adjudicator.core.commands and are re-exported here, so `orders.Status` is `commands.Status`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from adjudicator.core.commands import Default, Dice, Help, Log, Status
 
 
 @dataclass(frozen=True)
@@ -56,11 +60,6 @@ class End:
     pass
 
 
-@dataclass(frozen=True)
-class Default:
-    """What a passed deadline does: the pending decision's documented default, or end the phase."""
-
-
 # -- moderator orders (sandbox games only)
 @dataclass(frozen=True)
 class Place:
@@ -100,11 +99,6 @@ class SetRetreat:
     on: bool
 
 
-@dataclass(frozen=True)
-class Dice:
-    values: tuple[int, ...]
-
-
 # -- queries
 @dataclass(frozen=True)
 class Preview:
@@ -113,11 +107,6 @@ class Preview:
 
 @dataclass(frozen=True)
 class Options:
-    pass
-
-
-@dataclass(frozen=True)
-class Status:
     pass
 
 
@@ -131,17 +120,37 @@ class Supply:
     pass
 
 
-@dataclass(frozen=True)
-class Log:
-    count: int | None = None
-
-
-@dataclass(frozen=True)
-class Help:
-    command: str | None = None
-
-
 PLAYER_ORDERS = (Attack, Losses, Move, Enter, Rebuild, Breakout, End)
 MODERATOR_ORDERS = (Place, Flip, SetTurn, SetPhase, SetWeather, SetOOS, SetRetreat, Dice, Default)
 QUERIES = (Preview, Options, Status, Units, Supply, Log, Help)
 Order = Attack | Losses | Move | Enter | Rebuild | Breakout | End | Default | Place | Flip | SetTurn | SetPhase | SetWeather | SetOOS | SetRetreat | Dice
+
+__all__ = [
+    "MODERATOR_ORDERS",
+    "PLAYER_ORDERS",
+    "QUERIES",
+    "Attack",
+    "Breakout",
+    "Default",
+    "Dice",
+    "End",
+    "Enter",
+    "Flip",
+    "Help",
+    "Log",
+    "Losses",
+    "Move",
+    "Options",
+    "Order",
+    "Place",
+    "Preview",
+    "Rebuild",
+    "SetOOS",
+    "SetPhase",
+    "SetRetreat",
+    "SetTurn",
+    "SetWeather",
+    "Status",
+    "Supply",
+    "Units",
+]

@@ -6,11 +6,9 @@ every die is asked of the injected dice source with a purpose and returned in Ou
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from adjudicator.core.dice import DiceSource, RecordingDice, Roll
+from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
-from adjudicator.core.events import Event
+from adjudicator.core.system import Outcome
 from adjudicator.hells_gate import combat, legal, losses, moderator, movement, phases, views
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
@@ -18,15 +16,6 @@ from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState, phase_kind, phase_side
 
 SIDES = ("soviet", "german")
-
-
-@dataclass
-class Outcome:
-    state: GameState
-    events: list[Event] = field(default_factory=list)
-    rolls: list[Roll] = field(default_factory=list)
-    combat: dict | None = None
-    order: object = None  # the order as applied (paths and flips filled in)
 
 
 class HellsGate:

@@ -22,7 +22,7 @@ def attack_line(calc: combat.AttackCalc, decisive: bool, die: int, hits: int) ->
 
 
 def example_answer(d) -> str:
-    from adjudicator.grammar import format_order
+    from adjudicator.hells_gate.grammar import format_order
 
     if d.kind == "losses":
         return f"`losses <UNIT> ...` or `losses retreat <HEX>` for the {d.data['hits']} hit(s)"
@@ -115,7 +115,7 @@ def supply_text(scen: Scenario, state: GameState, side: str | None) -> str:
 
 
 def options_text(rules, state: GameState, side: str) -> str:
-    from adjudicator.grammar import format_order
+    from adjudicator.hells_gate.grammar import format_order
 
     orders = rules.legal_orders(state, side)
     if not orders:
@@ -151,7 +151,7 @@ def answer(rules, state: GameState, actor: str, query) -> str:
     if isinstance(query, O.Supply):
         return supply_text(scen, state, side)
     if isinstance(query, O.Help):
-        from adjudicator.grammar import help_text
+        from adjudicator.hells_gate.grammar import help_text
 
         return help_text(query.command)
     raise Rejection("unsupported-query", f"{type(query).__name__.lower()} is answered by the service", None)

@@ -21,6 +21,11 @@ to that URL (no polling traffic, lower latency, the receiving process can sit be
 balancer); the adapter registers the URL with `setWebhook` and serves it with a small aiohttp
 server on `webhook_listen:webhook_port` (TLS terminated by a reverse proxy in front of it).
 `TELEGRAM_BASE_URL` points the bot at a self-hosted Bot API server (larger files, lower latency).
+
+The parts: this module (the bot: lifecycle and incoming updates; `build`, `start`, `stop`,
+`send`), `bots.platforms.telegram_send` (the sending and its error mapping),
+`bots.platforms.telegram_webhook` (webhook mode), `bots.platforms.telegram_text` (commands and
+MarkdownV2) and `bots.platforms.telegram_config`; every name callers use is importable from here.
 """
 
 from __future__ import annotations
@@ -29,9 +34,8 @@ import asyncio
 import datetime as dtm
 import logging
 import os
-import re
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,16 +43,7 @@ from typing import Any, Protocol
 # `RetryAfter` (on a 429) emits a PTBDeprecationWarning, an error under `-W error`.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
-from telegram import InputFile, Message, ReplyParameters, Update
-from telegram.constants import ParseMode
-from telegram.error import (
-    BadRequest,
-    ChatMigrated,
-    Forbidden,
-    NetworkError,
-    RetryAfter,
-    TelegramError,
-)
+from telegram import Message, Update
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -57,200 +52,61 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
-from telegram.helpers import escape_markdown
 
-from bots.messages import Incoming, Outgoing
-from bots.platforms.common import (
-    TELEGRAM_LIMIT,
-    DeliveryError,
-    RetryLater,
-    Undeliverable,
-    split_markdown,
-    utf16_len,
+from app.messages import Incoming, Outgoing
+from bots.platforms.telegram_config import TelegramConfig, api_urls
+from bots.platforms.telegram_send import (
+    CAPTION_LIMIT,
+    PLATFORM,
+    PRIVATE_NOTICE,
+    TelegramSender,
 )
+from bots.platforms.telegram_text import (
+    ORDER_COMMANDS,
+    SHORT_COMMANDS,
+    mention_v2,
+    order_text,
+    parse_command,
+    to_markdown_v2,
+    wants_full_resolution,
+)
+from bots.platforms.telegram_webhook import register_webhook, serve_webhook
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "telegram"
-CAPTION_LIMIT = 1024
-ORDER_COMMANDS = ("order", "o")
-SHORT_COMMANDS = ("map", "status", "options", "help")
-PRIVATE_NOTICE = "{name}, please start a private chat with me to receive private messages"
 FAILURE_TEXT = "Sorry, something went wrong on my side; please try again."
-_COMMAND = re.compile(r"/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?=\s|$)")
+
+__all__ = [
+    "CAPTION_LIMIT",
+    "FAILURE_TEXT",
+    "ORDER_COMMANDS",
+    "PLATFORM",
+    "PRIVATE_NOTICE",
+    "SHORT_COMMANDS",
+    "ChatService",
+    "TelegramBot",
+    "TelegramConfig",
+    "adapter",
+    "api_urls",
+    "build",
+    "mention_v2",
+    "order_text",
+    "parse_command",
+    "send",
+    "start",
+    "stop",
+    "to_markdown_v2",
+    "wants_full_resolution",
+]
 
 
 class ChatService(Protocol):
     def handle(self, incoming: Incoming) -> list[Outgoing]: ...
 
 
-@dataclass
-class TelegramConfig:
-    token: str
-    base_url: str | None = None  # Bot API server root, e.g. http://127.0.0.1:8081 (self-hosted)
-    base_file_url: str | None = None  # derived from base_url when None
-    webhook_url: str | None = None  # public HTTPS URL: webhook mode; None: long polling
-    webhook_listen: str = "127.0.0.1"
-    webhook_port: int = 8443
-    webhook_secret: str | None = None  # checked in X-Telegram-Bot-Api-Secret-Token
-    poll_timeout: float = 10.0  # seconds a getUpdates long poll waits on the server
-    retry_limit: int = 3  # RetryAfter (429) retries per part before giving up to the caller
-    max_retry_wait: float = 60.0  # a 429 asking for longer is handed to the caller at once
-    request_timeout: float = 20.0  # read/write timeout of API calls (uploads included)
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> TelegramConfig:
-        """TELEGRAM_TOKEN (required), TELEGRAM_BASE_URL, TELEGRAM_BASE_FILE_URL,
-        TELEGRAM_WEBHOOK_URL, TELEGRAM_WEBHOOK_LISTEN, TELEGRAM_WEBHOOK_PORT,
-        TELEGRAM_WEBHOOK_SECRET."""
-        env = os.environ if env is None else env
-        token = env.get("TELEGRAM_TOKEN")
-        if not token:
-            raise ValueError("TELEGRAM_TOKEN is not set")
-        return cls(
-            token=token,
-            base_url=env.get("TELEGRAM_BASE_URL") or None,
-            base_file_url=env.get("TELEGRAM_BASE_FILE_URL") or None,
-            webhook_url=env.get("TELEGRAM_WEBHOOK_URL") or None,
-            webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
-            webhook_port=int(env.get("TELEGRAM_WEBHOOK_PORT", "8443")),
-            webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET") or None,
-        )
-
-    def __repr__(self) -> str:  # never show the token (logs)
-        return f"TelegramConfig(base_url={self.base_url!r}, webhook_url={self.webhook_url!r})"
-
-
-def api_urls(base_url: str, base_file_url: str | None = None) -> tuple[str, str]:
-    """PTB's base_url / base_file_url for a Bot API server root ("http://host:8081").
-
-    PTB appends the token to these; a URL already ending in /bot (or holding "{token}") is kept.
-    """
-    root = base_url.rstrip("/")
-    if "{token}" in root or root.endswith("/bot"):
-        api = root
-        file_root = root[: -len("/bot")] if root.endswith("/bot") else None
-    else:
-        api, file_root = f"{root}/bot", root
-    if base_file_url:
-        files = base_file_url.rstrip("/")
-        if "{token}" not in files and not files.endswith("/file/bot"):
-            files = f"{files}/file/bot"
-    elif file_root is not None:
-        files = f"{file_root}/file/bot"
-    else:
-        raise ValueError("set base_file_url too when base_url holds {token}")
-    return api, files
-
-
-# ---------------------------------------------------------------- text
-
-
-def parse_command(text: str, bot_username: str | None) -> tuple[str, str] | None:
-    """("command", "rest of the text") for "/command@bot rest", None if it is not a command or
-    is addressed to another bot. The rest keeps its line breaks (multi-line orders)."""
-    m = _COMMAND.match(text)
-    if m is None:
-        return None
-    target = m.group(2)
-    if target and (not bot_username or target.lower() != bot_username.lower()):
-        return None
-    return m.group(1).lower(), text[m.end() :].strip()
-
-
-def order_text(command: str, rest: str) -> str:
-    """The order-language text of a command: /order and /o carry it, others are its first word."""
-    if command in ORDER_COMMANDS:
-        return rest
-    return f"{command} {rest}".strip()
-
-
-def wants_full_resolution(text: str) -> bool:
-    """`/map full`: the map as a document (a photo is recompressed by Telegram)."""
-    return text.lower().split()[:2] == ["map", "full"]
-
-
-_INLINE = re.compile(r"`([^`\n]+)`|\*\*(?=\S)(.+?)(?<=\S)\*\*")
-
-
-def to_markdown_v2(text: str) -> str:
-    """Plain text with a little Markdown (``` blocks, `code`, **bold**) as Telegram MarkdownV2.
-
-    Everything else is escaped, so user-provided text (names, echoed orders) renders literally
-    and can never break the message: no links, no stray entities.
-    """
-    out: list[str] = []
-    in_block = False
-    for line in text.split("\n"):
-        stripped = line.rstrip()
-        if stripped.startswith("```"):
-            if in_block:
-                out.append("```")
-                in_block = False
-                continue
-            if len(stripped) > 6 and stripped.endswith("```"):  # ```one-line code```
-                code = stripped[3:-3]
-                out.append(f"`{escape_markdown(code, version=2, entity_type='code')}`")
-                continue
-            lang = re.sub(r"[^\w+-]", "", stripped[3:])
-            out.append(f"```{lang}")
-            in_block = True
-        elif in_block:
-            out.append(escape_markdown(line, version=2, entity_type="pre"))
-        else:
-            out.append(_inline_markdown_v2(line))
-    if in_block:
-        out.append("```")
-    return "\n".join(out)
-
-
-def _inline_markdown_v2(line: str) -> str:
-    parts: list[str] = []
-    pos = 0
-    for m in _INLINE.finditer(line):
-        parts.append(escape_markdown(line[pos : m.start()], version=2))
-        if m.group(1) is not None:
-            parts.append(f"`{escape_markdown(m.group(1), version=2, entity_type='code')}`")
-        else:
-            parts.append(f"*{escape_markdown(m.group(2), version=2)}*")
-        pos = m.end()
-    parts.append(escape_markdown(line[pos:], version=2))
-    return "".join(parts)
-
-
-def mention_v2(user_id: str | int, name: str) -> str:
-    """An inline mention that pings the user even without a username."""
-    return f"[{escape_markdown(name, version=2)}](tg://user?id={int(user_id)})"
-
-
-def _chat_id(value: str) -> int | str:
-    """A chat id from an Outgoing: "-100123", "123", "dm:123" (a private chat) or "@channel"."""
-    value = value.removeprefix("dm:")
-    try:
-        return int(value)
-    except ValueError:
-        return value
-
-
-def _seconds(value: dtm.timedelta | float) -> float:
-    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
-
-
-# ---------------------------------------------------------------- the adapter
-
-
-@dataclass
-class _Part:
-    kind: str  # "text" | "photo" | "document"
-    text: str = ""  # MarkdownV2 (text, or the caption of an image)
-    plain: str = ""  # the same text unformatted: the fallback if Telegram refuses the markup
-    image: bytes | None = None
-    filename: str = "map.png"
-
-
 @dataclass(eq=False)
-class TelegramBot:
-    """The adapter: `app` is the real PTB Application, `send` the way out."""
+class TelegramBot(TelegramSender):
+    """The adapter: `app` is the real PTB Application, `send` (TelegramSender) the way out."""
 
     service: ChatService
     config: TelegramConfig
@@ -326,33 +182,8 @@ class TelegramBot:
         await self.app.shutdown()
 
     async def _start_webhook(self) -> None:
-        from aiohttp import web  # a dependency of discord.py; only webhook mode needs it
-
-        cfg = self.config
-        assert cfg.webhook_url
-        path = "/" + cfg.webhook_url.split("://", 1)[-1].partition("/")[2]
-
-        async def receive(request: web.Request) -> web.Response:
-            if cfg.webhook_secret and (
-                request.headers.get("X-Telegram-Bot-Api-Secret-Token") != cfg.webhook_secret
-            ):
-                return web.Response(status=403)
-            try:
-                update = Update.de_json(await request.json(), self.app.bot)
-            except (ValueError, TypeError, KeyError, AttributeError):  # a malformed body
-                return web.Response(status=400)
-            await self.app.update_queue.put(update)
-            return web.Response()
-
-        webapp = web.Application()
-        webapp.router.add_post(path, receive)
-        runner = web.AppRunner(webapp, access_log=None)
-        await runner.setup()
-        await web.TCPSite(runner, cfg.webhook_listen, cfg.webhook_port).start()
-        self._webhook_runner = runner
-        await self.app.bot.set_webhook(
-            cfg.webhook_url, allowed_updates=[Update.MESSAGE], secret_token=cfg.webhook_secret
-        )
+        self._webhook_runner = await serve_webhook(self.app, self.config)  # stop() cleans it up
+        await register_webhook(self.app, self.config)
 
     # ---- incoming
 
@@ -419,200 +250,8 @@ class TelegramBot:
         elif message.migrate_from_chat_id:  # posted in the new supergroup
             await self._note_migration(str(message.migrate_from_chat_id), str(message.chat.id))
 
-    async def _note_migration(self, old: str, new: str) -> None:
-        """A group became a supergroup with a new id: tell the service (once per pair)."""
-        if self._migrated.get(old) == new:
-            return
-        self._migrated[old] = new
-        log.info("telegram chat %s migrated to %s", old, new)
-        callback = getattr(self.service, "chat_migrated", None)
-        if callback is not None:
-            try:
-                await asyncio.to_thread(callback, PLATFORM, old, new)
-            except Exception:  # the message still goes to the new chat
-                log.exception("the service failed to record the migration %s -> %s", old, new)
-
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram handler error", exc_info=context.error)
-
-    # ---- outgoing
-
-    async def send(
-        self,
-        outgoing: Outgoing,
-        *,
-        fallback_chat_id: str | None = None,
-        as_document: bool = False,
-        start_part: int = 0,
-    ) -> list[Message]:
-        """Deliver one Outgoing; return the Telegram messages sent.
-
-        Text is sent as MarkdownV2 (see `to_markdown_v2`) in chunks under 4096, mentions first as
-        inline mentions; an image with `sendPhoto` (`sendDocument` when `as_document`), with the
-        text as its caption when it fits. A private Outgoing (private=True, user_id) goes to the
-        user's private chat; if the user never started the bot, the group (`outgoing.chat_id`, else
-        `fallback_chat_id`) gets a notice without the content. 429s are waited out (up to
-        `retry_limit` times, `max_retry_wait` seconds); a migrated group is followed and the
-        service told. Raises `RetryLater` / `Undeliverable` (with `parts_sent`; pass it back as
-        `start_part` to resume without sending a part twice).
-        """
-        if outgoing.platform != PLATFORM:
-            raise ValueError(f"not a telegram message: {outgoing.platform}")
-        if outgoing.private and outgoing.user_id:
-            group = outgoing.chat_id or fallback_chat_id
-            try:
-                return await self._send_parts(outgoing, outgoing.user_id, as_document, start_part)
-            except Undeliverable as exc:
-                if not _never_started(exc.__cause__) or exc.parts_sent:
-                    raise
-                if group is None or _chat_id(group) == _chat_id(outgoing.user_id):
-                    raise
-            log.info("user %s has not started the bot; notice posted instead", outgoing.user_id)
-            name = await self._display_name(outgoing.user_id, group)
-            notice = PRIVATE_NOTICE.format(name=mention_v2(outgoing.user_id, "@" + name))
-            plain = PRIVATE_NOTICE.format(name="@" + name)
-            return await self._send_one(group, _Part("text", notice, plain), 0, None)
-        if outgoing.chat_id is None:
-            raise ValueError("an Outgoing needs chat_id, or private=True with user_id")
-        return await self._send_parts(outgoing, outgoing.chat_id, as_document, start_part)
-
-    async def _send_parts(
-        self, outgoing: Outgoing, chat: str, as_document: bool, start_part: int
-    ) -> list[Message]:
-        parts = await self._parts(outgoing, chat, as_document)
-        reply_to = _reply_parameters(outgoing.reply_to, chat)
-        sent: list[Message] = []
-        for index, part in enumerate(parts):
-            if index < start_part:
-                continue
-            try:
-                sent += await self._send_one(chat, part, index, reply_to)
-            except DeliveryError as exc:
-                exc.parts_sent = index
-                raise
-            chat = self._migrated.get(chat, chat)
-            reply_to = None  # only the first part answers the order
-        return sent
-
-    async def _parts(self, outgoing: Outgoing, chat: str, as_document: bool) -> list[_Part]:
-        head, head_plain = "", ""
-        if outgoing.mentions:
-            names = [(uid, await self._display_name(uid, chat)) for uid in outgoing.mentions]
-            head = " ".join(mention_v2(uid, name) for uid, name in names)
-            head_plain = " ".join(name for _, name in names)
-        room = TELEGRAM_LIMIT - (utf16_len(head_plain) + 1 if head_plain else 0)
-        chunks = split_markdown(outgoing.text, room, length=utf16_len)
-        texts = [(to_markdown_v2(c), c) for c in chunks]
-        if head:
-            first, first_plain = texts[0] if texts else ("", "")
-            texts[:1] = [(f"{head}\n{first}".rstrip(), f"{head_plain}\n{first_plain}".rstrip())]
-        parts = [_Part("text", md, plain) for md, plain in texts]
-        if outgoing.image is not None:
-            image = _Part("document" if as_document else "photo", image=outgoing.image)
-            image.filename = outgoing.image_name
-            if len(parts) == 1 and utf16_len(parts[0].plain) <= CAPTION_LIMIT:
-                image.text, image.plain = parts[0].text, parts[0].plain
-                parts = []
-            parts.append(image)
-        return parts
-
-    async def _send_one(
-        self, chat: str, part: _Part, index: int, reply_to: ReplyParameters | None
-    ) -> list[Message]:
-        """One API call, with 429 waits, migration following and a plain-text fallback."""
-        target = self._migrated.get(chat, chat)
-        retries = 0
-        markup = True
-        while True:
-            try:
-                return [await self._call(target, part, reply_to, markup)]
-            except RetryAfter as exc:
-                wait = _seconds(getattr(exc, "_retry_after", 1))
-                if retries >= self.config.retry_limit or wait > self.config.max_retry_wait:
-                    raise RetryLater(
-                        f"telegram rate limit on chat {target}: retry after {wait:g}s",
-                        parts_sent=index,
-                        retry_after=wait,
-                    ) from exc
-                retries += 1
-                log.info("telegram 429 on chat %s: waiting %gs", target, wait)
-                await asyncio.sleep(wait)
-            except ChatMigrated as exc:
-                new = str(exc.new_chat_id)
-                if new == str(target):
-                    raise Undeliverable(f"chat {target} migrated to itself") from exc
-                await self._note_migration(str(target), new)
-                target = new
-            except Forbidden as exc:
-                raise Undeliverable(
-                    f"telegram refused chat {target}: {exc.message}", parts_sent=index
-                ) from exc
-            except BadRequest as exc:
-                text = exc.message.lower()
-                if markup and part.text and "can't parse entities" in text:
-                    log.error("telegram refused the markup (%s); sending plain text", exc.message)
-                    markup = False
-                    continue
-                if part.kind == "photo" and "photo" in text:  # too large/odd for a photo
-                    part = _Part("document", part.text, part.plain, part.image, part.filename)
-                    continue
-                raise Undeliverable(
-                    f"telegram refused a message to {target}: {exc.message}", parts_sent=index
-                ) from exc
-            except NetworkError as exc:  # includes TimedOut: the part may have arrived
-                raise RetryLater(
-                    f"telegram network error: {exc.message}", parts_sent=index
-                ) from exc
-            except TelegramError as exc:
-                raise DeliveryError(f"telegram error: {exc.message}", parts_sent=index) from exc
-
-    async def _call(
-        self, chat: str, part: _Part, reply_to: ReplyParameters | None, markup: bool
-    ) -> Message:
-        bot = self.app.bot
-        text = part.text if markup else part.plain
-        mode = ParseMode.MARKDOWN_V2 if markup and text else None
-        chat_id = _chat_id(chat)
-        if part.kind == "text":
-            return await bot.send_message(chat_id, text, parse_mode=mode, reply_parameters=reply_to)
-        assert part.image is not None
-        upload = InputFile(part.image, filename=part.filename)  # a fresh InputFile per attempt
-        if part.kind == "photo":
-            return await bot.send_photo(
-                chat_id, upload, caption=text or None, parse_mode=mode, reply_parameters=reply_to
-            )
-        return await bot.send_document(
-            chat_id, upload, caption=text or None, parse_mode=mode, reply_parameters=reply_to
-        )
-
-    async def _display_name(self, user_id: str, chat: str | None) -> str:
-        name = self._names.get(user_id)
-        if name is None and chat is not None:
-            try:
-                member = await self.app.bot.get_chat_member(_chat_id(chat), int(user_id))
-            except (TelegramError, ValueError):
-                pass
-            else:
-                name = member.user.username or member.user.first_name
-                self._names[user_id] = name
-        return name or "player"
-
-
-def _never_started(error: BaseException | None) -> bool:
-    """A private chat the bot may not write to: never started, blocked, or unknown to Telegram."""
-    if isinstance(error, Forbidden):
-        return True
-    return isinstance(error, BadRequest) and "chat not found" in error.message.lower()
-
-
-def _reply_parameters(reply_to: str | None, chat: str) -> ReplyParameters | None:
-    """Answer the order's message ("tg:<chat>:<message id>") when sending to that chat."""
-    if not reply_to or not reply_to.startswith("tg:"):
-        return None
-    reply_chat, _, message_id = reply_to[3:].rpartition(":")
-    if _chat_id(reply_chat) != _chat_id(chat) or not message_id.isdigit():
-        return None
-    return ReplyParameters(message_id=int(message_id), allow_sending_without_reply=True)
 
 
 _ADAPTERS: weakref.WeakKeyDictionary[Application, TelegramBot] = weakref.WeakKeyDictionary()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from adjudicator.core.dice import FixedDice
 from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
 from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.state import GameState, UnitState
 
@@ -39,6 +40,11 @@ class Game:
 
     def kinds(self) -> list[str]:
         return [e.kind for e in self.events]
+
+
+def grammar_of(scenario) -> HellsGateGrammar:
+    """The order language of a scenario, with the sides of Hell's Gate."""
+    return HellsGateGrammar(scenario, SIDES)
 
 
 def empty_state(scenario, units: dict[str, str], turn=1, phase="soviet-combat", weather="snow",

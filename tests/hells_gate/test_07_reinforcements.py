@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.loader import default_scenario_text, load_scenario
 from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.victory import victory_points
-from adjudicator.loader import default_scenario_text, load_scenario
 from tests.hells_gate.helpers import END, A, Game, L, M, empty_state
 
 

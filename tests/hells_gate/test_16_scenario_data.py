@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from adjudicator.core.scenario import ScenarioError
+from adjudicator.hells_gate.loader import default_scenario_text, load_scenario
 from adjudicator.hells_gate.rules import HellsGate
-from adjudicator.loader import default_scenario_text, load_scenario
 
 # -- 16.10 checks
 

@@ -13,10 +13,10 @@ import re
 
 from adjudicator.core.dice import HashDice
 from adjudicator.core.errors import Rejection
-from adjudicator.grammar import COMMANDS, Lexicon, ParseError, help_text, parse
+from adjudicator.grammar import ParseError
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.rules import HellsGate
-from tests.hells_gate.helpers import END, A, Game, empty_state
+from tests.hells_gate.helpers import END, A, Game, empty_state, grammar_of
 
 RULE = re.compile(r"^\d+\.\d+(\([a-z]\))?$")
 # The rules of hells-gate.md: the highest rule number of each section, and the lettered items.
@@ -205,18 +205,18 @@ def test_1_1_unknown_unit_and_moderator_refusals_say_why_no_rule_applies(scenari
 def test_grammar_parse_errors_carry_the_usage_of_the_command(scenario):
     """grammar.ParseError: "the message ends with the usage line of the command" (rule None:
     the grammar, not a rule of the game, refuses it)."""
-    lexicon = Lexicon.from_scenario(scenario)
+    grammar = grammar_of(scenario)
     rng = random.Random(7)
     words = (["attack", "a", "move", "m", "losses", "retreat", "enter", "rebuild", "breakout",
               "end", "place", "flip", "set", "turn", "phase", "oos", "dice", "log", "units",
               "help", "preview", "with", "decisive", "flip", "to", "on", "maybe", "frob", "Z9"]
              + sorted(scenario.units)[:8] + list(scenario.hexes)[:8] + ["0", "3", "7", "12"])
-    usages = {usage for usage, _ in COMMANDS.values()}
+    usages = {usage for usage, _ in grammar.commands.values()}
     seen = 0
     for _ in range(1500):
         line = " ".join(rng.choice(words) for _ in range(rng.randint(1, 6)))
         try:
-            parse(line, lexicon)
+            grammar.parse(line)
         except ParseError as exc:
             seen += 1
             assert exc.rule is None and exc.message.strip()
@@ -226,12 +226,12 @@ def test_grammar_parse_errors_carry_the_usage_of_the_command(scenario):
             assert "Usage: " in exc.message, (line, exc.message)
             usage = exc.message.split("Usage: ", 1)[1]
             assert usage in usages or all(u in usages for u in usage.split(" | "))
-            command_help = help_text(line.split()[0])
+            command_help = grammar.help(line.split()[0])
             assert all(part in command_help for part in usage.split(" | ")), (line, usage)
     assert seen > 500
     empty = None
     try:
-        parse("   ", lexicon)
+        grammar.parse("   ")
     except ParseError as exc:
         empty = exc
     assert empty is not None and empty.code == "empty" and "help" in empty.message

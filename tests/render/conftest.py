@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from adjudicator import grammar
 from adjudicator.core.dice import HashDice
+from adjudicator.hells_gate import grammar
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.rules import HellsGate
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from adjudicator.hells_gate.drawer import draw_map
+from adjudicator.hells_gate.drawer.frame import static_layer
 from adjudicator.hells_gate.rules import HellsGate
-from render import render_map
-from render.frame import static_layer
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("RENDER_UPDATE_GOLDEN") == "1"
@@ -60,7 +60,7 @@ def compare(name: str, actual: Image.Image, tmp_path) -> None:
 def test_golden_setup_whole_map(scenario, tmp_path):
     """Turn 1 as set up, no events: the whole image at half size."""
     state = HellsGate(scenario).new_game().state
-    img = decode(render_map(scenario, state, (), title="Golden: setup"))
+    img = decode(draw_map(scenario, state, (), title="Golden: setup"))
     compare("setup_half.png", img.reduce(2), tmp_path)
 
 
@@ -75,7 +75,7 @@ def test_golden_combat_detail(scenario, synthetic, tmp_path):
         round(x1 + lay.R * 0.6),
         round(y1 + lay.h / 2),
     )
-    img = decode(render_map(scenario, state, events, title="Golden: combat"))
+    img = decode(draw_map(scenario, state, events, title="Golden: combat"))
     compare("combat_detail.png", img.crop(box), tmp_path)
 
 
@@ -83,5 +83,5 @@ def test_golden_panel(scenario, synthetic, tmp_path):
     """The side panel above the legend: turn and phase tracks, banner, weather, VP, events."""
     state, events = synthetic
     st = static_layer(scenario)
-    img = decode(render_map(scenario, state, events, title="Golden: panel"))
+    img = decode(draw_map(scenario, state, events, title="Golden: panel"))
     compare("panel.png", img.crop((st.panel_x, 0, img.width, st.legend_top)), tmp_path)

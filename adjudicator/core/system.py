@@ -1,0 +1,205 @@
+"""The GameSystem protocol: everything above the rules talks to a game system through it.
+
+A game system (Hell's Gate, a card dealer, a block game, a referee module) is one package under
+`adjudicator/`. It registers a `SystemType` (id, title, sides, its data files) in the entry-point
+group `pbem.games`; the application core loads a game's scenario text with it and gets a
+`GameSystem`: the rules bound to that scenario. Nothing above the rules imports a system's
+modules, reads its state's fields or names its sides: it asks the system.
+
+Invariants (every system keeps them; the contract tests check them):
+- `apply` never changes the state it is given; a Rejection leaves nothing changed; every die is
+  asked of the injected dice source and comes back in `Outcome.rolls`.
+- `state_from_json(state_to_json(s))` is equal to `s`, and the JSON is plain (str, int, float,
+  bool, None, list, dict with str keys).
+- `grammar.parse(grammar.format(o)) == o` for every order the grammar can parse.
+- `situation(state)` is cheap and pure; its `key` changes whenever whose move it is, the phase,
+  the turn or a pending decision changes (the deadline re-arms on a new key).
+- Every order `legal_orders(state, side)` lists is accepted by `apply`.
+Pure: no I/O, no clock, no global random.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from adjudicator.core.dice import DiceSource, Roll
+from adjudicator.core.events import Event
+from adjudicator.core.scenario import ScenarioError
+
+SYSTEM_ACTOR = "system"  # the deadline scheduler: it gives the deadline default
+MODERATOR_ACTOR = "moderator"  # a moderator's command runs as this actor
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side of the game: its id in orders and the log, the name players read, and the words a
+    player may use for it in a chat (`join sov`)."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A decision the rules put to one side in the middle of a phase."""
+
+    side: str
+    prompt: str  # what is asked, for a player: "apply 1 hit in A1 ..."
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Where a game stands, in terms every layer above the rules understands."""
+
+    turn: int | None  # the game turn (the dice epoch follows it), None where a system has none
+    phase: str  # the phase id as the log and the JSON write it
+    label: str  # "turn 3, combat": for titles and posts
+    to_move: tuple[str, ...]  # the sides the game waits for (empty: nobody, or the game is over)
+    pending: tuple[Waiting, ...] = ()  # decisions waiting, first one first
+    result: Mapping[str, Any] | None = None  # None while the game runs; `text` says who won
+    key: str = ""  # changes whenever the situation changes (the deadline's `armed_for`)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def deciding(self) -> bool:
+        """Whether the game waits for a decision (a shorter deadline) rather than a phase."""
+        return bool(self.pending)
+
+
+@dataclass
+class Outcome:
+    """What applying an order (or the setup) gave: the new state, what happened, the dice."""
+
+    state: Any
+    events: list[Event] = field(default_factory=list)
+    rolls: list[Roll] = field(default_factory=list)
+    combat: dict | None = None  # a system's detail for the reply's JSON (odds, die, hits)
+    order: object = None  # the order as applied (a path, a flip filled in); None: as given
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to a question about the game (status, units, options, preview)."""
+
+    text: str
+    detail: dict | None = None  # machine-readable detail (a preview's odds)
+
+
+@runtime_checkable
+class Grammar(Protocol):
+    """A system's order language: the shared kit's commands plus the system's verbs."""
+
+    def parse(self, text: str) -> object:
+        """One line -> an order, a query or a shared command; raises grammar.ParseError."""
+        ...
+
+    def parse_message(self, text: str) -> list[tuple[str, object]]:
+        """(line, parsed or ParseError) for every non-blank line of a message."""
+        ...
+
+    def format(self, order: object) -> str:
+        """The canonical text of an order: parse(format(o)) == o."""
+        ...
+
+    def help(self, topic: str | None = None) -> str:
+        """The commands of this game (`help`), or one of them (`help attack`)."""
+        ...
+
+
+class GameSystem(Protocol):
+    """One game system bound to its scenario data (see the module doc)."""
+
+    id: str  # "hells-gate"
+    title: str  # the scenario's title, e.g. "Hell's Gate: The Korsun Pocket 1944"
+    sides: tuple[Side, ...]
+    grammar: Grammar
+    drawer: str  # the module that draws the map: draw(system, state, events, view, title) -> PNG
+    headlines: frozenset[str]  # the event kinds an after-phase post tells (others are details)
+
+    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
+        """The state after setup and the automatic phases that follow it."""
+        ...
+
+    def apply(self, state: Any, actor: str, order: object, dice: DiceSource) -> Outcome:
+        """New state + events + rolls, or raise Rejection; `state` is untouched."""
+        ...
+
+    def legal_orders(self, state: Any, side: str) -> list:
+        """The one gate: every order `side` may give now."""
+        ...
+
+    def order_templates(self, state: Any, side: str) -> Sequence[str]:
+        """Templates of legal orders with free text or numbers (`roll <N> for <PURPOSE>`) that
+        `legal_orders` cannot list; empty where a system has none."""
+        ...
+
+    def situation(self, state: Any) -> Situation: ...
+
+    def default_order(self, state: Any) -> object:
+        """What a passed deadline does for the side on the clock (given as actor `system`)."""
+        ...
+
+    def kind_of(self, order: object) -> str:
+        """'order' (a player's), 'moderator' (a position edit; sandbox games) or 'query'."""
+        ...
+
+    def is_private(self, query: object) -> bool:
+        """Whether a query shows a side's possibilities (answered to its player only)."""
+        ...
+
+    def answer(self, state: Any, actor: str, query: object) -> Answer: ...
+
+    def show(self, state: Any) -> dict:
+        """The machine-readable view of the state (`pbem show --json`)."""
+        ...
+
+    def state_to_json(self, state: Any) -> dict: ...
+
+    def state_from_json(self, data: dict) -> Any: ...
+
+
+class SystemType(Protocol):
+    """What a game system registers: its id, its names, and how to bind it to scenario data."""
+
+    id: str
+    title: str  # "Hell's Gate: The Korsun Pocket 1944"
+    name: str  # what players call it: "Hell's Gate"
+    sides: tuple[Side, ...]
+    default_source: str  # the data file of the default scenario, "hells_gate/scenario.toml"
+    data_package: str  # the package holding the data files ("adjudicator.hells_gate")
+    data_file: str  # the default scenario's file name in it ("scenario.toml")
+
+    def load(self, text: str, source: str) -> GameSystem:
+        """Bind the rules to a scenario text; raises ScenarioError naming source and entry."""
+        ...
+
+
+def side_words(sides: Sequence[Side]) -> dict[str, str]:
+    """Every word a chat user may write for a side (its id, name, aliases; lower case) -> id."""
+    words: dict[str, str] = {}
+    for side in sides:
+        for word in (side.id, side.name, *side.aliases):
+            words.setdefault(word.lower(), side.id)
+    return words
+
+
+__all__ = [
+    "MODERATOR_ACTOR",
+    "SYSTEM_ACTOR",
+    "Answer",
+    "GameSystem",
+    "Grammar",
+    "Outcome",
+    "ScenarioError",
+    "Side",
+    "Situation",
+    "SystemType",
+    "Waiting",
+    "side_words",
+]

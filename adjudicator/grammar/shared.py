@@ -1,0 +1,298 @@
+"""The verbs every game system's grammar has, with their usage, help and canonical text.
+
+Questions (status, log, help), sandbox orders (default; dice fixes the next die results), fair
+dice and the audit (salt, rolls, audit), taking back and moderation (undo, rewind, pause, resume,
+seat, unseat, moderator add|remove). Their dataclasses are adjudicator.core.commands.
+
+Invariants:
+- free text (a salt, a reason, a user name) keeps its case and is single-spaced: those verbs
+  read the line as typed (`raw`), so parse(format(c)) == c for text without doubled spaces;
+- a side is read with the side words of the system (adjudicator.core.system.side_words), and
+  written by its id; the usage lines of seat and unseat name the sides' ids;
+- every help paragraph ends with an example that parses.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from adjudicator.core.commands import (
+    Audit,
+    Default,
+    Dice,
+    Help,
+    Log,
+    Moderator,
+    Pause,
+    Resume,
+    Rewind,
+    Rolls,
+    Salt,
+    Seat,
+    Status,
+    Undo,
+    Unseat,
+)
+from adjudicator.core.system import Side
+from adjudicator.grammar.cursor import Cursor
+from adjudicator.grammar.verbs import Entry, Formatter, Parser, Verb, join
+
+QUESTIONS = "Questions"
+MODERATOR = "Moderator"
+FAIR_DICE = "Fair dice and the audit"
+MODERATION = "Taking back and moderation"
+MODERATOR_WORDS = {"add": "add", "remove": "remove", "rm": "remove"}
+_REASON = "the reason (it goes into the log)"
+
+
+def either(ids: Sequence[str]) -> str:
+    """ "a or b", "a, b or c": for messages."""
+    return " or ".join([", ".join(ids[:-1]), ids[-1]] if len(ids) > 1 else list(ids))
+
+
+def _side(c: Cursor) -> str:
+    ids = [s.id for s in c.grammar.sides]
+    return c.choice("the side", c.grammar.side_words, either(ids), fold=True)
+
+
+def _help(c: Cursor) -> Help:
+    if c.peek() is None:
+        return Help()
+    table = c.grammar.table
+    command = table.command(c.words[c.i])
+    c.i += 1
+    sub = table.subcommand(command, c.peek())
+    if sub:
+        c.i += 1
+    return Help(sub or command)
+
+
+def _dice(c: Cursor) -> Dice:
+    values = [c.number("a die", 1, 6)]
+    while c.peek() is not None:
+        values.append(c.number("a die", 1, 6))
+    return Dice(tuple(values))
+
+
+def _moderator(c: Cursor) -> Moderator:
+    word = (c.peek() or "").lower()
+    if word not in MODERATOR_WORDS:
+        c.fail("syntax", f"moderator add or remove? {f'not {word!r}' if word else 'missing'}")
+    c.i += 1
+    action = MODERATOR_WORDS[word]
+    c.command = f"moderator {action}"
+    return Moderator(action, c.word("the user"), c.optional_rest())
+
+
+def _count(c: Cursor) -> int | None:
+    return c.number("the count", 1) if c.peek() is not None else None
+
+
+# -- the commands: usage line and help paragraph with an example (seat, unseat: see _seats)
+ENTRIES: dict[str, Entry] = {
+    "status": ("status", "Show the turn, the phase and any decision waiting. Example: status"),
+    "log": ("log [<N>]", "Show the last N entries of the game log, or all. Example: log 10"),
+    "help": ("help [<COMMAND>]", "Show the commands, or the help of one. Example: help status"),
+    "default": (
+        "default",
+        (
+            "Moderator: do what a passed deadline does: the pending decision's default, or end the "
+            "phase. Example: default"
+        ),
+    ),
+    "dice": (
+        "dice <N> [<N> ...]",
+        "Moderator, sandbox games: fix the next die results, each 1 to 6. Example: dice 3 5",
+    ),
+    "salt": (
+        "salt <TEXT>",
+        (
+            "Player: add your own entropy to this turn's dice. Every roll of the open dice epoch "
+            "mixes in the salts; accepted until the epoch's first roll, and public in the log. "
+            "Example: salt my cat walked on the keyboard"
+        ),
+    ),
+    "rolls": (
+        "rolls [<N>]",
+        (
+            "Show the last N rolls (default 10) with their purpose, dice epoch, number in the "
+            "epoch and value; rolls fixed by a moderator are marked. Example: rolls 5"
+        ),
+    ),
+    "audit": (
+        "audit",
+        (
+            "Moderator: check the hash chain of the log, every revealed seed against its "
+            "commitment and every roll of every revealed epoch, with dice statistics per side "
+            "and purpose. Example: audit"
+        ),
+    ),
+    "undo": (
+        "undo",
+        (
+            "Player: take back your own last order, unless it rolled a die, a dice epoch ended "
+            "or was revealed after it, or your opponent has acted since. The order stays in the "
+            "log, marked as undone. Example: undo"
+        ),
+    ),
+    "rewind": (
+        "rewind <LOG-INDEX> <REASON...>",
+        (
+            "Moderator: every order after that log row stops counting; the rows stay in the log "
+            "as rewound, the dice epoch ends (its seed is revealed) and a fresh one opens. "
+            "Example: rewind 12 the weather roll was entered twice"
+        ),
+    ),
+    "pause": (
+        "pause <REASON...>",
+        "Moderator: stop taking orders (questions still work). Example: pause waiting for a ruling",
+    ),
+    "resume": (
+        "resume <REASON...>",
+        "Moderator: take orders again after a pause. Example: resume ruling given",
+    ),
+    "moderator add": (
+        "moderator add <USER> [<REASON...>]",
+        "Moderator: make a user a moderator of this game. Example: moderator add carol",
+    ),
+    "moderator remove": (
+        "moderator remove <USER> [<REASON...>]",
+        (
+            "Moderator: take the moderator role from a user (the last moderator stays). "
+            "Example: moderator remove carol stepped down"
+        ),
+    ),
+}
+
+
+def _verb(
+    word: str,
+    parser: Parser,
+    formats: Mapping[type, Formatter],
+    *aliases: str,
+    group: str,
+    raw: bool = True,
+) -> Verb:
+    return Verb(word, parser, {word: ENTRIES[word]}, formats, aliases, group, raw=raw)
+
+
+_COMMON = (
+    _verb(
+        "status",
+        lambda c: Status(),
+        {Status: lambda o: "status"},
+        "st",
+        "s",
+        group=QUESTIONS,
+        raw=False,
+    ),
+    _verb(
+        "log",
+        lambda c: Log(_count(c)),
+        {Log: lambda o: join("log", o.count)},
+        group=QUESTIONS,
+        raw=False,
+    ),
+    _verb(
+        "help",
+        _help,
+        {Help: lambda o: join("help", o.command)},
+        "h",
+        "?",
+        group=QUESTIONS,
+        raw=False,
+    ),
+    _verb(
+        "default", lambda c: Default(), {Default: lambda o: "default"}, group=MODERATOR, raw=False
+    ),
+    _verb("dice", _dice, {Dice: lambda o: join("dice", *o.values)}, group=MODERATOR, raw=False),
+    _verb(
+        "salt",
+        lambda c: Salt(c.rest("the salt text")),
+        {Salt: lambda o: join("salt", o.text)},
+        group=FAIR_DICE,
+    ),
+    _verb(
+        "rolls",
+        lambda c: Rolls(_count(c)),
+        {Rolls: lambda o: join("rolls", o.count)},
+        group=FAIR_DICE,
+    ),
+    _verb("audit", lambda c: Audit(), {Audit: lambda o: "audit"}, group=FAIR_DICE),
+    _verb("undo", lambda c: Undo(), {Undo: lambda o: "undo"}, group=MODERATION),
+    _verb(
+        "rewind",
+        lambda c: Rewind(c.number("the log row", 0), c.rest(_REASON)),
+        {Rewind: lambda o: join("rewind", o.index, o.reason)},
+        group=MODERATION,
+    ),
+    _verb(
+        "pause",
+        lambda c: Pause(c.rest(_REASON)),
+        {Pause: lambda o: join("pause", o.reason)},
+        group=MODERATION,
+    ),
+    _verb(
+        "resume",
+        lambda c: Resume(c.rest(_REASON)),
+        {Resume: lambda o: join("resume", o.reason)},
+        group=MODERATION,
+    ),
+)
+_MODERATOR = Verb(
+    "moderator",
+    _moderator,
+    {name: ENTRIES[name] for name in ("moderator add", "moderator remove")},
+    {Moderator: lambda o: join("moderator", o.action, o.user, o.reason)},
+    ("mod",),
+    MODERATION,
+    subwords=MODERATOR_WORDS,
+    raw=True,
+)
+
+
+def _seats(sides: Sequence[Side]) -> tuple[Verb, Verb]:
+    """seat and unseat: their usage names the sides' ids."""
+    ids = [s.id for s in sides]
+    which = "|".join(ids)
+    seat = f"Moderator: give a side to a player. Example: seat {ids[0]} alice replaces bob"
+    unseat = f"Moderator: free a side's seat. Example: unseat {ids[-1]} left the game"
+    return (
+        Verb(
+            "seat",
+            lambda c: Seat(_side(c), c.word("the user"), c.optional_rest()),
+            {"seat": (f"seat {which} <USER> [<REASON...>]", seat)},
+            {Seat: lambda o: join("seat", o.side, o.user, o.reason)},
+            group=MODERATION,
+            raw=True,
+        ),
+        Verb(
+            "unseat",
+            lambda c: Unseat(_side(c), c.rest(_REASON)),
+            {"unseat": (f"unseat {which} <REASON...>", unseat)},
+            {Unseat: lambda o: join("unseat", o.side, o.reason)},
+            group=MODERATION,
+            raw=True,
+        ),
+    )
+
+
+def shared_verbs(sides: Sequence[Side]) -> tuple[Verb, ...]:
+    """The shared verbs, in their order; the usage of seat and unseat names the ids of sides
+    (at least one side)."""
+    if not sides:
+        raise ValueError("a grammar needs the sides of its game")
+    return (*_COMMON, *_seats(sides), _MODERATOR)
+
+
+__all__ = [
+    "ENTRIES",
+    "FAIR_DICE",
+    "MODERATION",
+    "MODERATOR",
+    "MODERATOR_WORDS",
+    "QUESTIONS",
+    "either",
+    "shared_verbs",
+]

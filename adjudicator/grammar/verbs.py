@@ -1,0 +1,146 @@
+"""Verbs and the table of a grammar's verbs: command words, usage lines, help, canonical text.
+
+A `Verb` is one command word of a grammar: its aliases, the parser that reads the rest of the
+line from a Cursor, the formatters of the order types it gives, and its help entries (a verb
+with sub-commands, such as "set", has one entry per sub-command: "set turn", "set phase").
+
+Invariants of a `VerbTable`:
+- every alias names one verb; an unknown command word is refused with did-you-mean suggestions
+  and the list of the command words, in the table's order;
+- every help entry is (usage line, help paragraph ending with "Example: ..."); `usage(c)` is the
+  usage of entry c, or of every entry of the group c ("set": "set turn <N> | set phase ...");
+- `help()` lists every usage line, grouped by the verbs' groups in order of first appearance;
+- `format(o)` is the canonical text of o, by the formatter registered for type(o); other types
+  are refused with TypeError.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.grammar.cursor import Cursor, ParseError
+from adjudicator.grammar.lexicon import did_you_mean
+from adjudicator.grammar.words import words
+
+Parser = Callable[[Cursor], object]
+Formatter = Callable[[Any], str]
+Entry = tuple[str, str]  # (usage line, help paragraph with an example)
+
+
+@dataclass(frozen=True, eq=False)
+class Verb:
+    """One command word of a grammar (see the module doc)."""
+
+    word: str  # the canonical command word: "attack"
+    parser: Parser  # reads the words after the command word
+    entries: Mapping[str, Entry]  # help: "attack" -> (usage, paragraph); or "set turn", ...
+    formats: Mapping[type, Formatter] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()  # other command words for it: "a", "att"
+    group: str = "Commands"  # the heading of its entries in `help`
+    subwords: Mapping[str, str] = field(default_factory=dict)  # "ret" -> "retreat" (set ret)
+    raw: bool = False  # reads the line as typed (free text keeps its case)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return (self.word, *self.aliases)
+
+
+def join(*parts: object) -> str:
+    """Words of a canonical text, one space apart; None parts are left out."""
+    return " ".join(str(p) for p in parts if p is not None)
+
+
+class VerbTable:
+    """The verbs of one grammar, in order (see the module doc).
+
+    help_texts: replacements of help paragraphs by entry name (a system's wording of a shared
+    command, e.g. an example with one of its own commands).
+    """
+
+    def __init__(self, verbs: Sequence[Verb], help_texts: Mapping[str, str] | None = None):
+        self.verbs = {v.word: v for v in verbs}
+        self.command_words = {alias: v.word for v in verbs for alias in v.words}
+        texts = help_texts or {}
+        self.commands: dict[str, Entry] = {
+            name: (usage, texts.get(name, text))
+            for v in verbs
+            for name, (usage, text) in v.entries.items()
+        }
+        self.groups: dict[str, list[str]] = {}
+        for v in verbs:
+            self.groups.setdefault(v.group, []).extend(v.entries)
+        self.formats = {t: f for v in verbs for t, f in v.formats.items()}
+
+    def command(self, word: str) -> str:
+        """The verb a command word names; ParseError "unknown-command" otherwise."""
+        if word in self.command_words:
+            return self.command_words[word]
+        suggest = difflib.get_close_matches(word, list(self.command_words), n=3, cutoff=0.6)
+        names = list(dict.fromkeys(self.command_words[s] for s in suggest))
+        said = f"unknown command {word!r}{did_you_mean(names) or '.'}"
+        commands = ", ".join(self.verbs)
+        raise ParseError(
+            "unknown-command", f"{said} Commands: {commands}; 'help <COMMAND>' explains one."
+        )
+
+    def subcommand(self, command: str, word: str | None) -> str | None:
+        """ "set turn" for ("set", "turn"); None if word is no sub-command of command."""
+        subs = self.verbs[command].subwords
+        return f"{command} {subs[word]}" if word is not None and word in subs else None
+
+    def usage(self, command: str) -> str:
+        if command in self.commands:
+            return self.commands[command][0]
+        return " | ".join(u for c, (u, _) in self.commands.items() if c.startswith(f"{command} "))
+
+    def help(self, topic: str | None = None) -> str:
+        """All usage lines, or the usage, help and aliases of one command (aliases accepted)."""
+        said = words(topic) if topic is not None else ()
+        if not said:
+            return self._listing()
+        try:
+            name = self.command(said[0])
+        except ParseError as exc:
+            return exc.message
+        if len(said) > 1:
+            name = self.subcommand(name, said[1]) or name
+        if name not in self.commands:  # "set", "moderator": every command of the group
+            return "\n\n".join(self.help(n) for n in self.commands if n.startswith(f"{name} "))
+        usage, text = self.commands[name]
+        aliases = self.verbs[name].aliases if name in self.verbs else ()
+        also = f"\nAliases: {', '.join(aliases)}" if aliases else ""
+        return f"Usage: {usage}\n{text}{also}"
+
+    def format(self, order: object) -> str:
+        """The canonical text of an order, query or command: parse(format(o)) == o."""
+        formatter = self.formats.get(type(order))
+        if formatter is None:
+            raise TypeError(f"not an order or query: {order!r}")
+        return formatter(order)
+
+    def _listing(self) -> str:
+        lines = ["Commands (type 'help <COMMAND>' for more):"]
+        for title, names in self.groups.items():
+            lines += [f"{title}:"] + [f"  {self.commands[n][0]}" for n in names]
+        return "\n".join(lines)
+
+
+def compose(
+    shared: Sequence[Verb], own: Sequence[Verb], order: Sequence[str] | None = None
+) -> list[Verb]:
+    """A system's verbs with the shared ones: a system verb replaces a shared verb of its word;
+    the words of order come first, in that order, then the other system verbs, then the other
+    shared ones."""
+    by_word = {v.word: v for v in shared} | {v.word: v for v in own}
+    unknown = [w for w in order or () if w not in by_word]
+    if unknown:
+        raise ValueError(f"no verb {', '.join(unknown)} to put in order")
+    words_ = [*(order or ()), *(v.word for v in own), *(v.word for v in shared)]
+    return [by_word[w] for w in dict.fromkeys(words_)]
+
+
+__all__ = ["Entry", "Formatter", "Parser", "Verb", "VerbTable", "compose", "join"]

@@ -1,0 +1,40 @@
+"""Lines into words: the tokeniser every grammar of the kit reads with.
+
+Invariants:
+- `words` lowercases and splits at white space, commas and parentheses; no word is empty;
+- `tokens` also makes '=' a word of its own and splits a chain of hex-like ids ("c6-c5") at its
+  hyphens, but no other hyphenated word ("korsun-shevchenkovsky");
+- `raw_words` keeps the case and the punctuation of what follows the command word (free text:
+  a salt, a reason, a user name), split at white space only.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPLIT = re.compile(r"[\s,()]+")
+_HEX_CHAIN = re.compile(r"[a-z]\d+(?:-[a-z]\d+)+")
+_FIRST_WORD = re.compile(r"\s*[^\s,()=]+\s*")  # the command word; the rest as typed
+
+
+def words(text: str) -> tuple[str, ...]:
+    """Lowercase words; commas and parentheses separate words like spaces."""
+    return tuple(w for w in _SPLIT.split(text.lower()) if w)
+
+
+def tokens(text: str) -> list[str]:
+    """The words of one line; '=' is a word of its own and 'C6-C5' is two hexes."""
+    out: list[str] = []
+    for word in words(text.replace("=", " = ")):
+        out.extend(word.split("-") if _HEX_CHAIN.fullmatch(word) else [word])
+    return out
+
+
+def raw_words(text: str, command_word: str) -> list[str]:
+    """The words of a line as typed (case kept), the command word first."""
+    head = _FIRST_WORD.match(text)
+    return [command_word, *text[head.end() if head else 0 :].split()]
+
+
+__all__ = ["raw_words", "tokens", "words"]

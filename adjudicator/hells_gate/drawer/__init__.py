@@ -1,0 +1,46 @@
+"""The Hell's Gate map drawer: state in, PNG bytes out, no other I/O.
+
+    draw(system, state, events, view=None, title=None) -> bytes   # what the application calls
+    draw_map(scenario, state, events=(), view=None, title=None) -> bytes
+    draw_debug(scenario, state, events=(), view=None, title=None) -> dict
+    visible_units(scenario, state, view=None) -> list[UnitState]
+    compose(scenario, state, events=(), view=None, title=None) -> (RGB image, debug dict)
+    clear_cache()
+
+`events` are the events since the last phase image (Event objects or their dicts): the attacks
+of the last combat phase among them are drawn as arrows with odds and results, moves as faint
+trails, retreats as dashed arrows; destroyed units are listed in the panel. `view` is None (all)
+or a side; it only acts through visible_units.
+
+The static layer (terrain, rivers, names, legend) is drawn once per scenario and cached; a
+phase image is a copy of it with counters, markers, arrows and the panel drawn on top. The
+drawing itself (canvas, hex geometry, text, arrows, legend and panel machinery, palette, PNG,
+caches) is the game-agnostic toolkit in `render/`; this package is the only part of Hell's Gate
+that uses it, and the rules never import this package.
+"""
+
+from __future__ import annotations
+
+from adjudicator.hells_gate.drawer.frame import clear_cache, compose, draw_png, visible_units
+
+
+def draw_map(scenario, state, events=(), view=None, title=None) -> bytes:
+    """The map as PNG bytes."""
+    return draw_png(scenario, state, events, view, title)
+
+
+def draw(system, state, events=(), view=None, title=None) -> bytes:
+    """The drawer's entry point for the application core (GameSystem.drawer names this
+    package): the map of a bound Hell's Gate system's state."""
+    return draw_png(system.scenario, state, events, view, title)
+
+
+def draw_debug(scenario, state, events=(), view=None, title=None) -> dict:
+    """What draw_map draws, as data, for tests: unit id -> hex, pixel box and centre, markers,
+    arrows and labels, the legend keys and the kinds of things drawn; "image" is the RGB image
+    before encoding."""
+    _, dbg = compose(scenario, state, events, view, title)
+    return dbg
+
+
+__all__ = ["clear_cache", "compose", "draw", "draw_debug", "draw_map", "visible_units"]

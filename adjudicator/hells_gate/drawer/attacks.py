@@ -1,0 +1,86 @@
+"""Retreats and attacks of a Hell's Gate phase image: short arrows across the hexside, over the
+counters, and beside each attacked hex a label with the attack's number, final odds, die and
+hits. `f` is the frame being composed (drawer/frame.py: Frame)."""
+
+from __future__ import annotations
+
+from adjudicator.hells_gate.drawer import colours
+from render import overlay
+from render.placement import arrow_span, label_box
+
+LABEL_H = 38
+
+
+def draw_retreats(f, summary) -> None:
+    scenario = f.scenario
+    for uid, a, b in summary.retreats:
+        if uid not in f.seen or a not in scenario.hexes or b not in scenario.hexes:
+            continue
+        p, q = arrow_span(f.lay, a, b, f.boxes_by_hex, f.text_occ, 4)
+        overlay.draw_arrow(
+            f.img, p, q, colours.RETREAT_ARROW, width=7, head_len=15, head_w=19, halo_w=2.5, dash=7
+        )
+        f.occ.line(p, q, 16, 200)
+        f.dbg["retreats"].append({"unit": uid, "from": a, "to": b, "arrow": (p, q)})
+        f.drawn.add("retreat_arrow")
+
+
+def draw_attacks(f, summary) -> None:
+    """Every attack's arrows first, then the labels (placed clear of all the arrows)."""
+    labels = []
+    for atk in summary.attacks:
+        if atk.hex not in f.scenario.hexes:
+            continue
+        origins = _origins(f, atk)
+        colour = colours.SIDE.get(atk.side, colours.SIDE["soviet"])["arrow"]
+        arrows = []
+        for h in origins:
+            p, q = arrow_span(f.lay, h, atk.hex, f.boxes_by_hex, f.text_occ, 5)
+            overlay.draw_arrow(f.img, p, q, colour)
+            f.occ.line(p, q, 22, 200)
+            arrows.append((p, q))
+        labels.append((atk, arrows, colour, origins))
+        f.drawn.add("attack")
+    for atk, arrows, colour, origins in labels:
+        box = _attack_label(f, atk, arrows, colour)
+        f.occ.box(box, 255, pad=3)
+        f.dbg["attacks"].append(
+            {
+                "number": atk.number,
+                "hex": atk.hex,
+                "origins": origins,
+                "arrows": arrows,
+                "label_box": box,
+                "final_column": atk.final_column,
+                "die": atk.die,
+                "hits": atk.hits,
+                "attackers": atk.attackers,
+            }
+        )
+
+
+def _origins(f, atk) -> list[str]:
+    """The hexes the attackers attacked from (where they are now if the event does not say)."""
+    origins = []
+    for uid in atk.attackers:
+        h = atk.origins.get(uid)
+        if h is None and uid in f.state.units and f.state.units[uid].box == "map":
+            h = f.state.units[uid].hex
+        if h in f.scenario.hexes and h != atk.hex and h not in origins:
+            origins.append(h)
+    return origins
+
+
+def _attack_label(f, atk, arrows, colour) -> tuple:
+    """A small box next to the target: number, final odds, die and hits. Placed where it covers
+    the least of the counters, names, arrows and other labels."""
+    line1 = f"{atk.final_column}" + (
+        " decisive" if atk.decisive else (" overstack" if atk.overstack else "")
+    )
+    lines = [(line1, 16, 3), (f"die {atk.die}: {atk.result}", 14, 20)]
+    w = overlay.badge_label_width(lines)
+    mx0, _, mx1, _ = f.lay.map_box
+    bounds = (mx0 - 10, 2, mx1 + 14, f.img.height - 2)
+    box = label_box(f.lay, atk.hex, arrows, w, LABEL_H, f.occ, bounds)
+    overlay.badge_label(f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT)
+    return box

@@ -1,0 +1,168 @@
+"""Counter sprites: one small image per (unit, face, markers, size), drawn once and cached.
+
+Shapes are drawn at 4x and reduced (anti-aliased); text is drawn afterwards at 1x so it stays
+hinted and crisp. A counter shows, top to bottom: unit id, size mark (X, XX, XXX), the NATO
+unit-type box with the side emblem left of it (star: Soviet, cross: German), and the strength
+as printed ([n] when bracketed). A reduced unit has a pale face under a coloured header band.
+Markers hang under the counter as a strip: yellow OOS, red RET.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from adjudicator.hells_gate.drawer import colours
+from render import canvas
+from render.text import fit_font, font
+
+K = 4  # supersampling of the shapes
+
+
+def printed_strength(spec, reduced: bool) -> str:
+    """The strength on the face that is up, in brackets if bracketed (rule 2.2, 8.6)."""
+    s = (
+        spec.strength_reduced
+        if reduced and spec.strength_reduced is not None
+        else spec.strength_full
+    )
+    return f"[{s}]" if spec.bracketed else str(s)
+
+
+def star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    pts = []
+    for i in range(10):
+        rr = r if i % 2 == 0 else r * 0.42
+        a = math.radians(-90 + 36 * i)
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return pts
+
+
+def draw_star(d, cx, cy, r, fill=colours.STAR, outline=(90, 14, 10), width=1):
+    d.polygon(star_points(cx, cy, r), fill=fill, outline=outline, width=width)
+
+
+def draw_cross(d, cx, cy, r, arm: float, edge: float):
+    """Balkenkreuz: a black cross with white edges."""
+    for w, col in ((arm + 2 * edge, (255, 255, 255)), (arm, (0, 0, 0))):
+        rr = r if col == (0, 0, 0) else r + edge
+        d.rectangle((cx - w / 2, cy - rr, cx + w / 2, cy + rr), fill=col)
+        d.rectangle((cx - rr, cy - w / 2, cx + rr, cy + w / 2), fill=col)
+
+
+def emblem(d, side: str, cx: float, cy: float, r: float, k: float = 1) -> None:
+    if side == "soviet":
+        draw_star(d, cx, cy, r, width=max(1, round(k * 0.9)))
+    else:
+        draw_cross(d, cx, cy, r * 0.86, arm=r * 0.55, edge=max(k * 0.9, r * 0.16))
+
+
+def nato_symbol(d, box, unit_type: str, lw: float) -> None:
+    """The NATO type symbol inside a white box: infantry X, cavalry one diagonal, armour an
+    oval, mechanised X + oval."""
+    x0, y0, x1, y1 = box
+    d.rectangle(box, fill=colours.NATO_BOX, outline=colours.INK, width=round(lw))
+    i = lw / 2
+    if unit_type in ("infantry", "mech"):
+        d.line((x0 + i, y0 + i, x1 - i, y1 - i), fill=colours.INK, width=round(lw))
+        d.line((x0 + i, y1 - i, x1 - i, y0 + i), fill=colours.INK, width=round(lw))
+    if unit_type == "cavalry":
+        d.line((x0 + i, y1 - i, x1 - i, y0 + i), fill=colours.INK, width=round(lw))
+    if unit_type in ("armor", "mech"):
+        w, h = x1 - x0, y1 - y0
+        d.rounded_rectangle(
+            (x0 + w * 0.16, y0 + h * 0.2, x1 - w * 0.16, y1 - h * 0.2),
+            radius=h * 0.3,
+            outline=colours.INK,
+            width=round(lw),
+        )
+
+
+def face_colours(side: str, reduced: bool):
+    c = colours.SIDE[side]
+    if reduced:
+        return c["reduced"], c["reduced_text"]
+    return c["face"], c["text"]
+
+
+@lru_cache(maxsize=4096)
+def sprite(spec, reduced: bool, oos: bool, retreated: bool, size: int, strip: int):
+    """The counter of one unit, size x size, plus the marker strip if it carries a marker."""
+    img = _shapes(spec, reduced, size)
+    _face_text(img, spec, reduced, size)
+    if not (oos or retreated) or not strip:
+        return img
+    return _with_markers(img, oos, retreated, size, strip)
+
+
+def _box_geometry(size: int):
+    """The header height, the NATO box's size and top-left corner, at K x."""
+    header = round(size * 0.25) * K
+    bw, bh = round(size * 0.52) * K, round(size * 0.27) * K
+    return header, bw, bh, round(size * 0.34) * K, round(size * 0.40) * K
+
+
+def _shapes(spec, reduced: bool, size: int):
+    """The face, the header band if reduced, the NATO box, the emblem, the outline (at K x,
+    reduced once)."""
+    side = spec.side
+    full_face, _ = face_colours(side, False)
+    face, _ = face_colours(side, reduced)
+    S = size * K
+    big = canvas.new_image((S, S), face)
+    d = canvas.draw(big)
+    header, bw, bh, bx0, by0 = _box_geometry(size)
+    if reduced:  # the "stripe": a band in the full-strength colour across the top
+        d.rectangle((0, 0, S, header), fill=full_face)
+    nato_symbol(d, (bx0, by0, bx0 + bw, by0 + bh), spec.type, lw=max(K, size * 0.035 * K))
+    emblem(d, side, bx0 / 2, by0 + bh / 2, size * 0.13 * K, k=K)
+    d.rectangle((0, 0, S - 1, S - 1), outline=colours.SIDE[side]["line"], width=K)
+    return big.reduce(K)
+
+
+def _face_text(img, spec, reduced: bool, size: int) -> None:
+    """The unit id in the header, the size mark above the NATO box, the strength at 1x."""
+    _, full_text = face_colours(spec.side, False)
+    _, text = face_colours(spec.side, reduced)
+    header, bw, _, bx0, _ = _box_geometry(size)
+    d = canvas.draw(img)
+    head_text = full_text if reduced else text
+    f = fit_font(spec.id, round(size * 0.23), size - 5)
+    d.text((size / 2, header / K / 2 + 0.5), spec.id, font=f, fill=head_text, anchor="mm")
+    d.text(
+        ((bx0 + bw / 2) / K, size * 0.33),
+        spec.size,
+        font=font(max(8, round(size * 0.17))),
+        fill=text,
+        anchor="mm",
+    )
+    d.text(
+        (size / 2, size * 0.835),
+        printed_strength(spec, reduced),
+        font=font(round(size * 0.31)),
+        fill=text,
+        anchor="mm",
+    )
+
+
+def _with_markers(img, oos: bool, retreated: bool, size: int, strip: int):
+    """The counter with its marker strip under it: OOS, RET or both side by side."""
+    out = canvas.new_image((size, size + strip), colours.SHADOW)
+    out.paste(img, (0, 0))
+    d = canvas.draw(out)
+    parts = [
+        p
+        for p, on in (
+            (("OOS", colours.OOS, colours.OOS_TEXT), oos),
+            (("RET", colours.RETREAT, colours.RETREAT_TEXT), retreated),
+        )
+        if on
+    ]
+    w = size / len(parts)
+    f = font(max(8, strip - 1))
+    for i, (label, bg, fg) in enumerate(parts):
+        x0 = round(i * w)
+        x1 = round((i + 1) * w) - 1
+        d.rectangle((x0, size, x1, size + strip - 1), fill=bg, outline=colours.INK)
+        d.text(((x0 + x1) / 2, size + strip / 2), label, font=f, fill=fg, anchor="mm")
+    return out

@@ -1,0 +1,239 @@
+"""Compose one Hell's Gate phase image: a copy of the cached static layer (drawer/terrain.py)
+plus what changes (town names where the counters leave room, move trails, the Tychinovka marker,
+counters, retreat and attack arrows, the panel), then PNG bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, field
+
+from adjudicator.hells_gate.drawer import attacks, colours, counters, panel, probe, symbols, terrain
+from adjudicator.hells_gate.drawer.events import summarise
+from adjudicator.hells_gate.victory import victory_points
+from render import canvas, overlay, png
+from render.cache import LayerCache
+from render.placement import Occupancy, exit_distance
+from render.stacks import stack_geometry
+
+_layers = LayerCache(max_size=8)
+
+
+def fingerprint(scenario) -> str:
+    """What the static layer depends on: the map, the units (legend samples), the flags."""
+    parts = (
+        scenario.id,
+        scenario.title,
+        scenario.turns,
+        scenario.grid.columns,
+        scenario.grid.first_row,
+        scenario.grid.last_row,
+        sorted((h, s.terrain, s.name, s.supply) for h, s in scenario.hexes.items()),
+        sorted(tuple(sorted(s)) for s in scenario.river_hexsides),
+        sorted((k, repr(v)) for k, v in scenario.flags.items()),
+        [repr(u) for u in scenario.units.values()],
+    )
+    return hashlib.sha1(repr(parts).encode()).hexdigest()
+
+
+def static_layer(scenario) -> terrain.Static:
+    """The static layer of this scenario, built once per process and reused for every image.
+
+    Looked up by object identity first (no hashing on the hot path), then by a fingerprint of the
+    map data, so two Scenario objects parsed from the same text share one layer."""
+    return _layers.get(scenario, fingerprint, terrain.build, _add_palette)
+
+
+def _add_palette(scenario, layer: terrain.Static) -> None:
+    layer.palette = probe.palette(scenario, compose)
+
+
+def clear_cache() -> None:
+    _layers.clear()
+    counters.sprite.cache_clear()
+
+
+def visible_units(scenario, state, view=None) -> list:
+    """The units on the map that `view` (a side, or None for everyone) may see.
+
+    The one place where hidden information is filtered: everything drawn about units (counters,
+    markers, move trails, retreats) goes through it. In Hell's Gate nothing is hidden (every unit
+    on the map is face up to both players), so every view sees every unit on the map."""
+    return [u for u in state.units.values() if u.box == "map" and u.hex in scenario.hexes]
+
+
+@dataclass
+class Frame:
+    """One image being composed, and what is known of where things are on it."""
+
+    scenario: object
+    state: object
+    st: terrain.Static
+    img: object
+    dbg: dict
+    seen: set  # ids of the visible units
+    boxes_by_hex: dict = field(default_factory=dict)  # hex -> boxes of its counters
+    occ: Occupancy | None = None  # everything, for labels
+    text_occ: Occupancy | None = None  # hex ids and names, for arrows
+
+    @property
+    def lay(self):
+        return self.st.layout
+
+    @property
+    def drawn(self) -> set:
+        return self.dbg["drawn"]
+
+
+def compose(scenario, state, events=(), view=None, title=None) -> tuple[object, dict]:
+    """The RGB image of the map and, for tests, what was drawn where (see draw_debug)."""
+    st = static_layer(scenario)
+    img = st.image.copy()
+    summary = summarise(scenario, events)
+    units = visible_units(scenario, state, view)
+    f = Frame(scenario, state, st, img, _debug(scenario, st, img, view), {u.id for u in units})
+    placements = _place(f, units)
+    _occupancy(f)
+    _names(f)
+    _moves(f, summary)
+    _tychinovka(f)
+    _counters(f, placements)
+    attacks.draw_retreats(f, summary)
+    attacks.draw_attacks(f, summary)
+    vp = state.vp if state.vp else victory_points(scenario, state)
+    panel.draw_panel(img, st, scenario, state, summary, vp, view, title, f.dbg)
+    f.dbg["image"] = img
+    return img, f.dbg
+
+
+def draw_png(scenario, state, events=(), view=None, title=None) -> bytes:
+    img, _ = compose(scenario, state, events, view, title)
+    return png.encode(img, static_layer(scenario).palette)
+
+
+def _debug(scenario, st, img, view) -> dict:
+    lay = st.layout
+    dbg: dict = {
+        "size": img.size,
+        "hexes": {h: lay.center(h) for h in scenario.hexes},
+        "R": lay.R,
+        "units": {},
+        "markers": {"oos": [], "retreat": [], "tychinovka": None},
+        "attacks": [],
+        "moves": [],
+        "retreats": [],
+        "names": {},
+        "drawn": set(),
+        "view": view,
+        "legend": [k for k, _ in st.legend],
+        "legend_labels": dict(st.legend),
+    }
+    drawn = dbg["drawn"]
+    drawn.update(("clear", "river", "map_edge", "dnieper"))
+    drawn.update(h.terrain for h in scenario.hexes.values())
+    drawn.update(v for slots in st.slots.values() for v in slots.values())
+    return dbg
+
+
+def _place(f: Frame, units) -> list:
+    """Every unit on its own tile, the tiles of a hex centred on the hex centre; returns
+    (unit, box, stack geometry) per unit."""
+    stacks: dict[str, list] = {}
+    for u in units:
+        stacks.setdefault(u.hex, []).append(u)
+    placements = []
+    for h, us in stacks.items():
+        geo = stack_geometry(len(us), any(u.oos or u.retreated for u in us))
+        cx, cy = f.lay.center(h)
+        for u, (ox, oy) in zip(us, geo.cells):
+            x0, y0 = round(cx + ox), round(cy + oy)
+            has_strip = (u.oos or u.retreated) and geo.strip
+            box = (x0, y0, x0 + geo.size, y0 + geo.size + (geo.strip if has_strip else 0))
+            f.boxes_by_hex.setdefault(h, []).append(box)
+            placements.append((u, box, geo))
+    return placements
+
+
+def _occupancy(f: Frame) -> None:
+    f.occ = Occupancy(f.img.size)
+    f.text_occ = Occupancy(f.img.size)
+    for bs in f.boxes_by_hex.values():
+        for b in bs:
+            f.occ.box(b, 90)
+    for b in f.st.text_boxes:
+        f.occ.box(b, 60)
+        f.text_occ.box(b, 255, pad=5)
+
+
+def _names(f: Frame) -> None:
+    """Town names: in the middle of an empty hex, under the hex id or the counters otherwise."""
+    for h, ns in f.st.names.items():
+        bs = f.boxes_by_hex.get(h)
+        box = ns.place(min(b[1] for b in bs) if bs else None)
+        f.img.paste(ns.image, box[:2], ns.image)
+        f.occ.box(box, 60)
+        f.text_occ.box(box, 255, pad=5)
+        f.dbg["names"][h] = box
+        f.drawn.add("town")
+
+
+def _moves(f: Frame, summary) -> None:
+    """Moves: faint trails under the counters, the head short of the counters at the end."""
+    scenario, lay = f.scenario, f.lay
+    for uid, path in summary.moves:
+        if uid not in f.seen or any(h not in scenario.hexes for h in path):
+            continue
+        pts = [lay.center(h) for h in path]
+        side = scenario.units[uid].side if uid in scenario.units else "soviet"
+        p, q = pts[-2], pts[-1]
+        L = math.hypot(q[0] - p[0], q[1] - p[1]) or 1.0
+        back = ((p[0] - q[0]) / L, (p[1] - q[1]) / L)
+        boxes = f.boxes_by_hex.get(path[-1], [])
+        reach = exit_distance(q, back, boxes, 3, lay.h / 2 - 10) or 20
+        tip = (q[0] + back[0] * reach, q[1] + back[1] * reach)
+        base = (tip[0] + back[0] * 18, tip[1] + back[1] * 18)
+        overlay.draw_trail(f.img, pts, colours.SIDE[side]["trail"], head=(base, tip))
+        f.dbg["moves"].append({"unit": uid, "path": path})
+        f.drawn.add("move")
+
+
+def _tychinovka(f: Frame) -> None:
+    """The Tychinovka marker (rule 12.8: on its hex during the whole of turn 2)."""
+    tych = f.scenario.flags.get("tychinovka_marker_hex")
+    if f.state.turn != 2 or tych not in f.scenario.hexes:
+        return
+    used = f.st.slots.get(tych, {})
+    slot = next((s for s in ("left", "right") if s not in used), "right")
+    sx, sy = symbols.slot_center(f.lay, tych, slot)
+    symbols.draw_tychinovka(canvas.draw(f.img), sx, sy, 14)
+    f.dbg["markers"]["tychinovka"] = tych
+    f.dbg["tychinovka_box"] = (sx - 14, sy - 14, sx + 14, sy + 14)
+    f.occ.box(f.dbg["tychinovka_box"], 60)
+    f.drawn.add("tychinovka")
+
+
+def _counters(f: Frame, placements) -> None:
+    d = canvas.draw(f.img)
+    for u, box, geo in placements:
+        spec = f.scenario.units[u.id]
+        reduced = bool(u.reduced and spec.steps == 2)
+        spr = counters.sprite(spec, reduced, u.oos, u.retreated, geo.size, geo.strip)
+        d.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=colours.SHADOW)
+        f.img.paste(spr, box[:2])
+        marks = [m for m, on in (("oos", u.oos), ("retreat", u.retreated)) if on]
+        for m in marks:
+            f.dbg["markers"][m].append(u.id)
+        f.dbg["units"][u.id] = {
+            "hex": u.hex,
+            "box": box,
+            "counter_box": (box[0], box[1], box[0] + geo.size, box[1] + geo.size),
+            "center": ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+            "side": u.side,
+            "reduced": reduced,
+            "markers": marks,
+            "size": geo.size,
+            "strength": counters.printed_strength(spec, reduced),
+        }
+        f.drawn.update((f"{u.side}_unit", f"nato_{spec.type}", *marks))
+        if reduced:
+            f.drawn.add("reduced")

@@ -1,0 +1,83 @@
+"""Town names on the map: each drawn once per scenario, with its dot and white halo, as a sprite
+placed per image where the counters leave room."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.hells_gate.drawer import colours
+from render import canvas
+from render.text import fit_font
+
+
+def display_name(name: str) -> str:
+    """'Korsun-Shevchenkovsky (airfield)' -> 'Korsun-Shevchenkovsky': the part in brackets is
+    shown by a symbol or is an alternative spelling."""
+    return name.split(" (")[0]
+
+
+@dataclass
+class NameSprite:
+    """A town name with its dot and white halo, drawn once and placed per image: in the middle of
+    an empty hex (where the town is), else under the hex id if the counters leave room, else
+    under the counters."""
+
+    image: object  # RGBA
+    centre: tuple[int, int]  # top-left when the hex is empty
+    top: tuple[int, int]  # top-left just under the hex id
+    bottom: tuple[int, int]  # top-left at the bottom of the hex
+
+    def place(self, stack_top: float | None) -> tuple[int, int, int, int]:
+        if stack_top is None:
+            x, y = self.centre
+        elif self.top[1] + self.image.height + 3 <= stack_top:
+            x, y = self.top
+        else:
+            x, y = self.bottom
+        return (x, y, x + self.image.width, y + self.image.height)
+
+
+def _label_image(label: str, f, city: bool):
+    """The label with its halo (and a town's dot), on a transparent background."""
+    dot = 0 if city else 13
+    l, t, r, b = f.getbbox(label, stroke_width=2, anchor="ls")
+    w, h = dot + (r - l) + 2, (b - t) + 2
+    img = canvas.new_image((w, h), (*colours.HALO, 0), "RGBA")  # halo colour, transparent
+    d = canvas.draw(img)
+    base = 1 - t
+    d.text(
+        (dot + 1 - l, base),
+        label,
+        font=f,
+        fill=colours.CITY_EDGE if city else colours.TOWN,
+        anchor="ls",
+        stroke_width=2,
+        stroke_fill=colours.HALO,
+    )
+    if dot:
+        cy = base + f.getbbox("x", anchor="ls")[1] / 2  # half the x-height above the baseline
+        d.ellipse(
+            (1, cy - 5, 11, cy + 5),
+            fill=(*colours.TOWN, 255),
+            outline=(*colours.HALO, 255),
+            width=1,
+        )
+    return img
+
+
+def name_sprite(lay, hex_id: str, spec, id_bottom: float) -> NameSprite:
+    """The name of the town in a hex (spec: the hex's scenario data), id_bottom: the bottom of
+    the hex id's text."""
+    name = display_name(spec.name)
+    city = spec.terrain == "cherkassy"
+    label = name.upper() if city else name
+    f = fit_font(label, 17 if city else 16, 1.55 * lay.R, 11)
+    img = _label_image(label, f, city)
+    w, h = img.size
+    cx, cy = lay.center(hex_id)
+    # in the middle, unless it would run into the symbols at the hex's left and right corners
+    mid = cy - h / 2 if w <= 2 * (0.79 * lay.R - 20) else cy + 20
+    centre = (round(cx - w / 2), round(mid))
+    top = (round(cx - w / 2), round(id_bottom + 3))
+    bottom = (round(cx - w / 2), round(cy + lay.h / 2 - 5 - h))
+    return NameSprite(img, centre, top, bottom)

@@ -1,0 +1,190 @@
+"""The per-phase part of the Hell's Gate side panel: title, turn track, phase track, whose move,
+weather, victory points, then what happened since the last image (drawer/happened.py)."""
+
+from __future__ import annotations
+
+from adjudicator.hells_gate.drawer import colours, counters, happened
+from adjudicator.hells_gate.drawer.events import Summary
+from render import canvas
+from render.panel import track
+from render.text import fit_size, text, text_length, wrap
+
+PHASE_ROWS = ("soviet", "german")
+PHASE_COLS = (
+    ("supply", "Supply"),
+    ("combat", "Combat"),
+    ("movement", "Move"),
+    ("recovery", "Recovery"),
+)
+WHITE = (255, 255, 255)
+PAST_TURN = (226, 222, 212)
+
+
+def draw_panel(
+    img, st, scenario, state, summary: Summary, vp: dict, view, title, dbg: dict
+) -> None:
+    d = canvas.draw(img)
+    x0 = st.panel_x + 16
+    W = st.layout.panel_w - 32
+    y = _title(img, x0, 14, W, scenario, view, title)
+    y = _turn_track(img, d, x0, y, W, scenario, state)
+    y = _phase_track(img, d, x0, y, W, state)
+    y = _banner(img, d, x0, y, W, state)
+    sv, gv = vp["soviet"]["total"], vp["german"]["total"]
+    y = _weather_and_vp(img, d, x0, y, W, state, sv, gv)
+    dbg["panel"] = {
+        "turn": state.turn,
+        "phase": state.phase,
+        "weather": state.weather,
+        "active": state.active_side,
+        "vp": {"soviet": sv, "german": gv},
+    }
+    happened.draw_happened(img, d, scenario, summary, x0, y, W, st.legend_top - 8, dbg)
+
+
+def _title(img, x0, y, W, scenario, view, title) -> int:
+    head = title or scenario.title
+    text(img, (x0, y), head, fit_size(head, 24, W, 14), colours.PANEL_TEXT)
+    y += 30
+    if title:
+        text(
+            img,
+            (x0, y),
+            scenario.title,
+            fit_size(scenario.title, 15, W, 10),
+            colours.PANEL_MUTED,
+        )
+        y += 20
+    if view:
+        text(img, (x0, y), f"{view.title()} player's view", 15, colours.PANEL_MUTED)
+        y += 20
+    return y + 6
+
+
+def _turn_track(img, d, x0, y, W, scenario, state) -> int:
+    """The current turn black, past turns grey, red turns framed in red."""
+    red = set(scenario.flags.get("red_turns", []))
+    n = scenario.turns
+    text(img, (x0, y), "TURN", 14, colours.PANEL_MUTED)
+    y += 18
+    cells = []
+    for t in range(1, n + 1):
+        current = t == state.turn
+        fill = colours.HILITE if current else (PAST_TURN if t < state.turn else WHITE)
+        outline = colours.RED_TURN if t in red else colours.PANEL_LINE
+        col = WHITE if current else (colours.RED_TURN if t in red else colours.PANEL_TEXT)
+        cells.append((str(t), fill, outline, 3 if t in red else 1, col))
+    track(img, d, x0, y, W, 42, cells, 22, gap=5)
+    y += 48
+    red_txt = ", ".join(str(t) for t in sorted(red))
+    text(
+        img,
+        (x0, y),
+        f"Turn {state.turn} of {n}"
+        + (f"   ·   red turns {red_txt}: Soviet rebuild" if red else ""),
+        14,
+        colours.PANEL_MUTED,
+    )
+    return y + 26
+
+
+def _phase_track(img, d, x0, y, W, state) -> int:
+    """A row of phases per side (its emblem at the left), then the joint phase."""
+    text(img, (x0, y), "PHASE", 14, colours.PANEL_MUTED)
+    y += 18
+    label_w = 34
+    for r, side in enumerate(PHASE_ROWS):
+        yy = y + r * 32
+        counters.emblem(d, side, x0 + 12, yy + 14, 10)
+        c = colours.SIDE[side]
+        cells = []
+        for kind, label in PHASE_COLS:
+            on = state.phase == f"{side}-{kind}"
+            cells.append(
+                (
+                    label,
+                    c["face"] if on else WHITE,
+                    colours.HILITE if on else colours.PANEL_LINE,
+                    3 if on else 1,
+                    c["text"] if on else colours.PANEL_MUTED,
+                )
+            )
+        track(img, d, x0 + label_w, yy, W - label_w, 28, cells, 15, gap=4)
+    yy = y + 64
+    box = (x0 + label_w, yy, x0 + W, yy + 26)
+    on = state.phase == "joint"
+    d.rectangle(box, fill=colours.HILITE if on else WHITE, outline=colours.PANEL_LINE)
+    text(
+        img,
+        ((box[0] + box[2]) / 2, yy + 13),
+        "Joint phase (weather, end of turn)",
+        15,
+        WHITE if on else colours.PANEL_MUTED,
+        "mm",
+    )
+    return yy + 36
+
+
+def _banner(img, d, x0, y, W, state) -> int:
+    """Game over, or whose move (and what they must decide, if anything)."""
+    if state.result is not None:
+        return _game_over(img, d, x0, y, W, state.result)
+    side = state.active_side
+    if side not in colours.SIDE:
+        return y
+    c = colours.SIDE[side]
+    d.rectangle((x0, y, x0 + W, y + 52), fill=c["face"], outline=c["line"], width=2)
+    counters.emblem(d, side, x0 + 28, y + 26, 15)
+    pending = state.pending[0] if state.pending else None
+    text(
+        img,
+        (x0 + 54, y + 26),
+        f"{c['name'].upper()} TO {'DECIDE' if pending else 'MOVE'}",
+        28,
+        c["text"],
+        "lm",
+    )
+    y += 58
+    if pending:
+        for line in wrap(f"{c['name']} must {pending.prompt}.", 15, W)[:3]:
+            text(img, (x0, y), line, 15, colours.PANEL_TEXT)
+            y += 19
+        y += 4
+    return y + 4
+
+
+def _game_over(img, d, x0, y, W, result: dict) -> int:
+    win = result.get("winner")
+    c = colours.SIDE.get(win, {"face": colours.HILITE, "text": WHITE, "line": colours.HILITE})
+    s = "GAME OVER: DRAW" if win == "draw" else f"GAME OVER: {str(win).upper()} WINS"
+    d.rectangle((x0, y, x0 + W, y + 52), fill=c["face"], outline=c["line"], width=2)
+    text(img, (x0 + W / 2, y + 26), s, fit_size(s, 26, W - 20), c["text"], "mm")
+    return y + 62
+
+
+def _weather_and_vp(img, d, x0, y, W, state, sv, gv) -> int:
+    snow = state.weather == "snow"
+    fg = colours.SNOW_TEXT if snow else colours.MUD_TEXT
+    d.rectangle(
+        (x0, y, x0 + 130, y + 46),
+        fill=colours.SNOW if snow else colours.MUD,
+        outline=colours.PANEL_LINE,
+    )
+    text(img, (x0 + 10, y + 5), "WEATHER", 11, fg)
+    text(img, (x0 + 10, y + 18), state.weather.upper(), 22, fg)
+    vx = x0 + 142
+    d.rectangle((vx, y, x0 + W, y + 46), fill=WHITE, outline=colours.PANEL_LINE)
+    text(
+        img,
+        (vx + 10, y + 5),
+        "VICTORY POINTS" + (" (final)" if state.result else " so far"),
+        11,
+        colours.PANEL_MUTED,
+    )
+    xx = vx + 10
+    for side, v in (("soviet", sv), ("german", gv)):
+        counters.emblem(d, side, xx + 8, y + 31, 8)
+        t = f"{colours.SIDE[side]['name']} {v}"
+        text(img, (xx + 20, y + 31), t, 20, colours.PANEL_TEXT, "lm")
+        xx += 20 + text_length(t, 20) + 22
+    return y + 58

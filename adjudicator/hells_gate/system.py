@@ -1,0 +1,154 @@
+"""Hell's Gate as a GameSystem (adjudicator.core.system): what the application core talks to.
+
+The registered `SYSTEM` (entry point `hells-gate` in the group `pbem.games`) binds the rules to a
+scenario text; the bound `HellsGateSystem` wraps the rules engine (rules.HellsGate), the grammar
+(grammar.HellsGateGrammar); `drawer` names the package that draws its map (`drawer/`, the one
+part of the system that imports Pillow and render/): the application core imports it only when
+a map is drawn, so the rules and a headless replay never load it. Pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.core import commands as C
+from adjudicator.core.dice import DiceSource
+from adjudicator.core.system import Answer, Outcome, Side, Situation, Waiting
+from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
+from adjudicator.hells_gate.rules import HellsGate
+from adjudicator.hells_gate.scenario import Scenario, parse_scenario
+from adjudicator.hells_gate.state import GameState, phase_side
+
+SYSTEM_ID = "hells-gate"
+HEADLINES = frozenset(  # the events an after-phase post tells (the others: moves, markers, dice)
+    {
+        "AttackResolved",
+        "UnitEliminated",
+        "UnitRetreated",
+        "UnitFlipped",
+        "ReinforcementEntered",
+        "ReinforcementLost",
+        "OutOfSupply",
+        "SupplyRestored",
+        "UnitBrokeOut",
+        "UnitRebuilt",
+        "WeatherChanged",
+        "WeatherStays",
+        "DefaultApplied",
+        "LossesForced",
+        "GameEnded",
+    }
+)
+PRIVATE_QUERIES = (O.Options, O.Preview)  # a side's possibilities: only its player sees them
+
+
+class HellsGateSystem:
+    """The Hell's Gate rules bound to one scenario."""
+
+    id = SYSTEM_ID
+    sides = SIDES
+    drawer = "adjudicator.hells_gate.drawer"  # draw(system, state, events, view, title) -> PNG
+    headlines = HEADLINES
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.title = scenario.title
+        self.rules = HellsGate(scenario)
+        self.grammar = HellsGateGrammar(scenario, SIDES)
+
+    # -- playing
+    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
+        return self.rules.new_game(sandbox=sandbox, dice=dice)
+
+    def apply(self, state: GameState, actor: str, order: object, dice: DiceSource) -> Outcome:
+        return self.rules.apply(state, actor, order, dice)
+
+    def legal_orders(self, state: GameState, side: str) -> list:
+        return self.rules.legal_orders(state, side)
+
+    def order_templates(self, state: GameState, side: str) -> tuple[str, ...]:
+        return ()  # every Hell's Gate order names map things: legal_orders lists them all
+
+    def default_order(self, state: GameState) -> object:
+        return C.Default()
+
+    def kind_of(self, order: object) -> str:
+        if isinstance(order, O.QUERIES):
+            return "query"
+        if isinstance(order, O.MODERATOR_ORDERS):
+            return "moderator"
+        return "order"
+
+    def is_private(self, query: object) -> bool:
+        return isinstance(query, PRIVATE_QUERIES)
+
+    # -- where the game stands
+    def situation(self, state: GameState) -> Situation:
+        pending = tuple(Waiting(d.side, d.prompt) for d in state.pending)
+        if state.result is not None:
+            to_move: tuple[str, ...] = ()
+        elif pending:
+            to_move = (pending[0].side,)
+        else:
+            side = phase_side(state.phase)
+            to_move = (side,) if side else ()
+        return Situation(
+            turn=state.turn,
+            phase=state.phase,
+            label=f"turn {state.turn}, {state.phase}",
+            to_move=to_move,
+            pending=pending,
+            result=state.result,
+            key=_situation_key(state),
+        )
+
+    # -- questions
+    def answer(self, state: GameState, actor: str, query: object) -> Answer:
+        if isinstance(query, C.Help):
+            return Answer(self.grammar.help(query.command))
+        text = self.rules.answer(state, actor, query)
+        detail = None
+        if isinstance(query, O.Preview):
+            detail = self.rules.preview(state, actor, query.attack)
+        return Answer(text, detail)
+
+    def show(self, state: GameState) -> dict:
+        return self.rules.show(state)
+
+    # -- the state as JSON
+    def state_to_json(self, state: GameState) -> dict:
+        return state.to_dict()
+
+    def state_from_json(self, data: dict) -> GameState:
+        return GameState.from_dict(data)
+
+
+def _situation_key(state: GameState) -> str:
+    """turn | phase | whose move | pending decision ("" once the game is over). The format of
+    the keys stored with armed deadlines by earlier releases: keep it."""
+    if state.result is not None:
+        return ""
+    pending = state.pending[0].kind if state.pending else ""
+    return f"{state.turn}|{state.phase}|{state.active_side}|{pending}"
+
+
+@dataclass(frozen=True)
+class HellsGateType:
+    """What the registry holds: the system's names and how to bind it to scenario data."""
+
+    id: str = SYSTEM_ID
+    title: str = "Hell's Gate: The Korsun Pocket 1944"
+    name: str = "Hell's Gate"
+    sides: tuple[Side, ...] = SIDES
+    data_package: str = "adjudicator.hells_gate"
+    data_file: str = "scenario.toml"
+    default_source: str = "hells_gate/scenario.toml"
+
+    def load(self, text: str, source: str) -> HellsGateSystem:
+        return HellsGateSystem(parse_scenario(text, source))
+
+
+SYSTEM = HellsGateType()
+
+__all__ = ["SIDES", "SYSTEM", "HellsGateSystem", "HellsGateType"]

@@ -1,0 +1,120 @@
+"""What follows an accepted change, inside the same transaction: the deadline re-arm, then the
+after-phase post to every chat of the game (or the mirror of the change to its other chats).
+
+A post is due after a change that ends a phase, starts a turn, ends the game or puts a decision
+to a side (the platform's POST_EVENTS), and after a rewind; it tells what happened since the
+last posted map, whose move it is with a mention, the deadline and the head hash, and carries
+the map as a render spec (drawn by the outbox sender, off the message path). Any other accepted
+change is mirrored, line by line, to the game's other chats, so linked chats follow the game move
+by move. Rows are keyed by the message's idempotency key: a redelivery adds nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from adjudicator.core import commands as C
+from adjudicator.core.events import DEFAULT_APPLIED, POST_EVENTS
+from adjudicator.core.system import GameSystem, Situation
+from app import clock, fold, names, outbox
+from app.messages import Outgoing
+from app.replies import Reply
+from app.summary import Post, post_text, side_name, who
+from storage import GameTx, chat_store, clocks
+
+REPLY_FIRST = timedelta(seconds=2)  # a post waits this long in the chat whose message caused it
+
+
+def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply]) -> None:
+    """Re-arm the deadline, then the post of a phase end (or the mirror of the change)."""
+    system: GameSystem = run.system
+    here = system.situation(state)
+    gc = clocks.read(tx.conn, run.game)
+    if gc.started_at is not None or gc.deadline_at is not None or gc.clock_paused:
+        tx.s.flush()  # the clock reads the game row's pause flag through the same connection
+        clock.rearm_in(tx, here, run.now)
+    items = [item for item, _ in run.applied]
+    posting = any(e.get("kind") in POST_EVENTS for r in done for e in r.events)
+    if posting or run.deadline_at or any(isinstance(item, C.Rewind) for item in items):
+        note = _default_note(tx, system, before, run, done) if run.deadline_at else None
+        post(
+            tx, system, run.game, here, key=run.key, now=run.now, note=note,
+            reply_chat=run.actor.where, images=run.core.images,
+        )  # fmt: skip
+    else:
+        _mirror(tx, run, done)
+
+
+def post(
+    tx: GameTx,
+    system: GameSystem,
+    game: str,
+    here: Situation,
+    *,
+    key: str | None,
+    now: datetime,
+    note: str | None = None,
+    start: bool = False,
+    reply_chat: tuple[str, str] | None = None,
+    images: bool = True,
+) -> list[int]:
+    """The after-phase post to every chat bound to the game (dedupe key f"{key}:post")."""
+    chats = chat_store.bindings(tx.conn, game)
+    if not chats:
+        return []
+    gc = clocks.read(tx.conn, game)
+    after = None if start else gc.last_image_index
+    events = [] if start else fold.events_since([r.to_dict() for r in tx.rows()], after)
+    seats = tx.seats()
+    side_names = names.of_sides(tx.conn, seats)
+    text = post_text(
+        Post(
+            game, here, system.sides, system.headlines, events, tx.head_index, tx.head_hash,
+            gc.deadline_at, gc.clock_paused, tx.g.paused_why if tx.paused else None, now, note,
+        ),
+        side_names,
+    )  # fmt: skip
+    title = f"{game}: {here.label}" + (" (game over)" if here.over else "")
+    render = {"after": after, "upto": tx.head_index, "title": title} if images else None
+    outs = [
+        Outgoing(
+            platform, chat_id, text, image_name=f"{game}-{tx.head_index}.png",
+            mentions=names.mentions(seats, here.to_move, platform), render=render,
+        )
+        for platform, chat_id in chats
+    ]  # fmt: skip
+    hold = {reply_chat: REPLY_FIRST} if reply_chat else None
+    return outbox.write_in(
+        tx.conn, game, outs, key=None if key is None else f"{key}:post", now=now,
+        image_index=tx.head_index, hold=hold,
+    )  # fmt: skip
+
+
+def _default_note(tx: GameTx, system: GameSystem, before: Any, run: Any, done: list[Reply]) -> str:
+    """What a passed deadline's default did, first in its post."""
+    side = next(iter(system.situation(before).to_move), None)
+    side_names = names.of_sides(tx.conn, tx.seats())
+    head = (
+        f"The deadline for {who(system.sides, side or '', side_names)} passed "
+        f"({run.deadline_at:%Y-%m-%d %H:%M} UTC). Done on {side_name(system.sides, side)}'s behalf:"
+    )
+    did = [e.get("text", "") for r in done for e in r.events if e.get("kind") == DEFAULT_APPLIED]
+    return "\n".join([head, *(f"- {t}" for t in did)])
+
+
+def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:
+    others = [c for c in chat_store.bindings(tx.conn, run.game) if c != run.actor.where]
+    if not others:
+        return
+    speaker = run.actor.name or run.actor.user or "the operator"
+    lines = []
+    for reply in done:
+        lines.append(f"**{speaker}**: `{reply.line}`")
+        lines += names.pretty(tx.conn, reply.reply).split("\n")
+    outs = [Outgoing(p, c, "\n".join(lines)) for p, c in others]
+    key = None if run.key is None else f"{run.key}:mirror"
+    outbox.write_in(tx.conn, run.game, outs, key=key, now=run.now)
+
+
+__all__ = ["REPLY_FIRST", "after_change", "post"]

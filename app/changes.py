@@ -1,0 +1,210 @@
+"""The changes a line of a message makes, each inside the game's one transaction (storage.GameTx).
+
+An order goes through the game system with the open epoch's committed dice; the shared commands
+(salt, undo, rewind, pause, resume, seat, unseat, moderator) are carried out here, the same for
+every system. Each writes chained log rows and the new snapshot; nothing is written before every
+check has passed, so a refused line leaves the transaction as it found it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.core import commands as C
+from adjudicator.core.dice import DiceExhausted
+from adjudicator.core.errors import Rejection
+from adjudicator.core.system import GameSystem
+from app import fold, roles
+from storage import GameTx, state_hash
+from storage import dice as committed
+
+
+@dataclass
+class Change:
+    """What a change needs beside the transaction: the system, who speaks, the key, the seeds."""
+
+    system: GameSystem
+    actor: str
+    user: str | None
+    key: str | None
+    seeds: Callable[[], str]
+
+
+class NoDice:
+    """The dice source where no die may be rolled (the setup; a game with no open epoch)."""
+
+    def __init__(self, why: str):
+        self.why = why
+        self.drawn: list[dict] = []
+
+    def roll(self, purpose: str) -> int:
+        raise DiceExhausted(f"no die may be rolled for {purpose!r}: {self.why}")
+
+
+def apply(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
+    """Carry out one parsed line; the state after it."""
+    handler = HANDLERS.get(type(item), order)
+    return handler(tx, ch, state, item)
+
+
+def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
+    seed = tx.seed()
+    dice: Any
+    if seed is not None:
+        dice = committed.CommittedDice(
+            seed, tx.uid, tx.epoch, tx.next_n, tx.salt_digest, tx.hidden_seed()
+        )
+    else:
+        dice = NoDice("the game is over: no dice epoch is open")
+    try:
+        out = ch.system.apply(state, ch.actor, item, dice)
+    except (DiceExhausted, committed.HiddenSeedMissing) as exc:
+        raise Rejection("no-dice", str(exc), None) from exc
+    rolls, secret = roll_records(out.rolls, dice.drawn, tx.epoch)
+    new = ch.system.state_to_json(out.state)
+    payload = {
+        "rolls": rolls,
+        "events": [e.to_dict() for e in out.events],
+        "state_sha256": state_hash(new),
+        "combat": out.combat,
+    }
+    canonical = ch.system.grammar.format(out.order or item)  # as applied: paths, flips filled in
+    tx.append(
+        "order", ch.actor, canonical, payload, user=ch.user, key=ch.key,
+        epoch=tx.epoch or None, secret=secret,
+    )  # fmt: skip
+    if seed is not None:
+        tx.set_next_n(dice.next_n)
+    tx.set_snapshot(new)
+    next_epoch(tx, ch, out.state, state)
+    return out.state
+
+
+def next_epoch(tx: GameTx, ch: Change, new: Any, old: Any) -> None:
+    """A turn change ends the epoch (its seed is revealed) and opens the next; the end of the
+    game reveals the last seed and the hidden seed."""
+    after, before = ch.system.situation(new), ch.system.situation(old)
+    if after.over and not before.over:
+        tx.reveal_epoch()
+        tx.reveal_hidden()
+    elif tx.epoch and after.turn != tx.epoch_turn:
+        tx.reveal_epoch()
+        tx.open_epoch(after.turn, ch.seeds())
+
+
+def _is_player(ch: Change) -> bool:
+    return ch.actor in {s.id for s in ch.system.sides}
+
+
+def salt(tx: GameTx, ch: Change, state: Any, item: C.Salt) -> Any:
+    if not _is_player(ch):
+        raise Rejection("not-a-player", "only the players add salts to the dice", None)
+    k, turn = tx.epoch, tx.epoch_turn
+    if not k:
+        raise Rejection("no-epoch", "the game is over: no dice epoch is open", None)
+    if tx.next_n > 1:
+        raise Rejection(
+            "salts-closed",
+            f"dice epoch {k} (turn {turn}) has already rolled, so its salts are closed; "
+            f"salts open again with epoch {k + 1}, when turn {(turn or 0) + 1} begins (or after a "
+            "moderator's rewind)",
+            None,
+        )
+    salts = [*tx.salts(k), item.text]
+    tx.append(
+        "salt", ch.actor, ch.system.grammar.format(item), {"epoch": k, "salt": item.text},
+        user=ch.user, key=ch.key, epoch=k,
+    )  # fmt: skip
+    tx.set_salt_digest(committed.salt_digest(salts))
+    return state
+
+
+def undo(tx: GameTx, ch: Change, state: Any, item: C.Undo) -> Any:
+    if not _is_player(ch):
+        raise Rejection("not-a-player", "only a player undoes, and only his own orders", None)
+    rows = [r.to_dict() for r in tx.rows()]
+    effective = fold.effective_orders(rows)
+    mine = [r for r in effective if r["actor"] == ch.actor]
+    if not mine:
+        raise Rejection("nothing-to-undo", f"{_side_name(ch)} has no order to undo", None)
+    target = mine[-1]
+    roles.check_undo(target, rows, effective)
+    new = fold.replay(ch.system, [r for r in rows if r["index"] != target["index"]])
+    doc = ch.system.state_to_json(new)
+    payload = {"targets": [target["index"]], "why": None, "state_sha256": state_hash(doc)}
+    tx.append("undo", ch.actor, "undo", payload, user=ch.user, key=ch.key)
+    tx.set_snapshot(doc)
+    return new
+
+
+def _side_name(ch: Change) -> str:
+    return next((s.name for s in ch.system.sides if s.id == ch.actor), ch.actor.title())
+
+
+def rewind(tx: GameTx, ch: Change, state: Any, item: C.Rewind) -> Any:
+    rows = [r.to_dict() for r in tx.rows()]
+    if item.index >= tx.head_index:
+        raise Rejection(
+            "bad-row", f"row {item.index} is not before the last row ({tx.head_index})", None
+        )
+    if not any(r["index"] > item.index for r in fold.effective_orders(rows)):
+        raise Rejection(
+            "nothing-to-rewind", f"no order after row {item.index} counts: nothing to rewind", None
+        )
+    kept = [*rows, {"index": None, "kind": "rewind", "payload": {"to": item.index}}]
+    new = fold.replay(ch.system, kept)
+    doc = ch.system.state_to_json(new)
+    payload = {"to": item.index, "why": item.reason, "state_sha256": state_hash(doc)}
+    text = ch.system.grammar.format(item)
+    tx.append("rewind", "moderator", text, payload, user=ch.user, key=ch.key)
+    tx.set_snapshot(doc)
+    tx.reveal_epoch()  # nothing may be rolled again from a seed that decided rewound rolls
+    tx.open_epoch(ch.system.situation(new).turn or 1, ch.seeds())
+    return new
+
+
+def moderation(tx: GameTx, ch: Change, state: Any, item: Any) -> Any:
+    action, extra = roles.moderate(tx, ch.user, item)
+    payload = {"action": action, "why": item.reason, **extra}
+    text = ch.system.grammar.format(item)
+    tx.append("moderation", "moderator", text, payload, user=ch.user, key=ch.key)
+    return state
+
+
+HANDLERS: dict[type, Callable[..., Any]] = {
+    C.Salt: salt,
+    C.Undo: undo,
+    C.Rewind: rewind,
+    C.Pause: moderation,
+    C.Resume: moderation,
+    C.Seat: moderation,
+    C.Unseat: moderation,
+    C.Moderator: moderation,
+}
+
+
+def roll_records(rolls, drawn: list[dict], epoch: int) -> tuple[list[dict], list | None]:
+    """The engine's rolls joined with the committed draws: the chained records, and the
+    off-chain secrets of hidden draws (None when there are none)."""
+    draws = iter(drawn)
+    records, secrets = [], []
+    for r in rolls:
+        if r.fixed:
+            records.append(
+                {"purpose": r.purpose, "value": r.value, "fixed": True,
+                 "epoch": epoch or None, "n": None, "hidden": False}
+            )  # fmt: skip
+            continue
+        draw = next(draws)
+        if (draw["purpose"], draw["value"]) != (r.purpose, r.value):
+            raise AssertionError(f"roll {r} is not the committed draw {draw}")
+        record, secret = committed.roll_entry(draw)
+        records.append(record)
+        if secret is not None:
+            secrets.append(secret)
+    return records, secrets or None
+
+
+__all__ = ["HANDLERS", "Change", "NoDice", "apply", "roll_records"]

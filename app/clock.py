@@ -1,0 +1,328 @@
+"""A game's clock as data: the deadline policy, knowing no game system.
+
+A game's situation (adjudicator.core.system.Situation) decides its deadline: a new `key` arms a
+fresh one (a decision deadline while `deciding`, a phase deadline otherwise; the game's lengths,
+48 h and 12 h by default), the same key keeps it, `over` clears it. The moderators' pause (the
+game row's `paused`) stops the clock keeping the time left; resume restarts it with that time.
+Reminders (24 h and 1 h before by default) already past, or not shorter than the whole time
+left, count as sent. The clock's columns and memo are read and written by storage/clocks.py.
+
+- `rearm_in(tx, situation, now)`: inside a game's transaction (submit calls it after every
+  accepted change); `rearm(store, name, situation, clock_or_now)` in a transaction of its own.
+- the moderators' commands: `deadline_command` (`deadline`, `deadline 48h`, `deadline decisions
+  12h`, `deadline reminders 24h 1h`), `extend`, `pause_clock` / `resume_clock`, `describe`.
+- `load`, `clocks`, `next_due`, and the pure `plan` (what a re-arm changes).
+
+Every write happens on the locked game row, so a re-arm, a command and the scheduler never
+overwrite each other.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from sqlalchemy.engine import Connection
+
+from adjudicator.core.system import Situation
+from app.durations import (
+    DeadlineError,
+    format_deadline,
+    format_duration,
+    hours,
+    hours_of,
+    now_of,
+    parse_duration,
+)
+from app.game_clock import (
+    CLEARED,
+    DEFAULT_DECISION_HOURS,
+    DEFAULT_PHASE_HOURS,
+    DEFAULT_REMINDERS,
+    KINDS,
+    GameClock,
+    When,
+    clocks,
+    load,
+    locked,
+    save,
+    view,
+)
+from storage import GameTx, Store
+from storage import clocks as sql
+
+log = logging.getLogger(__name__)
+
+
+# -- the policy (pure)
+def sorted_hours(values: Iterable[float]) -> list[float]:
+    return sorted({float(h) for h in values}, reverse=True)
+
+
+def sent_for(gc: GameClock, deadline: datetime, now: datetime, sent: Iterable[float]) -> list:
+    """The reminders that count as sent for a deadline moved or started at `now`: those already
+    sent whose time is still past, and those not shorter than the whole time left (no "24 h
+    left" on a 12 h deadline)."""
+    left = hours_of(deadline - now)
+    keep = {h for h in sent if deadline - hours(h) <= now}
+    keep |= {h for h in gc.reminder_hours if h >= left}
+    return sorted_hours(keep)
+
+
+def stopped(gc: GameClock, now: datetime) -> dict:
+    """The changes that stop the clock, keeping the time left."""
+    if gc.deadline_at is None:
+        return {"clock_paused": True, "remaining_s": None}
+    left = max(timedelta(), gc.deadline_at - now)
+    return {"clock_paused": True, "deadline_at": None, "remaining_s": int(left.total_seconds())}
+
+
+def restarted(gc: GameClock, now: datetime) -> dict:
+    """The changes that restart a stopped clock with the time that was left."""
+    if gc.remaining_s is None or gc.kind is None:
+        return {"clock_paused": False, "remaining_s": None}
+    at = now + timedelta(seconds=gc.remaining_s)
+    sent = sent_for(gc, at, now, gc.sent)
+    return {"clock_paused": False, "remaining_s": None, "deadline_at": at, "sent": sent}
+
+
+def plan(gc: GameClock, situation: Situation, now: datetime) -> tuple[dict, dict | None]:
+    """What brings the clock in line with the game: (changed fields, the new memo or None to
+    keep it); ({}, None) when nothing changes. See the module doc."""
+    if situation.over:
+        if gc.deadline_at is not None or gc.clock_paused or gc.armed_for:
+            return dict(CLEARED), {"for": None}
+        return {}, None
+    changes: dict = {}
+    if gc.paused and not gc.clock_paused:
+        changes = stopped(gc, now)
+    elif not gc.paused and gc.clock_paused:
+        changes = restarted(gc, now)
+    after = replace(gc, **changes)
+    if after.armed_for == situation.key and (after.deadline_at is not None or after.clock_paused):
+        return changes, None  # the same situation: the deadline stands
+    kind = "decision" if situation.deciding else "phase"
+    length = gc.length(kind)
+    changes |= {
+        "kind": kind,
+        "sent": sorted_hours(h for h in gc.reminder_hours if h >= hours_of(length)),
+    }
+    if after.clock_paused:
+        changes |= {"deadline_at": None, "remaining_s": int(length.total_seconds())}
+    else:
+        changes |= {"deadline_at": now + length}
+    return changes, {"for": situation.key}
+
+
+# -- arming
+def rearm_in(tx: GameTx, situation: Situation, now: datetime) -> GameClock:
+    """Bring the clock in line with the game inside its transaction (after an accepted change;
+    the moderators' pause as the transaction left it)."""
+    gc = view(sql.read(tx.conn, tx.name))
+    gc.paused = tx.paused
+    return _apply(tx.conn, gc, situation, now)
+
+
+def rearm(store: Store, name: str, situation: Situation, when: When) -> GameClock:
+    """`rearm_in` in a transaction of its own. Cheap and idempotent."""
+    now = now_of(when)
+    with locked(store, name) as (conn, gc):
+        return _apply(conn, gc, situation, now)
+
+
+def _apply(conn: Connection, gc: GameClock, situation: Situation, now: datetime) -> GameClock:
+    changes, memo = plan(gc, situation, now)
+    if changes or memo is not None:
+        save(conn, gc, changes, memo=memo, now=now)
+        _log_arm(gc, changes)
+    return gc
+
+
+def _log_arm(gc: GameClock, changes: dict) -> None:
+    if "deadline_at" not in changes and "remaining_s" not in changes:
+        return
+    if gc.deadline_at is not None:
+        log.info("game=%s deadline=%s kind=%s", gc.name, gc.deadline_at.isoformat(), gc.kind)
+    elif gc.clock_paused:
+        log.info("game=%s clock=stopped kind=%s left_s=%s", gc.name, gc.kind, gc.remaining_s)
+    else:
+        log.info("game=%s deadline=cleared", gc.name)
+
+
+def clear(store: Store, name: str) -> None:
+    """No deadline for this game (the clock is neither running nor stopped)."""
+    with locked(store, name) as (conn, gc):
+        save(conn, gc, dict(CLEARED), memo={"for": None})
+
+
+def pause_clock(store: Store, name: str, when: When) -> str:
+    """Stop the clock, keeping the time left (a moderator's `pause`)."""
+    now = now_of(when)
+    with locked(store, name) as (conn, gc):
+        if gc.clock_paused:
+            return "The clock is already stopped."
+        running = gc.deadline_at is not None
+        save(conn, gc, stopped(gc, now))
+    if not running:
+        return "The clock is stopped (no deadline was running)."
+    log.info("game=%s clock=stopped left_s=%d", name, gc.remaining_s or 0)
+    return f"The clock is stopped with {format_duration(timedelta(seconds=gc.remaining_s))} left."
+
+
+def resume_clock(store: Store, name: str, when: When) -> str:
+    """Restart the clock with the time that was left when it stopped (a moderator's `resume`)."""
+    now = now_of(when)
+    with locked(store, name) as (conn, gc):
+        if not gc.clock_paused:
+            return "The clock is running."
+        save(conn, gc, restarted(gc, now))
+    if gc.deadline_at is None:
+        return "The clock runs again (no deadline was running)."
+    log.info("game=%s clock=running deadline=%s", name, gc.deadline_at.isoformat())
+    return f"The clock runs again: the deadline is {format_deadline(gc.deadline_at, now)}."
+
+
+def next_due(store: Store) -> datetime | None:
+    """The next time something is due: a deadline or a reminder not yet sent."""
+    times = []
+    for gc in clocks(store):
+        if gc.running():
+            times.append(gc.deadline_at)
+            times += [gc.deadline_at - hours(h) for h in gc.reminder_hours if h not in gc.sent]
+    return min(times) if times else None
+
+
+# -- the moderators' commands
+def extend(store: Store, name: str, duration: timedelta | str, when: When) -> str:
+    """Move the current deadline later (a moderator's `extend <DURATION>`)."""
+    if isinstance(duration, str):
+        duration = parse_duration(duration)
+    now = now_of(when)
+    with locked(store, name) as (conn, gc):
+        if gc.clock_paused and gc.remaining_s is not None:
+            left = timedelta(seconds=gc.remaining_s) + duration
+            save(conn, gc, {"remaining_s": int(left.total_seconds())})
+            return (
+                f"Deadline extended by {format_duration(duration)}: {format_duration(left)} left "
+                "when the clock runs again."
+            )
+        if gc.deadline_at is None:
+            raise DeadlineError("no deadline is running in this game: nothing to extend")
+        at = gc.deadline_at + duration
+        save(conn, gc, {"deadline_at": at, "sent": sent_for(gc, at, now, gc.sent)})
+    log.info("game=%s deadline=%s extended_s=%d", name, at.isoformat(), duration.total_seconds())
+    return f"Deadline extended by {format_duration(duration)}: now {format_deadline(at, now)}."
+
+
+def set_length(
+    store: Store, name: str, duration: timedelta | str, when: When, kind: str = "phase"
+) -> str:
+    """The length of the deadlines of one kind (`deadline 48h`, `deadline decisions 12h`). It
+    applies from the next deadline of that kind; the running one is moved with `extend`."""
+    if kind not in KINDS:
+        raise ValueError(kind)
+    if isinstance(duration, str):
+        duration = parse_duration(duration)
+    length: float = hours_of(duration)
+    if sql.WHOLE_HOURS:
+        if length != int(length):
+            raise DeadlineError(
+                f"deadline lengths are whole hours: {format_duration(duration)} is not "
+                f"(try {max(1, round(length))}h)"
+            )
+        length = int(length)
+    with locked(store, name) as (conn, gc):
+        save(conn, gc, {"decision_hours" if kind == "decision" else "phase_hours": length})
+    what = "combat decisions" if kind == "decision" else "each phase"
+    text = f"Deadline for {what}: {format_duration(duration)}."
+    if gc.deadline_at is not None and gc.kind == kind:
+        text += (
+            " It applies from the next one; the current deadline stays "
+            f"{format_deadline(gc.deadline_at, now_of(when))} (`extend <DURATION>` moves it)."
+        )
+    return text
+
+
+def set_reminders(store: Store, name: str, reminder_hours: list[float]) -> str:
+    """The reminders before each deadline, in hours (`deadline reminders 24h 1h`)."""
+    if any(h <= 0 for h in reminder_hours) or len(reminder_hours) > 5:
+        raise DeadlineError("reminders are up to 5 durations before the deadline, e.g. 24h 1h")
+    wanted = sorted_hours(reminder_hours)
+    with locked(store, name) as (conn, gc):
+        save(conn, gc, {"reminder_hours": wanted})
+    shown = ", ".join(format_duration(hours(h)) for h in wanted) or "none"
+    return f"Reminders before each deadline: {shown}."
+
+
+def describe(store: Store, name: str, when: When) -> str:
+    """The game's deadline settings and the current deadline, in one line."""
+    gc = load(store, name)
+    if gc.clock_paused:
+        left = format_duration(timedelta(seconds=gc.remaining_s or 0))
+        current = f"the clock is stopped ({left} left)"
+    elif gc.deadline_at is not None:
+        current = f"the {gc.kind} deadline is {format_deadline(gc.deadline_at, now_of(when))}"
+    else:
+        current = "no deadline is running"
+    reminders = ", ".join(format_duration(hours(h)) for h in gc.reminder_hours) or "none"
+    return (
+        f"Deadlines: {format_duration(hours(gc.phase_hours))} per phase, "
+        f"{format_duration(hours(gc.decision_hours))} per combat decision; reminders {reminders} "
+        f"before. Now {current}."
+    )
+
+
+def deadline_command(store: Store, name: str, args: str, when: When) -> str:
+    """The chat command `deadline [decisions] [<DURATION>]` and `deadline reminders <D> ...`
+    (the caller checks that the user is a moderator before it changes anything; with no
+    argument it only describes). Raises DeadlineError with the message for the user."""
+    words = args.split()
+    if not words:
+        return describe(store, name, when)
+    if words[0] in ("decision", "decisions"):
+        if len(words) < 2:
+            raise DeadlineError(
+                "write `deadline decisions <DURATION>`, e.g. deadline decisions 12h"
+            )
+        return set_length(store, name, " ".join(words[1:]), when, kind="decision")
+    if words[0] in ("reminder", "reminders"):
+        wanted = [hours_of(parse_duration(w if w[-1].isalpha() else w + "h")) for w in words[1:]]
+        return set_reminders(store, name, wanted)
+    return set_length(store, name, args, when, kind="phase")
+
+
+__all__ = [
+    "CLEARED",
+    "DEFAULT_DECISION_HOURS",
+    "DEFAULT_PHASE_HOURS",
+    "DEFAULT_REMINDERS",
+    "KINDS",
+    "DeadlineError",
+    "GameClock",
+    "When",
+    "clear",
+    "clocks",
+    "deadline_command",
+    "describe",
+    "extend",
+    "format_deadline",
+    "format_duration",
+    "load",
+    "locked",
+    "next_due",
+    "parse_duration",
+    "pause_clock",
+    "plan",
+    "rearm",
+    "rearm_in",
+    "restarted",
+    "resume_clock",
+    "save",
+    "sent_for",
+    "set_length",
+    "set_reminders",
+    "stopped",
+    "view",
+]

@@ -1,0 +1,95 @@
+"""Durations and times as the deadline commands read and write them.
+
+parse_duration("48h" | "90m" | "2d" | "1d12h" | "1d 12h" | "1.5h") -> timedelta
+format_duration(timedelta(hours=3, minutes=12)) -> "3 h 12 min"
+format_deadline(at, now) -> "2030-01-03 00:00 UTC (in 47 h)"
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Protocol
+
+MAX_DURATION = timedelta(days=365)
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)")
+_UNITS = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
+
+
+class DeadlineError(ValueError):
+    """A refused deadline command: the message is for the user."""
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware, in UTC."""
+        ...
+
+
+def now_of(when: datetime | Clock) -> datetime:
+    """The instant meant: a datetime as it is, a clock's now()."""
+    now = when if isinstance(when, datetime) else when.now()
+    if now.utcoffset() is None:
+        raise ValueError("deadline times are aware UTC datetimes")
+    return now
+
+
+def parse_duration(text: str) -> timedelta:
+    """ "48h", "90m", "2d", "1d12h", "1d 12h", "1.5h" -> timedelta (positive, at most a year)."""
+    s = text.strip().lower()
+    pos, total = 0, timedelta()
+    for m in _DURATION.finditer(s):
+        if s[pos : m.start()].strip():
+            break
+        total += timedelta(**{_UNITS[m.group(2)]: float(m.group(1))})
+        pos = m.end()
+    if not s or pos == 0 or s[pos:].strip():
+        raise DeadlineError(f"{text.strip()!r} is not a duration: write e.g. 48h, 90m, 2d or 1d12h")
+    if total <= timedelta():
+        raise DeadlineError("a duration must be longer than zero")
+    if total > MAX_DURATION:
+        raise DeadlineError("a duration of more than a year is not a deadline")
+    return total
+
+
+def format_duration(delta: timedelta) -> str:
+    """47 h, 3 h 12 min, 45 min, 20 s (rounded to the minute above an hour)."""
+    seconds = round(delta.total_seconds())
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    if seconds < 60:
+        return f"{sign}{seconds} s"
+    minutes = (seconds + 30) // 60
+    hours, minutes = divmod(minutes, 60)
+    if not hours:
+        return f"{sign}{minutes} min"
+    return f"{sign}{hours} h" + (f" {minutes} min" if minutes else "")
+
+
+def format_deadline(at: datetime, now: datetime) -> str:
+    """ "2030-01-03 00:00 UTC (in 47 h)": the absolute time and what is left."""
+    left = at - now
+    rel = f"in {format_duration(left)}" if left > timedelta() else f"{format_duration(-left)} ago"
+    return f"{at:%Y-%m-%d %H:%M} UTC ({rel})"
+
+
+def hours_of(delta: timedelta) -> float:
+    return delta.total_seconds() / 3600
+
+
+def hours(value: float) -> timedelta:
+    return timedelta(hours=float(value))
+
+
+__all__ = [
+    "MAX_DURATION",
+    "Clock",
+    "DeadlineError",
+    "format_deadline",
+    "format_duration",
+    "hours",
+    "hours_of",
+    "now_of",
+    "parse_duration",
+]

@@ -1,0 +1,157 @@
+"""The state as the fold of the log: the one walk behind replay, undo, rewind, audit and images.
+
+Works on log rows as dicts (storage.LogRecord.to_dict, or the lines of an exported file), so the
+same code serves the service and the offline `pbem audit --verify`, which has no database. Each
+effective order is re-applied through the game system with the die results it recorded
+(FixedDice); moderator-fixed results come back through the state, as they did the first time.
+An "undo" row removes the rows it names; a "rewind" row removes every effective order after its
+target. With check=True every replayed row must give the events and the state hash it recorded;
+the first that does not raises ReplayMismatch naming that row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.core.dice import DiceExhausted, FixedDice
+from adjudicator.core.errors import Rejection
+from adjudicator.core.system import GameSystem, Outcome
+from storage.store import state_hash
+
+
+class ReplayMismatch(Exception):
+    """Re-applying the log does not give what it recorded; `index` is the first such row."""
+
+    def __init__(self, index: int | None, message: str):
+        super().__init__(message)
+        self.index = index
+
+
+@dataclass
+class Step:
+    """One effective order re-applied: its row, the state before it, and what it gave."""
+
+    row: dict
+    before: Any
+    outcome: Outcome
+
+
+def effective_orders(rows: list[dict]) -> list[dict]:
+    """The order rows that make the game state: an "undo" row removes the rows it names, a
+    "rewind" row removes every effective order row after its target index."""
+    effective: list[int] = []
+    for pos, row in enumerate(rows):
+        kind = row.get("kind")
+        payload = row.get("payload") if isinstance(row.get("payload"), dict) else {}
+        if kind == "order":
+            effective.append(pos)
+        elif kind == "undo":
+            gone = set(payload.get("targets") or [])
+            effective = [i for i in effective if rows[i].get("index") not in gone]
+        elif kind == "rewind":
+            to = payload.get("to")
+            if isinstance(to, int):
+                effective = [i for i in effective if rows[i].get("index") <= to]
+    return [rows[i] for i in effective]
+
+
+def events_since(rows: list[dict], after: int | None) -> list[dict]:
+    """The events of the effective orders after log row `after` (None: from the setup on): what
+    an after-phase post tells and draws. Cheap: the stored events, no replay."""
+    events = list(rows[0]["payload"].get("events", [])) if after is None and rows else []
+    for row in effective_orders(rows):
+        if after is None or row["index"] > after:
+            events += row["payload"].get("events", [])
+    return events
+
+
+def drawn(rolls: list[dict]) -> list[int]:
+    """The results that came from the dice source (fixed ones come from the state itself)."""
+    return [r["value"] for r in rolls if not r.get("fixed", False)]
+
+
+def setup(system: GameSystem, rows: list[dict], *, check: bool = False) -> Outcome:
+    """The setup of row 0 (it rolls no dice)."""
+    if not rows or rows[0].get("kind") != "setup":
+        raise ReplayMismatch(0, "row 0 is not the setup row")
+    out = system.initial(bool(rows[0]["payload"].get("sandbox")), FixedDice([]))
+    if check:
+        _check(system, rows[0], out, None)
+    return out
+
+
+def walk(
+    system: GameSystem, rows: list[dict], start: Any, *, check: bool = False
+) -> Iterator[Step]:
+    """Re-apply every effective order of `rows` from the state `start` (after the setup)."""
+    state = start
+    for row in effective_orders(rows):
+        dice = FixedDice(drawn(row["payload"].get("rolls", [])))
+        try:
+            order = system.grammar.parse(row["text"])
+            out = system.apply(state, row["actor"], order, dice)
+        except (Rejection, DiceExhausted) as exc:
+            raise ReplayMismatch(
+                row["index"], f"row {row['index']} ({row['text']!r}): {exc}"
+            ) from exc
+        if check:
+            _check(system, row, out, dice)
+        yield Step(row, state, out)
+        state = out.state
+
+
+def replay(system: GameSystem, rows: list[dict], *, check: bool = False) -> Any:
+    """The state after the effective orders of `rows` (a whole log, row 0 first)."""
+    state = setup(system, rows, check=check).state
+    for step in walk(system, rows, state, check=check):
+        state = step.outcome.state
+    return state
+
+
+def state_at(system: GameSystem, rows: list[dict], index: int) -> Any:
+    """The state as it stood right after log row `index` (the rows after it not yet written)."""
+    return replay(system, [r for r in rows if r["index"] <= index])
+
+
+def _jsonish(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _check(system: GameSystem, row: dict, out: Outcome, dice: FixedDice | None) -> None:
+    where = f"row {row['index']} ({row['text']!r})"
+    if dice is not None and dice.used != len(dice._values):
+        raise ReplayMismatch(
+            row["index"],
+            f"{where}: the rules now roll {dice.used} dice, the log holds {len(dice._values)}",
+        )
+    logged = row["payload"].get("events", [])
+    events = _jsonish([e.to_dict() for e in out.events])
+    if events != logged:
+        first = next(
+            (i for i, (a, b) in enumerate(zip(events, logged, strict=False)) if a != b),
+            min(len(events), len(logged)),
+        )
+        raise ReplayMismatch(
+            row["index"],
+            f"{where}: events differ on replay at event {first + 1}: logged "
+            f"{logged[first : first + 1]}, now {events[first : first + 1]}",
+        )
+    recorded = row["payload"].get("state_sha256")
+    if recorded is not None and state_hash(system.state_to_json(out.state)) != recorded:
+        raise ReplayMismatch(row["index"], f"{where}: the state after it differs on replay")
+
+
+__all__ = [
+    "ReplayMismatch",
+    "Step",
+    "drawn",
+    "effective_orders",
+    "events_since",
+    "replay",
+    "setup",
+    "state_at",
+    "walk",
+]

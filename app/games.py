@@ -1,0 +1,55 @@
+"""A game's system: the registry's system type bound to the game's own scenario text.
+
+The stored `Game.game` column chooses the system, the stored scenario text its data: a later
+change of a data file never changes a game in progress. Binding parses and validates the
+scenario, so it is done once per process for each (system, text) pair; the bound systems are
+never mutated.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import import_module, resources
+from pathlib import Path
+from typing import Any
+
+from adjudicator.core import registry
+from adjudicator.core.system import GameSystem, SystemType
+from storage import Store
+
+
+@functools.lru_cache(maxsize=32)
+def bind(system_id: str, text: str, source: str = "scenario") -> GameSystem:
+    """The rules of `system_id` bound to a scenario text (ScenarioError if it does not load)."""
+    return registry.get(system_id).load(text, source)
+
+
+def default_scenario(system: SystemType) -> tuple[str, str]:
+    """(text, source) of a system's default scenario: the data file beside its rules."""
+    text = resources.files(system.data_package).joinpath(system.data_file).read_text("utf-8")
+    return text, system.default_source
+
+
+def scenario_text(system: SystemType, path: str | Path | None) -> tuple[str, str]:
+    """(text, source) of an owner's scenario file, or of the system's default one."""
+    if path is None:
+        return default_scenario(system)
+    return Path(path).read_text("utf-8"), str(path)
+
+
+def system_of(store: Store, name: str) -> GameSystem:
+    """The bound system of a stored game (GameNotFound if there is none)."""
+    system_id, text = store.system_and_scenario(name)
+    return bind(system_id, text)
+
+
+def draw(
+    system: GameSystem, state: Any, events: list[dict], view: str | None, title: str | None
+) -> bytes:
+    """The map of `state` as a PNG, by the system's drawer (imported only when a map is drawn,
+    so that a process that draws none never loads Pillow)."""
+    drawer: Any = import_module(system.drawer)
+    return drawer.draw(system, state, events, view=view, title=title)
+
+
+__all__ = ["bind", "default_scenario", "draw", "scenario_text", "system_of"]

@@ -1,0 +1,33 @@
+"""The map of a post, drawn when the outbox sends it (off the message path).
+
+A post's outbox row carries a render spec, {"after": A, "upto": U, "title": T}: the map of the
+game as it stood at log row U, with the events of the effective orders after row A (None: from
+the setup on). Drawing it later gives the same picture: the log up to row U never changes.
+"""
+
+from __future__ import annotations
+
+from app import fold, games
+from storage import Store
+
+
+def render_spec(store: Store, game: str, spec: dict) -> bytes:
+    """The PNG a post's render spec asks for (see the module doc)."""
+    system = games.system_of(store, game)
+    upto, after = int(spec["upto"]), spec.get("after")
+    rec = store.load(game)
+    rows = [r.to_dict() for r in rec.log if r.index <= upto]
+    if rec.head_index == upto:  # the game has not moved on: its snapshot is that state
+        state = system.state_from_json(rec.snapshot)
+    else:
+        state = fold.replay(system, rows)
+    events = fold.events_since(rows, after)
+    return games.draw(system, state, events, None, spec.get("title"))
+
+
+def renderer(store: Store):
+    """render(game, spec) -> PNG, for the outbox sender."""
+    return lambda game, spec: render_spec(store, game, spec)
+
+
+__all__ = ["render_spec", "renderer"]

@@ -1,0 +1,176 @@
+"""A game's life before and around play: creating it, players joining and leaving, the start.
+
+Every change is a chained log row written in the game's transaction, like any order: a join is a
+`seat` row (actor system, the user who joined), a leave an `unseat` row, and `start` arms the
+first deadline and makes the first post in the same transaction. The sides come from the game's
+system; a redelivered message (same key) is answered again and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TypeVar
+
+from adjudicator.core import registry
+from adjudicator.core.errors import Rejection
+from adjudicator.core.system import GameSystem
+from app import after, clock, games
+from app.changes import NoDice
+from app.context import Core
+from app.replies import fair_lines
+from storage import Conflict, GameTx, Store, clocks
+from storage import outbox as outbox_rows
+
+T = TypeVar("T")
+DEFAULT_SYSTEM = "hells-gate"
+
+
+def new_game(
+    core: Core,
+    name: str,
+    scenario_path: str | Path | None = None,
+    sandbox: bool = False,
+    creator: str | None = None,
+    system_id: str = DEFAULT_SYSTEM,
+) -> str:
+    """Create a game; raises UnknownSystem, ScenarioError (bad file), OSError, GameExists."""
+    kind = registry.get(system_id)
+    text, source = games.scenario_text(kind, scenario_path)
+    system = games.bind(system_id, text, source)
+    out = system.initial(sandbox, NoDice("the setup rolls no dice"))
+    snapshot = system.state_to_json(out.state)
+    rec = core.store.create_game(
+        name, system_id, text, sandbox, snapshot,
+        events=[e.to_dict() for e in out.events], creator=creator,
+        sides=[s.id for s in system.sides], uid=core.uids(), seed=core.seeds(),
+        hidden_seed=core.seeds(), turn=system.situation(out.state).turn or 1,
+    )  # fmt: skip
+    title = f"Game {name!r} created: {system.title}" + (" (sandbox)" if sandbox else "")
+    lines = [title + (f"; moderator {creator}." if creator else ".")]
+    lines += [e.text for e in out.events]
+    lines.append(whose_move(system, out.state))
+    lines += fair_lines(rec)
+    return "\n".join(lines)
+
+
+def whose_move(system: GameSystem, state: object) -> str:
+    s = system.situation(state)
+    if s.over:
+        return f"Game over: {s.result}"
+    return f"Turn {s.turn}, {s.phase}: {s.to_move[0] if s.to_move else None} to move."
+
+
+def transact(store: Store, game: str, fn: Callable[[GameTx], T]) -> T:
+    """Run a lifecycle change; a Conflict becomes a Rejection for the user."""
+    try:
+        return store.transact(game, fn)
+    except Conflict as exc:
+        raise Rejection("conflict", str(exc), None) from exc
+
+
+def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict:
+    """Seat `user` on the free `side`: the payload of the seat row (its text: seat_text)."""
+    system = games.system_of(core.store, game)
+
+    def take(tx: GameTx) -> dict:
+        done = tx.find_key(key) if key else None
+        if done:
+            return done[0].payload
+        seats = tx.seats()
+        if seats.get(side) == user:
+            raise Rejection("already-seated", f"you already play {side}", None)
+        if seats.get(side) is not None:
+            free = ", ".join(s.id for s in system.sides if seats.get(s.id) is None) or "none"
+            raise Rejection(
+                "seat-taken", f"{side} is played by {seats[side]}; the free sides: {free}", None
+            )
+        mine = [s for s, u in seats.items() if u == user]
+        if mine and not tx.sandbox:
+            raise Rejection(
+                "one-seat",
+                f"you already play {mine[0]}: one side per player (a sandbox game allows both)",
+                None,
+            )
+        tx.set_seat(side, user)
+        payload = {"action": "seat", "side": side, "user": user, "previous": None,
+                   "why": "joined in the chat"}  # fmt: skip
+        tx.append("moderation", "system", f"seat {side} {user}", payload, user=user, key=key)
+        return payload
+
+    return transact(core.store, game, take)
+
+
+def leave(core: Core, game: str, user: str, wanted: str | None, key: str | None) -> list[dict]:
+    """Free the user's side(s) before the start: the payloads of the unseat rows."""
+
+    def free(tx: GameTx) -> list[dict]:
+        done = tx.find_key(key) if key else None
+        if done:
+            return [done[0].payload]
+        if clocks.read(tx.conn, game).started_at is not None:
+            raise Rejection(
+                "started",
+                "the game has started: a player leaves only when a moderator frees his side "
+                "(`unseat <SIDE> <REASON>`)",
+                None,
+            )
+        mine = [s for s, u in tx.seats().items() if u == user and wanted in (None, s)]
+        if not mine:
+            raise Rejection("not-seated", "you hold no side in this game", None)
+        payloads = []
+        for n, side in enumerate(mine):
+            tx.set_seat(side, None)
+            payload = {"action": "unseat", "side": side, "user": user, "why": "left"}
+            row_key = key if n == 0 or key is None else f"{key}#{n + 1}"
+            text = f"unseat {side} left"
+            tx.append("moderation", "system", text, payload, user=user, key=row_key)
+            payloads.append(payload)
+        return payloads
+
+    return transact(core.store, game, free)
+
+
+def start(
+    core: Core, game: str, user: str, key: str | None, now: datetime,
+    reply_chat: tuple[str, str] | None = None,
+) -> bool:  # fmt: skip
+    """Start the game once every side is taken: the clock starts, the first deadline is armed
+    and the first post is made, in one transaction. False: it had started already."""
+    system = games.system_of(core.store, game)
+
+    def begin(tx: GameTx) -> bool:
+        if clocks.read(tx.conn, game).started_at is not None:
+            return False
+        seats = tx.seats()
+        free = [s.id for s in system.sides if seats.get(s.id) is None]
+        if free:
+            verb = "is" if len(free) == 1 else "are"
+            raise Rejection(
+                "seats-free", f"{' and '.join(free)} {verb} not taken yet: `join {free[0]}` first"
+            )
+        if user not in seats.values() and user not in tx.moderators():
+            raise Rejection("not-a-player", "only a player or a moderator of this game starts it")
+        clocks.set_started(tx.conn, game, now)
+        tx.s.flush()
+        here = system.situation(system.state_from_json(tx.snapshot))
+        clock.rearm_in(tx, here, now)
+        after.post(
+            tx, system, game, here, key=key, now=now, start=True, reply_chat=reply_chat,
+            images=core.images,
+        )  # fmt: skip
+        return True
+
+    started = transact(core.store, game, begin)
+    outbox_rows.notify()
+    return started
+
+
+def seat_text(payload: dict) -> str:
+    if payload.get("action") == "seat":
+        return f"{payload['user']} now plays {payload['side']}."
+    return f"{payload['user']} no longer plays {payload['side']}."
+
+
+__all__ = ["join", "leave", "new_game", "seat_text", "start", "transact", "whose_move"]

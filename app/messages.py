@@ -1,0 +1,37 @@
+"""What crosses between the chat platforms and the service: plain data, no platform types.
+
+An adapter turns a platform update into an Incoming, hands it to the service, and sends each
+Outgoing it gets back. Nothing about the game depends on the platform an order came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Incoming:
+    platform: str  # "discord" | "telegram" | "terminal"
+    chat_id: str  # the channel / group / thread the text came from ("dm:<user>" for a private chat)
+    user_id: str
+    user_name: str
+    text: str  # the order text, with the platform's command prefix and bot mention removed
+    message_id: str | None = None  # the idempotency key of the order
+    private: bool = False  # came from a private chat with the bot
+    ephemeral_ok: bool = (
+        False  # the platform can answer privately in place (a Discord slash command)
+    )
+
+
+@dataclass
+class Outgoing:
+    platform: str
+    chat_id: str | None  # where to post; None with user_id set: a private message
+    text: str = ""
+    user_id: str | None = None  # the addressee of a private message
+    image: bytes | None = None  # a PNG to attach (the map)
+    image_name: str = "map.png"
+    private: bool = False  # only the addressee may see it (ephemeral or DM)
+    mentions: list[str] = field(default_factory=list)  # user ids to ping
+    reply_to: str | None = None  # the message id this answers
+    render: dict | None = None  # a map to draw when it is sent (no image yet): the outbox's spec

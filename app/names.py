@@ -1,0 +1,50 @@
+"""Chat users by the names players know them by: display names of seats, mentions, and user ids
+("telegram:123") in a text replaced by names. Reads only."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from sqlalchemy.engine import Connection
+
+from storage import Store, chat_store
+
+Source = Store | Connection  # a store, or the connection of the caller's transaction
+
+USER_ID = re.compile(r"\b((?:discord|telegram|terminal):[\w-]*\w)")
+
+
+def of_users(store: Source, users: Iterable[str]) -> dict[str, str]:
+    """user id -> display name (the id itself where none is known)."""
+    wanted = [u for u in users if u]
+    found = chat_store.user_names(store, wanted) if wanted else {}
+    return {u: found.get(u, u) for u in wanted}
+
+
+def of_sides(store: Source, seats: Mapping[str, str | None]) -> dict[str, str | None]:
+    """side -> the display name of its player (None for a free seat)."""
+    known = of_users(store, [u for u in seats.values() if u])
+    return {side: (known[u] if u else None) for side, u in seats.items()}
+
+
+def mentions(seats: Mapping[str, str | None], sides: Iterable[str], platform: str) -> list[str]:
+    """The platform user ids to ping for `sides`: their players who are on that platform."""
+    found = [
+        uid.partition(":")[2]
+        for side in sides
+        if (uid := seats.get(side)) and uid.startswith(f"{platform}:")
+    ]
+    return list(dict.fromkeys(found))
+
+
+def pretty(store: Source, text: str) -> str:
+    """User ids ("telegram:123") shown by their names where known."""
+    ids = set(USER_ID.findall(text))
+    if not ids:
+        return text
+    known = of_users(store, ids)
+    return USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), text)
+
+
+__all__ = ["USER_ID", "mentions", "of_sides", "of_users", "pretty"]

@@ -1,0 +1,92 @@
+"""Questions about a game, answered from one read: status, log, rolls, the audit, and the
+system's own questions (units, options, preview, help). Nothing here writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core import commands as C
+from adjudicator.core.errors import Rejection
+from adjudicator.core.system import GameSystem
+from app import audit, fold, roles
+from app.context import Actor, Core
+from app.replies import Reply, fair_lines, row_details
+from storage import GameRecord, Store
+
+DEFAULT_ROLLS = 10
+
+
+def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, line: str) -> Reply:
+    store = core.store
+    if isinstance(query, C.Log):
+        return Reply(True, log_text(store, game, query.count), line=line)
+    if isinstance(query, C.Rolls):
+        return Reply(True, rolls_text(store, game, query.count or DEFAULT_ROLLS), line=line)
+    rec = store.load(game, with_log=False)
+    if isinstance(query, C.Audit):
+        return _audit(core, game, rec, actor, line)
+    state = system.state_from_json(rec.snapshot)
+    who = roles.query_actor(system, rec, state, actor.side, actor.user)
+    found = system.answer(state, who, query)
+    text = found.text
+    if isinstance(query, C.Status):
+        text = "\n".join([text, *fair_lines(rec)])
+    private = not isinstance(query, C.Command | C.Status | C.Log | C.Help) and system.is_private(
+        query
+    )
+    return Reply(True, text, combat=found.detail, line=line, private=private)
+
+
+def _audit(core: Core, game: str, rec: GameRecord, actor: Actor, line: str) -> Reply:
+    if actor.user is not None and actor.user not in rec.moderators:
+        raise Rejection(
+            "moderator-only",
+            f"{actor.user} is not a moderator of this game: the chat audit "
+            "is for moderators (anyone can run `pbem audit --verify` on an export)",
+            None,
+        )
+    ok, text, _ = audit.audit_game(core.store, game)
+    error = None if ok else {"code": "audit-failed", "message": text, "rule": None}
+    return Reply(ok, text, error, line=line)
+
+
+def status(store: Store, game: str, system: GameSystem) -> str:
+    """The situation and the fair-dice lines: what `status` answers the operator."""
+    rec = store.load(game, with_log=False)
+    state = system.state_from_json(rec.snapshot)
+    to_move = system.situation(state).to_move
+    text = system.answer(state, to_move[0] if to_move else "moderator", C.Status()).text
+    return "\n".join([text, *fair_lines(rec)])
+
+
+def log_text(store: Store, game: str, count: int | None = None) -> str:
+    rows = store.log(game)
+    effective = {r["index"] for r in fold.effective_orders([r.to_dict() for r in rows])}
+    shown = rows if count is None else rows[-count:] if count > 0 else []
+    out = []
+    for row in shown:
+        who = f"{row.actor} ({row.user})" if row.user else row.actor
+        undone = row.kind == "order" and row.index not in effective
+        out.append(f"{row.index}. {who}: {row.text}{'  [undone or rewound]' if undone else ''}")
+        out += [f"    {line}" for line in row_details(row)]
+    return "\n".join(out)
+
+
+def rolls_text(store: Store, game: str, count: int = DEFAULT_ROLLS) -> str:
+    found = [(row, r) for row in store.log(game) for r in row.rolls]
+    if not found:
+        return "No dice rolled yet."
+    lines = [f"The last {min(count, len(found))} of {len(found)} rolls:"]
+    for row, r in found[-count:]:
+        if r.get("fixed"):
+            how = "fixed by a moderator (not random)"
+        elif r.get("hidden"):
+            how = f"epoch {r.get('epoch')}, n {r.get('n')}, hidden until the game ends"
+        else:
+            how = f"epoch {r.get('epoch')}, n {r.get('n')}"
+        value = "?" if r.get("value") is None else r["value"]
+        lines.append(f"row {row.index} {row.actor}: {r['purpose']} = {value} ({how})")
+    return "\n".join(lines)
+
+
+__all__ = ["DEFAULT_ROLLS", "answer", "log_text", "rolls_text", "status"]

@@ -1,0 +1,157 @@
+"""Who may do what: the role and seat checks of a change, moderation of roles and seats, and
+the limits of undo.
+
+A player (seated on a side) gives orders for his side only; a moderator (the creator is the
+first) gives moderator commands; anyone else is a spectator and only asks questions. `user=None`
+is the trusted local operator of the command line, who speaks as the side given (`--as`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core import commands as C
+from adjudicator.core.errors import Rejection
+from adjudicator.core.system import MODERATOR_ACTOR, GameSystem
+from storage import GameRecord, GameTx
+
+
+def actor_for(
+    tx: GameTx, system: GameSystem, state: Any, asked: str | None, user: str | None, item
+) -> str:
+    """The actor a change runs as, after the role and seat checks (Rejection if refused)."""
+    moderating = isinstance(item, C.MODERATION + C.SHARED_ORDERS) or (
+        not isinstance(item, C.Command) and system.kind_of(item) == "moderator"
+    )
+    what = system.grammar.format(item).split()[0]
+    to_move = system.situation(state).to_move
+    if user is None:  # the local operator: trusted, speaks as --as
+        if isinstance(item, C.MODERATION) and asked != "moderator":
+            raise Rejection(
+                "moderator-only", f"`{what}` is a moderator command: say it as the moderator", None
+            )
+        return asked or (to_move[0] if to_move else MODERATOR_ACTOR)
+    mods = tx.moderators()
+    if moderating:
+        if user not in mods:
+            raise Rejection(
+                "moderator-only",
+                f"{user} is not a moderator of this game: only its moderators "
+                f"({', '.join(mods) or 'none'}) may `{what}`",
+                None,
+            )
+        return MODERATOR_ACTOR
+    mine = [side for side, who in tx.seats().items() if who == user]
+    if not mine:
+        if user in mods:
+            raise Rejection(
+                "not-seated",
+                f"{user} moderates this game but holds no seat: a moderator gives no player "
+                f"orders (`seat <SIDE> {user}` would seat him)",
+                None,
+            )
+        raise Rejection(
+            "spectator",
+            f"{user} holds no seat in this game: a spectator may ask questions (status, units, "
+            "rolls, log ...) but give no orders",
+            None,
+        )
+    if asked is not None and asked not in mine:
+        raise Rejection(
+            "not-your-seat",
+            f"{user} plays {' and '.join(mine)}, not {asked}: a player gives orders only for "
+            "his own side",
+            None,
+        )
+    if asked is not None:
+        return asked
+    return _first_to_move(to_move, mine)
+
+
+def query_actor(
+    system: GameSystem, rec: GameRecord, state: Any, asked: str | None, user: str | None
+) -> str:
+    to_move = system.situation(state).to_move
+    if user is None:
+        return asked or (to_move[0] if to_move else MODERATOR_ACTOR)
+    mine = [side for side, who in rec.seats.items() if who == user]
+    if asked in mine:
+        return asked
+    if mine:
+        return _first_to_move(to_move, mine)
+    return MODERATOR_ACTOR if user in rec.moderators else "spectator"
+
+
+def _first_to_move(to_move: tuple[str, ...], mine: list[str]) -> str:
+    """Of a player's sides, the one the game waits for (else his first)."""
+    return next((s for s in to_move if s in mine), mine[0])
+
+
+def moderate(tx: GameTx, user: str | None, item) -> tuple[str, dict]:
+    """Apply a moderation command to the roles and pause flag: (action, payload extras)."""
+    if isinstance(item, C.Pause | C.Resume):
+        pausing = isinstance(item, C.Pause)
+        if tx.paused == pausing:
+            raise Rejection(
+                "already-" + ("paused" if pausing else "running"),
+                "the game is already " + ("paused" if pausing else "running"),
+                None,
+            )
+        tx.set_paused(pausing, item.reason)
+        return ("pause" if pausing else "resume"), {}
+    if isinstance(item, C.Seat):
+        before = tx.seats().get(item.side)
+        if before == item.user:
+            raise Rejection("already-seated", f"{item.user} already plays {item.side}", None)
+        tx.set_seat(item.side, item.user)
+        return "seat", {"side": item.side, "user": item.user, "previous": before}
+    if isinstance(item, C.Unseat):
+        before = tx.seats().get(item.side)
+        if before is None:
+            raise Rejection("seat-empty", f"nobody plays {item.side}: the seat is empty", None)
+        tx.set_seat(item.side, None)
+        return "unseat", {"side": item.side, "user": before}
+    mods = tx.moderators()
+    if item.action == "add":
+        if item.user in mods:
+            raise Rejection("already-moderator", f"{item.user} is already a moderator", None)
+        tx.add_moderator(item.user)
+        return "moderator-add", {"user": item.user}
+    if item.user not in mods:
+        raise Rejection("not-a-moderator", f"{item.user} is not a moderator of this game", None)
+    if len(mods) == 1:
+        raise Rejection(
+            "last-moderator", f"{item.user} is the last moderator: add another one first", None
+        )
+    tx.remove_moderator(item.user)
+    return "moderator-remove", {"user": item.user}
+
+
+def check_undo(target: dict, rows: list[dict], effective: list[dict]) -> None:
+    """Undo never crosses a die roll, a dice epoch's end or reveal, or the opponent's move."""
+    index, text = target["index"], target["text"]
+    if target["payload"].get("rolls"):
+        raise Rejection(
+            "undo-dice",
+            f"row {index} ({text}) rolled a die: an order that rolled is never undone",
+            None,
+        )
+    for row in rows[index + 1 :]:
+        if row["kind"] in ("epoch", "reveal", "reveal-hidden", "rewind"):
+            raise Rejection(
+                "undo-reveal",
+                f"a dice epoch ended or opened after row {index} ({text}) (row {row['index']}): "
+                "undo never crosses a reveal",
+                None,
+            )
+    later = [r for r in effective if r["index"] > index]
+    if later:
+        raise Rejection(
+            "undo-after-opponent",
+            f"{later[0]['actor'].title()} has acted since row {index} ({text}) (row "
+            f"{later[0]['index']}): an order is undone only before anyone else acts",
+            None,
+        )
+
+
+__all__ = ["actor_for", "check_undo", "moderate", "query_actor"]

@@ -1,0 +1,139 @@
+"""GameService: the application core seen from a front end (the command line, the terminal, the
+demo, the chat service, tests). It holds no logic of its own: each method is a line or two into
+the focused modules (submit, lifecycle, queries, audit, fold, frames)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from adjudicator.core.system import GameSystem
+from app import audit, fold, frames, games, lifecycle, queries
+from app.context import Actor, Core
+from app.fold import ReplayMismatch
+from app.replies import Reply, fair_lines
+from app.submit import submit
+from storage import GameRecord, Store, state_hash
+from storage import dice as committed
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seeds: Callable[[], str] = committed.new_seed,
+        uids: Callable[[], str] | None = None,
+        now: Callable[[], datetime] | None = None,
+        images: bool = True,
+    ):
+        """seeds, uids: where epoch seeds and game uids come from. Keep the defaults (secrets,
+        uuid4) for real games; the demo and benchmarks pass reproducible ones."""
+        self.core = Core(store, seeds, images=images)
+        if uids is not None:
+            self.core.uids = uids
+        if now is not None:
+            self.core.now = now
+        self.store = store
+
+    @property
+    def seeds(self) -> Callable[[], str]:
+        return self.core.seeds
+
+    # -- setup and reading
+    def new_game(
+        self, name: str, scenario_path: str | Path | None = None, sandbox: bool = False,
+        creator: str | None = None, system: str = lifecycle.DEFAULT_SYSTEM,
+    ) -> str:  # fmt: skip
+        return lifecycle.new_game(self.core, name, scenario_path, sandbox, creator, system)
+
+    def system(self, name: str) -> GameSystem:
+        return games.system_of(self.store, name)
+
+    rules = system  # the rules of a game: its bound system (legal_orders, situation, ...)
+
+    def record(self, name: str) -> GameRecord:
+        return self.store.load(name, with_log=False)
+
+    def state(self, name: str) -> Any:
+        return self.system(name).state_from_json(self.record(name).snapshot)
+
+    def show(self, name: str) -> dict:
+        rec = self.record(name)
+        doc = self.system(name).show(self.system(name).state_from_json(rec.snapshot))
+        doc["dice"] = {
+            "epoch": rec.epoch or None,
+            "turn": rec.epoch_turn,
+            "commitment": rec.epoch_commitment,
+            "salts_open": rec.salts_open,
+        }
+        doc["log"] = {"rows": rec.head_index + 1, "head_hash": rec.head_hash}
+        doc["paused"] = rec.paused_why if rec.paused else None
+        doc["seats"] = rec.seats
+        doc["moderators"] = list(rec.moderators)
+        return doc
+
+    def status(self, name: str) -> str:
+        return queries.status(self.store, name, self.system(name))
+
+    def fair_lines(self, name: str) -> list[str]:
+        return fair_lines(self.record(name))
+
+    # -- the order path
+    def say(
+        self, name: str, actor: str | None = None, text: str = "", *,
+        user: str | None = None, key: str | None = None, where: tuple[str, str] | None = None,
+        user_name: str | None = None, now: datetime | None = None,
+    ) -> list[Reply]:  # fmt: skip
+        """Apply a message line by line; stop at the first refusal (see app.submit). where:
+        the (platform, chat) a chat message came from; user_name: its sender's display name."""
+        who = Actor(user, actor, user_name, where)
+        return submit(self.core, name, who, text, key, now=now).replies
+
+    def log_text(self, name: str, count: int | None = None) -> str:
+        return queries.log_text(self.store, name, count)
+
+    def rolls_text(self, name: str, count: int = queries.DEFAULT_ROLLS) -> str:
+        return queries.rolls_text(self.store, name, count)
+
+    # -- audit and export
+    def export_doc(self, name: str) -> tuple[dict, list[dict]]:
+        return audit.export_doc(self.store, name)
+
+    def audit(self, name: str):
+        return audit.audit_game(self.store, name)
+
+    def export(self, name: str, path: str | Path):
+        return audit.export(self.store, name, path)
+
+    # -- map images
+    def frames(self, name: str) -> list[frames.Frame]:
+        return frames.frames(self.system(name), self.store.rows(name))
+
+    def image(
+        self, name: str, turn: int | None = None, phase: str | None = None, view: str | None = None
+    ) -> bytes:
+        """The PNG of the end of (turn, phase), or of now: what players see after a phase."""
+        frame = frames.pick(self.frames(name), turn, phase)
+        title = frames.title(name, frame)
+        return games.draw(self.system(name), frame.state, frame.events, view, title)
+
+    # -- the state as the fold of the log
+    def replay(self, name: str, check_events: bool = False) -> Any:
+        """Rebuild the state by re-applying every effective order with its recorded dice."""
+        return fold.replay(self.system(name), self.store.rows(name), check=check_events)
+
+    def verify(self, name: str) -> None:
+        """Raise ReplayMismatch unless replaying the log gives its events and the snapshot."""
+        rec = self.store.load(name)
+        system = self.system(name)
+        state = fold.replay(system, [r.to_dict() for r in rec.log], check=True)
+        if state_hash(system.state_to_json(state)) != state_hash(rec.snapshot):
+            raise ReplayMismatch(
+                rec.head_index, f"game {name!r}: replaying the log does not give the snapshot"
+            )
+
+
+__all__ = ["GameService", "ReplayMismatch", "Reply"]

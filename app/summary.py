@@ -1,0 +1,140 @@
+"""The text of the post every chat of a game gets after a phase (or when a decision appears).
+
+Plain text with a little Markdown (**bold**, `code`) that both adapters render. No I/O: the
+caller gathers what is needed (the situation, the events since the last post, the names, the
+deadline) and this module words it:
+
+    **hg-telegram-42-1: turn 2, second-combat**
+    What happened:
+    - Attack on C6: 12 vs 4 at 3:1, die 5: 2 hits.
+    - 11th Panzer retreats C6 → C7.
+    First (alice) must take the losses at C6 (8.23).
+    Deadline: 2026-12-02 14:00 UTC (in 11 h 40 min).
+    Log row 57, head hash 3f2a….
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from adjudicator.core.system import Side, Situation
+
+MAX_LINES = 30
+
+
+@dataclass
+class Post:
+    """What an after-phase post says."""
+
+    game: str
+    situation: Situation
+    sides: Sequence[Side]
+    headlines: frozenset[str]  # the event kinds the post tells
+    events: list[dict] = field(default_factory=list)
+    head_index: int = 0
+    head_hash: str = ""
+    deadline_at: datetime | None = None
+    clock_paused: bool = False
+    paused_why: str | None = None  # the game is paused by a moderator
+    now: datetime | None = None
+    note: str | None = None  # a line first (e.g. what a deadline did on a player's behalf)
+
+
+def happened(
+    events: Iterable[dict], headlines: frozenset[str], limit: int = MAX_LINES
+) -> list[str]:
+    """The lines telling what happened: the events of the system's headline kinds, each once."""
+    lines: list[str] = []
+    for ev in events:
+        if ev.get("kind") in headlines:
+            text = ev.get("text") or ev.get("kind", "")
+            if not lines or lines[-1] != text:
+                lines.append(text)
+    if len(lines) > limit:
+        rest = len(lines) - limit + 1
+        lines = [*lines[: limit - 1], f"... and {rest} more (`log` shows everything)."]
+    return lines
+
+
+def in_words(delta: timedelta) -> str:
+    """47 h, 3 h 12 min, 40 min, 2 d 4 h; "now" for no time left."""
+    minutes = int(delta.total_seconds() // 60)
+    if minutes <= 0:
+        return "now"
+    hours, mins = divmod(minutes, 60)
+    if hours == 0:
+        return f"{mins} min"
+    if hours < 10:
+        return f"{hours} h {mins} min" if mins else f"{hours} h"
+    if hours < 72:
+        return f"{hours} h"
+    days, hours = divmod(hours, 24)
+    return f"{days} d {hours} h" if hours else f"{days} d"
+
+
+def when(deadline_at: datetime, now: datetime) -> str:
+    """ "2026-12-02 14:00 UTC (in 47 h)"."""
+    left = deadline_at - now
+    rel = "passed" if left.total_seconds() <= 0 else f"in {in_words(left)}"
+    return f"{deadline_at.strftime('%Y-%m-%d %H:%M')} UTC ({rel})"
+
+
+def side_name(sides: Sequence[Side], side: str | None) -> str:
+    """The name players read for a side id ("First")."""
+    return next((s.name for s in sides if s.id == side), (side or "nobody").title())
+
+
+def who(sides: Sequence[Side], side: str, names: Mapping[str, str | None]) -> str:
+    name = names.get(side)
+    return f"{side_name(sides, side)} ({name})" if name else side_name(sides, side)
+
+
+def whose_move_line(s: Situation, sides: Sequence[Side], names: Mapping[str, str | None]) -> str:
+    """ "Second (bob) to move: turn 2, second-combat." or the pending decision, or the result."""
+    if s.result is not None:
+        if "text" in s.result:
+            return f"Game over: {s.result['text']}"
+        return "Game over."
+    if s.pending:
+        d = s.pending[0]
+        return f"{who(sides, d.side, names)} must decide: {d.prompt}"
+    if not s.to_move:
+        return f"Turn {s.turn}, {s.phase}: no player to move."
+    return f"{who(sides, s.to_move[0], names)} to move: turn {s.turn}, {s.phase}."
+
+
+def post_text(post: Post, names: Mapping[str, str | None]) -> str:
+    s = post.situation
+    lines: list[str] = []
+    if post.note:
+        lines.append(post.note)
+    lines.append(f"**{post.game}: turn {s.turn}, {s.phase}**")
+    told = happened(post.events, post.headlines)
+    told = [t for t in told if not (post.note and t in post.note)]
+    if told:
+        lines.append("What happened:")
+        lines += [f"- {t}" for t in told]
+    lines.append(whose_move_line(s, post.sides, names))
+    if post.paused_why:
+        lines.append(f"The game is paused by a moderator: {post.paused_why}.")
+    if not s.over:
+        if post.clock_paused:
+            lines.append("Deadline: the clock is paused.")
+        elif post.deadline_at is not None and post.now is not None:
+            lines.append(f"Deadline: {when(post.deadline_at, post.now)}.")
+    lines.append(f"Log row {post.head_index}, head hash {post.head_hash}.")
+    return "\n".join(lines)
+
+
+__all__ = [
+    "Post",
+    "happened",
+    "in_words",
+    "post_text",
+    "side_name",
+    "when",
+    "who",
+    "whose_move_line",
+]

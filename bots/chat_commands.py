@@ -1,0 +1,393 @@
+"""The chat's own commands: `new`, `join`, `leave`, `start`, `link`, `deadline`, `extend`, `map`,
+`help`. Routing and wording only: the changes are made by the application core (app.lifecycle,
+app.clock), the game systems are found in the registry, and the sides come from the system.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from adjudicator.core import registry
+from adjudicator.core.system import SystemType, side_words
+from app import clock, games, lifecycle, outbox
+from app.messages import Incoming, Outgoing
+from app.summary import who
+from storage import GameExists, GameNotFound, chat_store
+from storage import clocks as clock_rows
+from storage import outbox as outbox_rows
+
+if TYPE_CHECKING:
+    from bots.chat import ChatService
+
+LIFECYCLE = ("new", "join", "leave", "start", "link", "deadline", "extend", "map", "help")
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+class ChatRefused(Exception):
+    """A refusal of a chat command: the message is for the user."""
+
+
+@dataclass
+class Ctx:
+    incoming: Incoming
+    user: str  # "platform:id"
+    key: str | None
+    now: datetime
+
+    @property
+    def platform(self) -> str:
+        return self.incoming.platform
+
+    @property
+    def chat_id(self) -> str:
+        return self.incoming.chat_id
+
+
+def _initials(system_id: str) -> str:
+    return "".join(part[0] for part in system_id.split("-") if part)
+
+
+def system_words() -> dict[str, SystemType]:
+    """`new hells-gate`, `new hellsgate`, `new hg`: the words for each registered system."""
+    words: dict[str, SystemType] = {}
+    for system in registry.systems():
+        for word in (system.id, system.id.replace("-", ""), _initials(system.id)):
+            words.setdefault(word, system)
+    return words
+
+
+def _no_game_help() -> str:
+    lines = ["No game is played in this chat yet. To start one:"]
+    for s in registry.systems():
+        lines.append(
+            f"`new {s.id}` — a new game of {s.name} here (`new {s.id} sandbox` for a sandbox, "
+            "where a moderator may set up any position); you become its moderator."
+        )
+    for s in registry.systems():
+        joins = " or ".join(f"`join {side.id}`" for side in s.sides)
+        lines.append(f"{joins} — take a side of {s.name} (each player in turn).")
+    lines += [
+        "`start` — once every side is taken: the map is posted and the first player is called.",
+        (
+            "To follow a game that is played in another chat (here or on the other platform): "
+            "say `link` there, then `link <CODE>` here."
+        ),
+    ]
+    return "\n".join(lines)
+
+
+NO_GAME_HELP = _no_game_help()
+
+CHAT_HELP = """Chat commands:
+  new <GAME> [sandbox] — a new game in this chat (when none is running)
+  join <SIDE> — take a free side; leave — give it back (before the start)
+  start — begin once every side is taken
+  link — a one-time code; link <CODE> — make another chat follow this game
+  map [full] — the map now
+  deadline <DURATION> | deadline decisions <DURATION> — moderators: the time per phase / per \
+decision (48h, 90m, 2d)
+  extend <DURATION> — moderators: more time for the current deadline"""
+
+
+def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[str]):
+    command: Callable = COMMANDS[head]
+    return command(chat, ctx, game, words)
+
+
+def _sides_help(game: str | None, chat: ChatService) -> str:
+    sides = games.system_of(chat.store, game).sides if game else ()
+    return " or ".join(f"`join {s.id}`" for s in sides) or "`join <SIDE>`"
+
+
+# ------------------------------------------------------------------ new
+def new(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
+    kind = system_words().get(words[1].lower()) if len(words) > 1 else None
+    flags = [w.lower() for w in words[2:]]
+    if kind is None or any(f != "sandbox" for f in flags):
+        ids = ", ".join(f"`new {s.id}`" for s in registry.systems())
+        raise ChatRefused(f"say {ids}; add `sandbox` for a sandbox game.")
+    sandbox = "sandbox" in flags
+    bound = chat_store.binding_key(chat.store, ctx.platform, ctx.chat_id)
+    if bound is not None and ctx.key is not None and bound[1] == ctx.key:
+        name = bound[0]  # a redelivered `new`: its game (made now if the first try died)
+    else:
+        replace = None
+        if bound is not None:
+            if not _over(chat, bound[0]):
+                raise ChatRefused(
+                    f"this chat hosts the game {bound[0]}, which is not over: one game per "
+                    "chat (start another one in another chat or thread)."
+                )
+            replace = bound[0]
+        name = _reserve_name(chat, ctx, kind, replace)
+    try:
+        lifecycle.new_game(chat.core, name, sandbox=sandbox, creator=ctx.user, system_id=kind.id)
+    except GameExists:
+        pass  # made by the first delivery of this message
+    what = f"a sandbox game of {kind.name}" if sandbox else f"a game of {kind.name}"
+    text = (
+        f"New game **{name}**: {what}; moderator {chat.name(ctx.user)}.\n"
+        f"Players: {_sides_help(name, chat)}; then `start`. "
+        "`link` lets another chat (Discord or Telegram) follow the game."
+    )
+    return chat.answer(ctx, public=[text])
+
+
+def _reserve_name(chat: ChatService, ctx: Ctx, kind: SystemType, replace: str | None) -> str:
+    """Bind the chat to a fresh game name (before the game is made: see chat_models)."""
+    slug = _SLUG.sub("", ctx.chat_id.lower()) or "chat"
+    prefix = f"{_initials(kind.id)}-{ctx.platform}-{slug}-"
+    taken = set(chat_store.game_names(chat.store, prefix))
+    n = len(taken) + 1
+    for _ in range(100):
+        name = f"{prefix}{n}"
+        if name not in taken:
+            try:
+                chat_store.bind(
+                    chat.store, ctx.platform, ctx.chat_id, name,
+                    key=ctx.key, now=ctx.now, replace=replace,
+                )  # fmt: skip
+            except chat_store.ChatBound as exc:
+                raise ChatRefused(str(exc)) from exc
+            return name
+        n += 1
+    raise ChatRefused("no free game name for this chat")
+
+
+# ------------------------------------------------------------------ seats and the start
+def join(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    system = games.system_of(chat.store, game)
+    side = side_words(system.sides).get(words[1].lower()) if len(words) == 2 else None
+    if side is None:
+        raise ChatRefused(f"say {_sides_help(game, chat)}.")
+    payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key)
+    text = chat.pretty(lifecycle.seat_text(payload))
+    seats = chat.service.record(game).seats
+    if all(seats.get(s.id) for s in system.sides) and not _started(chat, game):
+        every = "Both sides are" if len(system.sides) == 2 else "Every side is"
+        text += f"\n{every} taken: say `start` to begin."
+    _mirror(chat, ctx, game, text, "join")
+    return chat.answer(ctx, public=[text])
+
+
+def leave(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    system = games.system_of(chat.store, game)
+    wanted = side_words(system.sides).get(words[1].lower()) if len(words) > 1 else None
+    payloads = lifecycle.leave(chat.core, game, ctx.user, wanted, ctx.key)
+    text = "\n".join(chat.pretty(lifecycle.seat_text(p)) for p in payloads)
+    _mirror(chat, ctx, game, text, "leave")
+    return chat.answer(ctx, public=[text])
+
+
+def start(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    where = (ctx.platform, ctx.chat_id)
+    started = lifecycle.start(chat.core, game, ctx.user, ctx.key, ctx.now, reply_chat=where)
+    if not started and not _is_redelivery(chat, ctx, game):
+        raise ChatRefused(f"the game {game} has started already; `status` tells where it stands.")
+    system = games.system_of(chat.store, game)
+    seats = chat.service.record(game).seats
+    names = {s: (chat.name(u) if u else None) for s, u in seats.items()}
+    against = " against ".join(who(system.sides, s.id, names) for s in system.sides)
+    text = f"**{game}** begins: {against}. The map and the first move follow."
+    return chat.answer(ctx, public=[text])
+
+
+def _is_redelivery(chat: ChatService, ctx: Ctx, game: str) -> bool:
+    if ctx.key is None:
+        return False
+    chats = chat_store.bindings(chat.store, game)
+    keys = outbox.dedupe_keys(f"{ctx.key}:post", [Outgoing(p, c) for p, c in chats])
+    return bool(outbox_rows.known_keys(chat.store, [k for k in keys if k]))
+
+
+# ------------------------------------------------------------------ linked chats
+def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
+    if len(words) > 2:
+        raise ChatRefused("say `link` for a code, or `link <CODE>` to follow a game here.")
+    if len(words) == 2:
+        return _link_here(chat, ctx, game, words[1])
+    if game is None:
+        return no_game(chat, ctx, "link")
+    rec = chat.service.record(game)
+    if ctx.user not in rec.moderators and ctx.user not in rec.seats.values():
+        raise ChatRefused("only the players and moderators of this game hand out link codes.")
+    code, expires = chat_store.new_link_code(chat.store, game, now=ctx.now, key=ctx.key)
+    text = (
+        f"Link code for **{game}**: `{code}` (single use, valid until "
+        f"{expires:%Y-%m-%d %H:%M} UTC). In the other chat (Discord or Telegram), say "
+        f"`link {code}`: it then gets every post of this game."
+    )
+    return chat.answer(ctx, public=[text])
+
+
+def _link_here(chat: ChatService, ctx: Ctx, game: str | None, code: str) -> list[Outgoing]:
+    if game is not None and not _over(chat, game):
+        bound = chat_store.binding_key(chat.store, ctx.platform, ctx.chat_id)
+        if bound is None or bound[1] != ctx.key:
+            raise ChatRefused(
+                f"this chat hosts the game {game}, which is not over: one game per chat."
+            )
+    try:
+        if game is not None and _over(chat, game):
+            chat_store.unbind(chat.store, ctx.platform, ctx.chat_id)
+        linked = chat_store.redeem_link_code(
+            chat.store, code, ctx.platform, ctx.chat_id, now=ctx.now, key=ctx.key
+        )
+    except chat_store.ChatStoreError as exc:
+        raise ChatRefused(str(exc)) from exc
+    chats = chat_store.bindings(chat.store, linked)
+    where = ", ".join(f"{p} {c}" for p, c in chats if (p, c) != (ctx.platform, ctx.chat_id))
+    text = (
+        f"This chat now follows **{linked}** (also played in: {where or 'no other chat'}); "
+        "its posts come here too.\n" + chat.service.status(linked)
+    )
+    return chat.answer(ctx, public=[chat.pretty(text)])
+
+
+# ------------------------------------------------------------------ deadlines
+def deadline(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    return _clock_command(chat, ctx, game, words, clock.deadline_command)
+
+
+def extend(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    return _clock_command(chat, ctx, game, words, clock.extend)
+
+
+def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn) -> list[Outgoing]:
+    """`deadline ...` and `extend <DURATION>`, carried out by app.clock. A change (anything but
+    a bare `deadline`) is for moderators, and leaves a receipt keyed by the message, so a
+    redelivered `extend` is answered again, not applied twice."""
+    args = " ".join(words[1:])
+    changes = fn is clock.extend or bool(args)
+    rec = chat.service.record(game)
+    if changes and ctx.user not in rec.moderators:
+        raise ChatRefused(
+            f"only the moderators of this game ({chat.names_of(rec.moderators)}) change "
+            "its deadlines."
+        )
+    receipt = f"receipt:{ctx.key}" if changes and ctx.key else None
+    done = chat_store.get_state(chat.store, receipt) if receipt else None
+    if done is not None:
+        return chat.answer(ctx, public=[done[0]])
+    try:
+        text = fn(chat.store, game, args, chat.clock)
+    except ValueError as exc:  # clock.DeadlineError: the message is for the user
+        raise ChatRefused(str(exc)) from exc
+    if receipt:
+        chat_store.set_state(chat.store, receipt, text, now=ctx.now)
+    if changes:
+        _mirror(chat, ctx, game, text, words[0].lower())
+    return chat.answer(ctx, public=[text])
+
+
+# ------------------------------------------------------------------ the map and help
+def map_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    if len(words) > 1 and not (len(words) == 2 and words[1].lower() == "full"):
+        raise ChatRefused("say `map` (or `map full` for the full-resolution file).")
+    system = games.system_of(chat.store, game)
+    label = system.situation(chat.service.state(game)).label
+    image = chat.service.image(game)
+    return [
+        Outgoing(
+            ctx.platform, ctx.chat_id, f"{game}: {label}.", image=image,
+            image_name=f"{game}-now.png", reply_to=ctx.key,
+        )
+    ]  # fmt: skip
+
+
+def help_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    if len(words) > 1:  # help of a chat command
+        return chat.answer(ctx, public=[CHAT_HELP])
+    (reply,) = chat.service.say(game, None, "help", user=ctx.user)
+    return chat.answer(ctx, public=[f"Game **{game}**.\n{reply.reply}\n\n{CHAT_HELP}"])
+
+
+def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
+    if head == "help" or not head:
+        return chat.answer(ctx, public=[NO_GAME_HELP])
+    return chat.answer(ctx, refusals=[NO_GAME_HELP])
+
+
+def my_games(chat: ChatService, user: str) -> list[str]:
+    """The running games a user is seated in."""
+    return [g for g in chat_store.seated_games(chat.store, user) if not _over(chat, g)]
+
+
+def _use_key(user: str) -> str:
+    return f"use:{user}"
+
+
+def private_game(chat: ChatService, ctx: Ctx) -> str | None:
+    """The game a private chat speaks for: the one running game its user is seated in, or the
+    one he chose with `use NAME` when he plays several."""
+    found = my_games(chat, ctx.user)
+    if len(found) == 1:
+        return found[0]
+    chosen = chat_store.get_state(chat.store, _use_key(ctx.user))
+    if chosen is not None and chosen[0] in found:
+        return chosen[0]
+    if found:
+        raise ChatRefused(
+            f"you play {len(found)} games ({', '.join(found)}): say `use <GAME>` to choose the "
+            "one your private messages are for, or add `in <GAME>` after the command "
+            f"(`status in {found[0]}`)."
+        )
+    return None
+
+
+def use(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
+    """`use NAME` in a private chat: the game the user's private messages are for."""
+    found = my_games(chat, ctx.user)
+    if len(words) != 2 or words[1] not in found:
+        games_ = ", ".join(found) or "none"
+        raise ChatRefused(f"say `use <GAME>` with one of your running games: {games_}.")
+    chat_store.set_state(chat.store, _use_key(ctx.user), words[1], now=ctx.now)
+    return chat.answer(ctx, public=[f"Your private messages are now for **{words[1]}**."])
+
+
+def named_game(chat: ChatService, ctx: Ctx, text: str) -> tuple[str | None, str]:
+    """`status in NAME`: (NAME, "status") when NAME is one of the user's games."""
+    head, sep, name = text.rpartition(" in ")
+    if sep and name.strip() in my_games(chat, ctx.user):
+        return name.strip(), head.strip()
+    return None, text
+
+
+# ------------------------------------------------------------------ helpers
+def _mirror(chat: ChatService, ctx: Ctx, game: str, text: str, what: str) -> None:
+    """Tell the game's other chats about a chat command that changed the game."""
+    others = [c for c in chat_store.bindings(chat.store, game) if c != (ctx.platform, ctx.chat_id)]
+    if others:
+        key = None if ctx.key is None else f"{ctx.key}:{what}"
+        outs = [Outgoing(p, c, text) for p, c in others]
+        outbox.write(chat.store, game, outs, key=key, now=ctx.now)
+
+
+def _started(chat: ChatService, game: str) -> bool:
+    return clock_rows.load(chat.store, game).started_at is not None
+
+
+def _over(chat: ChatService, game: str) -> bool:
+    try:
+        return games.system_of(chat.store, game).situation(chat.service.state(game)).over
+    except GameNotFound:
+        return True
+
+
+COMMANDS: dict[str, Callable] = {
+    "new": new,
+    "join": join,
+    "leave": leave,
+    "start": start,
+    "link": link,
+    "deadline": deadline,
+    "extend": extend,
+    "map": map_,
+    "help": help_,
+}
+
+__all__ = ["CHAT_HELP", "LIFECYCLE", "NO_GAME_HELP", "ChatRefused", "Ctx", "run"]

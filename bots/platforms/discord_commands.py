@@ -1,0 +1,132 @@
+"""The Discord adapter's commands and handlers: the hybrid commands (`/order text:` and `!order`,
+`/map`, `/status`, `/options`, `/help`), their publication (tree.sync), and each update turned into
+an `Incoming`, handed to the service in a worker thread, its answers sent back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import warnings
+from typing import TYPE_CHECKING, Any
+
+from app.messages import Incoming, Outgoing
+from bots.platforms.discord_send import PLATFORM, _answer_interaction, _deliver
+
+with warnings.catch_warnings():
+    # discord.py (voice support) imports the stdlib audioop, deprecated since Python 3.11
+    warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
+    import discord
+    from discord import app_commands
+    from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bots.platforms.discord import PbemBot, ShardedPbemBot
+
+log = logging.getLogger("bots.platforms.discord")  # the adapter's one logger
+
+FAILED = "Sorry, something went wrong on my side; the order was not processed. Please try again."
+
+
+async def register_commands(
+    bot: commands.Bot | commands.AutoShardedBot, *, guild: int | None = None
+) -> list:
+    """Publish the slash commands to Discord (tree.sync); called by the bot at startup. Global
+    commands by default; with `guild`, to that guild only (they appear at once there)."""
+    if guild is not None:
+        target = discord.Object(id=guild)
+        bot.tree.copy_global_to(guild=target)
+        synced = await bot.tree.sync(guild=target)
+    else:
+        synced = await bot.tree.sync()
+    log.info("discord: %d slash commands synced", len(synced))
+    return synced
+
+
+class PbemCommands(commands.Cog):
+    """Hybrid commands: each is both `/name` and `!name` (and `@pbem name`)."""
+
+    def __init__(self, bot: PbemBot | ShardedPbemBot):
+        self.bot = bot
+
+    @commands.hybrid_command(name="order", description="Give an order or ask the game something")
+    @app_commands.describe(text="As you would type it, e.g. attack C6 with 20tk")
+    async def order(self, ctx: commands.Context, *, text: str) -> None:
+        await _handle_context(self.bot, ctx, text)
+
+    @commands.hybrid_command(name="map", description="Show the map")
+    async def map(self, ctx: commands.Context) -> None:
+        await _handle_context(self.bot, ctx, "map")
+
+    @commands.hybrid_command(name="status", description="Turn, phase, weather, pending decision")
+    async def status(self, ctx: commands.Context) -> None:
+        await _handle_context(self.bot, ctx, "status")
+
+    @commands.hybrid_command(name="options", description="The orders you may give now")
+    async def options(self, ctx: commands.Context) -> None:
+        await _handle_context(self.bot, ctx, "options")
+
+    @commands.hybrid_command(name="help", description="The commands, or the help of one")
+    @app_commands.describe(command="A command to explain, e.g. attack")
+    async def help(self, ctx: commands.Context, *, command: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"help {command}".strip())
+
+
+def _chat_id(channel: Any, user: discord.abc.User) -> str:
+    if isinstance(channel, discord.DMChannel) or getattr(channel, "guild", None) is None:
+        return f"dm:{user.id}"
+    return str(channel.id)  # a thread's own id for a thread
+
+
+async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, text: str) -> None:
+    interaction = ctx.interaction
+    if interaction is None:  # `!order ...`
+        await _handle_message(bot, ctx.message, text)
+        return
+    incoming = Incoming(
+        platform=PLATFORM,
+        chat_id=_chat_id(interaction.channel, interaction.user),
+        user_id=str(interaction.user.id),
+        user_name=interaction.user.display_name,
+        text=text.strip(),
+        message_id=f"dc:{interaction.id}",
+        private=interaction.guild_id is None,
+        ephemeral_ok=True,
+    )
+    work = asyncio.ensure_future(_ask(bot, incoming))
+    deferred = False
+    if bot.defer_after > 0:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(work), bot.defer_after)
+    if not work.done():
+        await interaction.response.defer(thinking=True)  # public "thinking..."
+        deferred = True
+    await _answer_interaction(bot, interaction, incoming, await work, deferred=deferred)
+
+
+async def _handle_message(
+    bot: PbemBot | ShardedPbemBot, message: discord.Message, text: str
+) -> None:
+    incoming = Incoming(
+        platform=PLATFORM,
+        chat_id=_chat_id(message.channel, message.author),
+        user_id=str(message.author.id),
+        user_name=message.author.display_name,
+        text=text.strip(),
+        message_id=f"dc:{message.id}",
+        private=message.guild is None,
+    )
+    for out in await _ask(bot, incoming):
+        await _deliver(bot, out, here=message.channel, here_id=incoming.chat_id)
+
+
+async def _ask(bot: PbemBot | ShardedPbemBot, incoming: Incoming) -> list[Outgoing]:
+    try:
+        return list(await asyncio.to_thread(bot.service.handle, incoming))
+    except Exception:
+        log.exception("the service failed on %s", incoming.message_id)
+        return [
+            Outgoing(
+                platform=PLATFORM, chat_id=None, user_id=incoming.user_id, private=True, text=FAILED
+            )
+        ]

@@ -1,0 +1,211 @@
+"""Sending for the Discord adapter: an `Outgoing` split into messages under 2,000 characters, its
+image attached as a NEW `discord.File` each send, posts and DMs (with the refused-DM fallback),
+and the answer to a slash command (ephemeral private parts, the deferred "thinking" slot)."""
+
+from __future__ import annotations
+
+import io
+import logging
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.messages import Incoming, Outgoing
+from bots.platforms.common import DISCORD_LIMIT, split_message
+
+with warnings.catch_warnings():
+    # discord.py (voice support) imports the stdlib audioop, deprecated since Python 3.11
+    warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
+    import discord
+
+log = logging.getLogger("bots.platforms.discord")  # the adapter's one logger
+
+PLATFORM = "discord"
+PRIVATE_SLOT_NOTE = "Answered privately."  # fills a public "thinking" slot
+DONE = "Done."  # a slash command whose answers all went elsewhere
+DM_REFUSED = (
+    "<@{user}>, I could not send you a private message: please allow direct messages from this "
+    "server's members (Privacy Settings), then ask again."
+)
+
+
+@dataclass
+class _Part:
+    """One Discord message: up to 2,000 characters and at most the one image."""
+
+    content: str
+    image: bytes | None
+    image_name: str
+    mentions: discord.AllowedMentions
+
+    def file(self) -> discord.File | None:  # a NEW File each call: a File is single use
+        if self.image is None:
+            return None
+        return discord.File(io.BytesIO(self.image), filename=self.image_name)
+
+    def kwargs(self) -> dict[str, Any]:
+        kw: dict[str, Any] = {"allowed_mentions": self.mentions}
+        if self.content:
+            kw["content"] = self.content
+        if (f := self.file()) is not None:
+            kw["file"] = f
+        return kw
+
+
+def _parts(out: Outgoing) -> list[_Part]:
+    text = out.text or ""
+    missing = [u for u in out.mentions if f"<@{u}>" not in text and f"<@!{u}>" not in text]
+    if missing:
+        text = " ".join(f"<@{u}>" for u in missing) + (f" {text}" if text else "")
+    allowed = discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(id=int(u)) for u in out.mentions],
+    )
+    chunks = split_message(text, DISCORD_LIMIT) or ([""] if out.image else [])
+    return [
+        _Part(chunk, out.image if i == len(chunks) - 1 else None, out.image_name, allowed)
+        for i, chunk in enumerate(chunks)
+    ]
+
+
+def _for_discord(outs: Iterable[Outgoing]) -> list[Outgoing]:
+    mine = []
+    for out in outs:
+        if out.platform != PLATFORM:
+            log.warning("discord adapter skips an outgoing for %s", out.platform)
+        else:
+            mine.append(out)
+    return mine
+
+
+async def send_outgoing(bot: discord.Client, out: Outgoing) -> None:
+    """Send one Outgoing with no update behind it (a reminder, a deadline, the outbox): a post to
+    its channel, or a DM (falling back to a line in `chat_id`, if set, when DMs are refused)."""
+    await _deliver(bot, out, here=None, here_id=None)
+
+
+async def _deliver(bot: discord.Client, out: Outgoing, *, here: Any, here_id: str | None) -> None:
+    """A post or a DM; `here` is the channel of the update being answered (or None)."""
+    if out.platform != PLATFORM:
+        log.warning("discord adapter skips an outgoing for %s", out.platform)
+        return
+    if out.private:
+        await _deliver_private(bot, out, here=here)
+        return
+    if out.chat_id is None:
+        log.error("a public outgoing without chat_id was dropped")
+        return
+    target = (
+        here if here is not None and out.chat_id == here_id else await _channel(bot, out.chat_id)
+    )
+    await _post(target, _parts(out), reply_to=out.reply_to, chat_id=out.chat_id)
+
+
+async def _deliver_private(bot: discord.Client, out: Outgoing, *, here: Any) -> None:
+    """A DM; if Discord refuses it, a line asking the user to allow DMs (without the content) in
+    `here`, else in the outgoing's `chat_id`, if set."""
+    if out.user_id is None:
+        log.error("a private outgoing without user_id was dropped")
+        return
+    try:
+        dm = await bot.create_dm(discord.Object(id=int(out.user_id)))
+        await _post(dm, _parts(out))
+    except discord.Forbidden:
+        log.info("discord: DM to %s refused", out.user_id)
+        fallback = (
+            here
+            if here is not None
+            else (await _channel(bot, out.chat_id) if out.chat_id else None)
+        )
+        if fallback is not None:
+            await fallback.send(
+                DM_REFUSED.format(user=out.user_id),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(id=int(out.user_id))]
+                ),
+            )
+
+
+async def _channel(bot: discord.Client, chat_id: str) -> Any:
+    if chat_id.startswith("dm:"):
+        return await bot.create_dm(discord.Object(id=int(chat_id[3:])))
+    return bot.get_channel(int(chat_id)) or bot.get_partial_messageable(int(chat_id))
+
+
+async def _post(
+    target: Any, parts: Sequence[_Part], *, reply_to: str | None = None, chat_id: str | None = None
+) -> None:
+    reference = None
+    if reply_to and reply_to.startswith("dc:") and chat_id and not chat_id.startswith("dm:"):
+        reference = discord.MessageReference(
+            message_id=int(reply_to[3:]), channel_id=int(chat_id), fail_if_not_exists=False
+        )
+    for i, part in enumerate(parts):
+        kw = part.kwargs()
+        if i == 0 and reference is not None:
+            kw["reference"] = reference
+        await target.send(**kw)
+
+
+def _sort_answers(
+    interaction: discord.Interaction, incoming: Incoming, outs: list[Outgoing]
+) -> tuple[list[tuple[bool, _Part]], list[Outgoing]]:
+    """(parts answered through the interaction as (ephemeral, part), outgoings sent elsewhere)."""
+    user_id = str(interaction.user.id)
+    here: list[tuple[bool, _Part]] = []  # (ephemeral, part)
+    elsewhere: list[Outgoing] = []
+    for out in _for_discord(outs):
+        if out.private and out.user_id == user_id:
+            here += [(True, p) for p in _parts(out)]
+        elif not out.private and out.chat_id == incoming.chat_id:
+            here += [(False, p) for p in _parts(out)]
+        else:
+            elsewhere.append(out)
+    return here, elsewhere
+
+
+async def _fill_thinking_slot(
+    interaction: discord.Interaction, here: list[tuple[bool, _Part]]
+) -> None:
+    """Replace a public defer's "thinking..." with the first public part (taken out of `here`),
+    or with a note when there is none."""
+    public = next((i for i, (eph, _) in enumerate(here) if not eph), None)
+    if public is None:
+        await interaction.edit_original_response(content=PRIVATE_SLOT_NOTE if here else DONE)
+        return
+    _, part = here.pop(public)
+    kw = part.kwargs()
+    file = kw.pop("file", None)
+    await interaction.edit_original_response(
+        content=kw.get("content"),
+        attachments=[file] if file else [],
+        allowed_mentions=part.mentions,
+    )
+
+
+async def _answer_interaction(
+    bot: discord.Client,
+    interaction: discord.Interaction,
+    incoming: Incoming,
+    outs: list[Outgoing],
+    *,
+    deferred: bool,
+) -> None:
+    """Answer a slash command: posts to its channel and private messages to its user go through
+    the interaction (the private ones ephemeral); anything else is delivered normally."""
+    here, elsewhere = _sort_answers(interaction, incoming, outs)
+    if deferred:  # the public "thinking" slot must be filled first, by a public message
+        await _fill_thinking_slot(interaction, here)
+    elif not here:
+        here.append((True, _Part(DONE, None, "", discord.AllowedMentions.none())))
+
+    for ephemeral, part in here:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(ephemeral=ephemeral, **part.kwargs())
+        else:
+            await interaction.followup.send(ephemeral=ephemeral, **part.kwargs())
+    for out in elsewhere:
+        await _deliver(bot, out, here=interaction.channel, here_id=incoming.chat_id)

@@ -1,0 +1,48 @@
+"""Legend machinery: a heading and rows of labelled items (sample images, inline symbols, or
+symbols drawn by the caller in columns). What the items are is the caller's business."""
+
+from __future__ import annotations
+
+import math
+
+from render.text import font
+
+
+def heading(d, x0, top, width, title: str, line_colour, ink, size: int = 17) -> None:
+    """A rule across the width and the title under it."""
+    d.line((x0, top, x0 + width, top), fill=line_colour, width=2)
+    d.text((x0, top + 8), title, font=font(size), fill=ink)
+
+
+def sample_row(img, d, x0, y, width, samples, ink, size: int = 13, label_dy: int = 66) -> None:
+    """Sample images [(image, label)] centred in equal cells, each label centred under it."""
+    cw = width / len(samples)
+    for i, (spr, label) in enumerate(samples):
+        cx = x0 + cw * i + cw / 2
+        img.paste(spr, (round(cx - spr.width / 2), y))
+        d.text((cx, y + label_dy), label, font=font(size), fill=ink, anchor="mt")
+
+
+def inline_row(img, d, x0, y, width, items, ink, size: int = 13, gap: int = 6) -> None:
+    """Symbol images [(image, label)] at the left of equal cells, each label right of it."""
+    cw = width / len(items)
+    for i, (sym, label) in enumerate(items):
+        bx = x0 + cw * i
+        img.paste(sym, (round(bx), y))
+        xy = (bx + sym.width + gap, y + sym.height / 2)
+        d.text(xy, label, font=font(size), fill=ink, anchor="lm")
+
+
+def symbol_columns(
+    d, x0, y, width, rows, ink, size=15, columns=2, row_h=27, label_dx=46, label_dy=10
+) -> None:
+    """Rows [(draw(x, y), label)] filled column by column: draw(x, y) draws the symbol with its
+    top-left corner at (x, y); the label follows label_dx to the right."""
+    per_col = math.ceil(len(rows) / columns)
+    colw = width / columns
+    for i, (fn, label) in enumerate(rows):
+        col, row = divmod(i, per_col)
+        x = x0 + col * colw
+        yy = y + row * row_h
+        fn(x, yy)
+        d.text((x + label_dx, yy + label_dy), label, font=font(size), fill=ink, anchor="lm")

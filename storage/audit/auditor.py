@@ -1,0 +1,157 @@
+"""The audit of a log: the walk over its rows, each kind's checks, and the final report.
+
+`audit(header, rows)` checks, and names the FIRST failing row (by the index it should carry):
+- the chain (index order, prev_hash links, each row's hash), the header's row count and head hash;
+- the header against the setup row (scenario_sha256 of scenario_text; game_uid, name, game and
+  sandbox when the setup payload carries them);
+- epochs numbered 1, 2, ...; salts only before the epoch's first draw; draws numbered n = 1, 2, ...
+  per epoch (public and hidden share the counter); no draw in an epoch after its reveal;
+- each revealed seed against its commitment; every non-fixed roll of a revealed epoch recomputed;
+- the hidden seed against its commitment once revealed, every hidden draw recomputed then, and
+  every hidden value's salted commitment.
+Fixed rolls are listed as fixed, never recomputed, never counted. Rolls of epochs whose seed is not
+revealed yet are pending, not failures.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from storage.audit.epochs import EpochChecks
+from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
+from storage.audit.header import HeaderChecks
+from storage.audit.rolls import RollChecks
+from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport, _is_int
+from storage.audit.stats import face_stats
+from storage.chain import chain_failure, row_defect
+
+
+class _Auditor(HeaderChecks, RollChecks):
+    """One audit: header checks, the chain, then every row by its kind, then the report."""
+
+    def walk(self):
+        for pos, row in enumerate(self.rows):
+            self.check_row(pos, row)
+        self.finish()
+
+    def check_row(self, pos, row):
+        if row_defect(row):
+            return  # the chain check reports it
+        extra = sorted(set(row) - ALLOWED_ROW_KEYS, key=str)
+        if extra:
+            self.fail(
+                pos,
+                f"row {pos}: field(s) {', '.join(map(str, extra))} are no part of a log row",
+                "only " + ", ".join(ROW_FIELDS) + " and secret",
+                extra,
+            )
+        kind, payload = row["kind"], row["payload"]
+        self.check_place(pos, kind, payload)
+        if kind in PAYLOAD_KINDS and not (isinstance(payload, dict)):
+            self.fail(pos, f"row {pos}: {kind} row without a payload object", "an object", payload)
+            return
+        handler = self.KIND_HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler:
+            handler(self, pos, row, payload)
+        if isinstance(payload, dict):
+            if "rolls" in payload:
+                self.on_rolls(pos, row, payload["rolls"])
+            if "hidden" in payload:
+                self.on_hidden_values(pos, payload["hidden"])
+        if row.get(SECRET_FIELD) is not None:
+            self.on_secret(pos, row)
+
+    def check_place(self, pos, kind, payload):
+        """The setup row is row 0, and only row 0."""
+        if pos == 0:
+            if kind != "setup":
+                self.fail(0, "row 0 is not the setup row", "setup", kind)
+            else:
+                self.check_setup(payload)
+        elif kind == "setup":
+            self.fail(pos, f"row {pos}: a second setup row", "no setup row after row 0", kind)
+
+    def on_undo(self, pos, row, p):
+        targets = p.get("targets")
+        if not isinstance(targets, list) or not all(
+            _is_int(t)
+            and 0 <= t < pos
+            and isinstance(self.rows[t], dict)
+            and self.rows[t].get("kind") == "order"
+            for t in targets
+        ):
+            self.fail(
+                pos, f"row {pos}: undo must name earlier order rows", "order row indexes", targets
+            )
+
+    def on_rewind(self, pos, row, p):
+        to = p.get("to")
+        if not _is_int(to) or not 0 <= to < pos:
+            self.fail(pos, f"row {pos}: rewind target is not an earlier row", f"0..{pos - 1}", to)
+
+    KIND_HANDLERS: ClassVar[dict] = {
+        "epoch": EpochChecks.on_epoch,
+        "salt": EpochChecks.on_salt,
+        "reveal": EpochChecks.on_reveal,
+        GAME_END_KIND: EpochChecks.on_reveal_hidden,
+        "undo": on_undo,
+        "rewind": on_rewind,
+    }
+
+    def finish(self):
+        self.finish_hidden()
+        numbers = sorted(self.epochs)
+        for k in numbers:
+            ep = self.epochs[k]
+            if ep.reveal_row is None and k != numbers[-1]:
+                self.warnings.append(
+                    f"epoch {k} ended (epoch {k + 1} opened at row"
+                    f" {self.epochs[k + 1].row}) but its seed is not revealed"
+                )
+
+    def dice_stats(self) -> dict:
+        """face_stats of the random public rolls: all of them, by side and by purpose kind."""
+        by_side: dict[str, list[int]] = {}
+        by_kind: dict[str, list[int]] = {}
+        for side, kind, value in self.public:
+            by_side.setdefault(side, []).append(value)
+            by_kind.setdefault(kind, []).append(value)
+        return {
+            "all": face_stats(v for _, _, v in self.public),
+            "by_side": {s: face_stats(v) for s, v in sorted(by_side.items())},
+            "by_kind": {k: face_stats(v) for k, v in sorted(by_kind.items())},
+        }
+
+    def report(self) -> AuditReport:
+        self.check_header()
+        cf = chain_failure(self.rows)
+        if cf:
+            self.fail(cf["index"], cf["problem"], cf["expected"], cf["found"], rank=0)
+        self.walk()
+        failures = [f for _, f in sorted(self.failures, key=lambda pair: pair[0])]
+        revealed = [k for k, ep in sorted(self.epochs.items()) if ep.seed is not None]
+        open_ = [k for k, ep in sorted(self.epochs.items()) if ep.reveal_row is None]
+        h = self.header
+        return AuditReport(
+            ok=not failures,
+            rows=len(self.rows),
+            first_failure=failures[0] if failures else None,
+            epochs_revealed=revealed,
+            epochs_open=open_,
+            rolls_checked=self.rolls_checked,
+            rolls_fixed=len(self.fixed),
+            stats=self.dice_stats(),
+            rolls_pending=sum(len(self.epochs[k].rolls) for k in open_),
+            fixed=self.fixed,
+            hidden_revealed=self.hidden_seed is not None,
+            hidden_checked=self.hidden_checked,
+            hidden_pending=self.hidden_pending,
+            failures=failures,
+            warnings=self.warnings,
+            game={k: h.get(k) for k in ("name", "game", "game_uid", "head_hash")},
+        )
+
+
+def audit(header: dict, rows: list[dict]) -> AuditReport:
+    """Check an exported (or stored) log; the report names the first failing row."""
+    return _Auditor(header, rows).report()

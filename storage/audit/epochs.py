@@ -1,0 +1,187 @@
+"""The auditor's epoch checks: commitments, salts, seed reveals (each revealed epoch's rolls
+recomputed) and the hidden seed's reveal at the game's end."""
+
+from __future__ import annotations
+
+from storage.audit.state import AuditState, _Epoch, _is_hex64, _is_int
+from storage.dice import commitment, roll_value, salt_digest
+
+
+class EpochChecks(AuditState):
+    """Epochs numbered 1, 2, ...; salts before the first draw; each seed against its commitment."""
+
+    def on_epoch(self, pos, row, p):
+        k = p.get("epoch")
+        expected = len(self.epochs) + 1
+        if k != expected or not _is_int(k):
+            self.fail(pos, f"row {pos}: epochs must be numbered 1, 2, ... in order", expected, k)
+            return
+        c = p.get("commitment")
+        if not _is_hex64(c):
+            self.fail(
+                pos,
+                f"row {pos}: epoch {k} commitment is not a SHA-256 hex digest",
+                "64 hex digits",
+                c,
+            )
+            return
+        self.epochs[k] = _Epoch(k, pos, c)
+        hc = p.get("hidden_commitment")
+        if hc is not None:
+            self._on_hidden_commitment(pos, hc)
+
+    def _on_hidden_commitment(self, pos, hc):
+        if not _is_hex64(hc):
+            self.fail(
+                pos,
+                f"row {pos}: hidden commitment is not a SHA-256 hex digest",
+                "64 hex digits",
+                hc,
+            )
+        elif self.hidden_commitment is None:
+            self.hidden_commitment, self.hidden_commitment_row = hc, pos
+        elif hc != self.hidden_commitment:
+            self.fail(
+                pos,
+                f"row {pos}: the hidden seed's commitment changed (it was"
+                f" committed at row {self.hidden_commitment_row})",
+                self.hidden_commitment,
+                hc,
+            )
+
+    def _open_epoch(self, pos, k, what):
+        ep = self.epochs.get(k) if _is_int(k) else None
+        if ep is None:
+            self.fail(
+                pos,
+                f"row {pos}: {what} for epoch {k!r}, which has no commitment before it",
+                f"an epoch opened before row {pos}",
+                k,
+            )
+            return None
+        if ep.reveal_row is not None:
+            self.fail(
+                pos,
+                f"row {pos}: {what} in epoch {k} after its seed was revealed at row"
+                f" {ep.reveal_row}",
+                f"a roll before row {ep.reveal_row}",
+                f"row {pos}",
+            )
+            return None
+        return ep
+
+    def on_salt(self, pos, row, p):
+        k = p.get("epoch")
+        ep = self._open_epoch(pos, k, "salt")
+        if ep is None:
+            return
+        if not isinstance(p.get("salt"), str):
+            self.fail(pos, f"row {pos}: salt is not text", "text", p.get("salt"))
+            return
+        if ep.first_draw_row is not None:
+            self.fail(
+                pos,
+                f"row {pos}: salt after epoch {k}'s first roll (row {ep.first_draw_row})",
+                f"a salt before row {ep.first_draw_row}",
+                f"row {pos}",
+            )
+            return
+        ep.salts.append(p["salt"])
+
+    def _revealed_epoch(self, pos, k):
+        """The epoch a reveal row names, or None (recorded as a failure) if it cannot be."""
+        ep = self.epochs.get(k) if _is_int(k) else None
+        if ep is None:
+            self.fail(
+                pos,
+                f"row {pos}: reveal of epoch {k!r}, which has no commitment before it",
+                "an opened epoch",
+                k,
+            )
+            return None
+        if ep.reveal_row is not None:
+            self.fail(
+                pos,
+                f"row {pos}: epoch {k} revealed twice (first at row {ep.reveal_row})",
+                "one reveal",
+                f"row {pos}",
+            )
+            return None
+        return ep
+
+    def on_reveal(self, pos, row, p):
+        k = p.get("epoch")
+        ep = self._revealed_epoch(pos, k)
+        if ep is None:
+            return
+        seed = p.get("seed")
+        ep.reveal_row = pos
+        if not _is_hex64(seed):
+            self.fail(
+                pos,
+                f"row {pos}: epoch {k}'s revealed seed is not 64 hex digits",
+                "64 hex digits",
+                seed,
+            )
+            return
+        found = commitment(seed)
+        if found != ep.commitment:
+            self.fail(
+                pos,
+                f"row {pos}: epoch {k}'s revealed seed does not match its commitment"
+                f" (row {ep.row})",
+                ep.commitment,
+                found,
+            )
+            return
+        ep.seed = seed
+        self.recompute(ep)
+
+    def recompute(self, ep: _Epoch):
+        if self.uid is None:
+            return
+        dig = salt_digest(ep.salts)
+        for q, purpose, n, value in ep.rolls:
+            try:
+                expected = roll_value(ep.seed, self.uid, ep.number, n, purpose, dig)
+            except (TypeError, ValueError) as exc:
+                self.fail(q, f"row {q}: roll cannot be recomputed ({exc})", None, value)
+                continue
+            self.rolls_checked += 1
+            if expected != value:
+                self.fail(
+                    q,
+                    f"row {q}: roll does not recompute ({purpose!r}, epoch {ep.number}, n {n})",
+                    expected,
+                    value,
+                )
+
+    def on_reveal_hidden(self, pos, row, p):
+        seed = p.get("hidden_seed")
+        if self.hidden_commitment is None:
+            self.fail(
+                pos,
+                f"row {pos}: hidden seed revealed but never committed",
+                "a hidden commitment in an epoch row",
+                None,
+            )
+            return
+        if self.hidden_seed is not None:
+            self.fail(pos, f"row {pos}: hidden seed revealed twice", "one reveal", f"row {pos}")
+            return
+        if not _is_hex64(seed):
+            self.fail(
+                pos, f"row {pos}: revealed hidden seed is not 64 hex digits", "64 hex digits", seed
+            )
+            return
+        found = commitment(seed)
+        if found != self.hidden_commitment:
+            self.fail(
+                pos,
+                f"row {pos}: revealed hidden seed does not match its commitment (row"
+                f" {self.hidden_commitment_row})",
+                self.hidden_commitment,
+                found,
+            )
+            return
+        self.hidden_seed = seed

@@ -1,0 +1,199 @@
+"""The auditor's roll checks: every roll record, draw numbering, fixed rolls, hidden draws and
+hidden values with their off-chain secrets, and the hidden draws recomputed at the game's end."""
+
+from __future__ import annotations
+
+from storage.audit.epochs import EpochChecks
+from storage.audit.export import SECRET_FIELD
+from storage.audit.state import _is_hex64, _is_int
+from storage.audit.stats import purpose_kind
+from storage.dice import HIDDEN_PREFIX, check_hidden, roll_value, salt_digest
+
+
+class RollChecks(EpochChecks):
+    """Each roll in its epoch's sequence; hidden draws and values sealed until the game ends."""
+
+    def on_rolls(self, pos, row, rolls):
+        if not isinstance(rolls, list):
+            self.fail(pos, f"row {pos}: rolls is not a list", "a list", rolls)
+            return
+        side = row["actor"] if isinstance(row["actor"], str) and row["actor"] else "-"
+        for i, rec in enumerate(rolls):
+            self.on_roll(pos, f"row {pos}, roll {i + 1}", rec, side)
+
+    def on_roll(self, pos, where, rec, side):
+        if not isinstance(rec, dict) or not isinstance(rec.get("purpose"), str):
+            self.fail(pos, f"{where}: not a roll record", "{purpose, value, ...}", rec)
+            return
+        purpose = rec["purpose"]
+        if rec.get("fixed") is True:
+            self.on_fixed_roll(pos, where, rec, side)
+            return
+        hidden = purpose.startswith(HIDDEN_PREFIX)
+        if bool(rec.get("hidden", False)) != hidden:
+            self.fail(
+                pos,
+                f"{where}: hidden flag disagrees with the purpose {purpose!r}",
+                hidden,
+                rec.get("hidden"),
+            )
+            return
+        ep = self._open_epoch(pos, rec.get("epoch"), "roll")
+        if ep is None:
+            return
+        n = rec.get("n")
+        if not self._draw_in_sequence(pos, where, ep, n):
+            return
+        if hidden:
+            self.on_hidden_roll(pos, where, rec, ep, n)
+            return
+        value = rec.get("value")
+        if not _is_int(value) or not 1 <= value <= 6:
+            self.fail(pos, f"{where}: roll value is not 1-6", "1-6", value)
+            return
+        ep.rolls.append((pos, purpose, n, value))
+        self.public.append((side, purpose_kind(purpose), value))
+
+    def on_fixed_roll(self, pos, where, rec, side):
+        value = rec.get("value")
+        if not _is_int(value) or not 1 <= value <= 6:
+            self.fail(pos, f"{where}: fixed roll value is not 1-6", "1-6", value)
+        self.fixed.append({"index": pos, "actor": side, "purpose": rec["purpose"], "value": value})
+
+    def _draw_in_sequence(self, pos, where, ep, n) -> bool:
+        """Whether draw `n` follows the epoch's last one (public and hidden share the counter)."""
+        if not _is_int(n) or n != ep.last_n + 1:
+            self.fail(
+                pos,
+                f"{where}: draw out of sequence in epoch {ep.number} (a draw is"
+                " missing, repeated or renumbered)",
+                f"n {ep.last_n + 1}",
+                f"n {n}",
+            )
+            if _is_int(n):
+                ep.last_n = max(ep.last_n, n)
+            return False
+        ep.last_n = n
+        if ep.first_draw_row is None:
+            ep.first_draw_row = pos
+        return True
+
+    def on_hidden_roll(self, pos, where, rec, ep, n):
+        if self.hidden_commitment is None:
+            self.fail(
+                pos,
+                f"{where}: hidden draw before any hidden seed was committed",
+                "a hidden commitment in an earlier epoch row",
+                None,
+            )
+            return
+        if self.hidden_seed is not None:
+            self.fail(
+                pos,
+                f"{where}: hidden draw after the hidden seed was revealed",
+                "no hidden draw after the game ended",
+                f"row {pos}",
+            )
+            return
+        if rec.get("value") is not None:
+            self.warnings.append(f"{where}: a hidden draw's value is stored in the clear")
+        elif not _is_hex64(rec.get("commitment")):
+            self.fail(
+                pos,
+                f"{where}: hidden draw without a commitment",
+                "64 hex digits",
+                rec.get("commitment"),
+            )
+            return
+        self.hidden_rolls.append((pos, rec, ep.number, n))
+
+    def on_hidden_values(self, pos, commitments):
+        if not isinstance(commitments, list) or not all(_is_hex64(c) for c in commitments):
+            self.fail(
+                pos,
+                f"row {pos}: hidden values must be listed as commitments",
+                "a list of 64-hex commitments",
+                commitments,
+            )
+            return
+        for c in commitments:
+            self.hidden_values.append((pos, c))
+
+    def on_secret(self, pos, row):
+        entries = row[SECRET_FIELD]
+        payload = row["payload"] if isinstance(row["payload"], dict) else {}
+        committed = set()
+        if isinstance(payload.get("hidden"), list):
+            committed.update(c for c in payload["hidden"] if isinstance(c, str))
+        if isinstance(payload.get("rolls"), list):
+            committed.update(r.get("commitment") for r in payload["rolls"] if isinstance(r, dict))
+        found = self.secrets.setdefault(pos, {})
+        if not isinstance(entries, list):
+            self.fail(pos, f"row {pos}: secret is not a list", "a list", type(entries).__name__)
+            return
+        for entry in entries:
+            c = entry.get("commitment") if isinstance(entry, dict) else None
+            if c not in committed:
+                self.fail(
+                    pos,
+                    f"row {pos}: a disclosed hidden value names no commitment of this row",
+                    "a commitment of this row's payload",
+                    c,
+                )
+                continue
+            if not check_hidden(c, entry.get("value"), entry.get("salt")):
+                self.fail(
+                    pos,
+                    f"row {pos}: a hidden value does not match its commitment",
+                    c,
+                    "a value and salt hashing elsewhere",
+                )
+                continue
+            found[c] = entry.get("value")
+
+    def finish_hidden(self):
+        """At the end of the walk: every hidden draw and value checked if the hidden seed was
+        revealed, else counted as pending."""
+        if self.hidden_seed is None:
+            self.hidden_pending = len(self.hidden_rolls) + len(self.hidden_values)
+            return
+        self.hidden_pending = 0
+        for pos, rec, k, n in self.hidden_rolls:
+            self._check_hidden_roll(pos, rec, k, n)
+        for pos, c in self.hidden_values:
+            if c in self.secrets.get(pos, {}):
+                self.hidden_checked += 1
+            else:
+                self.fail(
+                    pos,
+                    f"row {pos}: hidden value {c[:12]}... not disclosed although the game ended",
+                    "its value and salt",
+                    None,
+                )
+
+    def _check_hidden_roll(self, pos, rec, k, n):
+        ep = self.epochs[k]
+        purpose = rec["purpose"]
+        if rec.get("value") is not None:
+            value = rec["value"]
+        elif rec.get("commitment") in self.secrets.get(pos, {}):
+            value = self.secrets[pos][rec["commitment"]]
+        else:
+            self.fail(
+                pos,
+                f"row {pos}: hidden draw {purpose!r} not disclosed although the game ended",
+                "its value and salt",
+                None,
+            )
+            return
+        if self.uid is None:
+            return
+        expected = roll_value(self.hidden_seed, self.uid, k, n, purpose, salt_digest(ep.salts))
+        self.hidden_checked += 1
+        if expected != value:
+            self.fail(
+                pos,
+                f"row {pos}: hidden draw does not recompute ({purpose!r}, epoch {k}, n {n})",
+                expected,
+                value,
+            )

@@ -1,0 +1,88 @@
+"""The audit's records and the auditor's shared state: the report, an epoch, failure recording."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
+from storage.dice import HEX64
+
+ALLOWED_ROW_KEYS = frozenset(ROW_FIELDS + (SECRET_FIELD,))
+PAYLOAD_KINDS = frozenset(("order", "epoch", "salt", "reveal", GAME_END_KIND, "undo", "rewind"))
+
+
+@dataclass
+class AuditReport:
+    ok: bool
+    rows: int
+    first_failure: dict | None  # {"index" (None = the header), "problem", "expected", "found"}
+    epochs_revealed: list[int]
+    epochs_open: list[int]
+    rolls_checked: int  # non-fixed public rolls recomputed from their revealed seed
+    rolls_fixed: int
+    stats: dict  # {"all": s, "by_side": {side: s}, "by_kind": {kind: s}}, s = face_stats(...)
+    rolls_pending: int = 0  # rolls of epochs whose seed is not revealed yet
+    fixed: list[dict] = field(default_factory=list)  # {"index","actor","purpose","value"}
+    hidden_revealed: bool = False
+    hidden_checked: int = 0  # hidden draws recomputed and hidden values matched, at game end
+    hidden_pending: int = 0  # hidden draws and values sealed until the game ends
+    failures: list[dict] = field(default_factory=list)  # every problem found, first one first
+    warnings: list[str] = field(default_factory=list)
+    game: dict = field(default_factory=dict)  # name, game, game_uid, head_hash from the header
+
+
+@dataclass
+class _Epoch:
+    number: int
+    row: int
+    commitment: str
+    salts: list[str] = field(default_factory=list)
+    first_draw_row: int | None = None
+    last_n: int = 0
+    rolls: list[tuple[int, str, int, int]] = field(default_factory=list)  # (row, purpose, n, value)
+    reveal_row: int | None = None
+    seed: str | None = None
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_hex64(value) -> bool:
+    return isinstance(value, str) and len(value) == 64 and HEX64.issuperset(value)
+
+
+class AuditState:
+    """What the auditor's checks share while walking a log, and how they record a problem."""
+
+    def __init__(self, header, rows):
+        self.header = header if isinstance(header, dict) else {"_error": "header is not an object"}
+        self.rows = rows
+        self.failures: list[dict] = []
+        self.warnings: list[str] = []
+        self.epochs: dict[int, _Epoch] = {}
+        self.hidden_commitment: str | None = None
+        self.hidden_commitment_row: int | None = None
+        self.hidden_seed: str | None = None
+        self.hidden_rolls: list[tuple[int, dict, int, int]] = []  # (row, record, epoch, n)
+        self.hidden_values: list[tuple[int, str]] = []  # (row, commitment)
+        self.secrets: dict[int, dict[str, object]] = {}  # row -> {commitment: value}
+        self.fixed: list[dict] = []
+        self.public: list[tuple[str, str, int]] = []  # (side, kind, value) of non-fixed rolls
+        self.rolls_checked = 0
+        self.hidden_checked = 0
+        self.hidden_pending = 0
+        self.uid = None
+
+    def fail(self, index, problem, expected=None, found=None, *, at=None, rank=1):
+        """Record a problem at row `index` (None: the header). Failures are ordered by `at` (the
+        row position the problem shows at: the index, or for a header/setup disagreement row 0,
+        -1 for the header alone), then `rank` (0: the chain itself, which is reported first)."""
+        if at is None:
+            at = -1 if index is None else index
+        self.failures.append(
+            (
+                (at, rank, len(self.failures)),
+                {"index": index, "problem": problem, "expected": expected, "found": found},
+            )
+        )

@@ -1,0 +1,301 @@
+"""GameTx: one game inside one write transaction (Store.transact, Store.create_game).
+
+It reads the locked game, queues hash-chained log rows (storage/chain.py) and changes the game's
+bookkeeping: the snapshot, seats, moderators, the pause and the committed dice epochs. Seeds live
+in DiceSecret only; a seed enters the log (a `reveal` row) only when its epoch ends. Nothing is
+visible to others before the transaction commits.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import func
+from sqlalchemy.engine import Connection
+from sqlmodel import Session, col, select
+
+from storage import chain
+from storage import dice as committed
+from storage.engine import dump
+from storage.models import DiceSecret, Game, LogEntry, Moderator, Seat, iso_now
+from storage.records import LogRecord, record, record_from
+
+FOLLOWERS = frozenset({"reveal", "reveal-hidden", "epoch"})  # rows a change may bring along
+
+
+class GameTx:
+    """One game inside one transaction: read it, queue log rows, change its bookkeeping.
+
+    Used only inside Store.transact / create_game. Nothing is visible to others before commit.
+    """
+
+    def __init__(self, session: Session, game: Game):
+        self.s = session
+        self.g = game
+        self.written: list[LogRecord] = []
+        self._snapshot: dict | None = None
+
+    # -- reading
+    @property
+    def name(self) -> str:
+        return self.g.name
+
+    @property
+    def uid(self) -> str:
+        return self.g.uid
+
+    @property
+    def sandbox(self) -> bool:
+        return self.g.sandbox
+
+    @property
+    def scenario_text(self) -> str:
+        return self.g.scenario_text
+
+    @property
+    def system_id(self) -> str:
+        return self.g.game
+
+    @property
+    def head_index(self) -> int:
+        return self.g.head_index
+
+    @property
+    def head_hash(self) -> str:
+        return self.g.head_hash
+
+    @property
+    def epoch(self) -> int:
+        return self.g.epoch
+
+    @property
+    def epoch_turn(self) -> int | None:
+        return self.g.epoch_turn
+
+    @property
+    def next_n(self) -> int:
+        return self.g.epoch_next_n
+
+    @property
+    def salt_digest(self) -> str:
+        return self.g.salt_digest or committed.EMPTY_SALT_DIGEST
+
+    @property
+    def paused(self) -> bool:
+        return self.g.paused
+
+    @property
+    def conn(self) -> Connection:
+        """The connection of this transaction: Core writes (outbox rows, the clock) join it."""
+        return self.s.connection()
+
+    @property
+    def snapshot(self) -> dict:
+        if self._snapshot is None:
+            self._snapshot = json.loads(self.g.snapshot)
+        return self._snapshot
+
+    def seats(self) -> dict[str, str | None]:
+        q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
+        return {seat.side: seat.user for seat in self.s.exec(q)}
+
+    def moderators(self) -> list[str]:
+        q = select(Moderator.user).where(Moderator.game_id == self.g.id)
+        return list(self.s.exec(q.order_by(col(Moderator.id))).all())
+
+    def rows(self, start: int = 0) -> list[LogRecord]:
+        q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.index >= start)
+        return [record(r) for r in self.s.exec(q.order_by(col(LogEntry.index)))]
+
+    def find_key(self, key: str) -> list[LogRecord] | None:
+        """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
+        q = select(LogEntry.index).where(LogEntry.game_id == self.g.id, LogEntry.key == key)
+        index = self.s.exec(q).first()
+        if index is None:
+            return None
+        rows = self.rows(index)
+        end = 1
+        while end < len(rows) and rows[end].kind in FOLLOWERS and rows[end].key is None:
+            end += 1
+        return rows[:end]
+
+    def salts(self, epoch: int) -> list[str]:
+        q = select(LogEntry.payload).where(
+            LogEntry.game_id == self.g.id, LogEntry.kind == "salt", LogEntry.epoch == epoch
+        )
+        return [json.loads(p)["salt"] for p in self.s.exec(q.order_by(col(LogEntry.index)))]
+
+    def seed(self) -> str | None:
+        """The open epoch's seed (None when no epoch is open)."""
+        return self._secret("epoch", self.g.epoch) if self.g.epoch else None
+
+    def hidden_seed(self) -> str | None:
+        """The unrevealed hidden seed, or None."""
+        q = select(DiceSecret).where(
+            DiceSecret.game_id == self.g.id, DiceSecret.kind == "hidden", ~DiceSecret.revealed
+        )
+        secret = self.s.exec(q.order_by(col(DiceSecret.epoch).desc())).first()
+        return secret.seed if secret else None
+
+    def _secret(self, kind: str, epoch: int) -> str:
+        q = select(DiceSecret.seed).where(
+            DiceSecret.game_id == self.g.id, DiceSecret.kind == kind, DiceSecret.epoch == epoch
+        )
+        return self.s.exec(q).one()
+
+    # -- writing
+    def append(
+        self,
+        kind: str,
+        actor: str,
+        text_: str,
+        payload: dict,
+        *,
+        user: str | None = None,
+        key: str | None = None,
+        epoch: int | None = None,
+        secret: object = None,
+    ) -> LogRecord:
+        """Queue the next log row, chained to the head."""
+        index = self.g.head_index + 1 if self.g.head_hash else 0
+        prev = self.g.head_hash or chain.GENESIS
+        payload_text = dump(payload)
+        row = {
+            "index": index,
+            "kind": kind,
+            "actor": actor,
+            "user": user,
+            "text": text_,
+            "payload": json.loads(payload_text),  # hashed exactly as it will be read back
+            "key": key,
+            "created_at": iso_now(),
+        }
+        digest = chain.row_hash(prev, row)
+        self.s.add(_entry(self.g.id, row, payload_text, prev, digest, epoch, secret))
+        written = record_from(row, prev, digest, epoch, secret)
+        self.written.append(written)
+        self.g.head_index, self.g.head_hash = index, digest
+        return written
+
+    def set_snapshot(self, state_dict: dict) -> None:
+        self._snapshot = json.loads(dump(state_dict))
+        self.g.snapshot = dump(state_dict)
+
+    def set_next_n(self, next_n: int) -> None:
+        self.g.epoch_next_n = next_n
+
+    def set_salt_digest(self, digest: str) -> None:
+        self.g.salt_digest = digest
+
+    def set_paused(self, paused: bool, why: str | None) -> None:
+        self.g.paused, self.g.paused_why = paused, why if paused else None
+
+    def set_seat(self, side: str, user: str | None) -> None:
+        seat = self.s.exec(select(Seat).where(Seat.game_id == self.g.id, Seat.side == side)).one()
+        seat.user = user
+        self.s.add(seat)
+
+    def add_moderator(self, user: str) -> None:
+        self.s.add(Moderator(game_id=self.g.id, user=user))
+
+    def remove_moderator(self, user: str) -> None:
+        q = select(Moderator).where(Moderator.game_id == self.g.id, Moderator.user == user)
+        self.s.delete(self.s.exec(q).one())
+
+    def open_epoch(self, turn: int, seed: str | None = None, hidden_seed: str | None = None):
+        """Commit a fresh seed for the next dice epoch (an `epoch` row) and make it the open one.
+
+        hidden_seed: a hidden seed to commit with it ("new" draws one), for epoch 1 and after a
+        rewind of a game whose hidden seed was already revealed.
+        """
+        last = self.s.exec(
+            select(func.max(DiceSecret.epoch)).where(
+                DiceSecret.game_id == self.g.id, DiceSecret.kind == "epoch"
+            )
+        ).one()
+        k = (last or 0) + 1
+        seed = seed or committed.new_seed()
+        self.s.add(DiceSecret(game_id=self.g.id, kind="epoch", epoch=k, seed=seed))
+        hidden_commitment = None
+        if hidden_seed is not None:
+            hidden_seed = committed.new_seed() if hidden_seed == "new" else hidden_seed
+            self.s.add(DiceSecret(game_id=self.g.id, kind="hidden", epoch=k, seed=hidden_seed))
+            hidden_commitment = committed.commitment(hidden_seed)
+        payload = {
+            "epoch": k,
+            "turn": turn,
+            "commitment": committed.commitment(seed),
+            "hidden_commitment": hidden_commitment,
+        }
+        self.s.flush()  # the secret first: `seed()` reads it back in this transaction
+        row = self.append("epoch", "system", f"dice epoch {k} for turn {turn}", payload, epoch=k)
+        g = self.g
+        g.epoch, g.epoch_turn, g.epoch_commitment = k, turn, payload["commitment"]
+        g.epoch_next_n, g.salt_digest = 1, committed.EMPTY_SALT_DIGEST
+        return row
+
+    def reveal_epoch(self) -> LogRecord | None:
+        """End the open epoch: publish its seed in a `reveal` row."""
+        k = self.g.epoch
+        if not k:
+            return None
+        secret = self.s.exec(
+            select(DiceSecret).where(
+                DiceSecret.game_id == self.g.id, DiceSecret.kind == "epoch", DiceSecret.epoch == k
+            )
+        ).one()
+        secret.revealed = True
+        self.s.add(secret)
+        row = self.append(
+            "reveal", "system", f"dice epoch {k} ends", {"epoch": k, "seed": secret.seed}, epoch=k
+        )
+        g = self.g
+        g.epoch, g.epoch_turn, g.epoch_commitment, g.epoch_next_n, g.salt_digest = (
+            0,
+            None,
+            None,
+            1,
+            None,
+        )
+        return row
+
+    def reveal_hidden(self) -> LogRecord | None:
+        """Game over: publish the hidden seed (and so every hidden value's key)."""
+        q = select(DiceSecret).where(
+            DiceSecret.game_id == self.g.id, DiceSecret.kind == "hidden", ~DiceSecret.revealed
+        )
+        secret = self.s.exec(q).first()
+        if secret is None:
+            return None
+        secret.revealed = True
+        self.s.add(secret)
+        return self.append(
+            "reveal-hidden", "system", "hidden seed revealed", {"hidden_seed": secret.seed}
+        )
+
+    def finish(self) -> None:
+        """Flush the queued rows and the game row (the version guard fires here)."""
+        if self.written or self.s.is_modified(self.g):
+            self.s.add(self.g)
+        self.s.flush()
+
+
+def _entry(
+    game_id: int, row: dict, payload_text: str, prev: str, digest: str, epoch: int | None, secret
+) -> LogEntry:
+    """The LogEntry of a row being appended: its chained fields as hashed, the payload as text."""
+    return LogEntry(
+        game_id=game_id,
+        index=row["index"],
+        kind=row["kind"],
+        actor=row["actor"],
+        user=row["user"],
+        text=row["text"],
+        payload=payload_text,
+        key=row["key"],
+        created_at=row["created_at"],
+        prev_hash=prev,
+        hash=digest,
+        epoch=epoch,
+        secret=None if secret is None else dump(secret),
+    )

@@ -1,0 +1,328 @@
+"""The SQL of the persisted outbox (the `outbox` table, storage/chat_models.py `OutboxRow`).
+
+Rows go in as plain dicts of the table's columns and come out as dicts (or `Head`s); `mentions`
+is a list and `render` a dict (both stored as JSON text), datetimes are aware UTC. Nothing here
+knows a platform, a message class or a game system: the application core turns its posts into
+rows (app/outbox.py), the sender (bots/outbox.py) decides what to send when.
+
+- writing: `insert_rows(conn, ...)` inside the caller's transaction (a game's change writes its
+  posts with its log rows), `write_rows(store, ...)` in a transaction of its own; rows whose
+  `dedupe_key` exists already are skipped (idempotent writes).
+- the sender's SQL: `lane_heads`, `claim`, `finish` (sent, failed or a retry planned), `renew`,
+  `release`, `store_image` (a map drawn when its row is sent, kept for a retry).
+- reading: `select_rows`, `known_keys`; `purge_sent`.
+- `listen(fn)` / `notify()`: the callbacks of this process told that rows were committed (the
+  senders' wake-up). `write_rows` notifies; after `insert_rows` the caller notifies once its
+  transaction has committed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any, NamedTuple
+
+from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy.engine import Connection
+
+from storage.chat_models import OutboxRow
+from storage.clocks import advance_image_index
+from storage.store import Store
+
+log = logging.getLogger(__name__)
+
+OUTBOX = OutboxRow.__table__
+PENDING, SENT, FAILED = "pending", "sent", "failed"
+_JSON = {"mentions": "[]", "render": None}  # columns holding JSON text (and their empty value)
+_DEFAULTS = {
+    "game": None,
+    "chat_id": None,
+    "user_id": None,
+    "text": "",
+    "image": None,
+    "image_name": "map.png",
+    "private": False,
+    "mentions": [],
+    "reply_to": None,
+    "fallback_chat_id": None,
+    "as_document": False,
+    "render": None,
+    "dedupe_key": None,
+}
+
+
+class Head(NamedTuple):
+    """The first pending row of a lane, as the sender sees it."""
+
+    id: int
+    platform: str
+    lane: str
+    next_attempt_at: datetime
+    claimed_by: str | None
+    claimed_until: datetime | None
+
+
+# -- writing
+def insert_rows(
+    conn: Connection,
+    game: str | None,
+    rows: list[dict],
+    now: datetime,
+    image_index: int | None = None,
+) -> list[int]:
+    """Write pending rows in order inside the caller's transaction; the ids written (rows whose
+    dedupe_key exists already are skipped). A row needs `platform` and `lane`; `next_attempt_at`
+    defaults to `now`. image_index: the log row the posted map shows (the game's
+    `last_image_index` moves to it, forward only)."""
+    wanted = [r["dedupe_key"] for r in rows if r.get("dedupe_key") is not None]
+    existing: set[str] = set()
+    if wanted:
+        q = select(OUTBOX.c.dedupe_key).where(OUTBOX.c.dedupe_key.in_(wanted))
+        existing = set(conn.execute(q).scalars())
+    ids: list[int] = []
+    for row in rows:
+        if row.get("dedupe_key") is not None and row["dedupe_key"] in existing:
+            continue
+        values = _values(game, row, now)
+        ids.append(conn.execute(insert(OUTBOX).values(**values)).inserted_primary_key[0])
+    if image_index is not None and game is not None:
+        advance_image_index(conn, game, image_index)
+    return ids
+
+
+def write_rows(
+    store: Store,
+    game: str | None,
+    rows: list[dict],
+    now: datetime,
+    image_index: int | None = None,
+) -> list[int]:
+    """`insert_rows` in a transaction of its own; the listeners are told once it committed."""
+    with store.engine.begin() as conn:
+        ids = insert_rows(conn, game, rows, now, image_index)
+    if ids:
+        notify()
+    return ids
+
+
+def _values(game: str | None, row: dict, now: datetime) -> dict:
+    values = {**_DEFAULTS, "game": game, **row}
+    for column, empty in _JSON.items():
+        value = values[column]
+        values[column] = empty if value is None else json.dumps(value)
+    values["text"] = values["text"] or ""
+    if values.get("next_attempt_at") is None:
+        values["next_attempt_at"] = now
+    return values | {
+        "created_at": now,
+        "status": PENDING,
+        "attempts": 0,
+        "waits": 0,
+        "parts_sent": 0,
+    }
+
+
+# -- reading
+def known_keys(store: Store, keys: Iterable[str]) -> set[str]:
+    """Which of these dedupe keys are written already."""
+    keys = list(keys)
+    if not keys:
+        return set()
+    with store.reader.connect() as conn:
+        q = select(OUTBOX.c.dedupe_key).where(OUTBOX.c.dedupe_key.in_(keys))
+        return set(conn.execute(q).scalars())
+
+
+def select_rows(
+    store: Store,
+    *,
+    game: str | None = None,
+    status: str | None = None,
+    key_prefix: str | None = None,
+) -> list[dict]:
+    """Rows in id order (of a game, a status, with dedupe keys starting with key_prefix)."""
+    q = select(OUTBOX)
+    if game is not None:
+        q = q.where(OUTBOX.c.game == game)
+    if status is not None:
+        q = q.where(OUTBOX.c.status == status)
+    if key_prefix is not None:
+        q = q.where(OUTBOX.c.dedupe_key.startswith(key_prefix, autoescape=True))
+    with store.reader.connect() as conn:
+        return [_decoded(r) for r in conn.execute(q.order_by(OUTBOX.c.id))]
+
+
+def _decoded(r) -> dict:
+    row = dict(r._mapping)
+    row["mentions"] = _json(row.get("mentions"), [])
+    row["render"] = _json(row.get("render"), None)
+    for column in ("next_attempt_at", "sent_at", "created_at", "claimed_until"):
+        row[column] = _aware(row.get(column))
+    return row
+
+
+def _json(text: str | None, default: Any) -> Any:
+    if not text:
+        return default
+    try:
+        return json.loads(text)
+    except ValueError:
+        log.warning("an outbox row holds text that is not JSON: %.60r", text)
+        return default
+
+
+def purge_sent(store: Store, *, before: datetime) -> int:
+    """Delete the rows sent before `before` (their images take room); the count deleted."""
+    with store.engine.begin() as conn:
+        stmt = delete(OUTBOX).where(OUTBOX.c.status == SENT, OUTBOX.c.sent_at < before)
+        return conn.execute(stmt).rowcount
+
+
+# -- the sender's SQL
+def lane_heads(store: Store, platforms: Iterable[str]) -> list[Head]:
+    """The first pending row of each (platform, lane) of these platforms, in id order."""
+    platforms = list(platforms)
+    if not platforms:
+        return []
+    mine = and_(OUTBOX.c.status == PENDING, OUTBOX.c.platform.in_(platforms))
+    first = select(func.min(OUTBOX.c.id)).where(mine).group_by(OUTBOX.c.platform, OUTBOX.c.lane)
+    cols = [
+        OUTBOX.c.id,
+        OUTBOX.c.platform,
+        OUTBOX.c.lane,
+        OUTBOX.c.next_attempt_at,
+        OUTBOX.c.claimed_by,
+        OUTBOX.c.claimed_until,
+    ]
+    with store.reader.connect() as conn:
+        found = conn.execute(select(*cols).where(OUTBOX.c.id.in_(first))).all()
+    heads = [
+        Head(
+            h.id,
+            h.platform,
+            h.lane,
+            _aware(h.next_attempt_at),
+            h.claimed_by,
+            _aware(h.claimed_until),
+        )
+        for h in found
+    ]
+    return sorted(heads, key=lambda h: h.id)
+
+
+def claim(store: Store, row_id: int, owner: str, now: datetime, lease: timedelta) -> dict | None:
+    """Claim a pending row for `owner` until now + lease (unless another owner's lease runs);
+    the row, or None if it was not claimed."""
+    free = or_(
+        OUTBOX.c.claimed_by.is_(None),
+        OUTBOX.c.claimed_by == owner,
+        OUTBOX.c.claimed_until.is_(None),
+        OUTBOX.c.claimed_until < now,
+    )
+    with store.engine.begin() as conn:
+        got = conn.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id == row_id, OUTBOX.c.status == PENDING, free)
+            .values(claimed_by=owner, claimed_until=now + lease)
+        ).rowcount
+        if got != 1:
+            return None
+        return _decoded(conn.execute(select(OUTBOX).where(OUTBOX.c.id == row_id)).first())
+
+
+def finish(store: Store, row_id: int, owner: str, **values: Any) -> bool:
+    """Record an attempt's outcome on a row `owner` holds and drop the claim: status=SENT with
+    sent_at, status=FAILED with last_error, or a retry (attempts / waits, next_attempt_at).
+    False if the claim was lost meanwhile."""
+    values |= {"claimed_by": None, "claimed_until": None}
+    with store.engine.begin() as conn:
+        done = conn.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id == row_id, OUTBOX.c.claimed_by == owner)
+            .values(**values)
+        ).rowcount
+    return bool(done)
+
+
+def renew(store: Store, ids: list[int], owner: str, until: datetime) -> None:
+    """Extend the leases of the rows `owner` is sending."""
+    if not ids:
+        return
+    with store.engine.begin() as conn:
+        conn.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id.in_(ids), OUTBOX.c.claimed_by == owner)
+            .values(claimed_until=until)
+        )
+
+
+def release(store: Store, ids: list[int], owner: str) -> None:
+    """Give up `owner`'s claims on these rows (they stay pending)."""
+    if not ids:
+        return
+    with store.engine.begin() as conn:
+        conn.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id.in_(ids), OUTBOX.c.claimed_by == owner)
+            .values(claimed_by=None, claimed_until=None)
+        )
+
+
+def store_image(store: Store, row_id: int, owner: str, image: bytes) -> bool:
+    """Keep the map drawn for a row `owner` holds, so that a retry sends it without drawing."""
+    with store.engine.begin() as conn:
+        done = conn.execute(
+            update(OUTBOX)
+            .where(OUTBOX.c.id == row_id, OUTBOX.c.claimed_by == owner)
+            .values(image=image)
+        ).rowcount
+    return bool(done)
+
+
+# -- telling this process that rows were written
+_listeners: list[Callable[[], None]] = []
+
+
+def listen(fn: Callable[[], None]) -> None:
+    """Call fn (from any thread) whenever rows were committed in this process."""
+    if fn not in _listeners:
+        _listeners.append(fn)
+
+
+def notify() -> None:
+    """Rows were committed: tell the listeners (a failing one is logged, never raised)."""
+    for fn in tuple(_listeners):
+        try:
+            fn()
+        except Exception:  # a listener must not fail the write
+            log.exception("an outbox listener failed")
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is None or value.utcoffset() is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+__all__ = [
+    "FAILED",
+    "OUTBOX",
+    "PENDING",
+    "SENT",
+    "Head",
+    "claim",
+    "finish",
+    "insert_rows",
+    "known_keys",
+    "lane_heads",
+    "listen",
+    "notify",
+    "purge_sent",
+    "release",
+    "renew",
+    "select_rows",
+    "store_image",
+    "write_rows",
+]

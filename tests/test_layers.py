@@ -1,0 +1,119 @@
+"""The layers and their boundaries (README, Architecture): imports point one way, a game system
+lives in its own package, and no source module grows past 400 lines.
+
+    bots -> app (the application core) -> game systems and storage
+    a system's rules -> adjudicator/core;  a system's drawer -> render
+    render/, storage/, adjudicator/core/ and the grammar kit know no game system
+
+The walk reads each module's AST (nothing is imported or run)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ("adjudicator", "app", "bots", "render", "storage")
+SYSTEMS = sorted(
+    p.name
+    for p in (ROOT / "adjudicator").iterdir()
+    if p.is_dir() and (p / "__init__.py").exists() and p.name not in ("core", "grammar")
+)
+MAX_LINES = 400
+
+
+def modules(*tops: str) -> list[Path]:
+    found = []
+    for top in tops:
+        found += [
+            p
+            for p in sorted((ROOT / top).rglob("*.py"))
+            if "migrations" not in p.parts and "__pycache__" not in p.parts
+        ]
+    return found
+
+
+def system_of(path: Path) -> str | None:
+    """The game system whose package holds this module (None: a platform module)."""
+    rel = path.relative_to(ROOT).parts
+    return rel[1] if rel[0] == "adjudicator" and len(rel) > 2 and rel[1] in SYSTEMS else None
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+            found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+    return found
+
+
+def rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def test_there_is_a_game_system_to_check():
+    assert "hells_gate" in SYSTEMS
+
+
+@pytest.mark.parametrize("path", modules(*LAYERS), ids=rel)
+def test_no_source_module_is_over_400_lines(path):
+    assert path.read_text("utf-8").count("\n") <= MAX_LINES
+
+
+@pytest.mark.parametrize("path", [p for p in modules(*LAYERS) if system_of(p) is None], ids=rel)
+def test_outside_a_system_nothing_imports_a_system(path):
+    bad = [
+        f"{line}: {name}"
+        for line, name in imports(path)
+        if any(name == f"adjudicator.{s}" or name.startswith(f"adjudicator.{s}.") for s in SYSTEMS)
+    ]
+    assert bad == []
+
+
+@pytest.mark.parametrize("path", [p for p in modules(*LAYERS) if system_of(p) is None], ids=rel)
+def test_outside_hells_gate_no_module_names_its_sides(path):
+    """No "soviet" or "german" literal outside Hell's Gate's package (its sides are its own)."""
+    text = path.read_text("utf-8").lower()
+    assert "soviet" not in text and "german" not in text
+
+
+def _layer_imports(path: Path, forbidden: tuple[str, ...]) -> list[str]:
+    return [
+        f"{line}: {name}"
+        for line, name in imports(path)
+        if any(name == f or name.startswith(f"{f}.") for f in forbidden)
+    ]
+
+
+@pytest.mark.parametrize("path", modules("render"), ids=rel)
+def test_the_render_toolkit_imports_nothing_of_the_games_or_the_layers_above(path):
+    assert _layer_imports(path, ("adjudicator", "app", "bots", "storage")) == []
+
+
+@pytest.mark.parametrize("path", modules("storage"), ids=rel)
+def test_storage_imports_nothing_above_it(path):
+    assert _layer_imports(path, ("adjudicator", "app", "bots", "render")) == []
+
+
+@pytest.mark.parametrize("path", modules("app"), ids=rel)
+def test_the_application_core_imports_no_front_end_and_no_renderer(path):
+    assert _layer_imports(path, ("bots", "render", "PIL")) == []
+
+
+@pytest.mark.parametrize("path", modules("adjudicator/core", "adjudicator/grammar"), ids=rel)
+def test_the_core_and_the_grammar_kit_import_nothing_above_them(path):
+    assert _layer_imports(path, ("app", "bots", "render", "storage", "PIL")) == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in modules("adjudicator") if system_of(p) and "drawer" not in p.parts],
+    ids=rel,
+)
+def test_only_a_systems_drawer_imports_the_render_toolkit(path):
+    assert _layer_imports(path, ("render", "PIL", "app", "bots", "storage")) == []
