@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from adjudicator.core import commands as C
-from adjudicator.core.events import DEFAULT_APPLIED, POST_EVENTS
+from adjudicator.core.events import DEFAULT_APPLIED, MODERATORS, POST_EVENTS, Audience, audience_of
 from adjudicator.core.system import GameSystem, Situation
 from app import clock, fold, names, outbox
 from app.messages import Outgoing
@@ -34,6 +34,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
     if gc.started_at is not None or gc.deadline_at is not None or gc.clock_paused:
         tx.s.flush()  # the clock reads the game row's pause flag through the same connection
         clock.rearm_in(tx, here, run.now)
+    _private_posts(tx, run)
     items = [item for item, _ in run.applied]
     posting = any(e.get("kind") in POST_EVENTS for r in done for e in r.events)
     if posting or run.deadline_at or any(isinstance(item, C.Rewind) for item in items):
@@ -101,6 +102,55 @@ def _default_note(tx: GameTx, system: GameSystem, before: Any, run: Any, done: l
     )
     did = [e.get("text", "") for r in done for e in r.events if e.get("kind") == DEFAULT_APPLIED]
     return "\n".join([head, *(f"- {t}" for t in did)])
+
+
+def _private_posts(tx: GameTx, run: Any) -> None:
+    """Each private event of the message to its audience (a side's player, or the moderators)
+    by a private message, but the speaker's own: his reply carries those."""
+    speaker = run.actor.side or next(
+        iter(s for s, u in tx.seats().items() if u and u == run.actor.user), None
+    )
+    outs: list[Outgoing] = []
+    for row in tx.written:
+        for entry in row.secret or []:
+            event = entry.get("value")
+            if not isinstance(event, dict) or "kind" not in event:
+                continue  # a hidden die, not an event
+            for user in _audience_users(tx, audience_of(event), speaker, run.actor.user):
+                outs += _dm(tx, run.game, user, event.get("text", ""))
+    for n, out in enumerate(outs):
+        key = None if run.key is None else f"{run.key}:dm:{n}"
+        outbox.write_in(
+            tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=out.chat_id
+        )
+
+
+def _audience_users(
+    tx: GameTx, audience: Audience, speaker: str | None, user: str | None
+) -> list[str]:
+    if audience.kind == "side":
+        seated = tx.seats().get(audience.side or "")
+        return [seated] if seated and audience.side != speaker and seated != user else []
+    if audience.kind == MODERATORS:
+        return [m for m in tx.moderators() if m != user]
+    return []
+
+
+def _dm(tx: GameTx, game: str, user: str, text: str) -> list[Outgoing]:
+    """A private message to a chat user ("platform:id"), its notices to the game's chat there."""
+    platform, _, user_id = user.partition(":")
+    chats = [c for p, c in chat_store.bindings(tx.conn, game) if p == platform]
+    if not user_id or not chats:
+        return []  # no chat of the game on his platform: he reads it with `pbem show --view`
+    return [
+        Outgoing(
+            platform,
+            chats[0],
+            f"**{game}** (only you see this): {text}",
+            user_id=user_id,
+            private=True,
+        )
+    ]
 
 
 def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:

@@ -8,16 +8,16 @@ check has passed, so a refused line leaves the transaction as it found it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core import commands as C
-from adjudicator.core.dice import DiceExhausted
+from adjudicator.core.dice import DiceExhausted, DiceMethods, Roll
 from adjudicator.core.errors import Rejection
 from adjudicator.core.system import GameSystem
-from app import fold, roles
-from storage import GameTx, state_hash
+from app import fold, roles, sealing
+from storage import GameTx
 from storage import dice as committed
 
 
@@ -32,20 +32,20 @@ class Change:
     seeds: Callable[[], str]
 
 
-class NoDice:
+class NoDice(DiceMethods):
     """The dice source where no die may be rolled (the setup; a game with no open epoch)."""
 
     def __init__(self, why: str):
         self.why = why
-        self.drawn: list[dict] = []
+        self.drawn: list[dict[str, Any]] = []
 
-    def roll(self, purpose: str) -> int:
+    def _draw(self, faces: int, purpose: str, hidden: bool) -> int:
         raise DiceExhausted(f"no die may be rolled for {purpose!r}: {self.why}")
 
 
 def apply(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
     """Carry out one parsed line; the state after it."""
-    handler = HANDLERS.get(type(item), order)
+    handler: Callable[..., Any] = HANDLERS.get(type(item), order)
     return handler(tx, ch, state, item)
 
 
@@ -64,16 +64,20 @@ def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
         raise Rejection("no-dice", str(exc), None) from exc
     rolls, secret = roll_records(out.rolls, dice.drawn, tx.epoch)
     new = ch.system.state_to_json(out.state)
-    payload = {
+    events, sealed, opened = sealing.seal(out.events)  # private events: commitments only
+    payload: dict[str, Any] = {
         "rolls": rolls,
-        "events": [e.to_dict() for e in out.events],
-        "state_sha256": state_hash(new),
+        "events": events,
+        "state_sha256": sealing.state_digest(ch.system, out.state),
         "combat": out.combat,
     }
+    if sealed:
+        payload["hidden"] = sealed
+    secrets = [*(secret or []), *opened] or None
     canonical = ch.system.grammar.format(out.order or item)  # as applied: paths, flips filled in
     tx.append(
         "order", ch.actor, canonical, payload, user=ch.user, key=ch.key,
-        epoch=tx.epoch or None, secret=secret,
+        epoch=tx.epoch or None, secret=secrets,
     )  # fmt: skip
     if seed is not None:
         tx.set_next_n(dice.next_n)
@@ -91,7 +95,7 @@ def next_epoch(tx: GameTx, ch: Change, new: Any, old: Any) -> None:
         tx.reveal_hidden()
     elif tx.epoch and after.turn != tx.epoch_turn:
         tx.reveal_epoch()
-        tx.open_epoch(after.turn, ch.seeds())
+        tx.open_epoch(after.turn, ch.seeds())  # a system without turns: turn None
 
 
 def _is_player(ch: Change) -> bool:
@@ -124,7 +128,7 @@ def salt(tx: GameTx, ch: Change, state: Any, item: C.Salt) -> Any:
 def undo(tx: GameTx, ch: Change, state: Any, item: C.Undo) -> Any:
     if not _is_player(ch):
         raise Rejection("not-a-player", "only a player undoes, and only his own orders", None)
-    rows = [r.to_dict() for r in tx.rows()]
+    rows = fold.with_secrets(tx.rows())
     effective = fold.effective_orders(rows)
     mine = [r for r in effective if r["actor"] == ch.actor]
     if not mine:
@@ -133,7 +137,8 @@ def undo(tx: GameTx, ch: Change, state: Any, item: C.Undo) -> Any:
     roles.check_undo(target, rows, effective)
     new = fold.replay(ch.system, [r for r in rows if r["index"] != target["index"]])
     doc = ch.system.state_to_json(new)
-    payload = {"targets": [target["index"]], "why": None, "state_sha256": state_hash(doc)}
+    digest = sealing.state_digest(ch.system, new)
+    payload = {"targets": [target["index"]], "why": None, "state_sha256": digest}
     tx.append("undo", ch.actor, "undo", payload, user=ch.user, key=ch.key)
     tx.set_snapshot(doc)
     return new
@@ -144,7 +149,7 @@ def _side_name(ch: Change) -> str:
 
 
 def rewind(tx: GameTx, ch: Change, state: Any, item: C.Rewind) -> Any:
-    rows = [r.to_dict() for r in tx.rows()]
+    rows = fold.with_secrets(tx.rows())
     if item.index >= tx.head_index:
         raise Rejection(
             "bad-row", f"row {item.index} is not before the last row ({tx.head_index})", None
@@ -156,7 +161,8 @@ def rewind(tx: GameTx, ch: Change, state: Any, item: C.Rewind) -> Any:
     kept = [*rows, {"index": None, "kind": "rewind", "payload": {"to": item.index}}]
     new = fold.replay(ch.system, kept)
     doc = ch.system.state_to_json(new)
-    payload = {"to": item.index, "why": item.reason, "state_sha256": state_hash(doc)}
+    payload = {"to": item.index, "why": item.reason,
+               "state_sha256": sealing.state_digest(ch.system, new)}  # fmt: skip
     text = ch.system.grammar.format(item)
     tx.append("rewind", "moderator", text, payload, user=ch.user, key=ch.key)
     tx.set_snapshot(doc)
@@ -185,20 +191,26 @@ HANDLERS: dict[type, Callable[..., Any]] = {
 }
 
 
-def roll_records(rolls, drawn: list[dict], epoch: int) -> tuple[list[dict], list | None]:
+def roll_records(
+    rolls: Iterable[Roll], drawn: list[dict[str, Any]], epoch: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
     """The engine's rolls joined with the committed draws: the chained records, and the
-    off-chain secrets of hidden draws (None when there are none)."""
+    off-chain secrets of hidden draws (None when there are none). A record names its die's
+    faces only when it is not a d6, and a hidden draw's record holds no value."""
     draws = iter(drawn)
-    records, secrets = [], []
+    records: list[dict[str, Any]] = []
+    secrets: list[dict[str, Any]] = []
     for r in rolls:
         if r.fixed:
-            records.append(
-                {"purpose": r.purpose, "value": r.value, "fixed": True,
-                 "epoch": epoch or None, "n": None, "hidden": False}
-            )  # fmt: skip
+            record = {"purpose": r.purpose, "value": r.value, "fixed": True,
+                      "epoch": epoch or None, "n": None, "hidden": r.hidden}  # fmt: skip
+            if r.faces != 6:
+                record["faces"] = r.faces
+            records.append(record)
             continue
         draw = next(draws)
-        if (draw["purpose"], draw["value"]) != (r.purpose, r.value):
+        found = (draw["purpose"], draw["value"], draw.get("faces", 6), bool(draw.get("hidden")))
+        if found != (r.purpose, r.value, r.faces, r.hidden):
             raise AssertionError(f"roll {r} is not the committed draw {draw}")
         record, secret = committed.roll_entry(draw)
         records.append(record)

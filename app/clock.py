@@ -23,6 +23,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -61,7 +62,9 @@ def sorted_hours(values: Iterable[float]) -> list[float]:
     return sorted({float(h) for h in values}, reverse=True)
 
 
-def sent_for(gc: GameClock, deadline: datetime, now: datetime, sent: Iterable[float]) -> list:
+def sent_for(
+    gc: GameClock, deadline: datetime, now: datetime, sent: Iterable[float]
+) -> list[float]:
     """The reminders that count as sent for a deadline moved or started at `now`: those already
     sent whose time is still past, and those not shorter than the whole time left (no "24 h
     left" on a 12 h deadline)."""
@@ -71,7 +74,7 @@ def sent_for(gc: GameClock, deadline: datetime, now: datetime, sent: Iterable[fl
     return sorted_hours(keep)
 
 
-def stopped(gc: GameClock, now: datetime) -> dict:
+def stopped(gc: GameClock, now: datetime) -> dict[str, Any]:
     """The changes that stop the clock, keeping the time left."""
     if gc.deadline_at is None:
         return {"clock_paused": True, "remaining_s": None}
@@ -79,7 +82,7 @@ def stopped(gc: GameClock, now: datetime) -> dict:
     return {"clock_paused": True, "deadline_at": None, "remaining_s": int(left.total_seconds())}
 
 
-def restarted(gc: GameClock, now: datetime) -> dict:
+def restarted(gc: GameClock, now: datetime) -> dict[str, Any]:
     """The changes that restart a stopped clock with the time that was left."""
     if gc.remaining_s is None or gc.kind is None:
         return {"clock_paused": False, "remaining_s": None}
@@ -88,14 +91,16 @@ def restarted(gc: GameClock, now: datetime) -> dict:
     return {"clock_paused": False, "remaining_s": None, "deadline_at": at, "sent": sent}
 
 
-def plan(gc: GameClock, situation: Situation, now: datetime) -> tuple[dict, dict | None]:
+def plan(
+    gc: GameClock, situation: Situation, now: datetime
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """What brings the clock in line with the game: (changed fields, the new memo or None to
     keep it); ({}, None) when nothing changes. See the module doc."""
     if situation.over:
         if gc.deadline_at is not None or gc.clock_paused or gc.armed_for:
             return dict(CLEARED), {"for": None}
         return {}, None
-    changes: dict = {}
+    changes: dict[str, Any] = {}
     if gc.paused and not gc.clock_paused:
         changes = stopped(gc, now)
     elif not gc.paused and gc.clock_paused:
@@ -140,7 +145,7 @@ def _apply(conn: Connection, gc: GameClock, situation: Situation, now: datetime)
     return gc
 
 
-def _log_arm(gc: GameClock, changes: dict) -> None:
+def _log_arm(gc: GameClock, changes: dict[str, Any]) -> None:
     if "deadline_at" not in changes and "remaining_s" not in changes:
         return
     if gc.deadline_at is not None:
@@ -167,6 +172,7 @@ def pause_clock(store: Store, name: str, when: When) -> str:
         save(conn, gc, stopped(gc, now))
     if not running:
         return "The clock is stopped (no deadline was running)."
+    assert gc.remaining_s is not None  # `stopped` kept the time left of the running deadline
     log.info("game=%s clock=stopped left_s=%d", name, gc.remaining_s or 0)
     return f"The clock is stopped with {format_duration(timedelta(seconds=gc.remaining_s))} left."
 
@@ -186,11 +192,12 @@ def resume_clock(store: Store, name: str, when: When) -> str:
 
 def next_due(store: Store) -> datetime | None:
     """The next time something is due: a deadline or a reminder not yet sent."""
-    times = []
+    times: list[datetime] = []
     for gc in clocks(store):
-        if gc.running():
-            times.append(gc.deadline_at)
-            times += [gc.deadline_at - hours(h) for h in gc.reminder_hours if h not in gc.sent]
+        at = gc.deadline_at
+        if at is not None and gc.running():
+            times.append(at)
+            times += [at - hours(h) for h in gc.reminder_hours if h not in gc.sent]
     return min(times) if times else None
 
 

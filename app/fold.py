@@ -12,14 +12,15 @@ the first that does not raises ReplayMismatch naming that row.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core.dice import DiceExhausted, FixedDice
 from adjudicator.core.errors import Rejection
+from adjudicator.core.events import audience_of
 from adjudicator.core.system import GameSystem, Outcome
-from storage.store import state_hash
+from app import sealing
 
 
 class ReplayMismatch(Exception):
@@ -30,22 +31,34 @@ class ReplayMismatch(Exception):
         self.index = index
 
 
+class Sealed(ReplayMismatch):
+    """The log holds hidden draws whose values are not at hand (an export before the game
+    ends): it can be replayed once they are revealed."""
+
+
 @dataclass
 class Step:
     """One effective order re-applied: its row, the state before it, and what it gave."""
 
-    row: dict
+    row: dict[str, Any]
     before: Any
     outcome: Outcome
 
 
-def effective_orders(rows: list[dict]) -> list[dict]:
+def with_secrets(records: Iterable[Any]) -> list[dict[str, Any]]:
+    """Log records (storage.LogRecord) as rows with their off-chain secrets: what the server
+    replays with (hidden draws and private events included)."""
+    return [r.to_dict() | ({"secret": r.secret} if r.secret else {}) for r in records]
+
+
+def effective_orders(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The order rows that make the game state: an "undo" row removes the rows it names, a
     "rewind" row removes every effective order row after its target index."""
     effective: list[int] = []
     for pos, row in enumerate(rows):
         kind = row.get("kind")
-        payload = row.get("payload") if isinstance(row.get("payload"), dict) else {}
+        raw = row.get("payload")
+        payload: dict[str, Any] = raw if isinstance(raw, dict) else {}
         if kind == "order":
             effective.append(pos)
         elif kind == "undo":
@@ -54,11 +67,11 @@ def effective_orders(rows: list[dict]) -> list[dict]:
         elif kind == "rewind":
             to = payload.get("to")
             if isinstance(to, int):
-                effective = [i for i in effective if rows[i].get("index") <= to]
+                effective = [i for i in effective if rows[i]["index"] <= to]
     return [rows[i] for i in effective]
 
 
-def events_since(rows: list[dict], after: int | None) -> list[dict]:
+def events_since(rows: list[dict[str, Any]], after: int | None) -> list[dict[str, Any]]:
     """The events of the effective orders after log row `after` (None: from the setup on): what
     an after-phase post tells and draws. Cheap: the stored events, no replay."""
     events = list(rows[0]["payload"].get("events", [])) if after is None and rows else []
@@ -68,12 +81,32 @@ def events_since(rows: list[dict], after: int | None) -> list[dict]:
     return events
 
 
-def drawn(rolls: list[dict]) -> list[int]:
-    """The results that came from the dice source (fixed ones come from the state itself)."""
-    return [r["value"] for r in rolls if not r.get("fixed", False)]
+def drawn(rolls: list[dict[str, Any]], secrets: list[Any] | None = None) -> list[int]:
+    """The results that came from the dice source (fixed ones come from the state itself). A
+    hidden draw's value comes from the row's off-chain secret entries ({"commitment", "value",
+    "salt"}) by its commitment; without them (an export before the game ends) ReplayMismatch,
+    its message starting "sealed:"."""
+    opened: dict[Any, Any] = {
+        s.get("commitment"): s.get("value") for s in secrets or [] if isinstance(s, dict)
+    }
+    values: list[int] = []
+    for r in rolls:
+        if r.get("fixed", False):
+            continue
+        if r.get("hidden") and r.get("value") is None:
+            if r.get("commitment") not in opened:
+                raise Sealed(
+                    None,
+                    f"sealed: the hidden draw {r.get('purpose')!r} cannot be replayed yet:"
+                    " the hidden draws are revealed when the game ends",
+                )
+            values.append(opened[r["commitment"]])
+        else:
+            values.append(r["value"])
+    return values
 
 
-def setup(system: GameSystem, rows: list[dict], *, check: bool = False) -> Outcome:
+def setup(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = False) -> Outcome:
     """The setup of row 0 (it rolls no dice)."""
     if not rows or rows[0].get("kind") != "setup":
         raise ReplayMismatch(0, "row 0 is not the setup row")
@@ -84,12 +117,16 @@ def setup(system: GameSystem, rows: list[dict], *, check: bool = False) -> Outco
 
 
 def walk(
-    system: GameSystem, rows: list[dict], start: Any, *, check: bool = False
+    system: GameSystem, rows: list[dict[str, Any]], start: Any, *, check: bool = False
 ) -> Iterator[Step]:
     """Re-apply every effective order of `rows` from the state `start` (after the setup)."""
     state = start
     for row in effective_orders(rows):
-        dice = FixedDice(drawn(row["payload"].get("rolls", [])))
+        try:
+            dice = FixedDice(drawn(row["payload"].get("rolls", []), row.get("secret")))
+        except Sealed as exc:
+            where = f"row {row['index']} ({row['text']!r})"
+            raise Sealed(row["index"], f"{exc} ({where})") from exc
         try:
             order = system.grammar.parse(row["text"])
             out = system.apply(state, row["actor"], order, dice)
@@ -103,7 +140,7 @@ def walk(
         state = out.state
 
 
-def replay(system: GameSystem, rows: list[dict], *, check: bool = False) -> Any:
+def replay(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = False) -> Any:
     """The state after the effective orders of `rows` (a whole log, row 0 first)."""
     state = setup(system, rows, check=check).state
     for step in walk(system, rows, state, check=check):
@@ -111,7 +148,7 @@ def replay(system: GameSystem, rows: list[dict], *, check: bool = False) -> Any:
     return state
 
 
-def state_at(system: GameSystem, rows: list[dict], index: int) -> Any:
+def state_at(system: GameSystem, rows: list[dict[str, Any]], index: int) -> Any:
     """The state as it stood right after log row `index` (the rows after it not yet written)."""
     return replay(system, [r for r in rows if r["index"] <= index])
 
@@ -120,15 +157,16 @@ def _jsonish(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def _check(system: GameSystem, row: dict, out: Outcome, dice: FixedDice | None) -> None:
+def _check(system: GameSystem, row: dict[str, Any], out: Outcome, dice: FixedDice | None) -> None:
     where = f"row {row['index']} ({row['text']!r})"
     if dice is not None and dice.used != len(dice._values):
         raise ReplayMismatch(
             row["index"],
             f"{where}: the rules now roll {dice.used} dice, the log holds {len(dice._values)}",
         )
-    logged = row["payload"].get("events", [])
-    events = _jsonish([e.to_dict() for e in out.events])
+    logged = _comparable(row["payload"].get("events", []), row.get("secret"))
+    events = [_comparable_event(e.to_dict(), row.get("secret")) for e in out.events]
+    events = _jsonish(events)
     if events != logged:
         first = next(
             (i for i, (a, b) in enumerate(zip(events, logged, strict=False)) if a != b),
@@ -140,12 +178,28 @@ def _check(system: GameSystem, row: dict, out: Outcome, dice: FixedDice | None) 
             f"{logged[first : first + 1]}, now {events[first : first + 1]}",
         )
     recorded = row["payload"].get("state_sha256")
-    if recorded is not None and state_hash(system.state_to_json(out.state)) != recorded:
+    if recorded is not None and sealing.state_digest(system, out.state) != recorded:
         raise ReplayMismatch(row["index"], f"{where}: the state after it differs on replay")
+
+
+def _comparable(events: list[dict[str, Any]], secrets: list[Any] | None) -> list[dict[str, Any]]:
+    """The logged events as a replay can compare them: sealed ones opened where the row's
+    secrets are at hand, else only their audience (their content is sealed)."""
+    return [_comparable_event(e, secrets) for e in sealing.opened(events, secrets)]
+
+
+def _comparable_event(event: dict[str, Any], secrets: list[Any] | None) -> dict[str, Any]:
+    """A private event whose opening is not at hand compares by its audience only."""
+    known = [s.get("value") for s in secrets or [] if isinstance(s, dict)]
+    private = not audience_of(event).public
+    if sealing.is_sealed(event) or (private and event not in known):
+        return {"sealed": event.get("audience")}
+    return event
 
 
 __all__ = [
     "ReplayMismatch",
+    "Sealed",
     "Step",
     "drawn",
     "effective_orders",
@@ -154,4 +208,5 @@ __all__ = [
     "setup",
     "state_at",
     "walk",
+    "with_secrets",
 ]

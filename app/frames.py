@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.core.events import PHASE_BEGAN, Event
-from adjudicator.core.system import GameSystem
+from adjudicator.core.system import GameSystem, Situation
 from app import fold
 
 
@@ -22,20 +22,20 @@ class Frame:
     turn: int | None
     phase: str  # the phase the game rests in after the frame's order
     state: Any
-    events: list[dict] = field(default_factory=list)
-    ended: list[tuple[int, str]] = field(default_factory=list)  # the phases that ended
+    events: list[dict[str, Any]] = field(default_factory=list)
+    ended: list[tuple[int | None, str]] = field(default_factory=list)  # the phases that ended
     index: int = 0  # the log row of the order that made the frame
     over: bool = False
 
 
-def frames(system: GameSystem, rows: list[dict]) -> list[Frame]:
+def frames(system: GameSystem, rows: list[dict[str, Any]]) -> list[Frame]:
     """The start of the game, then one frame per order that ended a phase or finished the game;
     the last frame is always the state now (with the events since the previous frame)."""
     out = fold.setup(system, rows)
     here = system.situation(out.state)
     result = [_frame(here, out.state, [e.to_dict() for e in out.events], [], 0)]
-    events: list[dict] = []
-    ended: list[tuple[int, str]] = []
+    events: list[dict[str, Any]] = []
+    ended: list[tuple[int | None, str]] = []
     state, index = out.state, 0
     for step in fold.walk(system, rows, out.state):
         new = step.outcome
@@ -52,12 +52,20 @@ def frames(system: GameSystem, rows: list[dict]) -> list[Frame]:
     return result
 
 
-def _frame(s, state: Any, events: list[dict], ended: list, index: int) -> Frame:
+def _frame(
+    s: Situation,
+    state: Any,
+    events: list[dict[str, Any]],
+    ended: list[tuple[int | None, str]],
+    index: int,
+) -> Frame:
     return Frame(s.turn, s.phase, state, events, ended, index, s.over)
 
 
-def _ended(before, events: list[Event]) -> list[tuple[int, str]]:
-    began = [(e.data["turn"], e.data["phase"]) for e in events if e.kind == PHASE_BEGAN]
+def _ended(before: Situation, events: list[Event]) -> list[tuple[int | None, str]]:
+    began: list[tuple[int | None, str]] = [
+        (e.data["turn"], e.data["phase"]) for e in events if e.kind == PHASE_BEGAN
+    ]
     if not began:
         return []
     return [(before.turn, before.phase), *began[:-1]]

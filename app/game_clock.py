@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -19,7 +20,7 @@ DEFAULT_DECISION_HOURS = 12.0
 DEFAULT_REMINDERS = (24.0, 1.0)
 KINDS = ("phase", "decision")
 When = datetime | Clock
-CLEARED = {
+CLEARED: dict[str, Any] = {
     "deadline_at": None,
     "kind": None,
     "sent": [],
@@ -52,7 +53,7 @@ class GameClock:
     sent: list[float]  # the reminders (hours before) already posted for this deadline
     clock_paused: bool
     remaining_s: int | None  # the time left while the clock is stopped
-    memo: dict = field(default_factory=dict)  # {"for": situation key, "outage": iso}
+    memo: dict[str, Any] = field(default_factory=dict)  # {"for": situation key, "outage": iso}
 
     @property
     def armed_for(self) -> str | None:
@@ -103,9 +104,9 @@ def locked(store: Store, name: str) -> Iterator[tuple[Connection, GameClock]]:
 def save(
     conn: Connection,
     gc: GameClock,
-    changes: dict,
+    changes: dict[str, Any],
     *,
-    memo: dict | None = None,
+    memo: dict[str, Any] | None = None,
     now: datetime | None = None,
 ) -> None:
     """Write changed fields (and the memo, replaced whole) in the caller's transaction (on the

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.core import registry
+from adjudicator.core.events import Viewer, audience_of
 from adjudicator.core.system import GameSystem, SystemType
+from app.sealing import is_sealed
 from storage import Store
 
 
@@ -43,13 +45,29 @@ def system_of(store: Store, name: str) -> GameSystem:
     return bind(system_id, text)
 
 
+def viewer_of(system: GameSystem, state: Any, view: str | None) -> Viewer:
+    """The viewer of `--view SIDE|public` (None: public); everything once the game is over."""
+    over = system.situation(state).over
+    return Viewer.of([] if view in (None, "public") else [view], over=over)
+
+
 def draw(
-    system: GameSystem, state: Any, events: list[dict], view: str | None, title: str | None
+    system: GameSystem,
+    state: Any,
+    events: list[dict[str, Any]],
+    view: str | None,
+    title: str | None,
 ) -> bytes:
-    """The map of `state` as a PNG, by the system's drawer (imported only when a map is drawn,
-    so that a process that draws none never loads Pillow)."""
+    """The map of `state` as `view` (a side, or None: the public) may see it, by the system's
+    drawer (imported only when a map is drawn, so that a process that draws none never loads
+    Pillow). The one filter of images: the system's view of the state, and the events of the
+    viewer's audiences."""
+    viewer = viewer_of(system, state, view)
+    seen = [e for e in events if not is_sealed(e) and audience_of(e).sees(viewer)]
     drawer: Any = import_module(system.drawer)
-    return drawer.draw(system, state, events, view=view, title=title)
+    side = None if view == "public" else view
+    image: bytes = drawer.draw(system, system.view(state, viewer), seen, view=side, title=title)
+    return image
 
 
-__all__ = ["bind", "default_scenario", "draw", "scenario_text", "system_of"]
+__all__ = ["bind", "default_scenario", "draw", "scenario_text", "system_of", "viewer_of"]

@@ -1,31 +1,34 @@
 """The map of a post, drawn when the outbox sends it (off the message path).
 
-A post's outbox row carries a render spec, {"after": A, "upto": U, "title": T}: the map of the
-game as it stood at log row U, with the events of the effective orders after row A (None: from
-the setup on). Drawing it later gives the same picture: the log up to row U never changes.
+A post's outbox row carries a render spec, {"after": A, "upto": U, "title": T, "view": V}: the
+map of the game as it stood at log row U, with the events of the effective orders after row A
+(None: from the setup on), as the side V (None: the public) may see it. Drawing it later gives the same picture: the log up to row U never changes.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from app import fold, games
 from storage import Store
 
 
-def render_spec(store: Store, game: str, spec: dict) -> bytes:
+def render_spec(store: Store, game: str, spec: dict[str, Any]) -> bytes:
     """The PNG a post's render spec asks for (see the module doc)."""
     system = games.system_of(store, game)
     upto, after = int(spec["upto"]), spec.get("after")
     rec = store.load(game)
-    rows = [r.to_dict() for r in rec.log if r.index <= upto]
+    rows = fold.with_secrets(r for r in rec.log if r.index <= upto)
     if rec.head_index == upto:  # the game has not moved on: its snapshot is that state
         state = system.state_from_json(rec.snapshot)
     else:
         state = fold.replay(system, rows)
     events = fold.events_since(rows, after)
-    return games.draw(system, state, events, None, spec.get("title"))
+    return games.draw(system, state, events, spec.get("view"), spec.get("title"))
 
 
-def renderer(store: Store):
+def renderer(store: Store) -> Callable[[str, dict[str, Any]], bytes]:
     """render(game, spec) -> PNG, for the outbox sender."""
     return lambda game, spec: render_spec(store, game, spec)
 

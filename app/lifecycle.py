@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from adjudicator.core import registry
 from adjudicator.core.errors import Rejection
 from adjudicator.core.system import GameSystem
-from app import after, clock, games
+from app import after, clock, games, sealing
 from app.changes import NoDice
 from app.context import Core
 from app.replies import fair_lines
@@ -46,6 +46,7 @@ def new_game(
         events=[e.to_dict() for e in out.events], creator=creator,
         sides=[s.id for s in system.sides], uid=core.uids(), seed=core.seeds(),
         hidden_seed=core.seeds(), turn=system.situation(out.state).turn or 1,
+        state_digest=sealing.state_digest(system, out.state),
     )  # fmt: skip
     title = f"Game {name!r} created: {system.title}" + (" (sandbox)" if sandbox else "")
     lines = [title + (f"; moderator {creator}." if creator else ".")]
@@ -70,11 +71,11 @@ def transact(store: Store, game: str, fn: Callable[[GameTx], T]) -> T:
         raise Rejection("conflict", str(exc), None) from exc
 
 
-def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict:
+def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict[str, Any]:
     """Seat `user` on the free `side`: the payload of the seat row (its text: seat_text)."""
     system = games.system_of(core.store, game)
 
-    def take(tx: GameTx) -> dict:
+    def take(tx: GameTx) -> dict[str, Any]:
         done = tx.find_key(key) if key else None
         if done:
             return done[0].payload
@@ -102,10 +103,12 @@ def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict:
     return transact(core.store, game, take)
 
 
-def leave(core: Core, game: str, user: str, wanted: str | None, key: str | None) -> list[dict]:
+def leave(
+    core: Core, game: str, user: str, wanted: str | None, key: str | None
+) -> list[dict[str, Any]]:
     """Free the user's side(s) before the start: the payloads of the unseat rows."""
 
-    def free(tx: GameTx) -> list[dict]:
+    def free(tx: GameTx) -> list[dict[str, Any]]:
         done = tx.find_key(key) if key else None
         if done:
             return [done[0].payload]
@@ -167,7 +170,7 @@ def start(
     return started
 
 
-def seat_text(payload: dict) -> str:
+def seat_text(payload: dict[str, Any]) -> str:
     if payload.get("action") == "seat":
         return f"{payload['user']} now plays {payload['side']}."
     return f"{payload['user']} no longer plays {payload['side']}."

@@ -7,6 +7,7 @@ Outgoing it gets back. Nothing about the game depends on the platform an order c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -34,4 +35,6 @@ class Outgoing:
     private: bool = False  # only the addressee may see it (ephemeral or DM)
     mentions: list[str] = field(default_factory=list)  # user ids to ping
     reply_to: str | None = None  # the message id this answers
-    render: dict | None = None  # a map to draw when it is sent (no image yet): the outbox's spec
+    render: dict[str, Any] | None = (
+        None  # a map to draw when it is sent (no image yet): the outbox's spec
+    )

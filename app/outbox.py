@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -54,10 +55,10 @@ def rows_of(
     key: str | None,
     now: datetime,
     hold: Hold | None = None,
-    render: dict | None = None,
+    render: dict[str, Any] | None = None,
     fallback_chat_id: str | None = None,
     as_document: bool = False,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The outbox rows of these posts. render: the map spec of the rows that carry the map
     (every Outgoing without an image and without a spec of its own)."""
     outs = list(outgoings)
@@ -96,7 +97,7 @@ def write_in(
     now: datetime,
     image_index: int | None = None,
     hold: Hold | None = None,
-    render: dict | None = None,
+    render: dict[str, Any] | None = None,
     fallback_chat_id: str | None = None,
     as_document: bool = False,
 ) -> list[int]:
@@ -124,7 +125,7 @@ def write(
     now: datetime,
     image_index: int | None = None,
     hold: Hold | None = None,
-    render: dict | None = None,
+    render: dict[str, Any] | None = None,
     fallback_chat_id: str | None = None,
     as_document: bool = False,
 ) -> list[int]:
@@ -166,7 +167,7 @@ class Row:
     as_document: bool = False
 
 
-def outgoing_of(row: dict) -> Outgoing:
+def outgoing_of(row: dict[str, Any]) -> Outgoing:
     return Outgoing(
         platform=row["platform"],
         chat_id=row["chat_id"],
@@ -181,7 +182,7 @@ def outgoing_of(row: dict) -> Outgoing:
     )
 
 
-def row_of(row: dict) -> Row:
+def row_of(row: dict[str, Any]) -> Row:
     return Row(
         row["id"],
         row["game"],

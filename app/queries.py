@@ -7,8 +7,9 @@ from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
+from adjudicator.core.events import Viewer
 from adjudicator.core.system import GameSystem
-from app import audit, fold, roles
+from app import audit, fold, games, roles
 from app.context import Actor, Core
 from app.replies import Reply, fair_lines, row_details
 from storage import GameRecord, Store
@@ -19,7 +20,7 @@ DEFAULT_ROLLS = 10
 def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, line: str) -> Reply:
     store = core.store
     if isinstance(query, C.Log):
-        return Reply(True, log_text(store, game, query.count), line=line)
+        return Reply(True, log_text(store, game, query.count), line=line)  # the public log
     if isinstance(query, C.Rolls):
         return Reply(True, rolls_text(store, game, query.count or DEFAULT_ROLLS), line=line)
     rec = store.load(game, with_log=False)
@@ -27,14 +28,43 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
         return _audit(core, game, rec, actor, line)
     state = system.state_from_json(rec.snapshot)
     who = roles.query_actor(system, rec, state, actor.side, actor.user)
-    found = system.answer(state, who, query)
+    if system.hidden_information and _is_own(system, query) and who not in _sides(system):
+        raise Rejection(
+            "not-your-side",
+            "in a game with hidden information only a side's own player asks this (it shows "
+            "what his side may do); ask it as your side, in a private chat",
+            None,
+        )
+    viewer = viewer_of(system, rec, state, actor, who)
+    found = system.answer(system.view(state, viewer), who, query)
     text = found.text
     if isinstance(query, C.Status):
         text = "\n".join([text, *fair_lines(rec)])
-    private = not isinstance(query, C.Command | C.Status | C.Log | C.Help) and system.is_private(
-        query
-    )
+    private = _is_own(system, query) or (
+        system.hidden_information and bool(viewer.sides) and not viewer.over
+    )  # an answer from a side's own view is for its player only
     return Reply(True, text, combat=found.detail, line=line, private=private)
+
+
+def _sides(system: GameSystem) -> set[str]:
+    return {s.id for s in system.sides}
+
+
+def _is_own(system: GameSystem, query: Any) -> bool:
+    """A question about a side's own possibilities (options, preview)."""
+    shared = C.Command | C.Status | C.Log | C.Help
+    return not isinstance(query, shared) and system.is_private(query)
+
+
+def viewer_of(system: GameSystem, rec: GameRecord, state: Any, actor: Actor, who: str) -> Viewer:
+    """Who asks, as a viewer: the sides of his seats (the operator: the side he speaks for);
+    a moderator sees only what is public, plus his own seat's, while the game runs."""
+    if actor.user is None:
+        sides = [who] if who in _sides(system) else []
+    else:
+        sides = [s for s, u in rec.seats.items() if u == actor.user]
+    over = system.situation(state).over
+    return Viewer.of(sides, moderator=actor.user in rec.moderators, over=over)
 
 
 def _audit(core: Core, game: str, rec: GameRecord, actor: Actor, line: str) -> Reply:
@@ -50,16 +80,20 @@ def _audit(core: Core, game: str, rec: GameRecord, actor: Actor, line: str) -> R
     return Reply(ok, text, error, line=line)
 
 
-def status(store: Store, game: str, system: GameSystem) -> str:
-    """The situation and the fair-dice lines: what `status` answers the operator."""
+def status(store: Store, game: str, system: GameSystem, view: str | None = None) -> str:
+    """The situation and the fair-dice lines: what `status` answers the operator, as the side
+    `view` (None: the public) may see it."""
     rec = store.load(game, with_log=False)
     state = system.state_from_json(rec.snapshot)
     to_move = system.situation(state).to_move
-    text = system.answer(state, to_move[0] if to_move else "moderator", C.Status()).text
+    shown = system.view(state, games.viewer_of(system, state, view))
+    text = system.answer(shown, to_move[0] if to_move else "moderator", C.Status()).text
     return "\n".join([text, *fair_lines(rec)])
 
 
-def log_text(store: Store, game: str, count: int | None = None) -> str:
+def log_text(
+    store: Store, game: str, count: int | None = None, viewer: Viewer | None = None
+) -> str:
     rows = store.log(game)
     effective = {r["index"] for r in fold.effective_orders([r.to_dict() for r in rows])}
     shown = rows if count is None else rows[-count:] if count > 0 else []
@@ -68,7 +102,7 @@ def log_text(store: Store, game: str, count: int | None = None) -> str:
         who = f"{row.actor} ({row.user})" if row.user else row.actor
         undone = row.kind == "order" and row.index not in effective
         out.append(f"{row.index}. {who}: {row.text}{'  [undone or rewound]' if undone else ''}")
-        out += [f"    {line}" for line in row_details(row)]
+        out += [f"    {line}" for line in row_details(row, viewer)]
     return "\n".join(out)
 
 

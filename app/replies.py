@@ -7,8 +7,10 @@ from the stored rows. Pure but for the record types of storage.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN
+from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Viewer, audience_of
+from app import sealing
 from storage import GameRecord, GameTx, LogRecord
 
 
@@ -18,16 +20,17 @@ class Reply:
 
     ok: bool
     reply: str
-    error: dict | None = None  # {"code", "message", "rule"}
-    events: list[dict] = field(default_factory=list)
-    combat: dict | None = None
+    error: dict[str, Any] | None = None  # {"code", "message", "rule"}
+    events: list[dict[str, Any]] = field(default_factory=list)
+    combat: dict[str, Any] | None = None
     line: str = ""  # the line this answers (not part of the JSON document)
     log_index: int | None = None  # the last log row this line wrote
     head_hash: str | None = None  # the log's head hash after it
     duplicate: bool = False  # a retried delivery: the original reply, nothing applied again
     private: bool = False  # shows a side's possibilities: for the speaker's eyes only
+    private_lines: list[str] = field(default_factory=list)  # what only the speaker's side sees
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "reply": self.reply,
@@ -39,16 +42,23 @@ class Reply:
         }
 
 
-def change_reply(tx: GameTx, rows: list[LogRecord], line: str, duplicate: bool = False) -> Reply:
-    """The reply to a change, built from the rows it wrote."""
+def change_reply(
+    tx: GameTx, rows: list[LogRecord], line: str, duplicate: bool = False,
+    viewer: Viewer | None = None,
+) -> Reply:  # fmt: skip
+    """The reply to a change, built from the rows it wrote. viewer: the speaker (his side's
+    private events come back to him, apart, in `private_lines`)."""
     main = rows[0]
     lines: list[str] = []
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
+    private: list[str] = []
     combat = None
     if main.kind == "order":
-        events = main.events
+        events = sealing.visible(main.events, main.secret, viewer or Viewer.public())
+        private = [e.get("text", "") for e in events if not audience_of(e).public]
+        public = [e for e in events if audience_of(e).public]
         combat = main.payload.get("combat")
-        lines += [e.get("text", e.get("kind", "")) for e in events] or [f"OK: {main.text}"]
+        lines += [e.get("text", e.get("kind", "")) for e in public] or [f"OK: {main.text}"]
     else:
         lines.append(row_text(tx, main))
     lines += [row_text(tx, r) for r in rows[1:]]
@@ -65,6 +75,7 @@ def change_reply(tx: GameTx, rows: list[LogRecord], line: str, duplicate: bool =
         log_index=rows[-1].index,
         head_hash=rows[-1].hash,
         duplicate=duplicate,
+        private_lines=private,
     )
 
 
@@ -114,7 +125,7 @@ def row_text(tx: GameTx, row: LogRecord) -> str:
     return row.text
 
 
-def moderation_text(p: dict, by: str) -> str:
+def moderation_text(p: dict[str, Any], by: str) -> str:
     why = f" ({p['why']})" if p.get("why") else ""
     action = p["action"]
     if action in ("pause", "resume"):
@@ -129,10 +140,10 @@ def moderation_text(p: dict, by: str) -> str:
     return f"{p['user']} {verb}; by {by}{why}."
 
 
-def row_details(row: LogRecord) -> list[str]:
+def row_details(row: LogRecord, viewer: Viewer | None = None) -> list[str]:
     p = row.payload
     if row.kind in ("order", "setup"):
-        return [e.get("text", e.get("kind", "")) for e in row.events]
+        return [_event_line(e, row.secret, viewer or Viewer.public()) for e in row.events]
     if row.kind == "epoch":
         return [f"commitment {p['commitment']}"]
     if row.kind == "reveal":
@@ -144,6 +155,17 @@ def row_details(row: LogRecord) -> list[str]:
     if row.kind in ("rewind", "moderation") and p.get("why"):
         return [f"why: {p['why']}"]
     return []
+
+
+def _event_line(event: dict[str, Any], secrets: list[Any] | None, viewer: Viewer) -> str:
+    """An event of the log as `viewer` may read it: a private one he may not see as sealed."""
+    if sealing.is_sealed(event):
+        (shown,) = sealing.opened([event], secrets)
+        if sealing.is_sealed(shown) or not audience_of(shown).sees(viewer):
+            return f"(private to {event.get('audience')}: sealed until the game ends)"
+        event = shown
+    text: str = event.get("text", event.get("kind", ""))
+    return text
 
 
 def is_summary(rows: list[LogRecord]) -> bool:

@@ -15,9 +15,11 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.system import MODERATOR_ACTOR, GameSystem
 from storage import GameRecord, GameTx
 
+Moderation = C.Pause | C.Resume | C.Seat | C.Unseat | C.Moderator  # what `moderate` carries out
+
 
 def actor_for(
-    tx: GameTx, system: GameSystem, state: Any, asked: str | None, user: str | None, item
+    tx: GameTx, system: GameSystem, state: Any, asked: str | None, user: str | None, item: object
 ) -> str:
     """The actor a change runs as, after the role and seat checks (Rejection if refused)."""
     moderating = isinstance(item, C.MODERATION + C.SHARED_ORDERS) or (
@@ -87,7 +89,7 @@ def _first_to_move(to_move: tuple[str, ...], mine: list[str]) -> str:
     return next((s for s in to_move if s in mine), mine[0])
 
 
-def moderate(tx: GameTx, user: str | None, item) -> tuple[str, dict]:
+def moderate(tx: GameTx, user: str | None, item: Moderation) -> tuple[str, dict[str, Any]]:
     """Apply a moderation command to the roles and pause flag: (action, payload extras)."""
     if isinstance(item, C.Pause | C.Resume):
         pausing = isinstance(item, C.Pause)
@@ -127,7 +129,9 @@ def moderate(tx: GameTx, user: str | None, item) -> tuple[str, dict]:
     return "moderator-remove", {"user": item.user}
 
 
-def check_undo(target: dict, rows: list[dict], effective: list[dict]) -> None:
+def check_undo(
+    target: dict[str, Any], rows: list[dict[str, Any]], effective: list[dict[str, Any]]
+) -> None:
     """Undo never crosses a die roll, a dice epoch's end or reveal, or the opponent's move."""
     index, text = target["index"], target["text"]
     if target["payload"].get("rolls"):

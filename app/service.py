@@ -17,6 +17,7 @@ from app.replies import Reply, fair_lines
 from app.submit import submit
 from storage import GameRecord, Store, state_hash
 from storage import dice as committed
+from storage.audit import AuditReport
 
 
 class GameService:
@@ -60,9 +61,12 @@ class GameService:
     def state(self, name: str) -> Any:
         return self.system(name).state_from_json(self.record(name).snapshot)
 
-    def show(self, name: str) -> dict:
+    def show(self, name: str, view: str | None = None) -> dict[str, Any]:
+        """The state as `view` (a side; None or "public": the public) may see it."""
         rec = self.record(name)
-        doc = self.system(name).show(self.system(name).state_from_json(rec.snapshot))
+        system = self.system(name)
+        state = system.state_from_json(rec.snapshot)
+        doc = system.show(system.view(state, games.viewer_of(system, state, view)))
         doc["dice"] = {
             "epoch": rec.epoch or None,
             "turn": rec.epoch_turn,
@@ -75,8 +79,8 @@ class GameService:
         doc["moderators"] = list(rec.moderators)
         return doc
 
-    def status(self, name: str) -> str:
-        return queries.status(self.store, name, self.system(name))
+    def status(self, name: str, view: str | None = None) -> str:
+        return queries.status(self.store, name, self.system(name), view)
 
     def fair_lines(self, name: str) -> list[str]:
         return fair_lines(self.record(name))
@@ -92,25 +96,27 @@ class GameService:
         who = Actor(user, actor, user_name, where)
         return submit(self.core, name, who, text, key, now=now).replies
 
-    def log_text(self, name: str, count: int | None = None) -> str:
-        return queries.log_text(self.store, name, count)
+    def log_text(self, name: str, count: int | None = None, view: str | None = None) -> str:
+        system = self.system(name)
+        viewer = games.viewer_of(system, self.state(name), view)
+        return queries.log_text(self.store, name, count, viewer)
 
     def rolls_text(self, name: str, count: int = queries.DEFAULT_ROLLS) -> str:
         return queries.rolls_text(self.store, name, count)
 
     # -- audit and export
-    def export_doc(self, name: str) -> tuple[dict, list[dict]]:
+    def export_doc(self, name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         return audit.export_doc(self.store, name)
 
-    def audit(self, name: str):
+    def audit(self, name: str) -> tuple[bool, str, AuditReport]:
         return audit.audit_game(self.store, name)
 
-    def export(self, name: str, path: str | Path):
+    def export(self, name: str, path: str | Path) -> tuple[bool, str, AuditReport]:
         return audit.export(self.store, name, path)
 
     # -- map images
     def frames(self, name: str) -> list[frames.Frame]:
-        return frames.frames(self.system(name), self.store.rows(name))
+        return frames.frames(self.system(name), fold.with_secrets(self.store.log(name)))
 
     def image(
         self, name: str, turn: int | None = None, phase: str | None = None, view: str | None = None
@@ -123,13 +129,14 @@ class GameService:
     # -- the state as the fold of the log
     def replay(self, name: str, check_events: bool = False) -> Any:
         """Rebuild the state by re-applying every effective order with its recorded dice."""
-        return fold.replay(self.system(name), self.store.rows(name), check=check_events)
+        rows = fold.with_secrets(self.store.log(name))
+        return fold.replay(self.system(name), rows, check=check_events)
 
     def verify(self, name: str) -> None:
         """Raise ReplayMismatch unless replaying the log gives its events and the snapshot."""
         rec = self.store.load(name)
         system = self.system(name)
-        state = fold.replay(system, [r.to_dict() for r in rec.log], check=True)
+        state = fold.replay(system, fold.with_secrets(rec.log), check=True)
         if state_hash(system.state_to_json(state)) != state_hash(rec.snapshot):
             raise ReplayMismatch(
                 rec.head_index, f"game {name!r}: replaying the log does not give the snapshot"

@@ -20,6 +20,7 @@ from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
+from adjudicator.core.events import Viewer
 from adjudicator.core.system import SYSTEM_ACTOR, GameSystem
 from adjudicator.grammar import ParseError
 from app import changes, games, queries, roles
@@ -83,10 +84,13 @@ def submit(
     for pos, (line, item) in enumerate(parsed[: len(replies)]):  # questions: after the commit
         if replies[pos] is None:
             replies[pos] = _question(core, game, system, actor, line, item)
-    return Submitted(replies, any(r.ok and r.log_index is not None for r in replies), parsed)
+    answered = [r for r in replies if r is not None]  # every question is answered by now
+    return Submitted(answered, any(r.ok and r.log_index is not None for r in answered), parsed)
 
 
-def _questions(core: Core, game: str, system, actor: Actor, parsed) -> list[Reply]:
+def _questions(
+    core: Core, game: str, system: GameSystem, actor: Actor, parsed: list[tuple[str, object]]
+) -> list[Reply]:
     replies: list[Reply] = []
     for n, (line, item) in enumerate(parsed):
         reply = _question(core, game, system, actor, line, item)
@@ -97,7 +101,9 @@ def _questions(core: Core, game: str, system, actor: Actor, parsed) -> list[Repl
     return replies
 
 
-def _question(core: Core, game: str, system, actor: Actor, line: str, item) -> Reply:
+def _question(
+    core: Core, game: str, system: GameSystem, actor: Actor, line: str, item: object
+) -> Reply:
     if isinstance(item, ParseError):
         return refused(line, item.code, item.message, None)
     try:
@@ -106,10 +112,15 @@ def _question(core: Core, game: str, system, actor: Actor, line: str, item) -> R
         return refused(line, rej.code, rej.message, rej.rule)
 
 
+def _viewer(system: GameSystem, actor: str) -> Viewer:
+    """The speaker as a viewer: his side's private events come back to him."""
+    return Viewer.of([actor] if actor in {s.id for s in system.sides} else [])
+
+
 class _NothingWritten(Exception):
     """No line of the message wrote a row: roll its transaction back, answer the replies."""
 
-    def __init__(self, replies: list):
+    def __init__(self, replies: list[Reply | None]) -> None:
         super().__init__("nothing written")
         self.replies = replies
 
@@ -117,14 +128,26 @@ class _NothingWritten(Exception):
 class _Run:
     """The body of the message's transaction (run again on a conflict: it keeps no state)."""
 
-    def __init__(self, core, game, system, actor, parsed, key, now, deadline_at, expect):
+    def __init__(
+        self,
+        core: Core,
+        game: str,
+        system: GameSystem,
+        actor: Actor,
+        parsed: list[tuple[str, object]],
+        key: str | None,
+        now: datetime,
+        deadline_at: datetime | None,
+        expect: str | None,
+    ) -> None:
         self.core, self.game, self.system, self.actor = core, game, system, actor
         self.parsed, self.key, self.now = parsed, key, now
         self.deadline_at, self.expect = deadline_at, expect
 
-    def __call__(self, tx: GameTx) -> list[Reply]:
+    def __call__(self, tx: GameTx) -> list[Reply | None]:
         before = self.system.state_from_json(tx.snapshot)
-        state, replies = before, []
+        state = before
+        replies: list[Reply | None] = []
         self.applied: list[tuple[object, Reply]] = []  # (line's order, its reply), this attempt
         for n, (line, item) in enumerate(self.parsed):
             line_key = None if self.key is None else self.key if n == 0 else f"{self.key}#{n + 1}"
@@ -145,11 +168,14 @@ class _Run:
             raise _NothingWritten(replies)
         return replies
 
-    def _line(self, tx: GameTx, state: Any, line: str, item, key: str | None) -> tuple[Reply, Any]:
+    def _line(
+        self, tx: GameTx, state: Any, line: str, item: object, key: str | None
+    ) -> tuple[Reply, Any]:
         if isinstance(item, ParseError):
             return refused(line, item.code, item.message, None), state
         if key is not None and (rows := tx.find_key(key)):
-            return change_reply(tx, rows, line, duplicate=True), state
+            who = _viewer(self.system, rows[0].actor)
+            return change_reply(tx, rows, line, duplicate=True, viewer=who), state
         mark = len(tx.written)
         try:
             self._check_expected(tx, state)
@@ -160,7 +186,7 @@ class _Run:
             state = changes.apply(tx, change, state, item)
         except Rejection as rej:
             return refused(line, rej.code, rej.message, rej.rule), state
-        return change_reply(tx, tx.written[mark:], line), state
+        return change_reply(tx, tx.written[mark:], line, viewer=_viewer(self.system, actor)), state
 
     def _check_expected(self, tx: GameTx, state: Any) -> None:
         if self.expect is not None and self.system.situation(state).key != self.expect:

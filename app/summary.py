@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from adjudicator.core.system import Side, Situation
 
@@ -32,7 +33,7 @@ class Post:
     situation: Situation
     sides: Sequence[Side]
     headlines: frozenset[str]  # the event kinds the post tells
-    events: list[dict] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
     head_index: int = 0
     head_hash: str = ""
     deadline_at: datetime | None = None
@@ -43,7 +44,7 @@ class Post:
 
 
 def happened(
-    events: Iterable[dict], headlines: frozenset[str], limit: int = MAX_LINES
+    events: Iterable[dict[str, Any]], headlines: frozenset[str], limit: int = MAX_LINES
 ) -> list[str]:
     """The lines telling what happened: the events of the system's headline kinds, each once."""
     lines: list[str] = []

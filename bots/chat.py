@@ -31,10 +31,11 @@ import re
 from datetime import datetime
 
 from adjudicator.core.errors import Rejection
-from app import names
+from app import names, outbox
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots import chat_commands as commands
+from bots import dm_wait
 from bots.chat_commands import LIFECYCLE, NO_GAME_HELP, ChatRefused, Ctx
 from bots.clock import SystemClock
 from storage import GameNotFound, chat_store
@@ -109,8 +110,28 @@ class ChatService:
             elif reply.private and not inc.private:
                 private.append(reply.reply)
             else:
-                public.append(self.pretty(reply.reply))
+                public.append(self.pretty(reply.reply) + self._seat_note(reply.line))
+            private += reply.private_lines  # what only the speaker's side may see
+        hidden = [line for r in replies for line in r.private_lines]
+        if hidden and not (inc.private or inc.ephemeral_ok):  # a DM: it waits if DMs are closed
+            private = [p for p in private if p not in hidden]
+            self._direct_message(ctx, game, "\n".join(hidden))
         return self.answer(ctx, public=public, private=private, refusals=refusals)
+
+    def _direct_message(self, ctx: Ctx, game: str, text: str) -> None:
+        """What only the speaker's side may see, through the outbox: a private message that
+        waits (the group told, without its content) while the user's DMs are closed."""
+        text = f"**{game}** (only you see this): {text}"
+        out = Outgoing(ctx.platform, ctx.chat_id, text, user_id=ctx.incoming.user_id, private=True)
+        key = None if ctx.key is None else f"{ctx.key}:mine"
+        outbox.write(self.store, game, [out], key=key, now=ctx.now, fallback_chat_id=ctx.chat_id)
+
+    def _seat_note(self, line: str) -> str:
+        """After an accepted `seat <SIDE> <USER>`: the warning if that user's DMs fail."""
+        words = line.split()
+        if len(words) < 3 or words[0].lower() != "seat":
+            return ""
+        return dm_wait.notes(self.store, [(words[2], self.name(words[2]))])
 
     def answer(
         self,

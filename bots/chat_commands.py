@@ -16,6 +16,7 @@ from adjudicator.core.system import SystemType, side_words
 from app import clock, games, lifecycle, outbox
 from app.messages import Incoming, Outgoing
 from app.summary import who
+from bots import dm_wait
 from storage import GameExists, GameNotFound, chat_store
 from storage import clocks as clock_rows
 from storage import outbox as outbox_rows
@@ -171,7 +172,8 @@ def join(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
         every = "Both sides are" if len(system.sides) == 2 else "Every side is"
         text += f"\n{every} taken: say `start` to begin."
     _mirror(chat, ctx, game, text, "join")
-    return chat.answer(ctx, public=[text])
+    note = dm_wait.notes(chat.store, [(ctx.user, chat.name(ctx.user))])  # DMs that fail
+    return chat.answer(ctx, public=[text + note])
 
 
 def leave(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
@@ -193,6 +195,7 @@ def start(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outg
     names = {s: (chat.name(u) if u else None) for s, u in seats.items()}
     against = " against ".join(who(system.sides, s.id, names) for s in system.sides)
     text = f"**{game}** begins: {against}. The map and the first move follow."
+    text += dm_wait.notes(chat.store, [(u, chat.name(u)) for u in seats.values() if u])
     return chat.answer(ctx, public=[text])
 
 

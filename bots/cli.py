@@ -3,7 +3,6 @@ replay found a difference), 2 usage/setup."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import os
@@ -17,117 +16,13 @@ from adjudicator.core.scenario import ScenarioError
 from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games
 from app.fold import ReplayMismatch
-from app.lifecycle import DEFAULT_SYSTEM
 from app.service import GameService
+from bots.cli_parser import build_parser
 from storage import StorageError, Store
 
 log = logging.getLogger("pbem")
 
 OK, REFUSED, USAGE = 0, 1, 2
-
-
-def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", help="SQLite file or database URL (default: $PBEM_DB or pbem.db)")
-    common.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
-
-    p = argparse.ArgumentParser(prog="pbem", description="Play-by-message wargame adjudicator.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    new = sub.add_parser("new", parents=[common], help="create a game")
-    new.add_argument("name")
-    new.add_argument(
-        "--game", metavar="SYSTEM", default=DEFAULT_SYSTEM, help="the game system (`pbem games`)"
-    )
-    new.add_argument("--scenario", metavar="FILE", help="scenario TOML (default: the built-in one)")
-    new.add_argument("--sandbox", action="store_true", help="allow moderator commands")
-    new.add_argument("--creator", metavar="USER", help="the game's first moderator")
-
-    say = sub.add_parser("say", parents=[common], help="send orders or queries as one side")
-    say.add_argument("name")
-    say.add_argument(
-        "--as",
-        dest="actor",
-        metavar="SIDE",
-        help="the side spoken for, or `moderator` (required without --user; with it, one of "
-        "the user's seats)",
-    )
-    say.add_argument(
-        "--user", metavar="USER", help="speak as this user: his seats and roles are checked"
-    )
-    say.add_argument(
-        "--key",
-        metavar="KEY",
-        help="idempotency key (a chat message id): a second delivery applies nothing",
-    )
-    say.add_argument("text", help="one order per line")
-    say.add_argument("--json", action="store_true")
-
-    show = sub.add_parser("show", parents=[common], help="show the state of a game")
-    show.add_argument("name")
-    show.add_argument("--json", action="store_true")
-
-    play = sub.add_parser("play", parents=[common], help="two players at one keyboard")
-    play.add_argument("name", nargs="?", default="local")
-    play.add_argument("--sandbox", action="store_true", help="when creating the game")
-
-    demo = sub.add_parser("demo", parents=[common], help="watch two random players play a game")
-    demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--images", metavar="DIR", help="write the map image of every phase to DIR")
-
-    render = sub.add_parser(
-        "render", parents=[common], help="write the map image of now or of the end of a past phase"
-    )
-    render.add_argument("name")
-    render.add_argument("-o", "--output", metavar="FILE", help="PNG file (default NAME.png)")
-    render.add_argument("--turn", type=int, help="with --phase: the image at the end of that phase")
-    render.add_argument("--phase", help="a phase name of the game, as `status` names it")
-    render.add_argument("--view", metavar="SIDE", help="what one side may see")
-
-    sub.add_parser("games", parents=[common], help="list the game systems, a line each")
-
-    log_ = sub.add_parser("log", parents=[common], help="print a game's log")
-    log_.add_argument("name")
-    log_.add_argument("-n", type=int, default=None, help="only the last N rows")
-
-    replay = sub.add_parser(
-        "replay",
-        parents=[common],
-        help="re-adjudicate stored games with the current rules; report each that differs",
-    )
-    which = replay.add_mutually_exclusive_group(required=True)
-    which.add_argument("name", nargs="?")
-    which.add_argument("--all", action="store_true", help="every game in the database")
-
-    audit = sub.add_parser(
-        "audit",
-        parents=[common],
-        help="check a game's hash chain, seeds and rolls; export it or verify an export",
-    )
-    audit.add_argument("name", nargs="?")
-    audit.add_argument("--export", metavar="FILE.jsonl", help="also write the self-contained file")
-    audit.add_argument(
-        "--verify", metavar="FILE.jsonl", help="check an exported file (no database needed)"
-    )
-    from bots.config import help_text
-
-    serve = sub.add_parser(
-        "serve",
-        parents=[common],
-        help="run the Discord and/or Telegram bots with the deadline scheduler (no tokens: a "
-        "local chat on the terminal)",
-        description="Run the Discord bot (DISCORD_TOKEN) and/or the Telegram bot\n"
-        "(TELEGRAM_TOKEN) with the deadline scheduler and the outbox sender, in one process.\n"
-        "With neither token: the local terminal front end (chat lines on standard input,\n"
-        "answers on standard output, exit at the end of input; `as NAME: <text>` says a\n"
-        "line as another local player, `as NAME` switches to him).",
-        epilog=help_text(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    serve.add_argument(
-        "--config", metavar="FILE.toml", help="settings file (the environment wins over it)"
-    )
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -182,7 +77,7 @@ def _check_side(service: GameService, name: str, side: str | None, what: str) ->
     if side is None:
         return None
     sides = [s.id for s in service.system(name).sides]
-    allowed = [*sides, MODERATOR_ACTOR] if what == "--as" else sides
+    allowed = [*sides, MODERATOR_ACTOR] if what == "--as" else [*sides, "public"]
     if side in allowed:
         return None
     return f"pbem: {what} {side!r}: the game {name!r} has the sides {', '.join(allowed)}"
@@ -202,16 +97,29 @@ def cmd_say(args) -> int:
         docs = [r.to_dict() for r in replies]
         print(json.dumps(docs[0] if len(docs) == 1 else docs, ensure_ascii=False, indent=2))
     else:
-        print("\n".join(r.reply for r in replies))
+        for r in replies:  # the operator speaks for the side: its private lines are his
+            print(
+                "\n".join(
+                    [
+                        r.reply,
+                        *(f"(only {args.actor or args.user} sees) {t}" for t in r.private_lines),
+                    ]
+                )
+            )
     return OK if all(r.ok for r in replies) else REFUSED
 
 
 def cmd_show(args) -> int:
     service = GameService(_store(args))
+    service.record(args.name)  # an unknown game is a usage error (exit 2)
+    bad = _check_side(service, args.name, args.view, "--view")
+    if bad:
+        print(bad, file=sys.stderr)
+        return USAGE
     if args.json:
-        print(json.dumps(service.show(args.name), ensure_ascii=False, indent=2))
+        print(json.dumps(service.show(args.name, args.view), ensure_ascii=False, indent=2))
     else:
-        print(service.status(args.name))
+        print(service.status(args.name, args.view))
     return OK
 
 
@@ -284,7 +192,13 @@ def cmd_render(args) -> int:
 
 
 def cmd_log(args) -> int:
-    print(GameService(_store(args)).log_text(args.name, args.n))
+    service = GameService(_store(args))
+    service.record(args.name)
+    bad = _check_side(service, args.name, args.view, "--view")
+    if bad:
+        print(bad, file=sys.stderr)
+        return USAGE
+    print(service.log_text(args.name, args.n, args.view))
     return OK
 
 

@@ -15,6 +15,8 @@ Guarantees:
 - Retries (bots/retry.py): a rate limit waits exactly its `retry_after`; other errors back off
   1 s, 2 s, 4 s ... at most 5 min, `max_attempts` times; `Undeliverable` fails at once. A partial
   send's `parts_sent` is kept and passed back as `start_part`: a retry resumes after them.
+- A private message refused by the user's settings (`DmClosed`) waits instead, its group told
+  once without its content (bots/dm_wait.py).
 - Several processes on one PostgreSQL database: a row is claimed (claimed_by / claimed_until, a
   lease renewed while the send lasts) before it is sent, so only one process sends it; a lane
   whose head row is claimed by another process is left to that process.
@@ -24,9 +26,9 @@ message and before the row is marked sent, that one Outgoing is sent again after
 its lease, `LEASE`, has expired). The window is one Outgoing per lane and is kept short: the row
 is marked sent right after the adapter returns, in a transaction of its own.
 
-Senders: `async send(outgoing, *, start_part=0, fallback_chat_id=None, as_document=False)`; only
-the keyword arguments a sender's signature accepts are passed (`TelegramBot.send` takes all three;
-`bots.platforms.discord.send_outgoing` bound to its bot takes none).
+Senders: `async send(outgoing, *, start_part=0, fallback_chat_id=None, as_document=False,
+raise_dm_closed=True)`; only the keyword arguments a sender's signature accepts are passed
+(`TelegramBot.send` takes all four; `bots.platforms.discord.send_outgoing` bound to its bot none).
 
 Maps off the message path: a row may carry a `render` spec instead of an image (the writer's
 `render=`). Before sending such a row, the sender calls its `renderer(game, spec) -> PNG bytes`
@@ -58,6 +60,7 @@ from app import outbox as posts
 from app.messages import Outgoing
 from app.outbox import Row, dedupe_keys, lane_of
 from bots import retry
+from bots.dm_wait import DmWait
 from storage import Store
 from storage import outbox as sql
 from storage.outbox import FAILED, OUTBOX, PENDING, SENT
@@ -191,17 +194,16 @@ class OutboxSender:
         lease: timedelta = LEASE,
         owner: str | None = None,
         renderer: Renderer | None = None,
+        bot_names: Mapping[str, str] | None = None,
     ):
         self.store = store
         self.renderer = renderer  # draws the maps of rows with a render spec (module doc)
         self.senders = dict(senders)
+        self.dm = DmWait(store, self.senders, bot_names)  # refused private messages wait
         self.clock = clock
         self.sleep = sleep or asyncio.sleep  # a test passes one that moves its fake clock
         self.poll = poll
-        self.max_attempts = max_attempts
-        self.max_waits = max_waits
-        self.base_backoff = base_backoff
-        self.max_backoff = max_backoff
+        self.limits = retry.Limits(max_attempts, max_waits, base_backoff, max_backoff)
         self.lease = lease
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.inflight: dict[str, tuple[int, asyncio.Task[None]]] = {}  # lane -> (row id, task)
@@ -254,6 +256,7 @@ class OutboxSender:
             "start_part": row.parts_sent,
             "fallback_chat_id": row.fallback_chat_id,
             "as_document": row.as_document,
+            "raise_dm_closed": True,  # a refused DM waits here (bots/dm_wait.py)
         }
         if accepted is not None:
             kwargs = {k: v for k, v in kwargs.items() if k in accepted}
@@ -265,8 +268,8 @@ class OutboxSender:
         except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
             await asyncio.to_thread(self._failed, row, exc)
             return
-        now = self.now()
-        await asyncio.to_thread(self._finish, row.id, status=SENT, sent_at=now)
+        await asyncio.to_thread(self._finish, row.id, status=SENT, sent_at=self.now())
+        await asyncio.to_thread(self.dm.delivered, row)
         log.info("outbox row %d sent to %s %s", row.id, row.outgoing.platform, row.lane)
 
     async def _drawn(self, row: Row) -> Outgoing:
@@ -285,10 +288,7 @@ class OutboxSender:
         return replace(out, image=image)
 
     def _failed(self, row: Row, exc: BaseException) -> None:
-        limits = retry.Limits(
-            self.max_attempts, self.max_waits, self.base_backoff, self.max_backoff
-        )
-        self._finish(row.id, **retry.after_failure(row, exc, self.now(), limits))
+        self._finish(row.id, **self.dm.after_failure(row, exc, self.now(), self.limits))
 
     # ---- the loop
     async def step(self) -> float:
@@ -374,7 +374,7 @@ async def run_sender(
 
     senders: platform -> async send (see the module doc). clock: `now()` gives aware UTC (None:
     the system clock). options: see OutboxSender (sleep, poll, max_attempts, base_backoff,
-    max_backoff, lease, owner, renderer). Rows for platforms with no sender stay pending."""
+    max_backoff, lease, owner, renderer, bot_names). Rows of platforms with no sender wait."""
     await OutboxSender(store, senders, clock, **options).run(stop_event)
 
 

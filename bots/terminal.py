@@ -32,6 +32,19 @@ def split_actor(line: str, default: str, actors: Iterable[str]) -> tuple[str, st
     return default, line
 
 
+def _pass_keyboard(service: GameService, name: str, side: str, read, write) -> bool:
+    """In a game with hidden information, the screen shows one side's view at a time: the
+    players pass the keyboard between sides (False: input ended)."""
+    write("\n" * 3 + f"--- Pass the keyboard to {side}. {side}: press Enter when the other "
+          "player cannot see the screen. ---")  # fmt: skip
+    try:
+        read("")
+    except EOFError:
+        return False
+    write(service.status(name, side))
+    return True
+
+
 def play(
     service: GameService,
     name: str,
@@ -43,13 +56,20 @@ def play(
         service.record(name)
     except GameNotFound:
         write(service.new_game(name, sandbox=sandbox))
-    sides = [s.id for s in service.system(name).sides]
+    system = service.system(name)
+    sides = [s.id for s in system.sides]
     write(
         f"Playing {name!r}. Type orders, 'help', or 'quit'; prefix '{sides[-1]}:' etc. to speak "
         "as another side."
     )
     actors = [*sides, MODERATOR_ACTOR]
-    while not service.system(name).situation(service.state(name)).over:
+    at_keyboard: str | None = None
+    while not system.situation(service.state(name)).over:
+        mover = _to_move(service, name)
+        if system.hidden_information and mover and mover != at_keyboard:
+            if not _pass_keyboard(service, name, mover, read, write):
+                break
+            at_keyboard = mover
         try:
             line = read(prompt_for(service, name)).strip()
         except EOFError:
@@ -59,8 +79,10 @@ def play(
             continue
         if line.lower() in QUIT:
             break
-        actor, text = split_actor(line, _to_move(service, name) or MODERATOR_ACTOR, actors)
+        actor, text = split_actor(line, mover or MODERATOR_ACTOR, actors)
         for reply in service.say(name, actor, text):
             write(reply.reply)
+            if reply.private_lines and (not system.hidden_information or actor == at_keyboard):
+                write("\n".join(reply.private_lines))  # the speaking side's own
     write(service.status(name))
     return 0

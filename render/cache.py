@@ -11,28 +11,40 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+Layer = TypeVar("Layer")
+Obj = TypeVar("Obj")
 
 
-class LayerCache:
+class LayerCache(Generic[Layer]):
     def __init__(self, max_size: int = 8):
         self.max_size = max_size
         self._lock = threading.RLock()
-        self._by_object: dict[int, tuple[weakref.ref, object]] = {}
-        self._layers: OrderedDict = OrderedDict()
+        self._by_object: dict[int, tuple[weakref.ref[object], Hashable]] = {}
+        self._layers: OrderedDict[Hashable, Layer] = OrderedDict()
 
-    def _key(self, obj, key_fn):
+    def _key(self, obj: Obj, key_fn: Callable[[Obj], Hashable]) -> Hashable:
         ent = self._by_object.get(id(obj))
         if ent is not None and ent[0]() is obj:
             return ent[1]
         key = key_fn(obj)
         oid = id(obj)
-        self._by_object[oid] = (
-            weakref.ref(obj, lambda _r, oid=oid: self._by_object.pop(oid, None)),
-            key,
-        )
+
+        def forget(_ref: weakref.ref[object]) -> None:
+            self._by_object.pop(oid, None)
+
+        self._by_object[oid] = (weakref.ref(obj, forget), key)
         return key
 
-    def get(self, obj, key_fn, build, finish=None):
+    def get(
+        self,
+        obj: Obj,
+        key_fn: Callable[[Obj], Hashable],
+        build: Callable[[Obj], Layer],
+        finish: Callable[[Obj, Layer], None] | None = None,
+    ) -> Layer:
         """The layer of obj: build(obj) the first time for its key_fn(obj), stored, and then
         finish(obj, layer) if given (it may call get() again: it finds the stored layer)."""
         with self._lock:

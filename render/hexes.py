@@ -10,7 +10,9 @@ neighbours can be checked against each other. Hex ids are a column letter and a 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 # -- default sizes (pixels at the output scale)
 HEX_RADIUS = 108  # centre to corner: a hex is 216 px across, 187 px flat to flat
@@ -19,6 +21,22 @@ PANEL_W = 480
 PANEL_GAP = 22
 
 SQ3 = math.sqrt(3)
+
+
+class Grid(Protocol):
+    """A grid of lettered columns and numbered rows, as Layout.for_grid reads it."""
+
+    @property
+    def columns(self) -> str: ...
+
+    @property
+    def first_row(self) -> int: ...
+
+    @property
+    def last_row(self) -> int: ...
+
+    @property
+    def hexes(self) -> Iterable[str]: ...
 
 
 @dataclass(frozen=True)
@@ -32,10 +50,10 @@ class Layout:
     margin: int = MARGIN
     panel_w: int = PANEL_W
     panel_gap: int = PANEL_GAP
-    centers: dict = field(default_factory=dict, compare=False)
+    centers: dict[str, tuple[float, float]] = field(default_factory=dict, compare=False)
 
     @classmethod
-    def for_grid(cls, grid) -> Layout:
+    def for_grid(cls, grid: Grid) -> Layout:
         """The layout of a grid: anything with columns, first_row, last_row and hexes."""
         lay = cls(grid.columns, grid.first_row, grid.last_row)
         for h in grid.hexes:

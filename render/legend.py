@@ -4,17 +4,38 @@ symbols drawn by the caller in columns). What the items are is the caller's busi
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 
+from render.canvas import Canvas, Colour, Draw
 from render.text import font
 
 
-def heading(d, x0, top, width, title: str, line_colour, ink, size: int = 17) -> None:
+def heading(
+    d: Draw,
+    x0: float,
+    top: float,
+    width: float,
+    title: str,
+    line_colour: Colour,
+    ink: Colour,
+    size: int = 17,
+) -> None:
     """A rule across the width and the title under it."""
     d.line((x0, top, x0 + width, top), fill=line_colour, width=2)
     d.text((x0, top + 8), title, font=font(size), fill=ink)
 
 
-def sample_row(img, d, x0, y, width, samples, ink, size: int = 13, label_dy: int = 66) -> None:
+def sample_row(
+    img: Canvas,
+    d: Draw,
+    x0: float,
+    y: int,
+    width: float,
+    samples: Sequence[tuple[Canvas, str]],
+    ink: Colour,
+    size: int = 13,
+    label_dy: int = 66,
+) -> None:
     """Sample images [(image, label)] centred in equal cells, each label centred under it."""
     cw = width / len(samples)
     for i, (spr, label) in enumerate(samples):
@@ -23,7 +44,17 @@ def sample_row(img, d, x0, y, width, samples, ink, size: int = 13, label_dy: int
         d.text((cx, y + label_dy), label, font=font(size), fill=ink, anchor="mt")
 
 
-def inline_row(img, d, x0, y, width, items, ink, size: int = 13, gap: int = 6) -> None:
+def inline_row(
+    img: Canvas,
+    d: Draw,
+    x0: float,
+    y: int,
+    width: float,
+    items: Sequence[tuple[Canvas, str]],
+    ink: Colour,
+    size: int = 13,
+    gap: int = 6,
+) -> None:
     """Symbol images [(image, label)] at the left of equal cells, each label right of it."""
     cw = width / len(items)
     for i, (sym, label) in enumerate(items):
@@ -34,7 +65,17 @@ def inline_row(img, d, x0, y, width, items, ink, size: int = 13, gap: int = 6) -
 
 
 def symbol_columns(
-    d, x0, y, width, rows, ink, size=15, columns=2, row_h=27, label_dx=46, label_dy=10
+    d: Draw,
+    x0: float,
+    y: float,
+    width: float,
+    rows: Sequence[tuple[Callable[[float, float], None], str]],
+    ink: Colour,
+    size: int = 15,
+    columns: int = 2,
+    row_h: float = 27,
+    label_dx: float = 46,
+    label_dy: float = 10,
 ) -> None:
     """Rows [(draw(x, y), label)] filled column by column: draw(x, y) draws the symbol with its
     top-left corner at (x, y); the label follows label_dx to the right."""

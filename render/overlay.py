@@ -4,15 +4,23 @@ the size of their bounding box, reduced (premultiplied, so edges do not darken) 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
 from render import text
+from render.canvas import Box, Colour, Point
 
 K = 3
 
+Transform = Callable[[float, float], Point]  # image coordinates -> the enlarged patch's
+DrawFn = Callable[[ImageDraw.ImageDraw, Transform, int], None]  # draw_fn(draw, tx, k)
+Lines = Sequence[tuple[str, int, float]]  # (text, size, dy) of a badge label
 
-def aa_patch(img: Image.Image, bbox, draw_fn, k: int = K, opacity: float = 1.0) -> None:
+
+def aa_patch(
+    img: Image.Image, bbox: Box, draw_fn: DrawFn, k: int = K, opacity: float = 1.0
+) -> None:
     """Draw anti-aliased shapes on img inside bbox.
 
     draw_fn(draw, tx, k) draws opaque shapes in image coordinates mapped by tx(x, y) onto a k-times
@@ -28,7 +36,7 @@ def aa_patch(img: Image.Image, bbox, draw_fn, k: int = K, opacity: float = 1.0) 
     big = crop.resize((crop.width * k, crop.height * k), Image.Resampling.NEAREST)
     d = ImageDraw.Draw(big)
 
-    def tx(x, y):
+    def tx(x: float, y: float) -> Point:
         return ((x - x0) * k, (y - y0) * k)
 
     draw_fn(d, tx, k)
@@ -38,7 +46,9 @@ def aa_patch(img: Image.Image, bbox, draw_fn, k: int = K, opacity: float = 1.0) 
     img.paste(small, (x0, y0))
 
 
-def arrow_polygon(p0, p1, width: float, head_len: float, head_w: float):
+def arrow_polygon(
+    p0: Point, p1: Point, width: float, head_len: float, head_w: float
+) -> list[Point]:
     """Shaft + head as one polygon from p0 to the tip p1."""
     (x0, y0), (x1, y1) = p0, p1
     dx, dy = x1 - x0, y1 - y0
@@ -60,17 +70,17 @@ def arrow_polygon(p0, p1, width: float, head_len: float, head_w: float):
 
 
 def draw_arrow(
-    img,
-    p0,
-    p1,
-    colour,
-    width=9.0,
-    head_len=22.0,
-    head_w=24.0,
-    halo=(255, 255, 255),
-    halo_w=3.0,
+    img: Image.Image,
+    p0: Point,
+    p1: Point,
+    colour: Colour,
+    width: float = 9.0,
+    head_len: float = 22.0,
+    head_w: float = 24.0,
+    halo: Colour = (255, 255, 255),
+    halo_w: float = 3.0,
     dash: float | None = None,
-) -> tuple:
+) -> Box:
     """An arrow from p0 to the tip p1 with a light halo; returns its bounding box."""
     (x0, y0), (x1, y1) = p0, p1
     pad = head_w + halo_w * 2 + 2
@@ -79,7 +89,7 @@ def draw_arrow(
     L = math.hypot(dx, dy) or 1.0
     ux, uy = dx / L, dy / L
 
-    def fn(d, tx, k):
+    def fn(d: ImageDraw.ImageDraw, tx: Transform, k: int) -> None:
         # halo: the same arrow, wider and starting a little earlier, tip a little further
         hp0 = (x0 - ux * halo_w, y0 - uy * halo_w)
         hp1 = (x1 + ux * halo_w * 1.8, y1 + uy * halo_w * 1.8)
@@ -112,7 +122,14 @@ def draw_arrow(
     return bbox
 
 
-def draw_trail(img, points, colour, width=6.0, opacity=0.45, head: tuple | None = None) -> tuple:
+def draw_trail(
+    img: Image.Image,
+    points: Sequence[Point],
+    colour: Colour,
+    width: float = 6.0,
+    opacity: float = 0.45,
+    head: tuple[Point, Point] | None = None,
+) -> Box:
     """A faint polyline through points (a move), dots at the waypoints, an optional small
     arrowhead (p_from, p_tip). Returns its bounding box."""
     xs = [p[0] for p in points] + ([head[1][0]] if head else [])
@@ -120,7 +137,7 @@ def draw_trail(img, points, colour, width=6.0, opacity=0.45, head: tuple | None 
     pad = width * 3 + 4
     bbox = (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
 
-    def fn(d, tx, k):
+    def fn(d: ImageDraw.ImageDraw, tx: Transform, k: int) -> None:
         pts = [tx(*p) for p in points]
         d.line(pts, fill=colour, width=round(width * k), joint="curve")
         r = width * 0.5 * k
@@ -139,7 +156,7 @@ def draw_trail(img, points, colour, width=6.0, opacity=0.45, head: tuple | None 
     return bbox
 
 
-def shorten(p0, p1, start: float, end: float):
+def shorten(p0: Point, p1: Point, start: float, end: float) -> tuple[Point, Point]:
     """The segment from p0 to p1 with `start` px cut at the start and `end` px at the end."""
     (x0, y0), (x1, y1) = p0, p1
     L = math.hypot(x1 - x0, y1 - y0) or 1.0
@@ -147,18 +164,26 @@ def shorten(p0, p1, start: float, end: float):
     return (x0 + ux * start, y0 + uy * start), (x1 - ux * end, y1 - uy * end)
 
 
-def badge_label_width(lines, badge: int = 20) -> int:
+def badge_label_width(lines: Lines, badge: int = 20) -> int:
     """The width of a badge label with these lines [(text, size, dy)]."""
     return round(max(text.text_length(s, size) for s, size, _ in lines)) + badge + 16
 
 
-def badge_label(img, box, badge_text: str, lines, colour, ink, badge: int = 20) -> None:
+def badge_label(
+    img: Image.Image,
+    box: Box,
+    badge_text: str,
+    lines: Lines,
+    colour: Colour,
+    ink: Colour,
+    badge: int = 20,
+) -> None:
     """A white rounded box outlined in colour, a round badge of that colour with badge_text at
     its left, then lines [(text, size, dy)] in ink, each dy below the top of the box."""
     x0, y0, x1, y1 = box
     bx, by = x0 + 4 + badge / 2, (y0 + y1) / 2
 
-    def shapes(dd, tx, k):
+    def shapes(dd: ImageDraw.ImageDraw, tx: Transform, k: int) -> None:
         dd.rounded_rectangle(
             (*tx(x0, y0), *tx(x1, y1)),
             radius=6 * k,

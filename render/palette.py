@@ -8,15 +8,17 @@ depends only on the probes, so images mapped to it stay reproducible.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PIL import Image
 
 
-def build_palette(frames, colours: int = 256) -> Image.Image:
+def build_palette(frames: Iterable[Image.Image], colours: int = 256) -> Image.Image:
     """The palette of the probe images `frames` (RGB, same width), stacked top to bottom."""
-    frames = list(frames)
-    probe = Image.new("RGB", (frames[0].width, sum(f.height for f in frames)))
+    images = list(frames)
+    probe = Image.new("RGB", (images[0].width, sum(f.height for f in images)))
     y = 0
-    for f in frames:
+    for f in images:
         probe.paste(f, (0, y))
         y += f.height
     return probe.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

@@ -3,10 +3,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from render.canvas import Canvas, Colour, Draw
 from render.text import text
 
 
-def track(img, d, x0, y, width, height, cells, size: int, gap: float) -> None:
+def track(
+    img: Canvas,
+    d: Draw,
+    x0: float,
+    y: float,
+    width: float,
+    height: float,
+    cells: Sequence[tuple[str, Colour, Colour, int, Colour]],
+    size: int,
+    gap: float,
+) -> None:
     """A row of equal boxes across width, gap apart; cells [(label, fill, outline, line width,
     text colour)], each label centred in its box."""
     n = len(cells)
@@ -18,7 +31,16 @@ def track(img, d, x0, y, width, height, cells, size: int, gap: float) -> None:
         text(img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, size, colour, "mm")
 
 
-def text_block(img, x0, y, bottom, lines, more_colour, line_h=23, more_size=17) -> int:
+def text_block(
+    img: Canvas,
+    x0: float,
+    y: float,
+    bottom: float,
+    lines: Sequence[tuple[str, Colour, int]],
+    more_colour: Colour,
+    line_h: float = 23,
+    more_size: int = 17,
+) -> int:
     """Lines [(text, colour, size)] from y down, line_h apart, above bottom; when they do not
     all fit, the last line that fits says how many more there are. Returns how many were shown."""
     shown = 0

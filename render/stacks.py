@@ -11,7 +11,9 @@ class StackGeometry:
     size: int  # counter side
     strip: int  # height of the marker strip under a counter (0 if no unit here carries one)
     gap: int
-    cells: list  # top-left offsets from the hex centre, one per unit, in stack order
+    cells: list[
+        tuple[int, int]
+    ]  # top-left offsets from the hex centre, one per unit, in stack order
 
 
 def stack_geometry(n: int, markers: bool) -> StackGeometry:
@@ -33,7 +35,7 @@ def stack_geometry(n: int, markers: bool) -> StackGeometry:
     cell_h = size + strip
     rows = [min(cols, n - i) for i in range(0, n, cols)]
     total_h = len(rows) * cell_h + (len(rows) - 1) * gap
-    cells = []
+    cells: list[tuple[int, int]] = []
     y = -total_h / 2
     for k in rows:
         row_w = k * size + (k - 1) * gap

@@ -8,15 +8,20 @@ Pillow: golden-image tests rely on it.
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render.canvas import Colour, Point
+
+Font = ImageFont.FreeTypeFont  # the type of every font here
 NB = "\u00a0"  # a space that wrap() does not break at; drawn as a plain space
 
 
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+    # with a size, load_default always gives the bundled FreeType font (its type says "or not")
+    return cast(ImageFont.FreeTypeFont, ImageFont.load_default(size=size))
 
 
 @lru_cache(maxsize=8192)
@@ -25,15 +30,17 @@ def text_length(text: str, size: int) -> float:
 
 
 @lru_cache(maxsize=4096)
-def _text_mask(s: str, size: int, anchor: str):
+def _text_mask(s: str, size: int, anchor: str) -> tuple[Image.Image, tuple[float, float]]:
     f = font(size)
-    left, top, right, bottom = f.getbbox(s, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    left, top, right, bottom = f.getbbox(s, anchor=anchor)  # whole pixels, typed as floats
+    mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
     return mask, (left, top)
 
 
-def text(img, xy, s: str, size: int, fill, anchor: str = "la") -> tuple[int, int, int, int]:
+def text(
+    img: Image.Image, xy: Point, s: str, size: int, fill: Colour, anchor: str = "la"
+) -> tuple[int, int, int, int]:
     """Draw text as ImageDraw.text would, from a cache of rendered masks (panels and labels
     repeat the same strings from image to image). Returns the box drawn."""
     mask, (left, top) = _text_mask(s, size, anchor)
@@ -59,7 +66,9 @@ def fit_font(s: str, size: int, max_w: float, min_size: int = 7) -> ImageFont.Fr
 def wrap(s: str, size: int, width: float) -> list[str]:
     """Greedy word wrap at spaces (not at NB)."""
     space = text_length(" ", size)
-    lines, cur, cur_w = [], [], 0.0
+    lines: list[str] = []
+    cur: list[str] = []
+    cur_w = 0.0
     for word in (w.replace(NB, " ") for w in s.split(" ") if w):
         w = text_length(word, size)
         if cur and cur_w + space + w > width:
@@ -73,7 +82,9 @@ def wrap(s: str, size: int, width: float) -> list[str]:
     return lines
 
 
-def vertical_label(s: str, size: int, fill, background, pad: int = 8, height: int = 20):
+def vertical_label(
+    s: str, size: int, fill: Colour, background: Colour, pad: int = 8, height: int = 20
+) -> Image.Image:
     """s written top to bottom (turned a quarter clockwise) on a background-coloured strip."""
     f = font(size)
     w = round(f.getlength(s)) + pad

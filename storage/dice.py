@@ -1,21 +1,24 @@
-"""Committed dice: rolls fixed by a secret seed whose SHA-256 commitment is published first.
+"""Committed dice: draws fixed by a secret seed whose SHA-256 commitment is published first.
 
-Pure standard library (no database, no global random): the offline audit recomputes every roll with
+Pure standard library (no database, no global random): the offline audit recomputes every draw with
 these functions.
 
 - A dice epoch (a run of orders within one game turn, numbered 1, 2, ... per game) has a seed,
   `new_seed()`: 32 bytes from `secrets`, as hex. `commitment(seed)` = SHA-256 of the seed BYTES,
-  hex; it is logged before the epoch's first roll; the seed is logged when the epoch ends.
+  hex; it is logged before the epoch's first draw; the seed is logged when the epoch ends.
 - Players' salts: `salt_digest(salts)` = SHA-256(canonical JSON list of the epoch's salt texts in
   log order), hex; with no salt it is SHA-256(b"[]"). The salts close at the epoch's first draw.
-- Roll n of an epoch: HMAC-SHA256(key=seed bytes, msg=f"{game_uid}|{epoch}|{n}|{purpose}|{salt_dig}")
-  mapped by rejection sampling: the digest bytes in order, the first b < 252 gives b % 6 + 1
-  (252 = 6 * 42, so each face keeps exactly 42 of the 256 byte values: no modulo bias). If all 32
-  bytes are >= 252 (probability 2**-192), continue with the same key and msg + "|1", "|2", ...
+- Draw n of an epoch, a die of `faces` faces: HMAC-SHA256(key=seed bytes, msg), msg =
+  f"{game_uid}|{epoch}|{n}|{purpose}|{salt_dig}" for a d6 (every stored game's format), that plus
+  f"|d{faces}" for any other die; mapped by rejection sampling without modulo bias: for
+  faces <= 256 the first digest byte b < 256 - 256 % faces gives b % faces + 1 (a d6: b < 252 =
+  6 * 42, so each face keeps exactly 42 byte values); for more faces the same over 2-byte
+  big-endian chunks and 65536. If the whole digest is rejected, continue with the same key and
+  msg + "|1", "|2", ...
 - n counts EVERY draw from the source within the epoch, public and hidden alike (one counter,
   starting at 1): `CommittedDice.next_n` is the only counter storage keeps. Moderator-fixed rolls
   are not draws and take no n.
-- Hidden draws (purpose starting "hidden:") use the game's second seed (the hidden seed, committed
+- Hidden draws (`hidden=True`, a typed flag) use the game's second seed (the hidden seed, committed
   in epoch 1's row, revealed at game end) with the very same message format (same epoch, their own
   n from the shared counter). Their value must not enter a chained payload: `roll_entry` gives the
   payload record (value None + a salted commitment) and the `secret` entry kept off-chain.
@@ -32,14 +35,14 @@ import secrets
 
 from storage.chain import canonical
 
-HIDDEN_PREFIX = "hidden:"
 ACCEPT_BELOW = 252  # 6 * 42: the largest multiple of 6 not above 256
+MAX_FACES = 65536  # 2-byte chunks: the most faces a draw maps onto
 HEX64 = frozenset("0123456789abcdef")
 _HEX64_RE = re.compile(r"[0-9a-f]{64}")
 
 
 class HiddenSeedMissing(RuntimeError):
-    """A "hidden:" roll was asked of a source that holds no hidden seed."""
+    """A hidden draw was asked of a source that holds no hidden seed."""
 
 
 def new_seed() -> str:
@@ -65,16 +68,25 @@ def salt_digest(salts: list[str]) -> str:
 EMPTY_SALT_DIGEST = salt_digest([])
 
 
-def roll_message(game_uid: str, epoch: int, n: int, purpose: str, salt_dig: str) -> bytes:
-    """The HMAC message of one draw: f"{game_uid}|{epoch}|{n}|{purpose}|{salt_dig}" in UTF-8."""
-    return f"{game_uid}|{epoch}|{n}|{purpose}|{salt_dig}".encode()
+def roll_message(
+    game_uid: str, epoch: int, n: int, purpose: str, salt_dig: str, faces: int = 6
+) -> bytes:
+    """The HMAC message of one draw: f"{game_uid}|{epoch}|{n}|{purpose}|{salt_dig}" in UTF-8,
+    followed by f"|d{faces}" for any die but a d6."""
+    msg = f"{game_uid}|{epoch}|{n}|{purpose}|{salt_dig}".encode()
+    return msg if faces == 6 else msg + b"|d%d" % faces
 
 
-def face_from_digest(digest: bytes) -> int | None:
-    """The die face of a digest by rejection sampling, or None when every byte is >= 252."""
-    for b in digest:
-        if b < ACCEPT_BELOW:
-            return b % 6 + 1
+def face_from_digest(digest: bytes, faces: int = 6) -> int | None:
+    """The die face of a digest by rejection sampling, or None when every byte (faces <= 256) or
+    2-byte big-endian chunk (more faces) is at or above the largest multiple of faces."""
+    size = 1 if faces <= 256 else 2
+    span = 256**size
+    limit = span - span % faces  # 252 for a d6
+    for i in range(0, len(digest) - size + 1, size):
+        chunk = int.from_bytes(digest[i : i + size], "big")
+        if chunk < limit:
+            return chunk % faces + 1
     return None
 
 
@@ -87,33 +99,84 @@ def _positive_int(name: str, value) -> None:
         raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
 
 
-def roll_value(
-    seed_hex: str, game_uid: str, epoch: int, n: int, purpose: str, salt_dig: str
-) -> int:
-    """Draw n of an epoch: one d6 face, 1..6, from the seed, the game and the salts."""
+def _check_faces(faces) -> None:
+    _positive_int("faces", faces)
+    if faces > MAX_FACES:
+        raise ValueError(f"a die has at most {MAX_FACES} faces, got {faces!r}")
+
+
+def _check_draw(game_uid, epoch, n, purpose, salt_dig, faces) -> None:
     _positive_int("epoch", epoch)
     _positive_int("n", n)
+    _check_faces(faces)
     if not isinstance(game_uid, str) or not game_uid or "|" in game_uid:
         raise ValueError(f"game_uid must be a non-empty string without '|', got {game_uid!r}")
     if not isinstance(purpose, str):
         raise TypeError(f"purpose must be a string, got {purpose!r}")
     _check_hex64("salt digest", salt_dig)
+
+
+def roll_value(
+    seed_hex: str,
+    game_uid: str,
+    epoch: int,
+    n: int,
+    purpose: str,
+    salt_dig: str,
+    faces: int = 6,
+) -> int:
+    """Draw n of an epoch: one face 1..faces from the seed, the game and the salts."""
+    _check_draw(game_uid, epoch, n, purpose, salt_dig, faces)
     key = bytes.fromhex(seed_hex)
-    msg = roll_message(game_uid, epoch, n, purpose, salt_dig)
-    face = face_from_digest(_digest(key, msg))
+    msg = roll_message(game_uid, epoch, n, purpose, salt_dig, faces)
+    face = face_from_digest(_digest(key, msg), faces)
     extension = 0
-    while face is None:  # every byte rejected: probability 2**-192 per draw
+    while face is None:  # the whole digest rejected: probability 2**-192 for a d6
         extension += 1
-        face = face_from_digest(_digest(key, msg + b"|%d" % extension))
+        face = face_from_digest(_digest(key, msg + b"|%d" % extension), faces)
     return face
 
 
-class CommittedDice:
+class _Draws:
+    """The DiceSource methods over `_draw(faces, purpose, hidden)`, as adjudicator.core.dice's
+    DiceMethods builds them (storage imports nothing of the engine): roll = a d6, dice = `count`
+    draws, shuffle = Fisher-Yates (i from len-1 down to 1, j = die(i+1) - 1), pick =
+    items[die(len) - 1]. Every draw takes its own n."""
+
+    def _draw(self, faces: int, purpose: str, hidden: bool) -> int:
+        raise NotImplementedError
+
+    def roll(self, purpose: str) -> int:
+        return self.die(6, purpose)
+
+    def die(self, faces: int, purpose: str, *, hidden: bool = False) -> int:
+        _check_faces(faces)
+        return self._draw(faces, purpose, bool(hidden))
+
+    def dice(self, count: int, faces: int, purpose: str, *, hidden: bool = False) -> tuple:
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise ValueError(f"the number of dice must be an integer >= 0, not {count!r}")
+        return tuple(self.die(faces, purpose, hidden=hidden) for _ in range(count))
+
+    def shuffle(self, items, purpose: str, *, hidden: bool = False) -> list:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.die(i + 1, purpose, hidden=hidden) - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def pick(self, items, purpose: str, *, hidden: bool = False):
+        if not items:
+            raise ValueError(f"nothing to pick from for {purpose!r}")
+        return items[self.die(len(items), purpose, hidden=hidden) - 1]
+
+
+class CommittedDice(_Draws):
     """A DiceSource (adjudicator.core.dice) drawing from an epoch's committed seed.
 
     One counter for the epoch: `next_n` is the n the next draw takes (public or hidden); after the
     order, storage keeps `next_n` for the epoch's next order. `drawn` lists every draw in order as
-    {"epoch", "n", "purpose", "value", "hidden"}.
+    {"epoch", "n", "purpose", "value", "hidden", "faces"}. Hidden draws come from the hidden seed.
     """
 
     def __init__(
@@ -139,19 +202,22 @@ class CommittedDice:
         self.salt_dig = salt_dig
         self.drawn: list[dict] = []
 
-    def roll(self, purpose: str) -> int:
-        hidden = purpose.startswith(HIDDEN_PREFIX)
-        if hidden:
-            if self.hidden_seed_hex is None:
-                raise HiddenSeedMissing(f"no hidden seed for {purpose!r}")
-            seed = self.hidden_seed_hex
-        else:
-            seed = self.seed_hex
+    def _draw(self, faces: int, purpose: str, hidden: bool) -> int:
+        seed = self.hidden_seed_hex if hidden else self.seed_hex
+        if seed is None:
+            raise HiddenSeedMissing(f"no hidden seed for the hidden draw {purpose!r}")
         n = self.next_n
-        value = roll_value(seed, self.game_uid, self.epoch, n, purpose, self.salt_dig)
+        value = roll_value(seed, self.game_uid, self.epoch, n, purpose, self.salt_dig, faces)
         self.next_n = n + 1
         self.drawn.append(
-            {"epoch": self.epoch, "n": n, "purpose": purpose, "value": value, "hidden": hidden}
+            {
+                "epoch": self.epoch,
+                "n": n,
+                "purpose": purpose,
+                "value": value,
+                "hidden": hidden,
+                "faces": faces,
+            }
         )
         return value
 
@@ -180,7 +246,8 @@ def check_hidden(commitment, value, salt_hex) -> bool:
 def roll_entry(draw: dict, fixed: bool = False) -> tuple[dict, dict | None]:
     """The chained payload record of one draw, and the off-chain secret entry of a hidden one.
 
-    Public draw: ({"purpose","value","fixed","epoch","n","hidden": False}, None).
+    Public draw: ({"purpose","value","fixed","epoch","n","hidden": False}, None), with "faces"
+    after "hidden" for any die but a d6 (a d6 record is byte for byte what it always was).
     Hidden draw: ({... "value": None, "commitment": c, "hidden": True}, {"commitment": c,
     "value": v, "salt": s}); the entry goes into the row's non-chained `secret` list.
     """
@@ -192,6 +259,9 @@ def roll_entry(draw: dict, fixed: bool = False) -> tuple[dict, dict | None]:
         "n": draw.get("n"),
         "hidden": bool(draw.get("hidden")),
     }
+    faces = draw.get("faces", 6)
+    if faces != 6:
+        record["faces"] = faces
     if not record["hidden"]:
         return record, None
     c, salt = hidden_commit(draw["value"])

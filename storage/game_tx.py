@@ -202,7 +202,7 @@ class GameTx:
         q = select(Moderator).where(Moderator.game_id == self.g.id, Moderator.user == user)
         self.s.delete(self.s.exec(q).one())
 
-    def open_epoch(self, turn: int, seed: str | None = None, hidden_seed: str | None = None):
+    def open_epoch(self, turn: int | None, seed: str | None = None, hidden_seed: str | None = None):
         """Commit a fresh seed for the next dice epoch (an `epoch` row) and make it the open one.
 
         hidden_seed: a hidden seed to commit with it ("new" draws one), for epoch 1 and after a

@@ -11,6 +11,9 @@ rows (app/outbox.py), the sender (bots/outbox.py) decides what to send when.
 - the sender's SQL: `lane_heads`, `claim`, `finish` (sent, failed or a retry planned), `renew`,
   `release`, `store_image` (a map drawn when its row is sent, kept for a retry).
 - reading: `select_rows`, `known_keys`; `purge_sent`.
+- a user whose private messages the platform refuses (service_state "dm-failed:<platform>:<user>",
+  JSON {"row": the first failing row, "tries", "since", "how"}): `dm_failure`,
+  `note_dm_failure` (kept from the first failure on, `tries` counted), `clear_dm_failure`.
 - `listen(fn)` / `notify()`: the callbacks of this process told that rows were committed (the
   senders' wake-up). `write_rows` notifies; after `insert_rows` the caller notifies once its
   transaction has committed.
@@ -27,13 +30,15 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from storage.chat_models import OutboxRow
+from storage.chat_models import OutboxRow, ServiceState
 from storage.clocks import advance_image_index
 from storage.store import Store
 
 log = logging.getLogger(__name__)
 
 OUTBOX = OutboxRow.__table__
+STATE = ServiceState.__table__
+DM_FAILED = "dm-failed"
 PENDING, SENT, FAILED = "pending", "sent", "failed"
 _JSON = {"mentions": "[]", "render": None}  # columns holding JSON text (and their empty value)
 _DEFAULTS = {
@@ -281,6 +286,47 @@ def store_image(store: Store, row_id: int, owner: str, image: bytes) -> bool:
     return bool(done)
 
 
+# -- users whose private messages cannot be delivered
+def dm_failed_key(platform: str, user: str) -> str:
+    return f"{DM_FAILED}:{platform}:{user}"
+
+
+def dm_failure(store: Store, platform: str, user: str) -> dict | None:
+    """The failing state of a user's private messages ({"row", "tries", "since", "how"}), or
+    None when they are not known to fail."""
+    key = dm_failed_key(platform, user)
+    with store.reader.connect() as conn:
+        value = conn.execute(select(STATE.c.value).where(STATE.c.key == key)).scalar()
+    return None if value is None else _json(value, None)
+
+
+def note_dm_failure(
+    store: Store, platform: str, user: str, *, row_id: int, now: datetime, how: str = ""
+) -> dict:
+    """Record one more refused private message to the user; the state (a new one, with `row_id`
+    as its first failing row, if none was recorded)."""
+    key = dm_failed_key(platform, user)
+    with store.engine.begin() as conn:
+        value = conn.execute(select(STATE.c.value).where(STATE.c.key == key)).scalar()
+        state = _json(value, None) if value is not None else None
+        if not isinstance(state, dict):
+            state = {"row": row_id, "tries": 0, "since": now.isoformat(), "how": how}
+        state["tries"] = int(state.get("tries", 0)) + 1
+        text = json.dumps(state)
+        if value is not None:
+            conn.execute(update(STATE).where(STATE.c.key == key).values(value=text, updated_at=now))
+        else:
+            conn.execute(insert(STATE).values(key=key, value=text, updated_at=now))
+    return state
+
+
+def clear_dm_failure(store: Store, platform: str, user: str) -> bool:
+    """A private message to the user was delivered: forget the failing state (True if any)."""
+    with store.engine.begin() as conn:
+        stmt = delete(STATE).where(STATE.c.key == dm_failed_key(platform, user))
+        return bool(conn.execute(stmt).rowcount)
+
+
 # -- telling this process that rows were written
 _listeners: list[Callable[[], None]] = []
 
@@ -313,11 +359,15 @@ __all__ = [
     "SENT",
     "Head",
     "claim",
+    "clear_dm_failure",
+    "dm_failed_key",
+    "dm_failure",
     "finish",
     "insert_rows",
     "known_keys",
     "lane_heads",
     "listen",
+    "note_dm_failure",
     "notify",
     "purge_sent",
     "release",

@@ -128,9 +128,12 @@ class Store:
         uid: str | None = None,
         seed: str | None = None,
         hidden_seed: str | None = None,
+        state_digest: str | None = None,
     ) -> GameRecord:
         """The game, its seats, its first moderator, row 0 (setup) and row 1 (epoch 1's
-        commitment), in one transaction. The setup rolls no dice: epoch 1 opens after it."""
+        commitment), in one transaction. The setup rolls no dice: epoch 1 opens after it.
+        state_digest: the state hash row 0 records (default: of the whole initial state; a
+        game with hidden information records that of its public view)."""
         with self._session() as s, s.begin():
             g = _insert_game(s, name, uid, game, scenario_text, sandbox, initial_state_dict)
             s.add_all(Seat(game_id=g.id, side=side) for side in sides)
@@ -142,7 +145,7 @@ class Store:
                 "sandbox": sandbox,
                 "creator": creator,
                 "events": list(events),
-                "state_sha256": state_hash(initial_state_dict),
+                "state_sha256": state_digest or state_hash(initial_state_dict),
             }
             tx.append("setup", "system", "new game", setup, user=creator)
             tx.open_epoch(turn, seed, hidden_seed or "new")

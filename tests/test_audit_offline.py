@@ -71,7 +71,8 @@ class Log:
         self.rows.append(row)
         return i
 
-    def order(self, actor, text, dice, purposes, fixed=(), hidden_values=(), user=None):
+    def order(self, actor, text, dice, purposes, fixed=(), hidden_values=(), user=None, hidden=()):
+        """An order row; `purposes` are public d6 draws, `hidden` hidden d6 draws after them."""
         records, secret = [], []
         for purpose, value in fixed:
             records.append(
@@ -84,8 +85,9 @@ class Log:
                     "hidden": False,
                 }
             )
-        for purpose in purposes:
-            dice.roll(purpose)
+        draws = [(p, False) for p in purposes] + [(p, True) for p in hidden]
+        for purpose, is_hidden in draws:
+            dice.die(6, purpose, hidden=is_hidden)
             record, entry = roll_entry(dice.drawn[-1])
             records.append(record)
             if entry:
@@ -147,7 +149,8 @@ def build(reveal_hidden=True):
         "german",
         "draw",
         d1,
-        ["hidden:draw card"],
+        [],
+        hidden=["draw card"],
         hidden_values=[{"hand": ["ace", "king"]}],
         user="hans",
     )
@@ -817,7 +820,11 @@ def test_roll_values_in_the_log_are_plain_recomputations(game):
     assert roll["value"] == roll_value(SEEDS[2], UID, 2, 1, roll["purpose"], salt_digest([]))
 
 
-AUDIT_MODULES = ["chain.py", "dice.py", *(f"audit/{p.name}" for p in (ROOT / "storage" / "audit").glob("*.py"))]
+AUDIT_MODULES = [
+    "chain.py",
+    "dice.py",
+    *(f"audit/{p.name}" for p in (ROOT / "storage" / "audit").glob("*.py")),
+]
 
 
 @pytest.mark.parametrize("module", AUDIT_MODULES)

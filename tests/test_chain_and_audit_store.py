@@ -288,7 +288,7 @@ def test_a_hidden_draw_is_chained_as_a_commitment_and_disclosed_only_at_the_end(
         dice = CommittedDice(
             tx.seed(), tx.uid, tx.epoch, tx.next_n, tx.salt_digest, tx.hidden_seed()
         )
-        dice.roll("hidden:shuffle deck")
+        dice.die(6, "shuffle deck", hidden=True)
         record, secret = roll_entry(dice.drawn[0])
         payload = {"rolls": [record], "events": [], "state_sha256": None}
         tx.append("note", "system", "hidden draw", payload, epoch=tx.epoch, secret=[secret])

@@ -37,7 +37,7 @@ def fixed_seed(i: int) -> str:
 
 # ---------------------------------------------------------------- (a) fairness over 600,000 rolls
 
-PURPOSES = ("combat C6", "weather", "breakout 20tk", "combat C11", "hidden:draw")
+PURPOSES = ("combat C6", "weather", "breakout 20tk", "combat C11", "draw card")
 
 
 def test_600000_rolls_pass_chi_square_at_one_percent():
@@ -206,28 +206,34 @@ def test_committed_dice_counts_n_across_rolls():
         "purpose": "weather",
         "value": values[1],
         "hidden": False,
+        "faces": 6,
     }
 
 
-def test_hidden_purposes_use_the_hidden_seed_and_share_the_counter():
+def test_hidden_draws_use_the_hidden_seed_and_share_the_counter():
     seed, hidden = fixed_seed(5), fixed_seed(6)
     d = CommittedDice(seed, UID, 1, 1, NO_SALT, hidden_seed_hex=hidden)
     d.roll("combat C6")
-    h = d.roll("hidden:draw card")
+    h = d.die(6, "draw card", hidden=True)
     d.roll("weather")
     assert [x["n"] for x in d.drawn] == [1, 2, 3]
     assert [x["hidden"] for x in d.drawn] == [False, True, False]
-    assert h == roll_value(hidden, UID, 1, 2, "hidden:draw card", NO_SALT)
+    assert h == roll_value(hidden, UID, 1, 2, "draw card", NO_SALT)
     # the hidden seed, not the public one, decides hidden draws
-    publics = [roll_value(seed, UID, 1, n, "hidden:x", NO_SALT) for n in range(1, 65)]
+    publics = [roll_value(seed, UID, 1, n, "x", NO_SALT) for n in range(1, 65)]
     d2 = CommittedDice(seed, UID, 1, 1, NO_SALT, hidden_seed_hex=hidden)
-    assert [d2.roll("hidden:x") for _ in range(64)] != publics
+    assert [d2.die(6, "x", hidden=True) for _ in range(64)] != publics
+    assert [d2.roll("x") for _ in range(64)] == [
+        roll_value(seed, UID, 1, n, "x", NO_SALT) for n in range(65, 129)
+    ]
 
 
 def test_a_hidden_roll_without_a_hidden_seed_is_refused():
     d = CommittedDice(fixed_seed(5), UID, 1, 1, NO_SALT)
     with pytest.raises(HiddenSeedMissing):
-        d.roll("hidden:shuffle")
+        d.die(6, "shuffle", hidden=True)
+    with pytest.raises(HiddenSeedMissing):
+        d.shuffle(["a", "b", "c"], "deck", hidden=True)
     assert d.next_n == 1 and d.drawn == []
 
 
@@ -252,7 +258,7 @@ def test_committed_dice_never_shows_its_seeds():
 def test_roll_entry_hides_a_hidden_value_behind_a_commitment():
     d = CommittedDice(fixed_seed(5), UID, 1, 1, NO_SALT, hidden_seed_hex=fixed_seed(6))
     d.roll("weather")
-    d.roll("hidden:draw")
+    d.die(6, "draw", hidden=True)
     public, none = roll_entry(d.drawn[0])
     assert none is None
     assert public == {

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import time
 from collections.abc import Callable
@@ -15,6 +16,8 @@ import pytest
 from PIL import Image
 
 from app.messages import Incoming, Outgoing
+from bots import outbox
+from bots.platforms.common import DmClosed, Undeliverable
 from bots.platforms.discord import (
     DM_REFUSED,
     PRIVATE_SLOT_NOTE,
@@ -341,6 +344,56 @@ def test_from_a_prefix_order_a_private_outgoing_goes_by_dm_or_asks_to_allow_dms(
             assert refused.content == DM_REFUSED.format(user=bob["id"])
             assert "Secret" not in refused.content
             assert [str(u) for u in refused.allowed_mentions["users"]] == [bob["id"]]
+
+    run(scenario())
+
+
+def test_a_dm_refused_with_no_update_behind_it_raises_dm_closed():
+    async def scenario():
+        async with discord_bot(FakeService(lambda i: [])) as (fake, bot):
+            bob = fake.user("bob")
+            secret = Outgoing(
+                "discord", fake.channel_id, text="Secret: 3.", user_id=bob["id"], private=True
+            )
+            fake.dm_blocked.add(bob["id"])
+            with pytest.raises(DmClosed) as closed:
+                await send_outgoing(bot, secret)
+            assert getattr(closed.value.__cause__, "code", None) == 50007
+            fake.dm_blocked.clear()
+            fake.dm_forbidden[bob["id"]] = (50001, "Missing Access")
+            with pytest.raises(Undeliverable) as refused:  # another 403: not a closed DM
+                await send_outgoing(bot, secret)
+            assert not isinstance(refused.value, DmClosed)
+            assert fake.sent == []  # no line in the channel: the outbox tells it
+            del fake.dm_forbidden[bob["id"]]
+            await send_outgoing(bot, secret)
+            [dm] = await fake.wait_for_sent()
+            assert (dm.kind, dm.recipient_id, dm.content) == ("dm", bob["id"], "Secret: 3.")
+
+    run(scenario())
+
+
+def test_the_outbox_keeps_a_refused_dm_and_tells_the_channel(db_url, stores):
+    async def scenario():
+        store = stores(db_url)
+        async with discord_bot(FakeService(lambda i: [])) as (fake, bot):
+            bob = fake.user("bob")
+            fake.dm_blocked.add(bob["id"])
+            secret = private_to(bob["id"], "Secret: your reserve is 3.")
+            outbox.enqueue(store, None, [secret], fallback_chat_id=fake.channel_id)
+            stop = asyncio.Event()
+            senders = {"discord": functools.partial(send_outgoing, bot)}
+            sender = asyncio.create_task(outbox.run_sender(store, senders, stop))
+            [notice] = await fake.wait_for_sent()
+            stop.set()
+            await sender
+            assert (notice.kind, notice.channel_id) == ("channel", fake.channel_id)
+            assert notice.content.startswith(f"A private message for <@{bob['id']}> could not")
+            assert "allow direct messages from server members" in notice.content
+            assert "Secret" not in notice.content
+            assert [str(u) for u in notice.allowed_mentions["users"]] == [bob["id"]]
+        [waiting] = outbox.rows(store, status=outbox.PENDING)
+        assert waiting.outgoing.text == "Secret: your reserve is 3."
 
     run(scenario())
 

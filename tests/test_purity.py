@@ -20,10 +20,32 @@ EXEMPT = {PACKAGE / "hells_gate" / "loader.py"}  # the one module that reads sce
 
 # Modules whose import means I/O, a database, the network, the clock or global randomness.
 FORBIDDEN = (
-    "os", "sys", "io", "pathlib", "socket", "sqlite3", "sqlalchemy", "sqlmodel", "requests",
-    "urllib", "http", "asyncio", "time", "datetime", "random", "secrets", "subprocess", "shutil",
-    "tempfile", "logging", "threading", "importlib.resources", "telegram", "discord",
-    "apscheduler", "PIL",
+    "os",
+    "sys",
+    "io",
+    "pathlib",
+    "socket",
+    "sqlite3",
+    "sqlalchemy",
+    "sqlmodel",
+    "requests",
+    "urllib",
+    "http",
+    "asyncio",
+    "time",
+    "datetime",
+    "random",
+    "secrets",
+    "subprocess",
+    "shutil",
+    "tempfile",
+    "logging",
+    "threading",
+    "importlib.resources",
+    "telegram",
+    "discord",
+    "apscheduler",
+    "PIL",
 )
 FORBIDDEN_CALLS = {"open", "__import__"}
 
@@ -48,32 +70,43 @@ def violations(source: str, filename: str = "<module>") -> list[str]:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
             bad = [n for n in names if is_forbidden(n)]
             if bad:
-                found.append(f"{node.lineno}: from {node.module} import "
-                             f"{', '.join(a.name for a in node.names)}")
+                found.append(
+                    f"{node.lineno}: from {node.module} import "
+                    f"{', '.join(a.name for a in node.names)}"
+                )
         elif isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name) and func.id in FORBIDDEN_CALLS:
                 found.append(f"{node.lineno}: {func.id}() call")
             elif isinstance(func, ast.Attribute) and func.attr == "import_module":
                 found.append(f"{node.lineno}: import_module() call")
-            elif (isinstance(func, ast.Attribute) and func.attr == "open"
-                  and isinstance(func.value, ast.Name) and func.value.id == "builtins"):
+            elif (
+                isinstance(func, ast.Attribute)
+                and func.attr == "open"
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "builtins"
+            ):
                 found.append(f"{node.lineno}: builtins.open() call")
     return found
 
 
 def rules_modules() -> list[Path]:
     return sorted(
-        p for p in PACKAGE.rglob("*.py") if p not in EXEMPT and "drawer" not in p.parts
-        and p.name != "drawer.py"
+        p
+        for p in PACKAGE.rglob("*.py")
+        if p not in EXEMPT and "drawer" not in p.parts and p.name != "drawer.py"
     )
 
 
 def test_the_walk_covers_the_rules_modules():
     """The check looks at the engine, the core and the grammar, and only exempts the loader."""
     names = {p.relative_to(ROOT).as_posix() for p in rules_modules()}
-    for expected in ("adjudicator/hells_gate/rules.py", "adjudicator/hells_gate/supply.py",
-                     "adjudicator/core/dice.py", "adjudicator/grammar/kit.py"):
+    for expected in (
+        "adjudicator/hells_gate/rules.py",
+        "adjudicator/hells_gate/supply.py",
+        "adjudicator/core/dice.py",
+        "adjudicator/grammar/kit.py",
+    ):
         assert expected in names
     assert "adjudicator/hells_gate/loader.py" not in names
     assert len(names) >= 20
@@ -86,31 +119,37 @@ def test_rules_module_does_no_io(path):
     assert violations(path.read_text("utf-8"), str(path)) == []
 
 
-@pytest.mark.parametrize("source", [
-    "import time\n",
-    "import os.path\n",
-    "from datetime import datetime\n",
-    "from importlib import resources\n",
-    "from importlib.resources import files\n",
-    "import random as r\n",
-    "def f():\n    import sqlmodel\n",
-    "from PIL import Image\n",
-    "data = open('map.toml').read()\n",
-    "mod = __import__('socket')\n",
-    "import importlib\nm = importlib.import_module('json')\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import time\n",
+        "import os.path\n",
+        "from datetime import datetime\n",
+        "from importlib import resources\n",
+        "from importlib.resources import files\n",
+        "import random as r\n",
+        "def f():\n    import sqlmodel\n",
+        "from PIL import Image\n",
+        "data = open('map.toml').read()\n",
+        "mod = __import__('socket')\n",
+        "import importlib\nm = importlib.import_module('json')\n",
+    ],
+)
 def test_the_check_flags_a_synthetic_impure_module(source):
     """A module with `import time` (or any other I/O, clock or random import) is flagged."""
     assert violations(source) != []
 
 
-@pytest.mark.parametrize("source", [
-    "import hashlib\nfrom collections import deque\n",
-    "from adjudicator.core.dice import HashDice\n",
-    "import importlib\n",
-    "from .time import clock\n",  # a relative module named time is the package's own
-    "timeline = reopen = 1\nf = obj.read\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import hashlib\nfrom collections import deque\n",
+        "from adjudicator.core.dice import HashDice\n",
+        "import importlib\n",
+        "from .time import clock\n",  # a relative module named time is the package's own
+        "timeline = reopen = 1\nf = obj.read\n",
+    ],
+)
 def test_the_check_passes_a_synthetic_pure_module(source):
     """Pure imports and look-alike names are not flagged."""
     assert violations(source) == []

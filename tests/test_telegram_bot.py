@@ -19,7 +19,9 @@ from telegram import Update
 from telegram.error import InvalidToken
 
 from app.messages import Incoming, Outgoing
+from bots import outbox
 from bots.platforms.common import (
+    DmClosed,
     RetryLater,
     Undeliverable,
     split_markdown,
@@ -492,6 +494,53 @@ def test_send_raises_clear_errors():
                 await h.bot.send(private)
             with pytest.raises(ValueError):
                 await h.bot.send(Outgoing("telegram", None, "nowhere"))
+
+    run(test)
+
+
+@pytest.mark.parametrize("never_seen", [False, True], ids=["403", "chat-not-found"])
+def test_a_private_message_the_user_refuses_raises_dm_closed(never_seen):
+    async def test():
+        async with running() as h:
+            h.api.block_private(BOB, never_seen=never_seen)
+            secret = Outgoing("telegram", str(GROUP), "secret", user_id=str(BOB), private=True)
+            with pytest.raises(DmClosed) as closed:  # the outbox's way: no notice from send
+                await h.bot.send(secret, fallback_chat_id=str(GROUP), raise_dm_closed=True)
+            assert closed.value.parts_sent == 0
+            assert h.api.sent("sendMessage", GROUP) == []
+            with pytest.raises(DmClosed):  # no group for the adapter's own notice
+                await h.bot.send(
+                    Outgoing("telegram", None, "secret", user_id=str(BOB), private=True)
+                )
+            h.api.block_private(GROUP)  # a group that refuses the bot: not a closed DM
+            with pytest.raises(Undeliverable) as refused:
+                await h.bot.send(Outgoing("telegram", str(GROUP), "public"))
+            assert not isinstance(refused.value, DmClosed)
+            h.api.unblock_private(BOB)
+            [delivered] = await h.bot.send(secret, raise_dm_closed=True)
+        assert delivered.chat.id == BOB
+
+    run(test)
+
+
+def test_the_outbox_keeps_a_refused_private_message_and_tells_the_group(db_url, stores):
+    async def test():
+        store = stores(db_url)
+        async with running() as h:
+            h.api.block_private(BOB)
+            secret = Outgoing("telegram", str(GROUP), "secret: B4", user_id=str(BOB), private=True)
+            outbox.enqueue(store, None, [secret])
+            stop = asyncio.Event()
+            sender = asyncio.create_task(outbox.run_sender(store, {"telegram": h.bot.send}, stop))
+            [notice] = await h.api.wait_for_call("sendMessage", GROUP)
+            stop.set()
+            await sender
+        assert "could not be delivered" in notice.rendered
+        assert f"press Start in @{BOT_NAME}" in notice.rendered  # the bot's name, from its send
+        assert notice.entities[0]["type"] == "text_mention"  # the player is pinged
+        assert all("B4" not in (c.rendered or "") for c in h.api.sent())
+        [waiting] = outbox.rows(store, status=outbox.PENDING)
+        assert waiting.outgoing.text == "secret: B4"
 
     run(test)
 

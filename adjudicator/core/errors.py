@@ -19,5 +19,5 @@ class Rejection(Exception):
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}" if self.rule else self.message
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str | None]:
         return {"code": self.code, "message": self.message, "rule": self.rule}

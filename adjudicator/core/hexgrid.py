@@ -7,6 +7,7 @@ sit half a hex lower than even columns (B, D, F). The neighbour rule is the scen
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from functools import lru_cache
 
 
@@ -36,7 +37,7 @@ class HexGrid:
         """Position in hex order (column, then row): used for deterministic ties."""
         return self._index[hex_id]
 
-    def sort(self, hexes) -> list[str]:
+    def sort(self, hexes: Iterable[str]) -> list[str]:
         return sorted(hexes, key=self._index.__getitem__)
 
     def coords(self, hex_id: str) -> tuple[int, int]:

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+from typing import NoReturn, TypeVar, overload
+
+T = TypeVar("T")
+D = TypeVar("D")
+
 
 class ScenarioError(ValueError):
     def __init__(self, source: str, entry: str, problem: str):
@@ -17,10 +23,42 @@ class Checker:
     def __init__(self, source: str):
         self.source = source
 
-    def fail(self, entry: str, problem: str) -> None:
+    def fail(self, entry: str, problem: str) -> NoReturn:
         raise ScenarioError(self.source, entry, problem)
 
-    def get(self, table: dict, key: str, kind, entry: str, default=..., choices=None):
+    @overload
+    def get(
+        self,
+        table: Mapping[str, object],
+        key: str,
+        kind: type[T] | tuple[type[T], ...],
+        entry: str,
+        *,
+        choices: Collection[object] | None = None,
+    ) -> T: ...
+
+    @overload
+    def get(
+        self,
+        table: Mapping[str, object],
+        key: str,
+        kind: type[T] | tuple[type[T], ...],
+        entry: str,
+        default: D,
+        choices: Collection[object] | None = None,
+    ) -> T | D: ...
+
+    def get(
+        self,
+        table: Mapping[str, object],
+        key: str,
+        kind: type[T] | tuple[type[T], ...],
+        entry: str,
+        default: object = ...,
+        choices: Collection[object] | None = None,
+    ) -> object:
+        """table[key], which must be of kind (a bool is no int) and one of choices if given;
+        default when the key is missing (no default: the key is required)."""
         if key not in table:
             if default is ...:
                 self.fail(entry, f"missing key '{key}'")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from adjudicator.core.dice import DiceSource, Roll
-from adjudicator.core.events import Event
+from adjudicator.core.events import Event, Viewer
 from adjudicator.core.scenario import ScenarioError
 
 SYSTEM_ACTOR = "system"  # the deadline scheduler: it gives the deadline default
@@ -79,7 +79,7 @@ class Outcome:
     state: Any
     events: list[Event] = field(default_factory=list)
     rolls: list[Roll] = field(default_factory=list)
-    combat: dict | None = None  # a system's detail for the reply's JSON (odds, die, hits)
+    combat: dict[str, Any] | None = None  # a system's detail for the reply (odds, die, hits)
     order: object = None  # the order as applied (a path, a flip filled in); None: as given
 
 
@@ -88,7 +88,7 @@ class Answer:
     """The answer to a question about the game (status, units, options, preview)."""
 
     text: str
-    detail: dict | None = None  # machine-readable detail (a preview's odds)
+    detail: dict[str, Any] | None = None  # machine-readable detail (a preview's odds)
 
 
 @runtime_checkable
@@ -113,14 +113,39 @@ class Grammar(Protocol):
 
 
 class GameSystem(Protocol):
-    """One game system bound to its scenario data (see the module doc)."""
+    """One game system bound to its scenario data (see the module doc). Its data members are
+    read-only: a system may hold them as plain or class attributes of narrower types."""
 
-    id: str  # "hells-gate"
-    title: str  # the scenario's title, e.g. "Hell's Gate: The Korsun Pocket 1944"
-    sides: tuple[Side, ...]
-    grammar: Grammar
-    drawer: str  # the module that draws the map: draw(system, state, events, view, title) -> PNG
-    headlines: frozenset[str]  # the event kinds an after-phase post tells (others are details)
+    @property
+    def id(self) -> str:
+        """The system's id: "hells-gate"."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The scenario's title, e.g. "Hell's Gate: The Korsun Pocket 1944"."""
+        ...
+
+    @property
+    def sides(self) -> tuple[Side, ...]: ...
+
+    @property
+    def grammar(self) -> Grammar: ...
+
+    @property
+    def drawer(self) -> str:
+        """The module that draws the map: draw(system, state, events, view, title) -> PNG."""
+        ...
+
+    @property
+    def headlines(self) -> frozenset[str]:
+        """The event kinds an after-phase post tells (the others are details)."""
+        ...
+
+    @property
+    def hidden_information(self) -> bool:
+        """Whether a side's state holds what the other may not see."""
+        ...
 
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
         """The state after setup and the automatic phases that follow it."""
@@ -130,7 +155,7 @@ class GameSystem(Protocol):
         """New state + events + rolls, or raise Rejection; `state` is untouched."""
         ...
 
-    def legal_orders(self, state: Any, side: str) -> list:
+    def legal_orders(self, state: Any, side: str) -> Sequence[object]:
         """The one gate: every order `side` may give now."""
         ...
 
@@ -155,25 +180,54 @@ class GameSystem(Protocol):
 
     def answer(self, state: Any, actor: str, query: object) -> Answer: ...
 
-    def show(self, state: Any) -> dict:
+    def view(self, state: Any, viewer: Viewer) -> Any:
+        """The state as `viewer` may see it (what the drawer, `status`, `show` and posts get):
+        values hidden from him removed. The identity in a system without hidden information."""
+        ...
+
+    def show(self, state: Any) -> dict[str, Any]:
         """The machine-readable view of the state (`pbem show --json`)."""
         ...
 
-    def state_to_json(self, state: Any) -> dict: ...
+    def state_to_json(self, state: Any) -> dict[str, Any]: ...
 
-    def state_from_json(self, data: dict) -> Any: ...
+    def state_from_json(self, data: dict[str, Any]) -> Any: ...
 
 
 class SystemType(Protocol):
-    """What a game system registers: its id, its names, and how to bind it to scenario data."""
+    """What a game system registers: its id, its names, and how to bind it to scenario data
+    (read-only data members, like GameSystem's)."""
 
-    id: str
-    title: str  # "Hell's Gate: The Korsun Pocket 1944"
-    name: str  # what players call it: "Hell's Gate"
-    sides: tuple[Side, ...]
-    default_source: str  # the data file of the default scenario, "hells_gate/scenario.toml"
-    data_package: str  # the package holding the data files ("adjudicator.hells_gate")
-    data_file: str  # the default scenario's file name in it ("scenario.toml")
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> str:
+        """E.g. "Hell's Gate: The Korsun Pocket 1944"."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """What players call it: "Hell's Gate"."""
+        ...
+
+    @property
+    def sides(self) -> tuple[Side, ...]: ...
+
+    @property
+    def default_source(self) -> str:
+        """The data file of the default scenario, "hells_gate/scenario.toml"."""
+        ...
+
+    @property
+    def data_package(self) -> str:
+        """The package holding the data files ("adjudicator.hells_gate")."""
+        ...
+
+    @property
+    def data_file(self) -> str:
+        """The default scenario's file name in it ("scenario.toml")."""
+        ...
 
     def load(self, text: str, source: str) -> GameSystem:
         """Bind the rules to a scenario text; raises ScenarioError naming source and entry."""

@@ -150,7 +150,9 @@ def _unambiguous(pairs: Iterable[tuple[tuple[str, ...], str]]) -> Phrases:
     return {p: next(iter(t)) for p, t in found.items() if len(t) == 1}
 
 
-def _longest(table: Mapping[tuple[str, ...], str], words_: Sequence[str], i: int):
+def _longest(
+    table: Mapping[tuple[str, ...], str], words_: Sequence[str], i: int
+) -> tuple[str, int] | None:
     """Greedy: (thing, length) of the longest phrase of table starting at words_[i], or None."""
     longest = max((len(p) for p in table), default=0)
     for n in range(min(longest, len(words_) - i), 0, -1):

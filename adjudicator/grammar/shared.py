@@ -53,7 +53,8 @@ def either(ids: Sequence[str]) -> str:
 
 def _side(c: Cursor) -> str:
     ids = [s.id for s in c.grammar.sides]
-    return c.choice("the side", c.grammar.side_words, either(ids), fold=True)
+    words: Mapping[str, str] = c.grammar.side_words  # the grammar's side words -> side ids
+    return c.choice("the side", words, either(ids), fold=True)
 
 
 def _help(c: Cursor) -> Help:

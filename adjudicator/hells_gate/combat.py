@@ -6,6 +6,7 @@ Applying hits and retreats is in losses.py. Turn limits of section 12 are in tur
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate import turn_rules
@@ -17,6 +18,14 @@ from adjudicator.hells_gate.units import is_full_two_step, strength
 MAX_PER_HEXSIDE = 2  # 8.4(f)
 
 
+class Shift(TypedDict):
+    """A column shift of 8.11 (S1-S7)."""
+
+    code: str  # "S1" ... "S7"
+    columns: int  # right (> 0) or left (< 0)
+    reason: str
+
+
 @dataclass
 class AttackCalc:
     hex: str
@@ -25,20 +34,26 @@ class AttackCalc:
     attack_strength: int
     defense_strength: int
     raw_column: str
-    shifts: list[dict] = field(default_factory=list)
+    shifts: list[Shift] = field(default_factory=list)
     final_column: str = ""
     overstack: bool = False
     decisive_allowed: bool = False
     decisive_refusal: Rejection | None = None
     flip_choices: list[str] = field(default_factory=list)
 
-    def to_json(self, decisive: bool, die: int | None, hits: int | None) -> dict:
+    def to_json(self, decisive: bool, die: int | None, hits: int | None) -> dict[str, Any]:
         return {
-            "hex": self.hex, "attackers": list(self.attackers),
-            "attack_strength": self.attack_strength, "defense_strength": self.defense_strength,
-            "raw_column": self.raw_column, "shifts": [dict(s) for s in self.shifts],
-            "final_column": self.final_column, "decisive": decisive, "overstack": self.overstack,
-            "die": die, "hits": hits,
+            "hex": self.hex,
+            "attackers": list(self.attackers),
+            "attack_strength": self.attack_strength,
+            "defense_strength": self.defense_strength,
+            "raw_column": self.raw_column,
+            "shifts": [dict(s) for s in self.shifts],
+            "final_column": self.final_column,
+            "decisive": decisive,
+            "overstack": self.overstack,
+            "die": die,
+            "hits": hits,
         }
 
 
@@ -47,11 +62,18 @@ def check_attackers(scen: Scenario, state: GameState, side: str, order: Attack) 
     defenders = state.units_in(order.hex)
     if not defenders or defenders[0].side == side:
         enemy = [h for h in scen.grid.sort(state.occupied()) if state.side_in(h) == other(side)]
-        raise Rejection("no-enemy-in-hex", f"{order.hex} holds no {other(side).title()} unit; "
-                        f"enemy-held hexes: {', '.join(enemy) or 'none'}", "8.3")
+        raise Rejection(
+            "no-enemy-in-hex",
+            f"{order.hex} holds no {other(side).title()} unit; "
+            f"enemy-held hexes: {', '.join(enemy) or 'none'}",
+            "8.3",
+        )
     if order.hex in state.attacked_hexes:
-        raise Rejection("hex-already-attacked",
-                        f"{order.hex} was already attacked in this combat phase", "8.4(b)")
+        raise Rejection(
+            "hex-already-attacked",
+            f"{order.hex} was already attacked in this combat phase",
+            "8.4(b)",
+        )
     if not order.units:
         raise Rejection("no-attackers", "name at least one attacking unit", "8.3")
     if len(set(order.units)) != len(order.units):
@@ -69,35 +91,48 @@ def _own_unit(scen: Scenario, state: GameState, side: str, uid: str) -> UnitStat
     if u is None:
         raise Rejection("unknown-unit", f"there is no unit {uid!r}", None)
     if u.side != side:
-        raise Rejection("not-your-unit", f"{uid} is a {u.side.title()} unit; only the "
-                        "phasing player's units attack", "4.6")
+        raise Rejection(
+            "not-your-unit",
+            f"{uid} is a {u.side.title()} unit; only the phasing player's units attack",
+            "4.6",
+        )
     if not u.on_map:
-        raise Rejection("unit-not-on-map", f"{uid} is not on the map ({u.box.replace('_', ' ')})", "2.7")
+        raise Rejection(
+            "unit-not-on-map", f"{uid} is not on the map ({u.box.replace('_', ' ')})", "2.7"
+        )
     return u
 
 
 def _check_attacker(scen: Scenario, state: GameState, u: UnitState, target: str) -> None:
     if u.retreated:
-        raise Rejection("retreated-unit-attacks",
-                        f"{u.id} has a Retreat marker and may not attack", "8.4(g)")
+        raise Rejection(
+            "retreated-unit-attacks", f"{u.id} has a Retreat marker and may not attack", "8.4(g)"
+        )
     if u.attacked:
-        raise Rejection("unit-already-attacked",
-                        f"{u.id} has already attacked in this combat phase", "8.4(a)")
-    if not scen.grid.adjacent(u.hex, target):
+        raise Rejection(
+            "unit-already-attacked", f"{u.id} has already attacked in this combat phase", "8.4(a)"
+        )
+    if not scen.grid.adjacent(u.map_hex, target):
         near = ", ".join(scen.grid.neighbours(target))
-        raise Rejection("not-adjacent", f"{u.id} in {u.hex} is not adjacent to {target}; "
-                        f"attackers must stand in {near}", "8.4(c)")
+        raise Rejection(
+            "not-adjacent",
+            f"{u.id} in {u.hex} is not adjacent to {target}; attackers must stand in {near}",
+            "8.4(c)",
+        )
 
 
 def _check_hexsides(state: GameState, units: list[UnitState], target: str) -> None:
     per_hex: dict[str, list[str]] = {}
     for u in units:
-        per_hex.setdefault(u.hex, []).append(u.id)
+        per_hex.setdefault(u.map_hex, []).append(u.id)
     for h, ids in per_hex.items():
         if len(ids) > MAX_PER_HEXSIDE:
-            raise Rejection("hexside-limit",
-                            f"at most {MAX_PER_HEXSIDE} units may attack across the {h}–{target} "
-                            f"hexside; you named {len(ids)} ({', '.join(ids)})", "8.4(f)")
+            raise Rejection(
+                "hexside-limit",
+                f"at most {MAX_PER_HEXSIDE} units may attack across the {h}–{target} "
+                f"hexside; you named {len(ids)} ({', '.join(ids)})",
+                "8.4(f)",
+            )
 
 
 def attack_strength(scen: Scenario, units: list[UnitState], target: str) -> int:
@@ -134,9 +169,11 @@ def is_overstacked(scen: Scenario, state: GameState, target: str) -> bool:
     return len(units) >= 5
 
 
-def column_shifts(scen: Scenario, state: GameState, units: list[UnitState], target: str) -> list[dict]:
+def column_shifts(
+    scen: Scenario, state: GameState, units: list[UnitState], target: str
+) -> list[Shift]:
     """8.11 shifts S1-S7 with the caps of 8.13, 12.5, 12.9 and 12.12."""
-    shifts = []
+    shifts: list[Shift] = []
 
     def add(code: str, columns: int, reason: str) -> None:
         shifts.append({"code": code, "columns": columns, "reason": reason})
@@ -152,12 +189,12 @@ def column_shifts(scen: Scenario, state: GameState, units: list[UnitState], targ
         add("S3", -1, "the weather is Mud")
     if scen.is_woods_for_combat(target):
         add("S4", -1, f"{target} is {scen.hexes[target].terrain}")
-    across = [u for u in units if scen.is_river(u.hex, target)]
+    across = [u for u in units if scen.is_river(u.map_hex, target)]
     if across and 2 * len(across) >= len(units):
         add("S5", -1, f"{len(across)} of {len(units)} attackers attack across a river hexside")
     oos_att = [u for u in units if u.oos]
     if oos_att and len(oos_att) == len(units):
-        cap, why = turn_rules.oos_cap(scen, state, units[0].side, [u.hex for u in oos_att])
+        cap, why = turn_rules.oos_cap(scen, state, units[0].side, [u.map_hex for u in oos_att])
         add("S7", -min(2, cap), "every attacker is out of supply" + why)
     elif oos_att:
         add("S6", -1, "some attackers are out of supply")
@@ -171,9 +208,13 @@ def calculate(scen: Scenario, state: GameState, side: str, order: Attack) -> Att
     raw = raw_column(scen, att, dfn)
     if raw is None:
         lowest = scen.columns[0]
-        raise Rejection("odds-too-low", f"odds {att}:{dfn} are below the lowest column "
-                        f"{lowest.label}; you need an attack strength of at least "
-                        f"{-(-dfn * lowest.a // lowest.b)}", "8.10")
+        raise Rejection(
+            "odds-too-low",
+            f"odds {att}:{dfn} are below the lowest column "
+            f"{lowest.label}; you need an attack strength of at least "
+            f"{-(-dfn * lowest.a // lowest.b)}",
+            "8.10",
+        )
     calc = AttackCalc(order.hex, [u.id for u in units], other(side), att, dfn, raw)
     calc.shifts = column_shifts(scen, state, units, order.hex)
     net = sum(s["columns"] for s in calc.shifts)
@@ -191,12 +232,18 @@ def _decisive_options(scen: Scenario, calc: AttackCalc, units: list[UnitState]) 
     calc.flip_choices = [u.id for u in (armor or full)]
     if calc.overstack:
         calc.decisive_refusal = Rejection(
-            "decisive-overstack", f"{calc.hex} is overstacked (5 or more units): the result "
-            "is read from the right-hand value anyway and no decisive attack may be declared", "8.20")
+            "decisive-overstack",
+            f"{calc.hex} is overstacked (5 or more units): the result "
+            "is read from the right-hand value anyway and no decisive attack may be declared",
+            "8.20",
+        )
     elif not full:
         calc.decisive_refusal = Rejection(
-            "decisive-needs-full-two-step", "a decisive attack needs a full-strength two-step "
-            "attacking unit to flip; none of the attackers is one", "8.17(a)")
+            "decisive-needs-full-two-step",
+            "a decisive attack needs a full-strength two-step "
+            "attacking unit to flip; none of the attackers is one",
+            "8.17(a)",
+        )
     calc.decisive_allowed = calc.decisive_refusal is None
 
 
@@ -207,9 +254,13 @@ def choose_flip(scen: Scenario, state: GameState, calc: AttackCalc, order: Attac
     if order.flip is None:
         return default_flip(scen, state, calc)
     if order.flip not in calc.flip_choices:
-        raise Rejection("bad-flip", f"{order.flip} cannot be flipped for this decisive attack; "
-                        f"choose one of: {', '.join(calc.flip_choices)}"
-                        + (" (armor first)" if _armor(scen, calc) else ""), "8.18")
+        raise Rejection(
+            "bad-flip",
+            f"{order.flip} cannot be flipped for this decisive attack; "
+            f"choose one of: {', '.join(calc.flip_choices)}"
+            + (" (armor first)" if _armor(scen, calc) else ""),
+            "8.18",
+        )
     return order.flip
 
 

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
+from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate import combat, losses, movement
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.scenario import Scenario
-from adjudicator.hells_gate.state import GameState, other, phase_kind, phase_side
+from adjudicator.hells_gate.state import GameState, other, phase_kind, phase_side, phasing_side
 from adjudicator.hells_gate.units import strength
 
+if TYPE_CHECKING:
+    from adjudicator.hells_gate.rules import HellsGate
 
-def legal_orders(scen: Scenario, state: GameState, side: str) -> list:
+
+def legal_orders(scen: Scenario, state: GameState, side: str) -> list[O.PlayerOrder]:
     if state.result is not None:
         return []
     mine = [d for d in state.pending if d.side == side]
@@ -23,28 +29,31 @@ def legal_orders(scen: Scenario, state: GameState, side: str) -> list:
         return []
     kind = phase_kind(state.phase)
     if kind == "combat":
-        return attack_orders(scen, state, side) + [O.End()]
+        return [*attack_orders(scen, state, side), O.End()]
     if kind == "movement":
         moves = move_orders(scen, state, side)
-        return moves + ([O.End()] if not turn1_obligations(scen, state) else [])
+        return [*moves, *([O.End()] if not turn1_obligations(scen, state) else [])]
     return []
 
 
-def decision_answers(scen: Scenario, state: GameState, d) -> list:
+def decision_answers(scen: Scenario, state: GameState, d: Decision) -> list[O.PlayerOrder]:
     if d.kind == "losses":
-        return losses.answers_for(scen, state, d)
+        return [*losses.answers_for(scen, state, d)]
     if d.kind == "entry":
         return [O.Enter(d.data["unit"], h) for h in d.data["options"]]
     if d.kind == "rebuild":
-        return [O.Rebuild(u) for u in d.data["options"]] + [O.End()]
+        return [*(O.Rebuild(u) for u in d.data["options"]), O.End()]
     if d.kind == "breakout":
-        return [O.Breakout(u) for u in d.data["options"]] + [O.End()]
+        return [*(O.Breakout(u) for u in d.data["options"]), O.End()]
     return []
 
 
 def eligible_attackers(scen: Scenario, state: GameState, side: str, target: str) -> list[str]:
-    return [u.id for u in state.on_map(side) if not u.retreated and not u.attacked
-            and scen.grid.adjacent(u.hex, target)]
+    return [
+        u.id
+        for u in state.on_map(side)
+        if not u.retreated and not u.attacked and scen.grid.adjacent(u.map_hex, target)
+    ]
 
 
 def attack_orders(scen: Scenario, state: GameState, side: str) -> list[O.Attack]:
@@ -52,7 +61,7 @@ def attack_orders(scen: Scenario, state: GameState, side: str) -> list[O.Attack]
     their decisive variants (all subsets would be exponential; any other group is checked by
     the same functions when ordered)."""
     out = []
-    targets = scen.grid.sort({u.hex for u in state.on_map(other(side))})
+    targets = scen.grid.sort({u.map_hex for u in state.on_map(other(side))})
     for target in targets:
         if target in state.attacked_hexes:
             continue
@@ -69,11 +78,13 @@ def attack_orders(scen: Scenario, state: GameState, side: str) -> list[O.Attack]
 def _strongest_group(scen: Scenario, state: GameState, ids: list[str]) -> tuple[str, ...]:
     per_hex: dict[str, list[str]] = {}
     for uid in sorted(ids, key=lambda i: -strength(scen, state.units[i])):
-        per_hex.setdefault(state.units[uid].hex, []).append(uid)
+        per_hex.setdefault(state.units[uid].map_hex, []).append(uid)
     return tuple(uid for group in per_hex.values() for uid in group[: combat.MAX_PER_HEXSIDE])
 
 
-def _valid_attacks(scen, state, side, target, group) -> list[O.Attack]:
+def _valid_attacks(
+    scen: Scenario, state: GameState, side: str, target: str, group: Sequence[str]
+) -> list[O.Attack]:
     try:
         calc = combat.calculate(scen, state, side, O.Attack(target, tuple(group)))
     except Rejection:
@@ -85,8 +96,11 @@ def _valid_attacks(scen, state, side, target, group) -> list[O.Attack]:
 
 
 def move_orders(scen: Scenario, state: GameState, side: str) -> list[O.Move]:
-    return [O.Move(u.id, p) for u in sorted(state.on_map(side), key=lambda u: u.id)
-            for p in movement.legal_paths(scen, state, u)]
+    return [
+        O.Move(u.id, p)
+        for u in sorted(state.on_map(side), key=lambda u: u.id)
+        for p in movement.legal_paths(scen, state, u)
+    ]
 
 
 def turn1_obligations(scen: Scenario, state: GameState) -> list[str]:
@@ -105,12 +119,16 @@ def check_turn1_moves_done(scen: Scenario, state: GameState) -> None:
     due = turn1_obligations(scen, state)
     if due:
         first = movement.legal_paths(scen, state, state.units[due[0]])[0]
-        raise Rejection("turn1-armor-must-move", f"on turn 1 each Soviet armor unit must move "
-                        f"before the phase ends; still to move: {', '.join(due)} (e.g. "
-                        f"`move {due[0]} {' '.join(first)}`)", "12.2")
+        raise Rejection(
+            "turn1-armor-must-move",
+            f"on turn 1 each Soviet armor unit must move "
+            f"before the phase ends; still to move: {', '.join(due)} (e.g. "
+            f"`move {due[0]} {' '.join(first)}`)",
+            "12.2",
+        )
 
 
-def default_order(scen: Scenario, state: GameState):
+def default_order(scen: Scenario, state: GameState) -> tuple[str, O.PlayerOrder]:
     """What a passed deadline does, one step at a time (documented in the README)."""
     if state.pending:
         d = state.pending[0]
@@ -119,14 +137,14 @@ def default_order(scen: Scenario, state: GameState):
         if d.kind == "entry":
             return d.side, O.Enter(d.data["unit"], d.data["options"][0])
         return d.side, O.End()  # rebuild and breakout are optional: none
-    side = phase_side(state.phase)
+    side = phasing_side(state.phase)
     due = turn1_obligations(scen, state)
     if due:
         return side, O.Move(due[0], movement.legal_paths(scen, state, state.units[due[0]])[0])
     return side, O.End()
 
 
-def apply_default(rules, ctx: Ctx):
+def apply_default(rules: HellsGate, ctx: Ctx) -> O.Default:
     """Default: apply default orders for the side on the clock until it is done for now (a
     decision answered or the phase ended)."""
     state = ctx.state
@@ -135,17 +153,16 @@ def apply_default(rules, ctx: Ctx):
     applied = []
     while True:
         side, order = default_order(ctx.scen, state)
-        ctx.emit("DefaultApplied", f"Deadline default for {side.title()}: {_text(order)}.",
-                 side=side)
+        ctx.emit(
+            "DefaultApplied", f"Deadline default for {side.title()}: {_text(order)}.", side=side
+        )
         rules._player_order(ctx, side, order)
         applied.append(order)
         if not isinstance(order, O.Move):
             return O.Default()
 
 
-def _text(order) -> str:
+def _text(order: O.PlayerOrder) -> str:
     from adjudicator.hells_gate.grammar import format_order
 
     return format_order(order)
-
-

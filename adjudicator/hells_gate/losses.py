@@ -52,8 +52,12 @@ def open_decision(ctx: Ctx, hex_id: str, hits: int) -> None:
         _destroy_retreated(ctx, hex_id, "no unit without a Retreat marker is left (8.28/8.38)")
         return
     side = present[0].side
-    decision = Decision("losses", side, f"apply {hits} hit{'s' if hits > 1 else ''} in {hex_id}",
-                        {"hex": hex_id, "hits": hits})
+    decision = Decision(
+        "losses",
+        side,
+        f"apply {hits} hit{'s' if hits > 1 else ''} in {hex_id}",
+        {"hex": hex_id, "hits": hits},
+    )
     answers = answers_for(scen, state, decision)
     if len(answers) == 1:
         ctx.emit("LossesForced", f"Only one way to take the hits in {hex_id}: applied.", hex=hex_id)
@@ -136,28 +140,46 @@ def check_losses(scen: Scenario, state: GameState, d: Decision, answer: Losses) 
     retreat = answer.retreat is not None
     expected = hits - 1 if retreat else min(hits, sum(left.values()))
     if retreat and not _retreat_possible(scen, state, d):
-        raise Rejection("no-legal-retreat", f"no retreat is possible from {hex_id}: "
-                        f"{_why_no_retreat(scen, state, d)}; take {expected + 1} step "
-                        "loss(es) instead", "8.34")
+        raise Rejection(
+            "no-legal-retreat",
+            f"no retreat is possible from {hex_id}: "
+            f"{_why_no_retreat(scen, state, d)}; take {expected + 1} step "
+            "loss(es) instead",
+            "8.34",
+        )
     if not retreat and _retreat_mandatory(scen, state, d):
-        raise Rejection("retreat-mandatory", f"with {hits} hits the Soviet player must take the "
-                        f"last hit as a retreat (to {' or '.join(retreat_hexes(scen, state, hex_id, d.side))})",
-                        "8.30")
+        raise Rejection(
+            "retreat-mandatory",
+            f"with {hits} hits the Soviet player must take the "
+            f"last hit as a retreat (to {' or '.join(retreat_hexes(scen, state, hex_id, d.side))})",
+            "8.30",
+        )
     if len(answer.units) != expected:
-        raise Rejection("wrong-number-of-losses", f"{hits} hit(s) in {hex_id}: name exactly "
-                        f"{expected} step loss(es){' before the retreat' if retreat else ''}; you "
-                        f"named {len(answer.units)}. Units there: {', '.join(units)}", "8.23")
+        raise Rejection(
+            "wrong-number-of-losses",
+            f"{hits} hit(s) in {hex_id}: name exactly "
+            f"{expected} step loss(es){' before the retreat' if retreat else ''}; you "
+            f"named {len(answer.units)}. Units there: {', '.join(units)}",
+            "8.23",
+        )
     for uid in answer.units:
         if uid not in units:
-            raise Rejection("loss-not-in-hex", f"{uid} is not a unit without a Retreat marker "
-                            f"in {hex_id}; hits go to {', '.join(units)}", "8.24")
+            raise Rejection(
+                "loss-not-in-hex",
+                f"{uid} is not a unit without a Retreat marker "
+                f"in {hex_id}; hits go to {', '.join(units)}",
+                "8.24",
+            )
         if not _take(left, uid):
             full = [k for k, v in left.items() if v == 2]
-            why = f"{uid} has no step left" if left[uid] <= 0 else \
-                f"full-strength units take hits first: {', '.join(full)}"
+            why = (
+                f"{uid} has no step left"
+                if left[uid] <= 0
+                else f"full-strength units take hits first: {', '.join(full)}"
+            )
             raise Rejection("hit-priority", why, "8.27")
-    if retreat:
-        _check_retreat(scen, state, d, answer, [k for k, v in left.items() if v > 0])
+    if answer.retreat is not None:
+        _check_retreat(scen, state, d, answer.retreat, [k for k, v in left.items() if v > 0])
 
 
 def _why_no_retreat(scen: Scenario, state: GameState, d: Decision) -> str:
@@ -166,25 +188,41 @@ def _why_no_retreat(scen: Scenario, state: GameState, d: Decision) -> str:
     return "no unit would be left after the other hits (8.29)"
 
 
-def _check_retreat(scen, state, d: Decision, answer: Losses, movers: list[str]) -> None:
+def _check_retreat(
+    scen: Scenario,
+    state: GameState,
+    d: Decision,
+    retreat: str | tuple[tuple[str, str], ...],
+    movers: list[str],
+) -> None:
     legal = retreat_hexes(scen, state, d.data["hex"], d.side)
-    if isinstance(answer.retreat, str):
-        plan = {uid: answer.retreat for uid in movers}
+    if isinstance(retreat, str):
+        plan = {uid: retreat for uid in movers}
     else:
-        plan = dict(answer.retreat)
-        named = [uid for uid, _ in answer.retreat]
+        plan = dict(retreat)
+        named = [uid for uid, _ in retreat]
         twice = sorted({uid for uid in named if named.count(uid) > 1})
         if twice:
-            raise Rejection("retreat-named-twice", f"{', '.join(twice)} named twice: each "
-                            "retreating unit goes to one hex", "8.31")
+            raise Rejection(
+                "retreat-named-twice",
+                f"{', '.join(twice)} named twice: each retreating unit goes to one hex",
+                "8.31",
+            )
         if sorted(plan) != sorted(movers):
-            raise Rejection("retreat-all-units", "every remaining unit without a Retreat marker "
-                            f"must retreat: name each of {', '.join(movers)} once", "8.31")
+            raise Rejection(
+                "retreat-all-units",
+                "every remaining unit without a Retreat marker "
+                f"must retreat: name each of {', '.join(movers)} once",
+                "8.31",
+            )
     for uid, dest in plan.items():
         if dest not in legal:
-            raise Rejection("illegal-retreat", f"{uid} may not retreat to {dest}: "
-                            f"{_why_illegal(scen, state, d, dest)}; legal: {', '.join(legal)}",
-                            _illegal_rule(scen, state, d, dest))
+            raise Rejection(
+                "illegal-retreat",
+                f"{uid} may not retreat to {dest}: "
+                f"{_why_illegal(scen, state, d, dest)}; legal: {', '.join(legal)}",
+                _illegal_rule(scen, state, d, dest),
+            )
 
 
 def _why_illegal(scen: Scenario, state: GameState, d: Decision, dest: str) -> str:
@@ -197,7 +235,7 @@ def _why_illegal(scen: Scenario, state: GameState, d: Decision, dest: str) -> st
         "8.32(d)": "it is an enemy supply hex with no friendly unit",
         "8.32(e)": "units retreating from a friendly supply hex must go to another one",
         "12.3": "on turn 1 German units retreat only to a hex with German units or a German "
-                "supply hex outside Soviet ZOC, not attacked this phase",
+        "supply hex outside Soviet ZOC, not attacked this phase",
         "12.8": "German units may not retreat into Tychinovka on turn 2",
     }.get(rule, "not a legal destination")
 
@@ -230,8 +268,11 @@ def apply_losses(ctx: Ctx, d: Decision, answer: Losses) -> None:
         _step_loss(ctx, state.units[uid])
     movers = [u for u in active_defenders(state, hex_id)]
     if answer.retreat is not None:
-        plan = ({u.id: answer.retreat for u in movers} if isinstance(answer.retreat, str)
-                else dict(answer.retreat))
+        plan = (
+            {u.id: answer.retreat for u in movers}
+            if isinstance(answer.retreat, str)
+            else dict(answer.retreat)
+        )
     for u in movers:
         if u.id in plan:
             _retreat(ctx, u, plan[u.id])
@@ -243,7 +284,9 @@ def _step_loss(ctx: Ctx, u: UnitState) -> None:
     """8.26: flip a full two-step unit; destroy a reduced or one-step unit."""
     if steps_left(ctx.scen, u) == 2:
         u.reduced = True
-        ctx.emit("UnitFlipped", f"{ctx.name(u.id)} takes a hit and is reduced.", unit=u.id, hex=u.hex)
+        ctx.emit(
+            "UnitFlipped", f"{ctx.name(u.id)} takes a hit and is reduced.", unit=u.id, hex=u.hex
+        )
     else:
         eliminate(ctx, u, "takes a hit and is destroyed")
 
@@ -259,8 +302,13 @@ def _retreat(ctx: Ctx, u: UnitState, dest: str) -> None:
     origin = u.hex
     u.hex, u.retreated = dest, True
     turn_rules.note_soviet_presence(ctx.scen, ctx.state, u.side, [dest])
-    ctx.emit("UnitRetreated", f"{ctx.name(u.id)} retreats {origin} → {dest}.",
-             unit=u.id, origin=origin, hex=dest)
+    ctx.emit(
+        "UnitRetreated",
+        f"{ctx.name(u.id)} retreats {origin} → {dest}.",
+        unit=u.id,
+        origin=origin,
+        hex=dest,
+    )
 
 
 def _destroy_retreated(ctx: Ctx, hex_id: str, why: str) -> None:
@@ -274,7 +322,9 @@ def default_losses(scen: Scenario, state: GameState, d: Decision) -> Losses:
     answers = answers_for(scen, state, d)
     mandatory = _retreat_mandatory(scen, state, d)
     pool = [a for a in answers if (a.retreat is not None) == mandatory] or answers
-    best = max(pool, key=lambda a: (_kept_strength(scen, state, d, a), _friendly_dest(state, a, d.side)))
+    best = max(
+        pool, key=lambda a: (_kept_strength(scen, state, d, a), _friendly_dest(state, a, d.side))
+    )
     return best
 
 

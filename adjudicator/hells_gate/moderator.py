@@ -8,14 +8,26 @@ from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import PHASES, GameState, UnitState, other
 
+# the moderator orders that edit the position: MODERATOR_ORDERS but Default
+Edit = O.Place | O.Flip | O.SetTurn | O.SetPhase | O.SetWeather | O.SetOOS | O.SetRetreat | O.Dice
 
-def apply(ctx: Ctx, order) -> None:
-    handler = {
-        O.Place: _place, O.Flip: _flip, O.SetTurn: _set_turn, O.SetWeather: _set_weather,
-        O.SetOOS: _set_oos, O.SetRetreat: _set_retreat, O.Dice: _dice,
-    }.get(type(order))
-    if handler is not None:
-        handler(ctx, order)
+
+def apply(ctx: Ctx, order: Edit) -> None:
+    """A moderator order other than Default (the rules apply that one)."""
+    if isinstance(order, O.Place):
+        _place(ctx, order)
+    elif isinstance(order, O.Flip):
+        _flip(ctx, order)
+    elif isinstance(order, O.SetTurn):
+        _set_turn(ctx, order)
+    elif isinstance(order, O.SetWeather):
+        _set_weather(ctx, order)
+    elif isinstance(order, O.SetOOS):
+        _set_oos(ctx, order)
+    elif isinstance(order, O.SetRetreat):
+        _set_retreat(ctx, order)
+    elif isinstance(order, O.Dice):
+        _dice(ctx, order)
     else:
         _set_phase(ctx, order)
 
@@ -32,8 +44,9 @@ def _place(ctx: Ctx, order: O.Place) -> None:
     where = order.where
     if where in ctx.scen.grid:
         if ctx.state.side_in(where) == other(u.side):
-            raise Rejection("place-on-enemy", f"{where} holds enemy units; place {u.id} elsewhere",
-                            "2.11")
+            raise Rejection(
+                "place-on-enemy", f"{where} holds enemy units; place {u.id} elsewhere", "2.11"
+            )
         u.box, u.hex, u.track_turn = "map", where, None
     elif where.startswith("turn ") and where.split()[1].isdigit():
         turn = int(where.split()[1])
@@ -44,8 +57,11 @@ def _place(ctx: Ctx, order: O.Place) -> None:
     elif where in ("eliminated", "off"):
         _off_map(u, where)
     else:
-        raise Rejection("bad-place", f"place a unit in a hex, 'eliminated', 'off' or 'turn N'; "
-                        f"not {where!r}", None)
+        raise Rejection(
+            "bad-place",
+            f"place a unit in a hex, 'eliminated', 'off' or 'turn N'; not {where!r}",
+            None,
+        )
     ctx.emit("UnitPlaced", f"Moderator places {u.id} in {where}.", unit=u.id, where=where)
 
 
@@ -57,10 +73,15 @@ def _off_map(u: UnitState, box: str) -> None:
 def _flip(ctx: Ctx, order: O.Flip) -> None:
     u = _unit(ctx.state, order.unit)
     if ctx.scen.units[u.id].steps != 2:
-        raise Rejection("one-step-flip", f"{u.id} is a one-step unit and has no reduced side", "2.6")
+        raise Rejection(
+            "one-step-flip", f"{u.id} is a one-step unit and has no reduced side", "2.6"
+        )
     u.reduced = not u.reduced
-    ctx.emit("UnitPlaced", f"Moderator flips {u.id} to its {'reduced' if u.reduced else 'full'} side.",
-             unit=u.id)
+    ctx.emit(
+        "UnitPlaced",
+        f"Moderator flips {u.id} to its {'reduced' if u.reduced else 'full'} side.",
+        unit=u.id,
+    )
 
 
 def _set_turn(ctx: Ctx, order: O.SetTurn) -> None:
@@ -92,27 +113,42 @@ def _set_weather(ctx: Ctx, order: O.SetWeather) -> None:
 def _marker_unit(ctx: Ctx, uid: str) -> UnitState:
     u = _unit(ctx.state, uid)
     if not u.on_map:
-        raise Rejection("unit-not-on-map", f"{uid} is not on the map; markers go on map units", "2.8")
+        raise Rejection(
+            "unit-not-on-map", f"{uid} is not on the map; markers go on map units", "2.8"
+        )
     return u
 
 
 def _set_oos(ctx: Ctx, order: O.SetOOS) -> None:
     u = _marker_unit(ctx, order.unit)
     u.oos = order.on
-    ctx.emit("MarkerSet", f"Moderator {'places' if order.on else 'removes'} an OOS marker on {u.id}.",
-             unit=u.id, marker="oos", on=order.on)
+    ctx.emit(
+        "MarkerSet",
+        f"Moderator {'places' if order.on else 'removes'} an OOS marker on {u.id}.",
+        unit=u.id,
+        marker="oos",
+        on=order.on,
+    )
 
 
 def _set_retreat(ctx: Ctx, order: O.SetRetreat) -> None:
     u = _marker_unit(ctx, order.unit)
     u.retreated = order.on
-    ctx.emit("MarkerSet", f"Moderator {'places' if order.on else 'removes'} a Retreat marker on "
-             f"{u.id}.", unit=u.id, marker="retreat", on=order.on)
+    ctx.emit(
+        "MarkerSet",
+        f"Moderator {'places' if order.on else 'removes'} a Retreat marker on {u.id}.",
+        unit=u.id,
+        marker="retreat",
+        on=order.on,
+    )
 
 
 def _dice(ctx: Ctx, order: O.Dice) -> None:
     if not order.values or not all(1 <= v <= 6 for v in order.values):
         raise Rejection("bad-dice", "die results are 1 to 6", "1.3")
     ctx.dice.fixed.extend(order.values)
-    ctx.emit("DiceFixed", f"Moderator fixes the next die results: {' '.join(map(str, order.values))}.",
-             values=list(order.values))
+    ctx.emit(
+        "DiceFixed",
+        f"Moderator fixes the next die results: {' '.join(map(str, order.values))}.",
+        values=list(order.values),
+    )

@@ -33,8 +33,11 @@ def check_move(scen: Scenario, state: GameState, side: str, order: Move) -> Unit
     if not u.on_map:
         raise Rejection("unit-not-on-map", f"{u.id} is not on the map", "9.1")
     if u.retreated:
-        raise Rejection("retreated-unit-moves", f"{u.id} has a Retreat marker and may not move "
-                        "until its recovery phase", "8.36")
+        raise Rejection(
+            "retreated-unit-moves",
+            f"{u.id} has a Retreat marker and may not move until its recovery phase",
+            "8.36",
+        )
     if u.moved:
         raise Rejection("already-moved", f"{u.id} has already moved in this phase", "9.2")
     if not order.path:
@@ -47,15 +50,23 @@ def check_move(scen: Scenario, state: GameState, side: str, order: Move) -> Unit
 def _check_path(scen: Scenario, state: GameState, u: UnitState, path: tuple[str, ...]) -> None:
     limit, rule = allowance(scen, state, u)
     if len(path) > limit:
-        raise Rejection("too-far", f"{u.id} may move at most {limit} hex{'es' if limit > 1 else ''} "
-                        f"now ({_allowance_reason(rule)}); you gave {len(path)}", rule)
-    here = u.hex
+        raise Rejection(
+            "too-far",
+            f"{u.id} may move at most {limit} hex{'es' if limit > 1 else ''} "
+            f"now ({_allowance_reason(rule)}); you gave {len(path)}",
+            rule,
+        )
+    here = u.map_hex
     for h in path:
         if h not in scen.grid:
             raise Rejection("off-map", f"{h} is not on the map; units may not leave it", "9.4")
         if not scen.grid.adjacent(here, h):
-            raise Rejection("not-adjacent", f"{h} is not adjacent to {here}; each step goes to an "
-                            f"adjacent hex: {', '.join(scen.grid.neighbours(here))}", "9.2")
+            raise Rejection(
+                "not-adjacent",
+                f"{h} is not adjacent to {here}; each step goes to an "
+                f"adjacent hex: {', '.join(scen.grid.neighbours(here))}",
+                "9.2",
+            )
         if state.side_in(h) not in (None, u.side):
             raise Rejection("enemy-hex", f"{h} holds enemy units; a unit may not enter it", "9.4")
         here = h
@@ -66,9 +77,12 @@ def _check_path(scen: Scenario, state: GameState, u: UnitState, path: tuple[str,
 def _check_armor_terrain(scen: Scenario, u: UnitState, path: tuple[str, ...]) -> None:
     """9.8: no 2 woods hexes entered, no 2 river hexsides crossed, in one 2-hex move."""
     if all(scen.is_woods_for_movement(h) for h in path):
-        raise Rejection("two-woods", f"{u.id} may not enter two woods hexes ({path[0]} and "
-                        f"{path[1]}) in one move", "9.8")
-    crossings = [scen.is_river(a, b) for a, b in zip((u.hex, *path), path)]
+        raise Rejection(
+            "two-woods",
+            f"{u.id} may not enter two woods hexes ({path[0]} and {path[1]}) in one move",
+            "9.8",
+        )
+    crossings = [scen.is_river(a, b) for a, b in zip((u.map_hex, *path), path)]
     if all(crossings):
         raise Rejection("two-rivers", f"{u.id} may not cross two river hexsides in one move", "9.8")
 
@@ -85,11 +99,17 @@ def _allowance_reason(rule: str) -> str:
 
 def apply_move(ctx: Ctx, side: str, order: Move) -> None:
     u = check_move(ctx.scen, ctx.state, side, order)
-    origin = u.hex
+    origin = u.map_hex
     u.hex, u.moved = order.path[-1], True
     turn_rules.note_soviet_presence(ctx.scen, ctx.state, side, order.path)
-    ctx.emit("UnitMoved", f"{ctx.name(u.id)} moves {'-'.join((origin, *order.path))}.",
-             unit=u.id, origin=origin, path=list(order.path), hex=u.hex)
+    ctx.emit(
+        "UnitMoved",
+        f"{ctx.name(u.id)} moves {'-'.join((origin, *order.path))}.",
+        unit=u.id,
+        origin=origin,
+        path=list(order.path),
+        hex=u.hex,
+    )
 
 
 def legal_paths(scen: Scenario, state: GameState, u: UnitState) -> list[tuple[str, ...]]:
@@ -100,7 +120,7 @@ def legal_paths(scen: Scenario, state: GameState, u: UnitState) -> list[tuple[st
     for _ in range(limit):
         nxt = []
         for path in frontier:
-            here = path[-1] if path else u.hex
+            here = path[-1] if path else u.map_hex
             for h in scen.grid.neighbours(here):
                 nxt.append((*path, h))
         frontier = nxt
@@ -117,7 +137,10 @@ def complete_path(scen: Scenario, state: GameState, side: str, order: Move) -> M
     """A one-hex order to a hex 2 away: take the first legal path in hex order (a convenience
     for chat players; the canonical text then names the whole path)."""
     u = state.units.get(order.unit)
-    if u is None or not u.on_map or len(order.path) != 1 or scen.grid.adjacent(u.hex, order.path[0]):
+    if u is None or not u.on_map or len(order.path) != 1:
+        return order
+    origin = u.map_hex
+    if scen.grid.adjacent(origin, order.path[0]):
         return order
     target = order.path[0]
     if target not in scen.grid or u.retreated or u.moved or u.side != side:
@@ -126,10 +149,14 @@ def complete_path(scen: Scenario, state: GameState, side: str, order: Move) -> M
         if len(path) == 2 and path[-1] == target:
             return Move(order.unit, path)
     limit, rule = allowance(scen, state, u)
-    distance = scen.grid.distance(u.hex, target)
+    distance = scen.grid.distance(origin, target)
     if distance > limit:
-        raise Rejection("too-far", f"{target} is {distance} hexes from {u.hex}; {u.id} may move "
-                        f"at most {limit} now ({_allowance_reason(rule)})", rule)
-    vias = [h for h in scen.grid.neighbours(u.hex) if scen.grid.adjacent(h, target)]
+        raise Rejection(
+            "too-far",
+            f"{target} is {distance} hexes from {origin}; {u.id} may move "
+            f"at most {limit} now ({_allowance_reason(rule)})",
+            rule,
+        )
+    vias = [h for h in scen.grid.neighbours(origin) if scen.grid.adjacent(h, target)]
     check_move(scen, state, side, Move(order.unit, (vias[0], target)))
     return order

@@ -123,7 +123,25 @@ class Supply:
 PLAYER_ORDERS = (Attack, Losses, Move, Enter, Rebuild, Breakout, End)
 MODERATOR_ORDERS = (Place, Flip, SetTurn, SetPhase, SetWeather, SetOOS, SetRetreat, Dice, Default)
 QUERIES = (Preview, Options, Status, Units, Supply, Log, Help)
-Order = Attack | Losses | Move | Enter | Rebuild | Breakout | End | Default | Place | Flip | SetTurn | SetPhase | SetWeather | SetOOS | SetRetreat | Dice
+Order = (
+    Attack
+    | Losses
+    | Move
+    | Enter
+    | Rebuild
+    | Breakout
+    | End
+    | Default
+    | Place
+    | Flip
+    | SetTurn
+    | SetPhase
+    | SetWeather
+    | SetOOS
+    | SetRetreat
+    | Dice
+)
+PlayerOrder = Attack | Losses | Move | Enter | Rebuild | Breakout | End  # PLAYER_ORDERS
 
 __all__ = [
     "MODERATOR_ORDERS",
@@ -143,6 +161,7 @@ __all__ = [
     "Options",
     "Order",
     "Place",
+    "PlayerOrder",
     "Preview",
     "Rebuild",
     "SetOOS",

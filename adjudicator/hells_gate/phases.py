@@ -6,7 +6,13 @@ from __future__ import annotations
 from adjudicator.core.decisions import Decision
 from adjudicator.hells_gate import reinforcements, victory
 from adjudicator.hells_gate.context import Ctx
-from adjudicator.hells_gate.state import AUTOMATIC_PHASES, PHASES, phase_kind, phase_side
+from adjudicator.hells_gate.state import (
+    AUTOMATIC_PHASES,
+    PHASES,
+    phase_kind,
+    phase_side,
+    phasing_side,
+)
 from adjudicator.hells_gate.supply import in_supply_hexes, length_limit
 
 
@@ -14,8 +20,9 @@ def enter_phase(ctx: Ctx, phase: str) -> None:
     state = ctx.state
     state.phase = phase
     ctx.emit("PhaseBegan", f"Turn {state.turn}, {phase} phase.", turn=state.turn, phase=phase)
-    side, kind = phase_side(phase), phase_kind(phase)
+    kind = phase_kind(phase)
     if kind == "supply":
+        side = phasing_side(phase)
         check_supply(ctx, side)
         reinforcements.bring_on(ctx, side)
         if not state.pending:
@@ -31,7 +38,7 @@ def enter_phase(ctx: Ctx, phase: str) -> None:
     elif kind == "recovery":
         for u in state.units.values():  # the player turn is over: its flags go
             u.moved = u.attacked = False
-        recover(ctx, side)
+        recover(ctx, phasing_side(phase))
     elif phase == "joint":
         joint(ctx)
         return
@@ -55,10 +62,20 @@ def check_supply(ctx: Ctx, side: str) -> None:
         traced = u.hex in ok
         if not traced and not u.oos:
             u.oos = True
-            ctx.emit("OutOfSupply", f"{ctx.name(u.id)} in {u.hex} is out of supply.", unit=u.id, hex=u.hex)
+            ctx.emit(
+                "OutOfSupply",
+                f"{ctx.name(u.id)} in {u.hex} is out of supply.",
+                unit=u.id,
+                hex=u.hex,
+            )
         elif traced and u.oos:
             u.oos = False
-            ctx.emit("SupplyRestored", f"{ctx.name(u.id)} in {u.hex} is back in supply.", unit=u.id, hex=u.hex)
+            ctx.emit(
+                "SupplyRestored",
+                f"{ctx.name(u.id)} in {u.hex} is back in supply.",
+                unit=u.id,
+                hex=u.hex,
+            )
 
 
 def after_reinforcements(ctx: Ctx) -> None:
@@ -67,19 +84,31 @@ def after_reinforcements(ctx: Ctx) -> None:
     if state.phase == "soviet-supply" and state.turn in ctx.scen.flags["red_turns"]:
         options = rebuild_candidates(ctx)
         if options:
-            state.pending.append(Decision(
-                "rebuild", "soviet", "choose whether to flip one reduced corps to full strength: "
-                f"rebuild {' | '.join(options)}, or end (12.16)", {"options": options}))
-            ctx.emit("DecisionPending", "Soviet may rebuild one reduced corps (12.16): "
-                     f"{', '.join(options)}.", side="soviet")
+            state.pending.append(
+                Decision(
+                    "rebuild",
+                    "soviet",
+                    "choose whether to flip one reduced corps to full strength: "
+                    f"rebuild {' | '.join(options)}, or end (12.16)",
+                    {"options": options},
+                )
+            )
+            ctx.emit(
+                "DecisionPending",
+                f"Soviet may rebuild one reduced corps (12.16): {', '.join(options)}.",
+                side="soviet",
+            )
             return
     next_phase(ctx)
 
 
 def rebuild_candidates(ctx: Ctx) -> list[str]:
     scen = ctx.scen
-    return sorted(u.id for u in ctx.state.on_map("soviet") if scen.units[u.id].is_corps
-                  and scen.units[u.id].steps == 2 and u.reduced and not u.oos)
+    return sorted(
+        u.id
+        for u in ctx.state.on_map("soviet")
+        if scen.units[u.id].is_corps and scen.units[u.id].steps == 2 and u.reduced and not u.oos
+    )
 
 
 def recover(ctx: Ctx, side: str) -> None:
@@ -87,7 +116,9 @@ def recover(ctx: Ctx, side: str) -> None:
     for u in sorted(ctx.state.on_map(side), key=lambda u: u.id):
         if u.retreated:
             u.retreated = False
-            ctx.emit("RetreatMarkerRemoved", f"{ctx.name(u.id)} loses its Retreat marker.", unit=u.id)
+            ctx.emit(
+                "RetreatMarkerRemoved", f"{ctx.name(u.id)} loses its Retreat marker.", unit=u.id
+            )
 
 
 def joint(ctx: Ctx) -> None:
@@ -97,8 +128,13 @@ def joint(ctx: Ctx) -> None:
         die = ctx.roll("weather")
         if die <= 2:
             state.weather = "mud"
-            ctx.emit("WeatherChanged", f"Weather roll {die}: Mud from turn {state.turn + 1} to "
-                     "the end of the game (11.3, 11.4).", weather="mud", die=die)
+            ctx.emit(
+                "WeatherChanged",
+                f"Weather roll {die}: Mud from turn {state.turn + 1} to "
+                "the end of the game (11.3, 11.4).",
+                weather="mud",
+                die=die,
+            )
         else:
             ctx.emit("WeatherStays", f"Weather roll {die}: Snow stays.", weather="snow", die=die)
     state.turn += 1
@@ -109,8 +145,11 @@ def breakout_candidates(ctx: Ctx) -> list[str]:
     """12.17: OOS, did not move, no Retreat marker, and at least one refuge hex."""
     state = ctx.state
     side = phase_side(state.phase)
-    return sorted(u.id for u in state.on_map(side) if u.oos and not u.moved
-                  and not u.retreated and refuges(ctx, u.id))
+    return sorted(
+        u.id
+        for u in state.on_map(side)
+        if u.oos and not u.moved and not u.retreated and refuges(ctx, u.id)
+    )
 
 
 def refuges(ctx: Ctx, unit_id: str) -> list[str]:
@@ -118,7 +157,7 @@ def refuges(ctx: Ctx, unit_id: str) -> list[str]:
     state, grid = ctx.state, ctx.scen.grid
     u = state.units[unit_id]
     good = {v.hex for v in state.on_map(u.side) if not v.oos}
-    return [h for h in grid.within(u.hex, 2) if h in good]
+    return [h for h in grid.within(u.map_hex, 2) if h in good]
 
 
 def offer_breakouts(ctx: Ctx) -> bool:
@@ -128,10 +167,18 @@ def offer_breakouts(ctx: Ctx) -> bool:
     options = breakout_candidates(ctx)
     if not options:
         return False
-    side = phase_side(state.phase)
-    state.pending.append(Decision("breakout", side, "choose breakout attempts (12.17): "
-                                  f"breakout {' | '.join(options)}, then end", {"options": options}))
-    ctx.emit("DecisionPending", f"{side.title()} may attempt breakouts: {', '.join(options)}.", side=side)
+    side = phasing_side(state.phase)
+    state.pending.append(
+        Decision(
+            "breakout",
+            side,
+            f"choose breakout attempts (12.17): breakout {' | '.join(options)}, then end",
+            {"options": options},
+        )
+    )
+    ctx.emit(
+        "DecisionPending", f"{side.title()} may attempt breakouts: {', '.join(options)}.", side=side
+    )
     return True
 
 
@@ -146,8 +193,15 @@ def attempt_breakout(ctx: Ctx, unit_id: str) -> None:
     if total >= 5:
         origin = u.hex
         u.box, u.hex, u.oos, u.retreated = "broken_out", None, False, False
-        ctx.emit("UnitBrokeOut", f"{ctx.name(unit_id)} breaks out from {origin}: {die} + "
-                 f"{len(found)} refuge(s) = {total}.", unit=unit_id, hex=origin, die=die, total=total)
+        ctx.emit(
+            "UnitBrokeOut",
+            f"{ctx.name(unit_id)} breaks out from {origin}: {die} + "
+            f"{len(found)} refuge(s) = {total}.",
+            unit=unit_id,
+            hex=origin,
+            die=die,
+            total=total,
+        )
     else:
         eliminate(ctx, u, f"fails to break out: {die} + {len(found)} refuge(s) = {total}")
 
@@ -160,4 +214,6 @@ def end_game(ctx: Ctx) -> None:
     state.result = victory.final_result(ctx.scen, state)
     r = state.result
     text = "a draw" if r["winner"] == "draw" else f"a {r['winner'].title()} victory"
-    ctx.emit("GameEnded", f"Game over: Soviet {r['soviet']} VP, German {r['german']} VP: {text}.", **r)
+    ctx.emit(
+        "GameEnded", f"Game over: Soviet {r['soviet']} VP, German {r['german']} VP: {text}.", **r
+    )

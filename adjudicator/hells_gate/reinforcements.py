@@ -16,6 +16,8 @@ def entry_options(scen: Scenario, state: GameState, u: UnitState) -> list[str]:
     # A unit that starts on the map but was placed on the turn track by a moderator enters at
     # its setup hex.
     entry = spec.entry_hex or spec.setup_hex
+    if entry is None:  # the scenario check gives every unit one of them (2.1)
+        raise ValueError(f"{u.id} has neither an entry hex nor a setup hex")
     if _can_enter(scen, state, u.side, entry):
         return [entry]
     free = [h for h in scen.supply_hexes(u.side) if _can_enter(scen, state, u.side, h)]
@@ -29,15 +31,19 @@ def _can_enter(scen: Scenario, state: GameState, side: str, hex_id: str) -> bool
     if state.side_in(hex_id) == other(side):
         return False
     # 12.8 Decision: no German reinforcement in B3 on turn 2
-    return not (side == "german" and state.turn == 2
-                and hex_id == scen.flags["tychinovka_marker_hex"])
+    return not (
+        side == "german" and state.turn == 2 and hex_id == scen.flags["tychinovka_marker_hex"]
+    )
 
 
 def bring_on(ctx: Ctx, side: str) -> None:
     """7.1: every unit in this turn's box enters; ties in 7.4 wait for the owner's choice."""
     state, scen = ctx.state, ctx.scen
-    for u in [u for u in state.units.values() if u.side == side and u.box == "turn_track"
-              and u.track_turn == state.turn]:
+    for u in [
+        u
+        for u in state.units.values()
+        if u.side == side and u.box == "turn_track" and u.track_turn == state.turn
+    ]:
         if u.id == scen.flags["german_24th_panzer"] and not state.soviet_entered_trigger:
             _never(ctx, u, "no Soviet unit has entered A2-A6 (7.7, 7.8)")
             continue
@@ -47,11 +53,21 @@ def bring_on(ctx: Ctx, side: str) -> None:
         elif len(options) == 1:
             place(ctx, u, options[0])
         else:
-            state.pending.append(Decision(
-                "entry", side, f"choose the entry hex of {u.id}: {' or '.join(options)} (7.4)",
-                {"unit": u.id, "options": options}))
-            ctx.emit("DecisionPending", f"{side.title()} must choose where {ctx.name(u.id)} "
-                     f"enters: {', '.join(options)} (7.4).", side=side, unit=u.id)
+            state.pending.append(
+                Decision(
+                    "entry",
+                    side,
+                    f"choose the entry hex of {u.id}: {' or '.join(options)} (7.4)",
+                    {"unit": u.id, "options": options},
+                )
+            )
+            ctx.emit(
+                "DecisionPending",
+                f"{side.title()} must choose where {ctx.name(u.id)} "
+                f"enters: {', '.join(options)} (7.4).",
+                side=side,
+                unit=u.id,
+            )
 
 
 def place(ctx: Ctx, u: UnitState, hex_id: str) -> None:
@@ -72,10 +88,15 @@ def answer_entry(ctx: Ctx, side: str, unit: str, hex_id: str) -> None:
     match = next((d for d in pending if d.data["unit"] == unit), None)
     if match is None:
         waiting = ", ".join(d.data["unit"] for d in pending) or "none"
-        raise Rejection("no-entry-choice", f"{unit} is not waiting for an entry hex; waiting: "
-                        f"{waiting}", "7.4")
+        raise Rejection(
+            "no-entry-choice", f"{unit} is not waiting for an entry hex; waiting: {waiting}", "7.4"
+        )
     if hex_id not in match.data["options"]:
-        raise Rejection("bad-entry-hex", f"{unit} enters in the nearest free friendly supply hex: "
-                        f"{' or '.join(match.data['options'])}, not {hex_id}", "7.4")
+        raise Rejection(
+            "bad-entry-hex",
+            f"{unit} enters in the nearest free friendly supply hex: "
+            f"{' or '.join(match.data['options'])}, not {hex_id}",
+            "7.4",
+        )
     ctx.state.pending.remove(match)
     place(ctx, ctx.state.units[unit], hex_id)

@@ -6,6 +6,9 @@ every die is asked of the injected dice source with a purpose and returned in Ou
 
 from __future__ import annotations
 
+from typing import Any
+
+from adjudicator.core.decisions import Decision
 from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.system import Outcome
@@ -26,13 +29,17 @@ class HellsGate:
 
     # -- setup (section 3)
     def initial_state(self, sandbox: bool = False) -> GameState:
-        units = {}
+        units: dict[str, UnitState] = {}
         for spec in self.scen.units.values():
             if spec.setup_hex:  # 3.1
                 units[spec.id] = UnitState(spec.id, spec.side, "map", spec.setup_hex)
             else:  # 3.2
-                units[spec.id] = UnitState(spec.id, spec.side, "turn_track", track_turn=spec.entry_turn)
-        state = GameState(1, "soviet-supply", str(self.scen.flags["initial_weather"]), units, sandbox)
+                units[spec.id] = UnitState(
+                    spec.id, spec.side, "turn_track", track_turn=spec.entry_turn
+                )
+        state = GameState(
+            1, "soviet-supply", str(self.scen.flags["initial_weather"]), units, sandbox
+        )
         soviet_hexes = [u.hex for u in state.on_map("soviet")]
         if set(soviet_hexes) & set(self.scen.named["panzer24_trigger"]):  # 7.9 setup counts
             state.soviet_entered_trigger = True
@@ -45,13 +52,16 @@ class HellsGate:
         return Outcome(ctx.state, ctx.events, ctx.dice.rolls)
 
     # -- orders
-    def apply(self, state: GameState, actor: str, order, dice: DiceSource | None) -> Outcome:
+    def apply(
+        self, state: GameState, actor: str, order: object, dice: DiceSource | None
+    ) -> Outcome:
         ctx = Ctx(self.scen, state.clone(), RecordingDice(dice, state.fixed_dice))
         applied = self._dispatch(ctx, actor, order)
         ctx.state.fixed_dice = list(ctx.dice.fixed)
         return Outcome(ctx.state, ctx.events, ctx.dice.rolls, ctx.combat, applied)
 
-    def _dispatch(self, ctx: Ctx, actor: str, order):
+    def _dispatch(self, ctx: Ctx, actor: str, order: object) -> object:
+        """The order as applied (a path, a flip filled in)."""
         if isinstance(order, O.MODERATOR_ORDERS) and not isinstance(order, O.Default):
             _check_moderator(ctx.state, actor)
             moderator.apply(ctx, order)
@@ -63,11 +73,15 @@ class HellsGate:
         if isinstance(order, O.QUERIES):
             raise Rejection("query", "a query changes nothing; ask it with `answer`", None)
         if actor not in SIDES:
-            raise Rejection("not-a-player", f"{actor} does not play a side; only the Soviet and "
-                            "German players give orders (1.1)", "1.1")
+            raise Rejection(
+                "not-a-player",
+                f"{actor} does not play a side; only the Soviet and "
+                "German players give orders (1.1)",
+                "1.1",
+            )
         return self._player_order(ctx, actor, order)
 
-    def _player_order(self, ctx: Ctx, side: str, order):
+    def _player_order(self, ctx: Ctx, side: str, order: object) -> object:
         state = ctx.state
         if state.result is not None:
             raise Rejection("game-over", "the game is over; no more orders are taken", "4.7")
@@ -76,13 +90,19 @@ class HellsGate:
             return self._answer(ctx, side, mine[0], order)
         if state.pending:
             d = state.pending[0]
-            raise Rejection("waiting", f"waiting for {d.side.title()} to {d.prompt}",
-                            views.DECISION_RULES[d.kind])
+            raise Rejection(
+                "waiting",
+                f"waiting for {d.side.title()} to {d.prompt}",
+                views.DECISION_RULES[d.kind],
+            )
         if phase_side(state.phase) != side:
             who = phase_side(state.phase)
             now = f"only the {who.title()} player acts now" if who else "no player acts now"
-            raise Rejection("not-your-phase", f"it is the {state.phase} phase of turn {state.turn}: "
-                            f"{now}", "4.6")
+            raise Rejection(
+                "not-your-phase",
+                f"it is the {state.phase} phase of turn {state.turn}: {now}",
+                "4.6",
+            )
         kind = phase_kind(state.phase)
         if isinstance(order, O.Attack) and kind == "combat":
             return self._attack(ctx, side, order)
@@ -99,13 +119,21 @@ class HellsGate:
         state, scen = ctx.state, self.scen
         calc = combat.calculate(scen, state, side, order)
         if order.flip and not order.decisive:
-            raise Rejection("flip-without-decisive", f"a unit is flipped only for a decisive "
-                            f"attack: write `... decisive flip {order.flip}`", "8.18")
+            raise Rejection(
+                "flip-without-decisive",
+                f"a unit is flipped only for a decisive "
+                f"attack: write `... decisive flip {order.flip}`",
+                "8.18",
+            )
         flip = combat.choose_flip(scen, state, calc, order) if order.decisive else None
         if flip:  # 8.18: flipped before the roll; the odds are not recomputed
             state.units[flip].reduced = True
-            ctx.emit("UnitFlipped", f"{ctx.name(flip)} is flipped for a decisive attack (8.18).",
-                     unit=flip, hex=state.units[flip].hex)
+            ctx.emit(
+                "UnitFlipped",
+                f"{ctx.name(flip)} is flipped for a decisive attack (8.18).",
+                unit=flip,
+                hex=state.units[flip].hex,
+            )
         die = ctx.roll(f"combat {order.hex}")
         hits = scen.hits(calc.final_column, die, order.decisive or calc.overstack)
         for uid in calc.attackers:
@@ -113,8 +141,12 @@ class HellsGate:
         state.attacked_hexes.append(order.hex)
         ctx.combat = calc.to_json(order.decisive, die, hits)
         origins = {uid: state.units[uid].hex for uid in calc.attackers}
-        ctx.emit("AttackResolved", views.attack_line(calc, order.decisive, die, hits),
-                 origins=origins, **ctx.combat)
+        ctx.emit(
+            "AttackResolved",
+            views.attack_line(calc, order.decisive, die, hits),
+            origins=origins,
+            **ctx.combat,
+        )
         losses.open_decision(ctx, order.hex, hits)
         return O.Attack(order.hex, order.units, order.decisive, flip)
 
@@ -122,14 +154,18 @@ class HellsGate:
         state = ctx.state
         if phase_kind(state.phase) == "movement":
             legal.check_turn1_moves_done(self.scen, state)
-            ctx.emit("PhaseEnded", f"{side.title()} ends the {state.phase} phase.", phase=state.phase)
+            ctx.emit(
+                "PhaseEnded", f"{side.title()} ends the {state.phase} phase.", phase=state.phase
+            )
             if phases.offer_breakouts(ctx):
                 return
         else:
-            ctx.emit("PhaseEnded", f"{side.title()} ends the {state.phase} phase.", phase=state.phase)
+            ctx.emit(
+                "PhaseEnded", f"{side.title()} ends the {state.phase} phase.", phase=state.phase
+            )
         phases.next_phase(ctx)
 
-    def _answer(self, ctx: Ctx, side: str, d, order):
+    def _answer(self, ctx: Ctx, side: str, d: Decision, order: object) -> object:
         state = ctx.state
         if d.kind == "losses" and isinstance(order, O.Losses):
             state.pending.remove(d)
@@ -148,31 +184,44 @@ class HellsGate:
         if d.kind == "breakout" and isinstance(order, (O.Breakout, O.End)):
             self._breakout(ctx, d, order)
             return order
-        raise Rejection("decision-pending", f"first {d.prompt}; e.g. {views.example_answer(d)}",
-                        views.DECISION_RULES[d.kind])
+        raise Rejection(
+            "decision-pending",
+            f"first {d.prompt}; e.g. {views.example_answer(d)}",
+            views.DECISION_RULES[d.kind],
+        )
 
-    def _rebuild(self, ctx: Ctx, d, order) -> None:
+    def _rebuild(self, ctx: Ctx, d: Decision, order: O.Rebuild | O.End) -> None:
         state = ctx.state
         if isinstance(order, O.Rebuild):
             if order.unit not in d.data["options"]:
-                raise Rejection("bad-rebuild", f"{order.unit} cannot be rebuilt: only a reduced "
-                                "Soviet corps on the map without an OOS marker; choose "
-                                f"{', '.join(d.data['options'])}", "12.16")
+                raise Rejection(
+                    "bad-rebuild",
+                    f"{order.unit} cannot be rebuilt: only a reduced "
+                    "Soviet corps on the map without an OOS marker; choose "
+                    f"{', '.join(d.data['options'])}",
+                    "12.16",
+                )
             state.units[order.unit].reduced = False
-            ctx.emit("UnitRebuilt", f"{ctx.name(order.unit)} is rebuilt to full strength (12.16).",
-                     unit=order.unit)
+            ctx.emit(
+                "UnitRebuilt",
+                f"{ctx.name(order.unit)} is rebuilt to full strength (12.16).",
+                unit=order.unit,
+            )
         state.pending.remove(d)
         phases.next_phase(ctx)
 
-    def _breakout(self, ctx: Ctx, d, order) -> None:
+    def _breakout(self, ctx: Ctx, d: Decision, order: O.Breakout | O.End) -> None:
         state = ctx.state
         if isinstance(order, O.Breakout):
             options = phases.breakout_candidates(ctx)
             if order.unit not in options:
-                raise Rejection("bad-breakout", f"{order.unit} may not attempt a breakout: it "
-                                "needs an OOS marker, no move this phase, no Retreat marker and a "
-                                f"refuge within 2 hexes; candidates: {', '.join(options) or 'none'}",
-                                "12.17")
+                raise Rejection(
+                    "bad-breakout",
+                    f"{order.unit} may not attempt a breakout: it "
+                    "needs an OOS marker, no move this phase, no Retreat marker and a "
+                    f"refuge within 2 hexes; candidates: {', '.join(options) or 'none'}",
+                    "12.17",
+                )
             phases.attempt_breakout(ctx, order.unit)
             remaining = phases.breakout_candidates(ctx)
             d.data["options"] = remaining
@@ -182,20 +231,20 @@ class HellsGate:
         phases.next_phase(ctx)
 
     # -- the deadline default
-    def _default(self, ctx: Ctx):
+    def _default(self, ctx: Ctx) -> O.Default:
         return legal.apply_default(self, ctx)
 
     # -- queries and views
-    def legal_orders(self, state: GameState, side: str) -> list:
+    def legal_orders(self, state: GameState, side: str) -> list[O.PlayerOrder]:
         return legal.legal_orders(self.scen, state, side)
 
-    def preview(self, state: GameState, side: str, attack: O.Attack) -> dict:
+    def preview(self, state: GameState, side: str, attack: O.Attack) -> dict[str, Any]:
         return views.preview(self.scen, state, side, attack)
 
-    def answer(self, state: GameState, actor: str, query) -> str:
+    def answer(self, state: GameState, actor: str, query: object) -> str:
         return views.answer(self, state, actor, query)
 
-    def show(self, state: GameState) -> dict:
+    def show(self, state: GameState) -> dict[str, Any]:
         return views.show(self.scen, state)
 
 
@@ -203,23 +252,38 @@ def _check_moderator(state: GameState, actor: str) -> None:
     if actor not in ("moderator", "system"):
         raise Rejection("moderator-only", "only a moderator may give this command", None)
     if not state.sandbox:
-        raise Rejection("sandbox-only", "moderator commands that change the game are allowed only "
-                        "in sandbox games (no rule of the game covers them)", None)
+        raise Rejection(
+            "sandbox-only",
+            "moderator commands that change the game are allowed only "
+            "in sandbox games (no rule of the game covers them)",
+            None,
+        )
 
 
-def _out_of_phase(state: GameState, order) -> Rejection:
+def _out_of_phase(state: GameState, order: object) -> Rejection:
     kind = phase_kind(state.phase)
     if isinstance(order, O.Attack):
-        return Rejection("not-combat-phase", f"attacks are made in your combat phase; it is now "
-                         f"the {state.phase} phase (combat comes before movement, 4.5)",
-                         "4.2" if phase_side(state.phase) == "soviet" else "4.3")
+        return Rejection(
+            "not-combat-phase",
+            f"attacks are made in your combat phase; it is now "
+            f"the {state.phase} phase (combat comes before movement, 4.5)",
+            "4.2" if phase_side(state.phase) == "soviet" else "4.3",
+        )
     if isinstance(order, O.Move):
-        return Rejection("not-movement-phase", f"moves are made in your movement phase; it is now "
-                         f"the {state.phase} phase{' (combat comes first, 4.5)' if kind == 'combat' else ''}",
-                         "4.5")
-    rule = {O.Losses: "8.23", O.Enter: "7.4", O.Rebuild: "12.16", O.Breakout: "12.17"}.get(type(order))
-    return Rejection("nothing-to-answer", f"there is no pending decision for `{type(order).__name__.lower()}` "
-                     "now", rule)
+        return Rejection(
+            "not-movement-phase",
+            f"moves are made in your movement phase; it is now "
+            f"the {state.phase} phase{' (combat comes first, 4.5)' if kind == 'combat' else ''}",
+            "4.5",
+        )
+    rule = {O.Losses: "8.23", O.Enter: "7.4", O.Rebuild: "12.16", O.Breakout: "12.17"}.get(
+        type(order)
+    )
+    return Rejection(
+        "nothing-to-answer",
+        f"there is no pending decision for `{type(order).__name__.lower()}` now",
+        rule,
+    )
 
 
 __all__ = ["HellsGate", "Outcome"]

@@ -6,9 +6,10 @@ Pure: takes the text and a source name for error messages; reading the file is t
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
+from typing import Any, TypedDict, cast
 
 from adjudicator.core.hexgrid import HexGrid, hexside
 from adjudicator.core.scenario import Checker, ScenarioError
@@ -18,6 +19,27 @@ TERRAINS = ("clear", "woods", "cherkassy")
 SIZES = ("X", "XX", "XXX")
 TYPES = ("infantry", "cavalry", "armor", "mech")
 WEATHERS = ("snow", "mud")
+
+
+Named = dict[str, str | list[str]]  # [map.named]: a name -> a hex id or a list of hex ids
+
+
+class Flags(TypedDict):
+    """[flags] (rules 16.8, 16.9 and the turn rules of section 12), as _check_flags checks them."""
+
+    turn1_soviet_armor: list[str]  # 12.2
+    german_armor_at_start: list[str]  # 12.4
+    german_24th_panzer: str  # 7.7
+    red_turns: list[int]  # 12.16
+    initial_weather: str  # 16.9
+    overstack_counts_retreated: bool  # 8.20, Q2
+    snow_move_cavalry: int  # 9.11
+    tychinovka_marker_hex: str  # 12.8
+    airfield_hex: str  # 12.12, 12.14
+    airfield_cap_hexes: list[str]  # 12.12
+    turn2_supply_limit: int  # 12.7
+    german_turn1_reinforcement_armor_limit: int  # 12.4
+    german_turn1_at_start_armor_limit: int  # 12.4
 
 
 @dataclass(frozen=True)
@@ -71,11 +93,11 @@ class Scenario:
     hexes: dict[str, HexSpec]
     rivers: dict[str, list[frozenset[str]]]
     river_hexsides: frozenset[frozenset[str]]
-    named: dict[str, object]
+    named: Named
     columns: list[Column]
     cells: dict[str, list[tuple[int, int]]]
     units: dict[str, UnitSpec]
-    flags: dict[str, object] = field(default_factory=dict)
+    flags: Flags
 
     def supply_hexes(self, side: str) -> list[str]:
         return [h for h, spec in self.hexes.items() if spec.supply == side]
@@ -113,7 +135,7 @@ def parse_scenario(text: str, source: str = "scenario.toml") -> Scenario:
     grid, hexes, rivers, named = _parse_map(chk, chk.get(data, "map", dict, "[map]"))
     columns, cells = _parse_crt(chk, chk.get(data, "crt", dict, "[crt]"))
     units = _parse_units(chk, chk.get(data, "units", list, "[[units]]"), grid)
-    flags = chk.get(data, "flags", dict, "[flags]")
+    flags = cast(Flags, chk.get(data, "flags", dict, "[flags]"))  # _check_flags checks it
     scen = Scenario(
         source=source,
         id=chk.get(head, "id", str, "[scenario]"),
@@ -133,14 +155,16 @@ def parse_scenario(text: str, source: str = "scenario.toml") -> Scenario:
     return scen
 
 
-def _parse_map(chk: Checker, m: dict):
+def _parse_map(
+    chk: Checker, m: dict[str, Any]
+) -> tuple[HexGrid, dict[str, HexSpec], dict[str, list[frozenset[str]]], Named]:
     columns = chk.get(m, "columns", str, "[map]")
     rows = chk.get(m, "rows", list, "[map]")
     if len(rows) != 2 or not all(isinstance(r, int) for r in rows) or rows[0] > rows[1]:
         chk.fail("[map] rows", f"must be [first, last], got {rows!r}")
     grid = HexGrid(columns, rows[0], rows[1])
     raw = chk.get(m, "hexes", dict, "[map]")
-    hexes = {}
+    hexes: dict[str, HexSpec] = {}
     for h in grid.hexes:
         if h not in raw:
             chk.fail(f"[map.hexes] {h}", "missing: every hex of the grid needs an entry")
@@ -154,7 +178,7 @@ def _parse_map(chk: Checker, m: dict):
             chk.get(spec, "name", str, entry, default=None),
             chk.get(spec, "supply", str, entry, default=None, choices=SIDES),
         )
-    rivers = {}
+    rivers: dict[str, list[frozenset[str]]] = {}
     for name, pairs in chk.get(m, "rivers", dict, "[map]", default={}).items():
         sides = []
         for i, pair in enumerate(pairs):
@@ -169,7 +193,7 @@ def _parse_map(chk: Checker, m: dict):
                 chk.fail(entry, f"{a} and {b} are not adjacent, so they share no hexside")
             sides.append(hexside(a, b))
         rivers[name] = sides
-    named = chk.get(m, "named", dict, "[map]", default={})
+    named: Named = chk.get(m, "named", dict, "[map]", default={})
     for key, value in named.items():
         for h in value if isinstance(value, list) else [value]:
             if h not in grid:
@@ -177,7 +201,7 @@ def _parse_map(chk: Checker, m: dict):
     return grid, hexes, rivers, named
 
 
-def _parse_ratio(chk: Checker, label, entry: str) -> Column:
+def _parse_ratio(chk: Checker, label: object, entry: str) -> Column:
     try:
         a, b = (int(x) for x in str(label).split(":"))
         if a <= 0 or b <= 0:
@@ -187,7 +211,9 @@ def _parse_ratio(chk: Checker, label, entry: str) -> Column:
     return Column(str(label), a, b)
 
 
-def _parse_crt(chk: Checker, crt: dict):
+def _parse_crt(
+    chk: Checker, crt: dict[str, Any]
+) -> tuple[list[Column], dict[str, list[tuple[int, int]]]]:
     labels = chk.get(crt, "columns", list, "[crt]")
     columns = [_parse_ratio(chk, lab, "[crt] columns") for lab in labels]
     if not columns:
@@ -196,7 +222,7 @@ def _parse_crt(chk: Checker, crt: dict):
         if Fraction(lo.a, lo.b) >= Fraction(hi.a, hi.b):
             chk.fail("[crt] columns", f"columns must rise in odds: {lo.label} then {hi.label}")
     raw = chk.get(crt, "cells", dict, "[crt]")
-    cells = {}
+    cells: dict[str, list[tuple[int, int]]] = {}
     for col in columns:
         entry = f"[crt.cells] {col.label}"
         row = raw.get(col.label)
@@ -205,15 +231,19 @@ def _parse_crt(chk: Checker, crt: dict):
         cells[col.label] = []
         for die, cell in enumerate(row, 1):
             ok = isinstance(cell, list) and len(cell) == 2
-            if not ok or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in cell):
-                chk.fail(f"{entry} die {die}", f"a cell is [normal, decisive] hits >= 0, got {cell!r}")
+            if not ok or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in cell
+            ):
+                chk.fail(
+                    f"{entry} die {die}", f"a cell is [normal, decisive] hits >= 0, got {cell!r}"
+                )
             cells[col.label].append((cell[0], cell[1]))
     for extra in set(raw) - {c.label for c in columns}:
         chk.fail(f"[crt.cells] {extra}", "not one of the [crt] columns")
     return columns, cells
 
 
-def _parse_units(chk: Checker, raw: list, grid: HexGrid) -> dict[str, UnitSpec]:
+def _parse_units(chk: Checker, raw: list[Any], grid: HexGrid) -> dict[str, UnitSpec]:
     units: dict[str, UnitSpec] = {}
     for i, u in enumerate(raw):
         entry = f"[[units]] #{i + 1} ({u.get('id', '?')})"
@@ -241,7 +271,9 @@ def _parse_units(chk: Checker, raw: list, grid: HexGrid) -> dict[str, UnitSpec]:
 def _check_unit(chk: Checker, u: UnitSpec, entry: str, grid: HexGrid) -> None:
     if u.id != u.id.lower() or not u.id or " " in u.id or u.id.upper() in grid:
         chk.fail(entry, "an id is lowercase, without spaces, and not a hex id")
-    if u.steps == 2 and not (u.strength_reduced is not None and 0 < u.strength_reduced < u.strength_full):
+    if u.steps == 2 and not (
+        u.strength_reduced is not None and 0 < u.strength_reduced < u.strength_full
+    ):
         chk.fail(entry, "a two-step unit needs 0 < strength_reduced < strength_full")
     if u.steps == 1 and u.strength_reduced is not None:
         chk.fail(entry, "a one-step unit has no strength_reduced")
@@ -262,7 +294,7 @@ def _check_unit(chk: Checker, u: UnitSpec, entry: str, grid: HexGrid) -> None:
 def _check_flags(chk: Checker, s: Scenario) -> None:
     f = s.flags
 
-    def unit_list(key: str, side: str):
+    def unit_list(key: str, side: str) -> list[str]:
         ids = chk.get(f, key, list, "[flags]")
         for uid in ids:
             if uid not in s.units or s.units[uid].side != side:

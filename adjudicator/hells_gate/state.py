@@ -7,7 +7,9 @@ hex and every other unit has none; markers only on units on the map; reduced onl
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from typing import Any, TypedDict
 
 from adjudicator.core.decisions import Decision
 
@@ -22,7 +24,9 @@ PHASES = (
     "german-recovery",
     "joint",
 )
-AUTOMATIC_PHASES = frozenset({"soviet-supply", "soviet-recovery", "german-supply", "german-recovery", "joint"})
+AUTOMATIC_PHASES = frozenset(
+    {"soviet-supply", "soviet-recovery", "german-supply", "german-recovery", "joint"}
+)
 BOXES = ("map", "turn_track", "eliminated", "broken_out", "never_entered", "off")
 
 
@@ -35,12 +39,38 @@ def phase_side(phase: str) -> str | None:
     return None
 
 
+def phasing_side(phase: str) -> str:
+    """1.7: the phasing player of a phase that has one (every phase but the joint phase)."""
+    side = phase_side(phase)
+    if side is None:
+        raise ValueError(f"the {phase} phase has no phasing player")
+    return side
+
+
 def phase_kind(phase: str) -> str:
     return phase.split("-", 1)[1] if "-" in phase else phase
 
 
 def other(side: str) -> str:
     return "german" if side == "soviet" else "soviet"
+
+
+class Result(TypedDict):
+    """14.7: the result of a finished game."""
+
+    winner: str  # "soviet", "german" or "draw"
+    soviet: int  # VP totals
+    german: int
+
+
+class SideVP(TypedDict):
+    """14.1-14.5: the victory points of one side."""
+
+    total: int
+    eliminated_steps: int
+    reduced_units: int
+    supply_hexes: list[str]
+    balance: int
 
 
 @dataclass(slots=True)
@@ -61,10 +91,26 @@ class UnitState:
     def on_map(self) -> bool:
         return self.box == "map"
 
+    @property
+    def map_hex(self) -> str:
+        """The hex of a unit on the map (a unit on the map has a hex: the state's invariant)."""
+        if self.hex is None:
+            raise ValueError(f"{self.id} is not in a hex of the map ({self.box})")
+        return self.hex
+
     def copy(self) -> UnitState:
         return UnitState(
-            self.id, self.side, self.box, self.hex, self.track_turn, self.reduced, self.oos,
-            self.retreated, self.moved, self.attacked, self.entered_turn,
+            self.id,
+            self.side,
+            self.box,
+            self.hex,
+            self.track_turn,
+            self.reduced,
+            self.oos,
+            self.retreated,
+            self.moved,
+            self.attacked,
+            self.entered_turn,
         )
 
 
@@ -80,8 +126,8 @@ class GameState:
     soviet_entered_trigger: bool = False  # 7.8/7.9: a Soviet unit was ever in A2-A6
     airfield_freeze_lifted: bool = False  # 12.14
     fixed_dice: list[int] = field(default_factory=list)  # a moderator's `dice` (sandbox)
-    result: dict | None = None
-    vp: dict | None = None  # final VP breakdown, once the game ends
+    result: Result | None = None
+    vp: dict[str, SideVP] | None = None  # final VP breakdown, once the game ends
 
     @property
     def active_side(self) -> str | None:
@@ -94,13 +140,17 @@ class GameState:
 
     def clone(self) -> GameState:
         return GameState(
-            self.turn, self.phase, self.weather,
+            self.turn,
+            self.phase,
+            self.weather,
             {k: u.copy() for k, u in self.units.items()},
             self.sandbox,
             [Decision(d.kind, d.side, d.prompt, dict(d.data)) for d in self.pending],
-            list(self.attacked_hexes), self.soviet_entered_trigger, self.airfield_freeze_lifted,
+            list(self.attacked_hexes),
+            self.soviet_entered_trigger,
+            self.airfield_freeze_lifted,
             list(self.fixed_dice),
-            None if self.result is None else dict(self.result),
+            None if self.result is None else self.result.copy(),
             None if self.vp is None else dict(self.vp),
         )
 
@@ -115,16 +165,20 @@ class GameState:
         return None
 
     def on_map(self, side: str | None = None) -> list[UnitState]:
-        return [u for u in self.units.values() if u.box == "map" and (side is None or u.side == side)]
+        return [
+            u for u in self.units.values() if u.box == "map" and (side is None or u.side == side)
+        ]
 
     def occupied(self) -> dict[str, str]:
         """Hex -> side of the units in it."""
-        return {u.hex: u.side for u in self.units.values() if u.box == "map"}
+        return {u.map_hex: u.side for u in self.units.values() if u.box == "map"}
 
     # -- serialisation (storage snapshots)
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
-            "turn": self.turn, "phase": self.phase, "weather": self.weather,
+            "turn": self.turn,
+            "phase": self.phase,
+            "weather": self.weather,
             "units": {k: _unit_dict(u) for k, u in self.units.items()},
             "sandbox": self.sandbox,
             "pending": [p.to_dict() for p in self.pending],
@@ -137,14 +191,14 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameState:
-        d = dict(d)
-        d["units"] = {k: UnitState(**v) for k, v in d["units"].items()}
-        d["pending"] = [Decision.from_dict(p) for p in d["pending"]]
-        return cls(**d)
+    def from_dict(cls, d: Mapping[str, Any]) -> GameState:
+        doc = dict(d)
+        doc["units"] = {k: UnitState(**v) for k, v in doc["units"].items()}
+        doc["pending"] = [Decision.from_dict(p) for p in doc["pending"]]
+        return cls(**doc)
 
 
-def _unit_dict(u: UnitState) -> dict:
+def _unit_dict(u: UnitState) -> dict[str, object]:
     return {name: getattr(u, name) for name in _UNIT_FIELDS}
 
 

@@ -73,23 +73,31 @@ def trace_path(scen: Scenario, state: GameState, side: str, start: str) -> list[
     path = [start]
     while lengths[path[-1]] > 0:
         here = path[-1]
-        path.append(next(n for n in scen.grid.neighbours(here) if lengths.get(n) == lengths[here] - 1))
+        path.append(
+            next(n for n in scen.grid.neighbours(here) if lengths.get(n) == lengths[here] - 1)
+        )
     return path
 
 
 def explain(scen: Scenario, state: GameState, unit_id: str) -> SupplyReport:
     """Why a unit can or cannot trace supply now (for the `supply` command)."""
     u = state.units[unit_id]
-    path = trace_path(scen, state, u.side, u.hex)
+    hex_id = u.map_hex
+    path = trace_path(scen, state, u.side, hex_id)
     limit = length_limit(scen, state, u.side)
     if path is not None and (limit is None or len(path) - 1 <= limit):
         line = "-".join(path)
-        return SupplyReport(unit_id, u.hex, True, path, f"line {line} ({len(path) - 1} hexes)")
+        return SupplyReport(unit_id, hex_id, True, path, f"line {line} ({len(path) - 1} hexes)")
     if path is not None:
-        return SupplyReport(unit_id, u.hex, False, path,
-                            f"shortest line {'-'.join(path)} is {len(path) - 1} hexes, over the "
-                            f"turn-2 limit of {limit} (12.7)")
-    return SupplyReport(unit_id, u.hex, False, [], _blockers(scen, state, u.side, u.hex))
+        return SupplyReport(
+            unit_id,
+            hex_id,
+            False,
+            path,
+            f"shortest line {'-'.join(path)} is {len(path) - 1} hexes, over the "
+            f"turn-2 limit of {limit} (12.7)",
+        )
+    return SupplyReport(unit_id, hex_id, False, [], _blockers(scen, state, u.side, hex_id))
 
 
 def _blockers(scen: Scenario, state: GameState, side: str, start: str) -> str:

@@ -10,15 +10,17 @@ a map is drawn, so the rules and a headless replay never load it. Pure.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource
-from adjudicator.core.system import Answer, Outcome, Side, Situation, Waiting
+from adjudicator.core.events import Viewer
+from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
 from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
-from adjudicator.hells_gate.state import GameState, phase_side
+from adjudicator.hells_gate.state import GameState, phase_kind, phase_side
 
 SYSTEM_ID = "hells-gate"
 HEADLINES = frozenset(  # the events an after-phase post tells (the others: moves, markers, dice)
@@ -40,6 +42,8 @@ HEADLINES = frozenset(  # the events an after-phase post tells (the others: move
         "GameEnded",
     }
 )
+ATTACK_TEMPLATE = "attack <HEX> with <UNIT> <UNIT> <UNIT>... [decisive] [flip <UNIT>]"
+LOSSES_TEMPLATE = "losses [<UNIT>...] retreat <UNIT>=<HEX>..."
 PRIVATE_QUERIES = (O.Options, O.Preview)  # a side's possibilities: only its player sees them
 
 
@@ -50,6 +54,7 @@ class HellsGateSystem:
     sides = SIDES
     drawer = "adjudicator.hells_gate.drawer"  # draw(system, state, events, view, title) -> PNG
     headlines = HEADLINES
+    hidden_information = False  # no rule of the game hides a counter from the opponent
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
@@ -64,11 +69,20 @@ class HellsGateSystem:
     def apply(self, state: GameState, actor: str, order: object, dice: DiceSource) -> Outcome:
         return self.rules.apply(state, actor, order, dice)
 
-    def legal_orders(self, state: GameState, side: str) -> list:
+    def legal_orders(self, state: GameState, side: str) -> list[O.PlayerOrder]:
         return self.rules.legal_orders(state, side)
 
     def order_templates(self, state: GameState, side: str) -> tuple[str, ...]:
-        return ()  # every Hell's Gate order names map things: legal_orders lists them all
+        """What `legal_orders` does not list one by one (options would explode): attacks by
+        three or more units (it lists singles, pairs and the strongest group, 8.4), and split
+        retreats in answer to hits (8.30)."""
+        if state.result is not None:
+            return ()
+        mine = [d for d in state.pending if d.side == side]
+        if mine:
+            return (LOSSES_TEMPLATE,) if mine[0].kind == "losses" else ()
+        attacking = phase_side(state.phase) == side and phase_kind(state.phase) == "combat"
+        return (ATTACK_TEMPLATE,) if attacking and not state.pending else ()
 
     def default_order(self, state: GameState) -> object:
         return C.Default()
@@ -113,14 +127,17 @@ class HellsGateSystem:
             detail = self.rules.preview(state, actor, query.attack)
         return Answer(text, detail)
 
-    def show(self, state: GameState) -> dict:
+    def view(self, state: GameState, viewer: Viewer) -> GameState:
+        return state  # nothing is hidden in Hell's Gate: every viewer sees the whole state
+
+    def show(self, state: GameState) -> dict[str, Any]:
         return self.rules.show(state)
 
     # -- the state as JSON
-    def state_to_json(self, state: GameState) -> dict:
+    def state_to_json(self, state: GameState) -> dict[str, Any]:
         return state.to_dict()
 
-    def state_from_json(self, data: dict) -> GameState:
+    def state_from_json(self, data: dict[str, Any]) -> GameState:
         return GameState.from_dict(data)
 
 
@@ -149,6 +166,7 @@ class HellsGateType:
         return HellsGateSystem(parse_scenario(text, source))
 
 
-SYSTEM = HellsGateType()
+# typed as the registry sees it: mypy checks it, and the system it binds, against the protocols
+SYSTEM: SystemType = HellsGateType()
 
 __all__ = ["SIDES", "SYSTEM", "HellsGateSystem", "HellsGateType"]

@@ -2,40 +2,56 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
 
 
-def check_attack_limits(scen: Scenario, state: GameState, side: str, units: list[UnitState]) -> None:
+def check_attack_limits(
+    scen: Scenario, state: GameState, side: str, units: list[UnitState]
+) -> None:
     """12.4: on turn 1 only German armor attacks, at most 2 that started on the map and at most
     2 that entered this turn (counted over the whole combat phase; the German player chooses)."""
     if not (state.turn == 1 and side == "german"):
         return
     for u in units:
         if not scen.units[u.id].is_armor:
-            raise Rejection("turn1-german-armor-only",
-                            f"on turn 1 only German armor units may attack; {u.id} is "
-                            f"{scen.units[u.id].type}", "12.4")
+            raise Rejection(
+                "turn1-german-armor-only",
+                f"on turn 1 only German armor units may attack; {u.id} is {scen.units[u.id].type}",
+                "12.4",
+            )
     at_start = set(scen.flags["german_armor_at_start"])
-    groups = {
-        "started the game on the map": (lambda u: u.id in at_start,
-                                        int(scen.flags["german_turn1_at_start_armor_limit"])),
-        "entered as reinforcements this turn": (lambda u: u.entered_turn == state.turn,
-                                                int(scen.flags["german_turn1_reinforcement_armor_limit"])),
+    groups: dict[str, tuple[Callable[[UnitState], bool], int]] = {
+        "started the game on the map": (
+            lambda u: u.id in at_start,
+            int(scen.flags["german_turn1_at_start_armor_limit"]),
+        ),
+        "entered as reinforcements this turn": (
+            lambda u: u.entered_turn == state.turn,
+            int(scen.flags["german_turn1_reinforcement_armor_limit"]),
+        ),
     }
     for label, (member, limit) in groups.items():
         already = [u.id for u in state.on_map("german") if u.attacked and member(u)]
         new = [u.id for u in units if member(u)]
         if len(already) + len(new) > limit:
-            raise Rejection("turn1-german-armor-limit",
-                            f"on turn 1 at most {limit} German armor units that {label} may "
-                            f"attack; already attacked: {', '.join(already) or 'none'}; "
-                            f"named: {', '.join(new)}", "12.4")
+            raise Rejection(
+                "turn1-german-armor-limit",
+                f"on turn 1 at most {limit} German armor units that {label} may "
+                f"attack; already attacked: {', '.join(already) or 'none'}; "
+                f"named: {', '.join(new)}",
+                "12.4",
+            )
     for u in units:
         if not any(member(u) for member, _ in groups.values()):
-            raise Rejection("turn1-german-armor-only",
-                            f"{u.id} neither started on the map nor entered this turn", "12.4")
+            raise Rejection(
+                "turn1-german-armor-only",
+                f"{u.id} neither started on the map nor entered this turn",
+                "12.4",
+            )
 
 
 def oos_cap(scen: Scenario, state: GameState, side: str, hexes: list[str]) -> tuple[int, str]:
@@ -51,32 +67,53 @@ def oos_cap(scen: Scenario, state: GameState, side: str, hexes: list[str]) -> tu
     return 2, ""
 
 
-def check_move_limits(scen: Scenario, state: GameState, u: UnitState, path: tuple[str, ...]) -> None:
+def check_move_limits(
+    scen: Scenario, state: GameState, u: UnitState, path: tuple[str, ...]
+) -> None:
     """12.2, 12.6, 12.8 and 12.14."""
     if state.turn == 1 and u.side == "soviet":
         armor = scen.flags["turn1_soviet_armor"]
         if u.id not in armor:
-            raise Rejection("turn1-soviet-armor-only", "on turn 1 only the three Soviet armor "
-                            f"units ({', '.join(armor)}) may move", "12.2")
+            raise Rejection(
+                "turn1-soviet-armor-only",
+                f"on turn 1 only the three Soviet armor units ({', '.join(armor)}) may move",
+                "12.2",
+            )
         if path[-1] == u.hex:
-            raise Rejection("turn1-must-end-elsewhere",
-                            f"on turn 1 {u.id} must end its move in a hex other than {u.hex}", "12.2")
+            raise Rejection(
+                "turn1-must-end-elsewhere",
+                f"on turn 1 {u.id} must end its move in a hex other than {u.hex}",
+                "12.2",
+            )
     if state.turn == 1 and u.side == "german":
         if not scen.units[u.id].is_armor:
-            raise Rejection("turn1-german-armor-move", "on turn 1 only one German armor unit may "
-                            f"move; {u.id} is {scen.units[u.id].type}", "12.6")
+            raise Rejection(
+                "turn1-german-armor-move",
+                f"on turn 1 only one German armor unit may move; {u.id} is {scen.units[u.id].type}",
+                "12.6",
+            )
         moved = [m.id for m in state.on_map("german") if m.moved]
         if moved:
-            raise Rejection("turn1-german-one-move",
-                            f"on turn 1 only one German unit may move, and {moved[0]} has moved", "12.6")
+            raise Rejection(
+                "turn1-german-one-move",
+                f"on turn 1 only one German unit may move, and {moved[0]} has moved",
+                "12.6",
+            )
     tychinovka = scen.flags["tychinovka_marker_hex"]
     if state.turn == 2 and u.side == "german" and tychinovka in path:
-        raise Rejection("tychinovka", f"during turn 2 German units may not enter Tychinovka "
-                        f"({tychinovka})", "12.8")
+        raise Rejection(
+            "tychinovka",
+            f"during turn 2 German units may not enter Tychinovka ({tychinovka})",
+            "12.8",
+        )
     if is_frozen(scen, state, u):
-        raise Rejection("airfield-freeze", f"{u.id} in {u.hex} may not move: the Korsun airfield "
-                        "freeze holds German units in and next to "
-                        f"{scen.flags['airfield_hex']} until a Soviet unit comes next to it", "12.14")
+        raise Rejection(
+            "airfield-freeze",
+            f"{u.id} in {u.hex} may not move: the Korsun airfield "
+            "freeze holds German units in and next to "
+            f"{scen.flags['airfield_hex']} until a Soviet unit comes next to it",
+            "12.14",
+        )
 
 
 def is_frozen(scen: Scenario, state: GameState, u: UnitState) -> bool:
@@ -84,10 +121,10 @@ def is_frozen(scen: Scenario, state: GameState, u: UnitState) -> bool:
     if u.side != "german" or state.turn not in (2, 3) or state.airfield_freeze_lifted:
         return False
     airfield = scen.flags["airfield_hex"]
-    return u.hex == airfield or scen.grid.adjacent(u.hex, airfield)
+    return u.hex == airfield or scen.grid.adjacent(u.map_hex, airfield)
 
 
-def note_soviet_presence(scen: Scenario, state: GameState, side: str, hexes) -> None:
+def note_soviet_presence(scen: Scenario, state: GameState, side: str, hexes: Iterable[str]) -> None:
     """7.9 and 12.14: remember Soviet entries that later rules look back on."""
     if side != "soviet":
         return
@@ -105,8 +142,7 @@ def retreat_limit(scen: Scenario, state: GameState, side: str, dest: str) -> str
     Returns the rule that forbids `dest`, or None."""
     if side == "german" and state.turn == 1 and state.phase == "soviet-combat":
         holds = state.side_in(dest) == "german"
-        supply_free = (scen.hexes[dest].supply == "german"
-                       and not _in_soviet_zoc(scen, state, dest))
+        supply_free = scen.hexes[dest].supply == "german" and not _in_soviet_zoc(scen, state, dest)
         if not (holds or supply_free) or dest in state.attacked_hexes:
             return "12.3"
     if side == "german" and state.turn == 2 and dest == scen.flags["tychinovka_marker_hex"]:

@@ -9,7 +9,11 @@ from adjudicator.hells_gate.state import UnitState
 def strength(scen: Scenario, u: UnitState) -> int:
     """2.2: the one strength number printed on the side that is up."""
     spec = scen.units[u.id]
-    return spec.strength_reduced if u.reduced else spec.strength_full
+    if not u.reduced:
+        return spec.strength_full
+    if spec.strength_reduced is None:  # the state's invariant: only two-step units are reduced
+        raise ValueError(f"{u.id} is a one-step unit and has no reduced side (2.6)")
+    return spec.strength_reduced
 
 
 def steps_left(scen: Scenario, u: UnitState) -> int:

@@ -14,7 +14,7 @@ def zoc_of(scen: Scenario, state: GameState, side: str) -> set[str]:
     """The hexes in the ZOC of `side`'s units."""
     hexes: set[str] = set()
     for u in state.on_map(side):
-        hexes.update(scen.grid.neighbours(u.hex))
+        hexes.update(scen.grid.neighbours(u.map_hex))
     return hexes
 
 

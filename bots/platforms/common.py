@@ -128,3 +128,10 @@ class RetryLater(DeliveryError):
 class Undeliverable(DeliveryError):
     """Permanent for this Outgoing: the bot was removed from the chat, the chat does not exist,
     a private message with no chat to post the notice in, or the platform refused the content."""
+
+
+class DmClosed(Undeliverable):
+    """A private message the user's settings refuse: on Telegram the user never started a private
+    chat with the bot (or blocked it), on Discord he does not accept direct messages from the
+    server's members. Not the message's fault: the outbox keeps it (and the user's later private
+    messages) waiting until the user opens his private messages, and tells the group once."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.messages import Incoming, Outgoing
-from bots.platforms.common import DISCORD_LIMIT, split_message
+from bots.platforms.common import DISCORD_LIMIT, DmClosed, Undeliverable, split_message
 
 with warnings.catch_warnings():
     # discord.py (voice support) imports the stdlib audioop, deprecated since Python 3.11
@@ -24,6 +24,7 @@ log = logging.getLogger("bots.platforms.discord")  # the adapter's one logger
 PLATFORM = "discord"
 PRIVATE_SLOT_NOTE = "Answered privately."  # fills a public "thinking" slot
 DONE = "Done."  # a slash command whose answers all went elsewhere
+DM_CLOSED_CODE = 50007  # "Cannot send messages to this user": he does not accept DMs
 DM_REFUSED = (
     "<@{user}>, I could not send you a private message: please allow direct messages from this "
     "server's members (Privacy Settings), then ask again."
@@ -83,7 +84,8 @@ def _for_discord(outs: Iterable[Outgoing]) -> list[Outgoing]:
 
 async def send_outgoing(bot: discord.Client, out: Outgoing) -> None:
     """Send one Outgoing with no update behind it (a reminder, a deadline, the outbox): a post to
-    its channel, or a DM (falling back to a line in `chat_id`, if set, when DMs are refused)."""
+    its channel, or a DM. A DM Discord refuses raises `DmClosed` (403, code 50007: the user does
+    not accept DMs; the outbox keeps it waiting and tells the group) or `Undeliverable`."""
     await _deliver(bot, out, here=None, here_id=None)
 
 
@@ -106,27 +108,25 @@ async def _deliver(bot: discord.Client, out: Outgoing, *, here: Any, here_id: st
 
 async def _deliver_private(bot: discord.Client, out: Outgoing, *, here: Any) -> None:
     """A DM; if Discord refuses it, a line asking the user to allow DMs (without the content) in
-    `here`, else in the outgoing's `chat_id`, if set."""
+    `here` (the channel of the update answered); with no update behind it, `DmClosed` (the user
+    refuses DMs) or `Undeliverable` (any other refusal)."""
     if out.user_id is None:
         log.error("a private outgoing without user_id was dropped")
         return
     try:
         dm = await bot.create_dm(discord.Object(id=int(out.user_id)))
         await _post(dm, _parts(out))
-    except discord.Forbidden:
-        log.info("discord: DM to %s refused", out.user_id)
-        fallback = (
-            here
-            if here is not None
-            else (await _channel(bot, out.chat_id) if out.chat_id else None)
+    except discord.Forbidden as exc:
+        log.info("discord: DM to %s refused (%s)", out.user_id, exc.code)
+        if here is None:
+            error = DmClosed if exc.code == DM_CLOSED_CODE else Undeliverable
+            raise error(f"discord refused a DM to {out.user_id}: {exc.text}") from exc
+        await here.send(
+            DM_REFUSED.format(user=out.user_id),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=int(out.user_id))]
+            ),
         )
-        if fallback is not None:
-            await fallback.send(
-                DM_REFUSED.format(user=out.user_id),
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(id=int(out.user_id))]
-                ),
-            )
 
 
 async def _channel(bot: discord.Client, chat_id: str) -> Any:

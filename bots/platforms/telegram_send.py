@@ -26,6 +26,7 @@ from app.messages import Outgoing
 from bots.platforms.common import (
     TELEGRAM_LIMIT,
     DeliveryError,
+    DmClosed,
     RetryLater,
     Undeliverable,
     split_markdown,
@@ -131,6 +132,7 @@ class TelegramSender:
         fallback_chat_id: str | None = None,
         as_document: bool = False,
         start_part: int = 0,
+        raise_dm_closed: bool = False,
     ) -> list[Message]:
         """Deliver one Outgoing; return the Telegram messages sent.
 
@@ -138,32 +140,39 @@ class TelegramSender:
         inline mentions; an image with `sendPhoto` (`sendDocument` when `as_document`), with the
         text as its caption when it fits. A private Outgoing (private=True, user_id) goes to the
         user's private chat; if the user never started the bot, the group (`outgoing.chat_id`, else
-        `fallback_chat_id`) gets a notice without the content. 429s are waited out (up to
-        `retry_limit` times, `max_retry_wait` seconds); a migrated group is followed and the
-        service told. Raises `RetryLater` / `Undeliverable` (with `parts_sent`; pass it back as
-        `start_part` to resume without sending a part twice).
+        `fallback_chat_id`) gets a notice without the content; with `raise_dm_closed` (the outbox,
+        which keeps the message waiting and tells the group itself), or with no group, `DmClosed`
+        is raised instead. 429s are waited out (up to `retry_limit` times, `max_retry_wait`
+        seconds); a migrated group is followed and the service told. Raises `RetryLater` /
+        `Undeliverable` (with `parts_sent`; pass it back as `start_part` to resume without sending
+        a part twice).
         """
         if outgoing.platform != PLATFORM:
             raise ValueError(f"not a telegram message: {outgoing.platform}")
         if outgoing.private and outgoing.user_id:
-            return await self._send_private(outgoing, fallback_chat_id, as_document, start_part)
+            group = None if raise_dm_closed else (outgoing.chat_id or fallback_chat_id)
+            return await self._send_private(outgoing, group, as_document, start_part)
         if outgoing.chat_id is None:
             raise ValueError("an Outgoing needs chat_id, or private=True with user_id")
         return await self._send_parts(outgoing, outgoing.chat_id, as_document, start_part)
 
     async def _send_private(
-        self, outgoing: Outgoing, fallback_chat_id: str | None, as_document: bool, start_part: int
+        self, outgoing: Outgoing, group: str | None, as_document: bool, start_part: int
     ) -> list[Message]:
-        """To the user's private chat; a notice in the group if the user never started the bot."""
+        """To the user's private chat; if the user never started the bot, a notice in `group`,
+        else (no group, or a part sent already) `DmClosed`."""
         assert outgoing.user_id
-        group = outgoing.chat_id or fallback_chat_id
         try:
             return await self._send_parts(outgoing, outgoing.user_id, as_document, start_part)
         except Undeliverable as exc:
-            if not _never_started(exc.__cause__) or exc.parts_sent:
+            cause = exc.__cause__
+            if not _never_started(cause):
                 raise
-            if group is None or _chat_id(group) == _chat_id(outgoing.user_id):
-                raise
+            if exc.parts_sent or group is None or _chat_id(group) == _chat_id(outgoing.user_id):
+                raise DmClosed(
+                    f"telegram user {outgoing.user_id} has no private chat with the bot: {exc}",
+                    parts_sent=exc.parts_sent,
+                ) from cause
         log.info("user %s has not started the bot; notice posted instead", outgoing.user_id)
         name = await self._display_name(outgoing.user_id, group)
         notice = PRIVATE_NOTICE.format(name=mention_v2(outgoing.user_id, "@" + name))

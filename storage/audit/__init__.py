@@ -2,8 +2,9 @@
 
 Pure standard library (no database): `pbem audit --verify FILE.jsonl` runs it on any machine.
 The parts: `export` (the JSONL export file, its format described there), `stats` (chi-square
-against a fair d6), `auditor` (the checks, listed there, split over `header`, `epochs` and `rolls`,
-sharing `state`), `orders` (the effective orders after undo/rewind) and `report` (the text).
+against a fair die, per die size), `auditor` (the checks, listed there, split over `header`,
+`epochs` and `rolls`, sharing `state`), `orders` (the effective orders after undo/rewind) and
+`report` (the text).
 Every name callers use is importable from `storage.audit` itself.
 """
 
@@ -20,7 +21,15 @@ from storage.audit.export import (
 )
 from storage.audit.report import format_report
 from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport
-from storage.audit.stats import MIN_ROLLS_FOR_P, chi2_sf, chi_square_p, face_stats, purpose_kind
+from storage.audit.stats import (
+    MIN_ROLLS_FOR_P,
+    chi2_sf,
+    chi_square_p,
+    dice_stats,
+    face_stats,
+    min_rolls_for_p,
+    purpose_kind,
+)
 
 __all__ = [
     "ALLOWED_ROW_KEYS",
@@ -34,9 +43,11 @@ __all__ = [
     "audit",
     "chi2_sf",
     "chi_square_p",
+    "dice_stats",
     "export_lines",
     "face_stats",
     "format_report",
+    "min_rolls_for_p",
     "parse_export",
     "purpose_kind",
     "read_export",

@@ -22,7 +22,7 @@ from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.audit.header import HeaderChecks
 from storage.audit.rolls import RollChecks
 from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport, _is_int
-from storage.audit.stats import face_stats
+from storage.audit.stats import dice_stats
 from storage.chain import chain_failure, row_defect
 
 
@@ -109,19 +109,6 @@ class _Auditor(HeaderChecks, RollChecks):
                     f" {self.epochs[k + 1].row}) but its seed is not revealed"
                 )
 
-    def dice_stats(self) -> dict:
-        """face_stats of the random public rolls: all of them, by side and by purpose kind."""
-        by_side: dict[str, list[int]] = {}
-        by_kind: dict[str, list[int]] = {}
-        for side, kind, value in self.public:
-            by_side.setdefault(side, []).append(value)
-            by_kind.setdefault(kind, []).append(value)
-        return {
-            "all": face_stats(v for _, _, v in self.public),
-            "by_side": {s: face_stats(v) for s, v in sorted(by_side.items())},
-            "by_kind": {k: face_stats(v) for k, v in sorted(by_kind.items())},
-        }
-
     def report(self) -> AuditReport:
         self.check_header()
         cf = chain_failure(self.rows)
@@ -140,7 +127,7 @@ class _Auditor(HeaderChecks, RollChecks):
             epochs_open=open_,
             rolls_checked=self.rolls_checked,
             rolls_fixed=len(self.fixed),
-            stats=self.dice_stats(),
+            stats=dice_stats(self.public),
             rolls_pending=sum(len(self.epochs[k].rolls) for k in open_),
             fixed=self.fixed,
             hidden_revealed=self.hidden_seed is not None,

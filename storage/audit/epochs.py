@@ -1,9 +1,9 @@
 """The auditor's epoch checks: commitments, salts, seed reveals (each revealed epoch's rolls
-recomputed) and the hidden seed's reveal at the game's end."""
+recomputed, dice of any number of faces) and the hidden seed's reveal at the game's end."""
 
 from __future__ import annotations
 
-from storage.audit.state import AuditState, _Epoch, _is_hex64, _is_int
+from storage.audit.state import AuditState, _Epoch, _is_hex64, _is_int, die_label
 from storage.dice import commitment, roll_value, salt_digest
 
 
@@ -141,9 +141,9 @@ class EpochChecks(AuditState):
         if self.uid is None:
             return
         dig = salt_digest(ep.salts)
-        for q, purpose, n, value in ep.rolls:
+        for q, purpose, n, value, faces in ep.rolls:
             try:
-                expected = roll_value(ep.seed, self.uid, ep.number, n, purpose, dig)
+                expected = roll_value(ep.seed, self.uid, ep.number, n, purpose, dig, faces)
             except (TypeError, ValueError) as exc:
                 self.fail(q, f"row {q}: roll cannot be recomputed ({exc})", None, value)
                 continue
@@ -151,7 +151,8 @@ class EpochChecks(AuditState):
             if expected != value:
                 self.fail(
                     q,
-                    f"row {q}: roll does not recompute ({purpose!r}, epoch {ep.number}, n {n})",
+                    f"row {q}: roll does not recompute ({purpose!r}{die_label(faces)}, epoch"
+                    f" {ep.number}, n {n})",
                     expected,
                     value,
                 )

@@ -4,7 +4,9 @@ information, fixed rolls, dice statistics and warnings."""
 from __future__ import annotations
 
 from storage.audit.state import AuditReport
-from storage.audit.stats import MIN_ROLLS_FOR_P
+from storage.audit.stats import min_rolls_for_p
+
+WIDEST_TABLE = 20  # a die of more faces is listed without its counts per face
 
 
 def _fmt(value) -> str:
@@ -16,9 +18,10 @@ def _fmt(value) -> str:
 
 
 def _stat_line(label: str, s: dict) -> str:
-    counts = " ".join(f"{c:>5}" for c in s["counts"])
+    wide = len(s["counts"]) > WIDEST_TABLE
+    counts = "" if wide else " ".join(f"{c:>5}" for c in s["counts"]) + " "
     mean = f"{s['mean']:.2f}" if s["mean"] is not None else "  -"
-    return f"  {label:<18}{s['n']:>6} {counts} {mean:>5} {s['chi2']:>7.2f} {s['p']:>6.3f}"
+    return f"  {label:<18}{s['n']:>6} {counts}{mean:>5} {s['chi2']:>7.2f} {s['p']:>6.3f}"
 
 
 def _title(report: AuditReport) -> str:
@@ -90,21 +93,38 @@ def _fixed(report: AuditReport) -> list[str]:
     return out
 
 
+def _table_head(label: str, faces: int) -> str:
+    heads = " ".join(f"{i:>5}" for i in range(1, faces + 1)) + " " if faces <= WIDEST_TABLE else ""
+    return f"  {label:<18}{'n':>6} " + heads + f"{'mean':>5} {'chi2':>7} {'p':>6}"
+
+
+def _stat_title(groups: list[dict]) -> str:
+    if len(groups) == 1:
+        f = groups[0]["faces"]
+        against = f"a fair d{f}, df {f - 1}"
+    else:
+        against = "a fair die of its size, df = faces - 1"
+    return f"Dice statistics (random rolls only; chi-square against {against}):"
+
+
+def _group_table(group: dict) -> list[str]:
+    """One die size's table: its head naming the die, all rolls, by side, by purpose kind."""
+    faces = group["faces"]
+    out = [_table_head(f"d{faces}", faces), _stat_line("all", group["all"])]
+    out += [_stat_line(f"side {side}", s) for side, s in group["by_side"].items()]
+    out += [_stat_line(f"purpose {kind}", s) for kind, s in group["by_kind"].items()]
+    if 0 < group["all"]["n"] < min_rolls_for_p(faces):
+        out.append(f"  (with fewer than {min_rolls_for_p(faces)} rolls a p-value says little)")
+    return out
+
+
 def _statistics(report: AuditReport) -> list[str]:
     stats = report.stats
-    out = [
-        "Dice statistics (random rolls only; chi-square against a fair d6, df 5):",
-        f"  {'group':<18}{'n':>6} "
-        + " ".join(f"{i:>5}" for i in range(1, 7))
-        + f" {'mean':>5} {'chi2':>7} {'p':>6}",
-        _stat_line("all", stats["all"]),
-    ]
-    for side, s in stats["by_side"].items():
-        out.append(_stat_line(f"side {side}", s))
-    for kind, s in stats["by_kind"].items():
-        out.append(_stat_line(f"purpose {kind}", s))
-    if 0 < stats["all"]["n"] < MIN_ROLLS_FOR_P:
-        out.append(f"  (with fewer than {MIN_ROLLS_FOR_P} rolls a p-value says little)")
+    d6 = {"faces": 6, **{k: stats[k] for k in ("all", "by_side", "by_kind")}}
+    groups = list(stats.get("by_die", {}).values()) or [d6]
+    out = [_stat_title(groups)]
+    for group in groups:
+        out += _group_table(group)
     return out
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import SECRET_FIELD
-from storage.audit.state import _is_hex64, _is_int
+from storage.audit.state import _is_hex64, _is_int, die_label
 from storage.audit.stats import purpose_kind
-from storage.dice import HIDDEN_PREFIX, check_hidden, roll_value, salt_digest
+from storage.dice import MAX_FACES, check_hidden, roll_value, salt_digest
 
 
 class RollChecks(EpochChecks):
@@ -25,18 +25,15 @@ class RollChecks(EpochChecks):
         if not isinstance(rec, dict) or not isinstance(rec.get("purpose"), str):
             self.fail(pos, f"{where}: not a roll record", "{purpose, value, ...}", rec)
             return
-        purpose = rec["purpose"]
-        if rec.get("fixed") is True:
-            self.on_fixed_roll(pos, where, rec, side)
+        purpose, faces, hidden = rec["purpose"], rec.get("faces", 6), rec.get("hidden", False)
+        if not _is_int(faces) or not 1 <= faces <= MAX_FACES:
+            self.fail(pos, f"{where}: not a number of faces", f"1-{MAX_FACES}", faces)
             return
-        hidden = purpose.startswith(HIDDEN_PREFIX)
-        if bool(rec.get("hidden", False)) != hidden:
-            self.fail(
-                pos,
-                f"{where}: hidden flag disagrees with the purpose {purpose!r}",
-                hidden,
-                rec.get("hidden"),
-            )
+        if rec.get("fixed") is True:
+            self.on_fixed_roll(pos, where, rec, side, faces)
+            return
+        if not isinstance(hidden, bool):
+            self.fail(pos, f"{where}: the hidden flag is not true or false", "a bool", hidden)
             return
         ep = self._open_epoch(pos, rec.get("epoch"), "roll")
         if ep is None:
@@ -48,16 +45,16 @@ class RollChecks(EpochChecks):
             self.on_hidden_roll(pos, where, rec, ep, n)
             return
         value = rec.get("value")
-        if not _is_int(value) or not 1 <= value <= 6:
-            self.fail(pos, f"{where}: roll value is not 1-6", "1-6", value)
+        if not _is_int(value) or not 1 <= value <= faces:
+            self.fail(pos, f"{where}: roll value is not 1-{faces}", f"1-{faces}", value)
             return
-        ep.rolls.append((pos, purpose, n, value))
-        self.public.append((side, purpose_kind(purpose), value))
+        ep.rolls.append((pos, purpose, n, value, faces))
+        self.public.append((side, purpose_kind(purpose), value, faces))
 
-    def on_fixed_roll(self, pos, where, rec, side):
+    def on_fixed_roll(self, pos, where, rec, side, faces):
         value = rec.get("value")
-        if not _is_int(value) or not 1 <= value <= 6:
-            self.fail(pos, f"{where}: fixed roll value is not 1-6", "1-6", value)
+        if not _is_int(value) or not 1 <= value <= faces:
+            self.fail(pos, f"{where}: fixed roll value is not 1-{faces}", f"1-{faces}", value)
         self.fixed.append({"index": pos, "actor": side, "purpose": rec["purpose"], "value": value})
 
     def _draw_in_sequence(self, pos, where, ep, n) -> bool:
@@ -188,12 +185,15 @@ class RollChecks(EpochChecks):
             return
         if self.uid is None:
             return
-        expected = roll_value(self.hidden_seed, self.uid, k, n, purpose, salt_digest(ep.salts))
+        faces = rec.get("faces", 6)
+        dig = salt_digest(ep.salts)
+        expected = roll_value(self.hidden_seed, self.uid, k, n, purpose, dig, faces)
         self.hidden_checked += 1
         if expected != value:
             self.fail(
                 pos,
-                f"row {pos}: hidden draw does not recompute ({purpose!r}, epoch {k}, n {n})",
+                f"row {pos}: hidden draw does not recompute ({purpose!r}{die_label(faces)},"
+                f" epoch {k}, n {n})",
                 expected,
                 value,
             )

@@ -20,7 +20,7 @@ class AuditReport:
     epochs_open: list[int]
     rolls_checked: int  # non-fixed public rolls recomputed from their revealed seed
     rolls_fixed: int
-    stats: dict  # {"all": s, "by_side": {side: s}, "by_kind": {kind: s}}, s = face_stats(...)
+    stats: dict  # stats.dice_stats: {"by_die": {"d6": group, ...}, "all", "by_side", "by_kind"}
     rolls_pending: int = 0  # rolls of epochs whose seed is not revealed yet
     fixed: list[dict] = field(default_factory=list)  # {"index","actor","purpose","value"}
     hidden_revealed: bool = False
@@ -39,13 +39,19 @@ class _Epoch:
     salts: list[str] = field(default_factory=list)
     first_draw_row: int | None = None
     last_n: int = 0
-    rolls: list[tuple[int, str, int, int]] = field(default_factory=list)  # (row, purpose, n, value)
+    # the public rolls, each (row, purpose, n, value, faces)
+    rolls: list[tuple[int, str, int, int, int]] = field(default_factory=list)
     reveal_row: int | None = None
     seed: str | None = None
 
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def die_label(faces: int) -> str:
+    """The die in a problem's text (", d10"); nothing for a d6 (its texts stay as they were)."""
+    return "" if faces == 6 else f", d{faces}"
 
 
 def _is_hex64(value) -> bool:
@@ -68,7 +74,7 @@ class AuditState:
         self.hidden_values: list[tuple[int, str]] = []  # (row, commitment)
         self.secrets: dict[int, dict[str, object]] = {}  # row -> {commitment: value}
         self.fixed: list[dict] = []
-        self.public: list[tuple[str, str, int]] = []  # (side, kind, value) of non-fixed rolls
+        self.public: list[tuple[str, str, int, int]] = []  # (side, kind, value, faces), not fixed
         self.rolls_checked = 0
         self.hidden_checked = 0
         self.hidden_pending = 0

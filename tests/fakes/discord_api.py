@@ -20,7 +20,8 @@ What Discord does and this fake copies, because the adapter's correctness depend
   the DEFER's ephemerality, whatever flags the followup carries (Discord's documented behaviour);
 - a second initial response to one interaction is refused (40060, already acknowledged), and so is
   one later than `interaction_deadline` (3 s) after the interaction (10062, unknown interaction);
-- a DM to a user who does not accept them is refused (403, code 50007).
+- a DM to a user who does not accept them is refused (403, code 50007); `dm_forbidden` makes a
+  user's DMs answer another 403 (e.g. 50001 Missing Access).
 
 Pitfalls of the real library the fake honours (see ../shared/notes/libraries.md): responses carry
 `Content-Type: application/json` exactly; ids are real snowflakes; members carry `flags`; a 429 carries
@@ -151,6 +152,7 @@ class FakeDiscord:
         self.thread_id = self.snowflake()
         self.users: dict[str, dict] = {}
         self.dm_blocked: set[str] = set()  # user ids that refuse DMs (403, code 50007)
+        self.dm_forbidden: dict[str, tuple[int, str]] = {}  # user id -> another 403's (code, text)
         self.dm_channels: dict[str, str] = {}  # dm channel id -> user id
         self.interaction_deadline = 3.0  # seconds to the initial response, as on Discord
         self.calls: list[Call] = []
@@ -776,6 +778,8 @@ class FakeDiscord:
         recipient = self.dm_channels.get(channel_id)
         if recipient is not None and recipient in self.dm_blocked:
             raise _Refuse(403, 50007, "Cannot send messages to this user")
+        if recipient is not None and recipient in self.dm_forbidden:
+            raise _Refuse(403, *self.dm_forbidden[recipient])
         if recipient is None and channel_id not in (self.channel_id, self.thread_id):
             raise _Refuse(404, 10003, "Unknown Channel")
         self._check_content(body, files)

@@ -47,15 +47,30 @@ def grammar_of(scenario) -> HellsGateGrammar:
     return HellsGateGrammar(scenario, SIDES)
 
 
-def empty_state(scenario, units: dict[str, str], turn=1, phase="soviet-combat", weather="snow",
-                reduced=(), oos=(), retreated=(), moved=(), attacked=()) -> GameState:
+def empty_state(
+    scenario,
+    units: dict[str, str],
+    turn=1,
+    phase="soviet-combat",
+    weather="snow",
+    reduced=(),
+    oos=(),
+    retreated=(),
+    moved=(),
+    attacked=(),
+) -> GameState:
     """A state with only the given units on the map, e.g. `units={"29tk": "B6"}`; every other
     unit is out of play ('off'). Markers are given as lists of unit ids."""
     state = {uid: UnitState(uid, spec.side, "off") for uid, spec in scenario.units.items()}
     for uid, hex_id in units.items():
         state[uid].box, state[uid].hex = "map", hex_id
-    for attr, ids in (("reduced", reduced), ("oos", oos), ("retreated", retreated),
-                      ("moved", moved), ("attacked", attacked)):
+    for attr, ids in (
+        ("reduced", reduced),
+        ("oos", oos),
+        ("retreated", retreated),
+        ("moved", moved),
+        ("attacked", attacked),
+    ):
         for uid in ids:
             setattr(state[uid], attr, True)
     return GameState(turn, phase, weather, state)

@@ -120,12 +120,15 @@ def test_1_4_hexes_are_a_column_letter_and_a_row_number(scenario):
 # -- 1.5 adjacency
 
 
-@pytest.mark.parametrize("hex_id, expected", [
-    ("C6", {"B6", "B7", "C5", "C7", "D6", "D7"}),
-    ("B2", {"A1", "A2", "B1", "B3", "C1", "C2"}),
-    ("B7", {"A6", "A7", "B6", "C6", "C7"}),
-    ("F6", {"E5", "E6", "F5", "F7"}),
-])
+@pytest.mark.parametrize(
+    "hex_id, expected",
+    [
+        ("C6", {"B6", "B7", "C5", "C7", "D6", "D7"}),
+        ("B2", {"A1", "A2", "B1", "B3", "C1", "C2"}),
+        ("B7", {"A6", "A7", "B6", "C6", "C7"}),
+        ("F6", {"E5", "E6", "F5", "F7"}),
+    ],
+)
 def test_1_5_worked_neighbour_lists_of_the_scenario(scenario, hex_id, expected):
     """1.5 Two hexes are adjacent if they share a hexside (scenario: C6 -> B6 B7 C5 C7 D6 D7 ...)."""
     assert set(scenario.grid.neighbours(hex_id)) == expected
@@ -136,8 +139,11 @@ def test_1_5_worked_neighbour_lists_of_the_scenario(scenario, hex_id, expected):
 def test_1_5_every_hex_has_the_neighbours_of_the_scenario_table(scenario):
     """1.5 Two hexes are adjacent if they share a hexside (scenario section 2 is the reference)."""
     assert set(TABLE) == set(scenario.grid.hexes)
-    wrong = {h: set(scenario.grid.neighbours(h)) for h in TABLE
-             if set(scenario.grid.neighbours(h)) != TABLE[h]}
+    wrong = {
+        h: set(scenario.grid.neighbours(h))
+        for h in TABLE
+        if set(scenario.grid.neighbours(h)) != TABLE[h]
+    }
     assert wrong == {}
 
 
@@ -191,8 +197,12 @@ def test_1_6_distance_ignores_units_and_zoc(scenario):
     """1.6 Terrain, units and ZOC are ignored."""
     # The entry hex B1 of the 5th Mechanized Corps and every hex on the chain B1-C1-D1-E1-F1
     # hold German units; F1 is still the nearest free Soviet supply hex (distance 4).
-    state = empty_state(scenario, {"34id": "B1", "198id": "C1", "88id": "D1", "kab": "E1"},
-                        turn=1, phase="german-movement")
+    state = empty_state(
+        scenario,
+        {"34id": "B1", "198id": "C1", "88id": "D1", "kab": "E1"},
+        turn=1,
+        phase="german-movement",
+    )
     state.units["5mc"].box, state.units["5mc"].track_turn = "turn_track", 2
     g = Game(scenario, state)
     g.do("german", END, dice=[6])

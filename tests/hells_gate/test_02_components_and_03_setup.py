@@ -21,8 +21,20 @@ def test_2_1_every_unit_has_the_fixed_attributes(scenario):
     """2.1 Each unit has these fixed attributes, read from the data file: id, side, designation,
     size, type, steps, strength_full, strength_reduced, bracketed, setup_hex or entry."""
     names = {f.name for f in fields(UnitSpec)}
-    assert names == {"id", "side", "designation", "size", "type", "steps", "strength_full",
-                     "strength_reduced", "bracketed", "setup_hex", "entry_turn", "entry_hex"}
+    assert names == {
+        "id",
+        "side",
+        "designation",
+        "size",
+        "type",
+        "steps",
+        "strength_full",
+        "strength_reduced",
+        "bracketed",
+        "setup_hex",
+        "entry_turn",
+        "entry_hex",
+    }
     assert len(scenario.units) == 42
     for uid, u in scenario.units.items():
         assert u.id == uid
@@ -91,10 +103,13 @@ def test_2_3_bracketed_unit_defends_with_printed_strength(scenario):
     assert doc["attack_strength"] == 6
 
 
-@pytest.mark.parametrize("target, defender, expected", [
-    ("B2", "198id", 6),  # clear: x3
-    ("C2", "kg168", 4),  # woods: x2
-])
+@pytest.mark.parametrize(
+    "target, defender, expected",
+    [
+        ("B2", "198id", 6),  # clear: x3
+        ("C2", "kg168", 4),  # woods: x2
+    ],
+)
 def test_2_4_bracketed_strength_multiplied_in_attack(scenario, target, defender, expected):
     """2.4 In attack a bracketed strength may be doubled or tripled (rule 8.6)."""
     state = empty_state(scenario, {"5gtk": "C1", "47rc": "C1", defender: target}, turn=3)
@@ -127,8 +142,9 @@ def test_2_5_multiplier_follows_bracketed_not_type(scenario):
 def test_2_6_steps_remaining(scenario):
     """2.6 A two-step unit on its full-strength side has 2 steps remaining; on its reduced side 1;
     a one-step unit has 1 step."""
-    state = empty_state(scenario, {"47rc": "B1", "48rc": "C7", "180rd": "C1"}, turn=3,
-                        reduced=["48rc"])
+    state = empty_state(
+        scenario, {"47rc": "B1", "48rc": "C7", "180rd": "C1"}, turn=3, reduced=["48rc"]
+    )
     assert steps_left(scenario, state.units["47rc"]) == 2
     assert steps_left(scenario, state.units["48rc"]) == 1
     assert steps_left(scenario, state.units["180rd"]) == 1
@@ -246,8 +262,9 @@ def test_2_12_mech_is_not_armor(scenario):
 
 def test_2_12_mech_may_not_make_the_turn_1_german_armor_move(scenario):
     """2.12 "armor unit" in rule 12.6 means a unit whose `type` is armor; mech is not."""
-    state = empty_state(scenario, {"wiking": "D6", "5ss": "D6", "20tk": "C7"},
-                        turn=1, phase="german-movement")
+    state = empty_state(
+        scenario, {"wiking": "D6", "5ss": "D6", "20tk": "C7"}, turn=1, phase="german-movement"
+    )
     g = Game(scenario, state)
     rej = g.refuse("german", M("wiking", ("D5",)))
     assert rej.rule == "12.6"

@@ -25,9 +25,17 @@ def sandbox_turn(scenario, turn: int, phase: str | None = None) -> Game:
 
 def test_4_1_nine_phases_in_order():
     """4.1 Each turn consists of these 9 phases, in this order."""
-    assert PHASES == ("soviet-supply", "soviet-combat", "soviet-movement", "soviet-recovery",
-                      "german-supply", "german-combat", "german-movement", "german-recovery",
-                      "joint")
+    assert PHASES == (
+        "soviet-supply",
+        "soviet-combat",
+        "soviet-movement",
+        "soviet-recovery",
+        "german-supply",
+        "german-combat",
+        "german-movement",
+        "german-recovery",
+        "joint",
+    )
 
 
 def test_4_1_a_whole_turn_runs_through_the_nine_phases(scenario):
@@ -37,17 +45,30 @@ def test_4_1_a_whole_turn_runs_through_the_nine_phases(scenario):
     g.do("soviet", END)
     g.do("german", END)
     g.do("german", END, dice=[4])
-    assert began(g) == ["soviet-movement", "soviet-recovery", "german-supply", "german-combat",
-                        "german-movement", "german-recovery", "joint", "soviet-supply",
-                        "soviet-combat"]
+    assert began(g) == [
+        "soviet-movement",
+        "soviet-recovery",
+        "german-supply",
+        "german-combat",
+        "german-movement",
+        "german-recovery",
+        "joint",
+        "soviet-supply",
+        "soviet-combat",
+    ]
     assert (g.state.turn, g.state.phase) == (4, "soviet-combat")
 
 
 def test_4_2_4_3_automatic_phases_advance_by_themselves(scenario):
     """4.2/4.3 Phase 4 Soviet recovery and phase 5 German supply need no player: after the
     Soviet movement phase the game waits in the German combat phase."""
-    assert AUTOMATIC_PHASES == {"soviet-supply", "soviet-recovery", "german-supply",
-                                "german-recovery", "joint"}
+    assert AUTOMATIC_PHASES == {
+        "soviet-supply",
+        "soviet-recovery",
+        "german-supply",
+        "german-recovery",
+        "joint",
+    }
     g = sandbox_turn(scenario, 3, "soviet-movement")
     g.do("soviet", END)
     assert began(g) == ["soviet-recovery", "german-supply", "german-combat"]
@@ -59,7 +80,9 @@ def test_4_2_soviet_player_turn_comes_first(scenario):
     """4.2 Soviet player turn: phase 1 supply, 2 combat, 3 movement, 4 recovery."""
     g = Game(scenario)  # a new game: the Soviet supply phase has been played
     assert [e.data["phase"] for e in g.rules.new_game().events if e.kind == "PhaseBegan"] == [
-        "soviet-supply", "soviet-combat"]
+        "soviet-supply",
+        "soviet-combat",
+    ]
     assert (g.state.turn, g.state.phase, g.state.active_side) == (1, "soviet-combat", "soviet")
 
 
@@ -99,8 +122,13 @@ def test_4_5_attack_in_movement_phase_refused(scenario):
 
 def test_4_5_no_advance_after_combat(scenario):
     """4.5 There is no advance after combat."""
-    state = empty_state(scenario, {"29tk": "B7", "48rc": "B7", "389id": "C6"}, turn=3,
-                        phase="soviet-combat", reduced=["389id"])
+    state = empty_state(
+        scenario,
+        {"29tk": "B7", "48rc": "B7", "389id": "C6"},
+        turn=3,
+        phase="soviet-combat",
+        reduced=["389id"],
+    )
     g = Game(scenario, state)
     g.do("soviet", A("C6", ("29tk", "48rc")), dice=[6])  # 9:1 -> 8:1, die 6: 2 hits
     assert g.unit("389id").box == "eliminated"  # C6 is empty now
@@ -159,9 +187,12 @@ def test_4_7_game_ends_after_phase_8_of_turn_8(scenario):
 
 def test_4_7_attrition_before_victory_points(scenario):
     """4.7 apply end-of-game supply attrition (section 13), then count victory points."""
-    state = empty_state(scenario, {"47rc": "B4", "16pz": "A4", "17pz": "C3", "1pz": "C5",
-                                   "5gtk": "B1"},
-                        turn=8, phase="german-movement")
+    state = empty_state(
+        scenario,
+        {"47rc": "B4", "16pz": "A4", "17pz": "C3", "1pz": "C5", "5gtk": "B1"},
+        turn=8,
+        phase="german-movement",
+    )
     g = Game(scenario, state)
     g.do("german", END)
     assert g.unit("47rc").box == "eliminated"  # surrounded: no supply line at the end

@@ -93,8 +93,9 @@ def test_5_3_zoc_of_marked_attacker_units_blocks_retreats(scenario):
     # German 198th in C4 attacked by the 29th Tank Corps from D5 (ZOC on C5 and D4).
     # The OOS 47th Rifle Corps in A3 covers B4; the retreated 48th Rifle Corps in B6 covers B5.
     units = {"198id": "C4", "29tk": "D5", "47rc": "A3", "48rc": "B6"}
-    state = empty_state(scenario, units, turn=3, phase="soviet-combat",
-                        oos=["47rc"], retreated=["48rc"])
+    state = empty_state(
+        scenario, units, turn=3, phase="soviet-combat", oos=["47rc"], retreated=["48rc"]
+    )
     g = Game(scenario, state)
     g.do("soviet", A("C4", ("29tk",)), dice=[4])  # 6:3 = 2:1, die 4: 1 hit
     d = g.state.pending[0]

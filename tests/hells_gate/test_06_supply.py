@@ -67,7 +67,8 @@ def test_6_2_a_enemy_unit_blocks_even_outside_ezoc(scenario):
     assert "B7" not in passable(scenario, g.state, "soviet")
     assert oos(g) == {"47rc"}
     assert explain(scenario, g.state, "47rc").reason == (
-        "no supply line (6.2): cut by enemy ZOC in A6; enemy units in B7")
+        "no supply line (6.2): cut by enemy ZOC in A6; enemy units in B7"
+    )
     del units["3pz"]
     assert oos(soviet_supply(scenario, units)) == set()  # A7-B7-C7
 
@@ -77,7 +78,8 @@ def test_6_2_b_empty_ezoc_hex_blocks_the_line(scenario):
     g = soviet_supply(scenario, {"47rc": "A7", "48rc": "C7", "34id": "A5", "389id": "C6"})
     assert "47rc" in oos(g)  # A6 and B7 are empty and in German ZOC
     assert explain(scenario, g.state, "47rc").reason == (
-        "no supply line (6.2): cut by enemy ZOC in A6, B7")
+        "no supply line (6.2): cut by enemy ZOC in A6, B7"
+    )
 
 
 def test_6_2_b_line_traced_through_friendly_occupied_ezoc_hexes(scenario):
@@ -173,8 +175,9 @@ def test_6_8_no_length_limit_after_turn_2(scenario):
 
 def test_6_9_oos_marker_placed_once(scenario):
     """6.9 If a unit cannot trace a supply line, place an OOS marker on it if it has none."""
-    g = soviet_supply(scenario, {"47rc": "A1", "48rc": "A7", "198id": "B2", "3pz": "B7"},
-                      oos=["48rc"])
+    g = soviet_supply(
+        scenario, {"47rc": "A1", "48rc": "A7", "198id": "B2", "3pz": "B7"}, oos=["48rc"]
+    )
     assert oos(g) == {"47rc", "48rc"}
     assert [e.data["unit"] for e in g.events if e.kind == "OutOfSupply"] == ["47rc"]
 
@@ -191,8 +194,11 @@ def test_6_10_markers_change_only_in_the_owners_phase(scenario):
     """6.10 ... in its side's supply phase, remove the marker (not in the enemy's)."""
     # The Soviet 47th can trace, the German 198th cannot; markers stay through the other
     # side's supply phase.
-    g = german_supply(scenario, {"47rc": "B1", "198id": "D4", "180rd": "D5", "337rd": "C3",
-                                 "206rd": "E3"}, oos=["47rc"])
+    g = german_supply(
+        scenario,
+        {"47rc": "B1", "198id": "D4", "180rd": "D5", "337rd": "C3", "206rd": "E3"},
+        oos=["47rc"],
+    )
     assert oos(g) == {"47rc", "198id"}
     g.do("german", END)
     g.do("german", END, dice=[6])  # Soviet supply phase of turn 4
@@ -212,8 +218,9 @@ def test_6_11_cut_off_during_movement_marked_only_in_the_next_own_supply_phase(s
 
 def test_6_12_oos_marker_limits_movement(scenario):
     """6.12 (a) a unit with an OOS marker may move at most 1 hex per movement phase (rule 9.9)."""
-    state = empty_state(scenario, {"29tk": "C7", "20tk": "C7"}, turn=3, phase="soviet-movement",
-                        oos=["29tk"])
+    state = empty_state(
+        scenario, {"29tk": "C7", "20tk": "C7"}, turn=3, phase="soviet-movement", oos=["29tk"]
+    )
     g = Game(scenario, state)
     rej = g.refuse("soviet", M("29tk", ("C6", "C5")))
     assert rej.rule == "9.9"
@@ -294,8 +301,9 @@ def test_12_7_limit_only_in_the_soviet_phase_of_turn_2(scenario):
 
 def test_6_2_supply_explanation_for_a_traced_line(scenario):
     """6.2 A supply line is a chain of adjacent hexes (the `supply` command shows it)."""
-    state = empty_state(scenario, {"47rc": "A7", "29tk": "B7", "48rc": "C7", "34id": "A5",
-                                   "389id": "C6"}, turn=3)
+    state = empty_state(
+        scenario, {"47rc": "A7", "29tk": "B7", "48rc": "C7", "34id": "A5", "389id": "C6"}, turn=3
+    )
     report = explain(scenario, state, "47rc")
     assert report.traced
     assert report.reason == "line A7-B7-C7 (2 hexes)"
@@ -307,7 +315,9 @@ def test_6_2_supply_answer_lists_each_unit_with_its_marker(scenario):
     g = Game(scenario, state)
     text = g.rules.answer(g.state, "soviet", O.Supply())
     lines = text.splitlines()
-    assert "47rc (A1, OOS marker): no supply line (6.2): cut by enemy ZOC in A2, B1; " \
-           "enemy units in B2" in lines
+    assert (
+        "47rc (A1, OOS marker): no supply line (6.2): cut by enemy ZOC in A2, B1; "
+        "enemy units in B2" in lines
+    )
     assert "5gtk (F1, no OOS marker): in supply, line F1 (0 hexes)" in lines
     assert not any(line.startswith("198id") for line in lines)

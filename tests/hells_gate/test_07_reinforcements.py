@@ -14,15 +14,21 @@ from tests.hells_gate.helpers import END, A, Game, L, M, empty_state
 def track(state, turn: int, *ids: str):
     """Put units back in the turn-track box of `turn`."""
     for uid in ids:
-        state.units[uid].box, state.units[uid].hex, state.units[uid].track_turn = \
-            "turn_track", None, turn
+        state.units[uid].box, state.units[uid].hex, state.units[uid].track_turn = (
+            "turn_track",
+            None,
+            turn,
+        )
     return state
 
 
 def soviet_phase(scenario, units, turn, reinforcements=(), **kw) -> Game:
     """Play up to the Soviet supply and reinforcement phase of `turn` (weather roll 6)."""
-    state = track(empty_state(scenario, units, turn=turn - 1, phase="german-movement", **kw),
-                  turn, *reinforcements)
+    state = track(
+        empty_state(scenario, units, turn=turn - 1, phase="german-movement", **kw),
+        turn,
+        *reinforcements,
+    )
     g = Game(scenario, state)
     g.do("german", END, dice=[6])
     assert g.state.turn == turn
@@ -32,8 +38,11 @@ def soviet_phase(scenario, units, turn, reinforcements=(), **kw) -> Game:
 def german_phase(scenario, units, turn, reinforcements=(), trigger=False, **kw) -> Game:
     """Play up to the German supply and reinforcement phase of `turn`. `trigger`: a Soviet unit
     has already been in A2-A6 (7.8), as the engine records it."""
-    state = track(empty_state(scenario, units, turn=turn, phase="soviet-movement", **kw),
-                  turn, *reinforcements)
+    state = track(
+        empty_state(scenario, units, turn=turn, phase="soviet-movement", **kw),
+        turn,
+        *reinforcements,
+    )
     state.soviet_entered_trigger = trigger
     g = Game(scenario, state)
     g.do("soviet", END)
@@ -52,7 +61,10 @@ def test_7_1_every_unit_of_the_turn_box_enters(scenario):
     g = soviet_phase(scenario, {"47rc": "A1"}, 2, ("18tk", "5gcc", "5mc"))
     track(g.state, 3, "104rc")
     assert {u: g.unit(u).hex for u in ("18tk", "5gcc", "5mc")} == {
-        "18tk": "D7", "5gcc": "C7", "5mc": "B1"}
+        "18tk": "D7",
+        "5gcc": "C7",
+        "5mc": "B1",
+    }
     assert g.unit("104rc").box == "turn_track"  # turn 3 box: not yet
     assert g.state.phase == "soviet-combat"
     g.do("soviet", END)
@@ -80,7 +92,12 @@ def test_7_2_reinforcements_enter_full_strength_in_their_entry_hex(scenario):
     for uid in P4:
         u = g.unit(uid)
         assert (u.box, u.hex, u.reduced, u.oos, u.retreated) == (
-            "map", scenario.units[uid].entry_hex, False, False, False)
+            "map",
+            scenario.units[uid].entry_hex,
+            False,
+            False,
+            False,
+        )
         assert u.entered_turn == 4
     assert [e.data["unit"] for e in g.events if e.kind == "ReinforcementEntered"] == list(P4)
 
@@ -139,8 +156,12 @@ def test_7_4_equally_near_hexes_the_owner_chooses(scenario):
     assert g.unit("18tk").box == "turn_track"
     assert g.state.phase == "soviet-supply"
     d = g.state.pending[0]
-    assert (d.kind, d.side, d.data["unit"], d.data["options"]) == ("entry", "soviet", "18tk",
-                                                                    ["C7", "E6"])
+    assert (d.kind, d.side, d.data["unit"], d.data["options"]) == (
+        "entry",
+        "soviet",
+        "18tk",
+        ["C7", "E6"],
+    )
     assert g.rules.legal_orders(g.state, "soviet") == [O.Enter("18tk", "C7"), O.Enter("18tk", "E6")]
     rej = g.refuse("soviet", O.Enter("18tk", "F7"))  # distance 2: not among the nearest
     assert rej.rule == "7.4" and "C7 or E6" in rej.message
@@ -174,8 +195,12 @@ def test_7_6_no_free_supply_hex_never_enters(scenario):
     """7.6 If no friendly supply hex is free of enemy units, the reinforcement does not enter the
     game. Decision: it never enters later; it goes to the never-entered box; it does not count as
     eliminated for victory points."""
-    germans = dict(zip(("34id", "198id", "88id", "kab", "72id", "57id", "389id"),
-                       ("B1", "C1", "F1", "C7", "D7", "E6", "F7")))
+    germans = dict(
+        zip(
+            ("34id", "198id", "88id", "kab", "72id", "57id", "389id"),
+            ("B1", "C1", "F1", "C7", "D7", "E6", "F7"),
+        )
+    )
     g = soviet_phase(scenario, germans, 2, ("18tk", "5gcc", "5mc"))
     assert {g.unit(u).box for u in ("18tk", "5gcc", "5mc")} == {"never_entered"}
     lost = [e for e in g.events if e.kind == "ReinforcementLost"]
@@ -242,8 +267,9 @@ def test_7_9_passing_through_in_a_2_hex_move_counts(scenario):
 
 def test_7_9_a1_and_a7_do_not_count(scenario):
     """7.8 ... at least one of the hexes A2, A3, A4, A5, A6 (A1 and A7 are not among them)."""
-    state = track(empty_state(scenario, {"29tk": "B7", "5gtk": "B1"}, turn=4,
-                              phase="soviet-movement"), 4, *P4)
+    state = track(
+        empty_state(scenario, {"29tk": "B7", "5gtk": "B1"}, turn=4, phase="soviet-movement"), 4, *P4
+    )
     g = Game(scenario, state)
     g.do("soviet", M("29tk", ("A7",)))
     g.do("soviet", M("5gtk", ("A1",)))
@@ -255,8 +281,11 @@ def test_7_9_a1_and_a7_do_not_count(scenario):
 def test_7_9_entry_by_retreat_counts(scenario):
     """7.9 Decision: a Soviet unit "has entered" one of these hexes if it was ever in it, by
     ... retreat."""
-    state = track(empty_state(scenario, {"47rc": "B4", "16pz": "C4"}, turn=3,
-                              phase="german-combat"), 4, "24pz")
+    state = track(
+        empty_state(scenario, {"47rc": "B4", "16pz": "C4"}, turn=3, phase="german-combat"),
+        4,
+        "24pz",
+    )
     g = Game(scenario, state)
     g.do("german", A("B4", ("16pz",)), dice=[3])  # 9:3 = 3:1, die 3: 1 hit
     g.do("soviet", L((), "A3"))

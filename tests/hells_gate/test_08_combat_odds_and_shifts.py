@@ -72,15 +72,16 @@ def test_8_6_the_multiplier_depends_on_brackets_not_on_type(scenario):
 
 def test_8_7_a_soviet_defender_counts_its_two_highest_strengths(scenario):
     """8.7: "Soviet defender: the sum of the 2 highest current strengths." """
-    g = game(scenario, {"11pz": "B4", "21grc": "C4", "48rc": "C4", "75rc": "C4"},
-             side="german")
+    g = game(scenario, {"11pz": "B4", "21grc": "C4", "48rc": "C4", "75rc": "C4"}, side="german")
     assert preview(g, "german", "C4", ["11pz"])["defense_strength"] == 4 + 3
 
 
 def test_8_7_a_german_defender_counts_its_three_highest_strengths(scenario):
     """8.7: "German defender: the sum of the 3 highest current strengths." """
-    g = game(scenario, {"29tk": "B4", "20tk": "B4", "198id": "C4", "kab": "C4", "88id": "C4",
-                        "72id": "C4"})
+    g = game(
+        scenario,
+        {"29tk": "B4", "20tk": "B4", "198id": "C4", "kab": "C4", "88id": "C4", "72id": "C4"},
+    )
     assert preview(g, "soviet", "C4", ["29tk", "20tk"])["defense_strength"] == 3 + 3 + 2
 
 
@@ -95,28 +96,39 @@ def test_8_7_fewer_units_sum_all_and_defense_has_no_multiplier(scenario):
 def test_8_8_a_unit_with_a_retreat_marker_adds_nothing_to_defense(scenario):
     """8.8: "A unit with a Retreat marker adds 0 to defense strength." (8.7: strength "is computed
     from the units ... that have no Retreat marker": the 4th German unit then counts.)"""
-    g = game(scenario, {"48rc": "B4", "198id": "C4", "88id": "C4", "72id": "C4", "57id": "C4"},
-             retreated=["198id"])
+    g = game(
+        scenario,
+        {"48rc": "B4", "198id": "C4", "88id": "C4", "72id": "C4", "57id": "C4"},
+        retreated=["198id"],
+    )
     assert preview(g, "soviet", "C4", ["48rc"])["defense_strength"] == 2 + 2 + 2
-    g2 = game(scenario, {"11pz": "B4", "21grc": "C4", "48rc": "C4", "180rd": "C4"},
-              side="german", retreated=["21grc"])
+    g2 = game(
+        scenario,
+        {"11pz": "B4", "21grc": "C4", "48rc": "C4", "180rd": "C4"},
+        side="german",
+        retreated=["21grc"],
+    )
     assert preview(g2, "german", "C4", ["11pz"])["defense_strength"] == 3 + 2
 
 
 # -- 8.9 / 8.10 the raw column ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("attackers", "defenders", "att", "dfn", "column"), [
-    (("75rc", "48rc"), ("3pz", "106id"), 6, 4, "3:2"),        # W1: 6:4 = 1.5
-    (("29tk", "48rc"), ("3pz", "106id"), 9, 4, "2:1"),        # W2: 9:4 = 2.25, 3:1 needs 12
-    (("20grc", "373rd", "294rd"), ("3pz", "106id"), 7, 4, "3:2"),  # W4: 7:4 = 1.75
-    (("29tk", "20tk"), ("3pz", "106id"), 12, 4, "3:1"),       # exactly 3:1
-    (("48rc", "337rd"), ("3pz", "106id"), 4, 4, "1:1"),
-    (("180rd", "337rd"), ("3pz", "106id"), 3, 4, "1:2"),     # 0.75 rounds down to 1:2
-    (("180rd",), ("3pz", "106id"), 2, 4, "1:2"),              # exactly 1:2
-])
-def test_8_9_the_raw_column_is_the_odds_rounded_down(scenario, attackers, defenders, att, dfn,
-                                                      column):
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "att", "dfn", "column"),
+    [
+        (("75rc", "48rc"), ("3pz", "106id"), 6, 4, "3:2"),  # W1: 6:4 = 1.5
+        (("29tk", "48rc"), ("3pz", "106id"), 9, 4, "2:1"),  # W2: 9:4 = 2.25, 3:1 needs 12
+        (("20grc", "373rd", "294rd"), ("3pz", "106id"), 7, 4, "3:2"),  # W4: 7:4 = 1.75
+        (("29tk", "20tk"), ("3pz", "106id"), 12, 4, "3:1"),  # exactly 3:1
+        (("48rc", "337rd"), ("3pz", "106id"), 4, 4, "1:1"),
+        (("180rd", "337rd"), ("3pz", "106id"), 3, 4, "1:2"),  # 0.75 rounds down to 1:2
+        (("180rd",), ("3pz", "106id"), 2, 4, "1:2"),  # exactly 1:2
+    ],
+)
+def test_8_9_the_raw_column_is_the_odds_rounded_down(
+    scenario, attackers, defenders, att, dfn, column
+):
     """8.9: "The raw column is the highest CRT column a:b for which attack x b >= defense x a
     (the odds are rounded down to a listed column)." """
     hexes = ["C7", "C7", "D7"]
@@ -135,8 +147,9 @@ def test_8_9_no_column_between_6_1_and_8_1(scenario):
     doc = preview(g, "german", "B6", ["11pz", "14pz"])  # C5-B6 is no river hexside
     assert (doc["attack_strength"], doc["defense_strength"]) == (15, 2)
     assert doc["raw_column"] == "6:1"
-    g2 = game(scenario, {"20tk": "C7", "75rc": "C7", "21grc": "D7", "20grc": "D7",
-                         "389id": "C6"}, turn=1)
+    g2 = game(
+        scenario, {"20tk": "C7", "75rc": "C7", "21grc": "D7", "20grc": "D7", "389id": "C6"}, turn=1
+    )
     doc = preview(g2, "soviet", "C6", ["20tk", "75rc", "21grc", "20grc"])  # W3
     assert (doc["attack_strength"], doc["defense_strength"]) == (16, 2)
     assert doc["raw_column"] == "8:1" and doc["final_column"] == "8:1"
@@ -264,8 +277,12 @@ def test_8_11_s7_every_attacker_oos_is_two_left(scenario):
 
 def test_8_11_a_real_attack_reports_the_same_numbers_in_outcome_combat(scenario):
     """8.3 steps 2-6: the resolved attack uses the raw column, shifts and final column shown."""
-    g = game(scenario, {"48rc": "B5", "75rc": "B6", "88id": "C5", "72id": "C5"},
-             weather="mud", oos=["72id"])
+    g = game(
+        scenario,
+        {"48rc": "B5", "75rc": "B6", "88id": "C5", "72id": "C5"},
+        weather="mud",
+        oos=["72id"],
+    )
     doc = preview(g, "soviet", "C5", ["48rc", "75rc"])
     out = g.do("soviet", A("C5", ("48rc", "75rc")), dice=[6])
     for key in ("attack_strength", "defense_strength", "raw_column", "shifts", "final_column"):
@@ -297,8 +314,9 @@ def test_8_14_two_of_four_across_the_river_applies(scenario):
 def test_8_14_w4_smela_one_of_three_across_the_tiasmin(scenario):
     """8.14 (W4): "fewer than half of the attacking units attack across it, so S5 does not
     apply. Final column 3:2." """
-    g = game(scenario, {"20grc": "D7", "373rd": "E6", "294rd": "E5", "wiking": "D6",
-                        "5ss": "D6"}, turn=1)
+    g = game(
+        scenario, {"20grc": "D7", "373rd": "E6", "294rd": "E5", "wiking": "D6", "5ss": "D6"}, turn=1
+    )
     doc = preview(g, "soviet", "D6", ["20grc", "373rd", "294rd"])
     assert (doc["attack_strength"], doc["defense_strength"]) == (7, 4)
     assert doc["shifts"] == [] and doc["final_column"] == "3:2"
@@ -308,8 +326,9 @@ def test_8_14_w6_adding_c1_units_across_the_river_gains_nothing(scenario):
     """8.14 (W6): "adding the units from C1 gives attack strength 12, raw column 4:1, but then at
     least half of the attacking units attack across a river hexside (S5, 1 left), final column
     3:1"."""
-    g = game(scenario, {"5gtk": "B1", "47rc": "B1", "180rd": "C1", "337rd": "C1",
-                        "198id": "B2"}, turn=1)
+    g = game(
+        scenario, {"5gtk": "B1", "47rc": "B1", "180rd": "C1", "337rd": "C1", "198id": "B2"}, turn=1
+    )
     doc = preview(g, "soviet", "B2", ["5gtk", "47rc"])
     assert (doc["attack_strength"], doc["raw_column"], doc["final_column"]) == (9, "3:1", "3:1")
     doc = preview(g, "soviet", "B2", ["5gtk", "47rc", "180rd", "337rd"])
@@ -323,8 +342,12 @@ def test_8_14_w6_adding_c1_units_across_the_river_gains_nothing(scenario):
 def test_8_16_s2_counts_an_oos_defender_whose_strength_is_not_counted(scenario):
     """8.16: "S1 and S2 consider every unit in the defending hex that has no Retreat marker,
     including units whose strength is not counted under 8.7." """
-    g = game(scenario, {"11pz": "B4", "21grc": "C4", "48rc": "C4", "337rd": "C4"},
-             side="german", oos=["337rd"])
+    g = game(
+        scenario,
+        {"11pz": "B4", "21grc": "C4", "48rc": "C4", "337rd": "C4"},
+        side="german",
+        oos=["337rd"],
+    )
     doc = preview(g, "german", "C4", ["11pz"])
     assert doc["defense_strength"] == 7  # 337rd not counted
     assert codes(doc) == [("S2", 1)]
@@ -333,8 +356,12 @@ def test_8_16_s2_counts_an_oos_defender_whose_strength_is_not_counted(scenario):
 def test_8_16_s1_ignores_defenders_with_retreat_markers(scenario):
     """8.11 S1 / 8.16: "Every unit without a Retreat marker ... has an OOS marker" - a retreated
     unit without an OOS marker does not stop S1."""
-    g = game(scenario, {"48rc": "B4", "75rc": "B5", "88id": "C4", "72id": "C4"},
-             oos=["88id"], retreated=["72id"])
+    g = game(
+        scenario,
+        {"48rc": "B4", "75rc": "B5", "88id": "C4", "72id": "C4"},
+        oos=["88id"],
+        retreated=["72id"],
+    )
     doc = preview(g, "soviet", "C4", ["48rc", "75rc"])
     assert codes(doc) == [("S1", 2)]
 
@@ -374,8 +401,9 @@ def test_8_13_a_s7_is_one_column_on_turns_1_and_2(scenario, turn, columns):
 def test_8_13_w10a_turn_1_woods_and_capped_s7(scenario):
     """8.13(a) (W10a): "The 5th SS unit attacking the 20th Tank Corps in C5 (woods) would get
     final column 1:1: S4 1 left, and S7 capped at 1 left on turn 1." """
-    g = game(scenario, {"5ss": "D6", "20tk": "C5"}, turn=1, side="german", oos=["5ss"],
-             reduced=["20tk"])  # the 20th Tank Corps was flipped for the decisive attack in W3
+    g = game(
+        scenario, {"5ss": "D6", "20tk": "C5"}, turn=1, side="german", oos=["5ss"], reduced=["20tk"]
+    )  # the 20th Tank Corps was flipped for the decisive attack in W3
     doc = preview(g, "german", "C5", ["5ss"])
     assert (doc["attack_strength"], doc["defense_strength"]) == (2, 1)
     assert codes(doc) == [("S4", -1), ("S7", -1)]
@@ -409,8 +437,7 @@ def test_12_12_a_no_cap_for_other_hexes_or_for_soviet_defenders(scenario):
     """12.12(a): only German defenders in E2, E3 or D3."""
     g = game(scenario, {"48rc": "D1", "kab": "D2", "72id": "E3"}, oos=["kab"])
     assert codes(preview(g, "soviet", "D2", ["48rc"])) == [("S1", 2)]  # D2 is not capped
-    g2 = game(scenario, {"11pz": "E1", "48rc": "E2", "72id": "E3"}, side="german",
-              oos=["48rc"])
+    g2 = game(scenario, {"11pz": "E1", "48rc": "E2", "72id": "E3"}, side="german", oos=["48rc"])
     assert codes(preview(g2, "german", "E2", ["11pz"])) == [("S1", 2)]  # Soviet defender
 
 
@@ -418,8 +445,12 @@ def test_12_12_b_oos_german_attack_from_the_airfield_hexes_gives_one_column(scen
     """12.12(b): "if the attacker is German, every attacking unit with an OOS marker is in E2, E3
     or D3, and at least one German unit is in E3, S7 is 1 column instead of 2" - "even in a
     combined attack from several of these hexes"."""
-    g = game(scenario, {"kab": "D3", "72id": "E3", "57id": "C4", "48rc": "D4"}, side="german",
-             oos=["kab", "72id", "57id"])
+    g = game(
+        scenario,
+        {"kab": "D3", "72id": "E3", "57id": "C4", "48rc": "D4"},
+        side="german",
+        oos=["kab", "72id", "57id"],
+    )
     doc = preview(g, "german", "D4", ["kab", "72id"])
     assert codes(doc) == [("S4", -1), ("S7", -1)]
     # Q18: an OOS attacker from outside the three hexes removes the cap
@@ -431,16 +462,20 @@ def test_12_12_b_no_attack_cap_without_e3_or_for_soviet_attackers(scenario):
     """12.12(b): German attackers only, and only while a German unit is in E3."""
     g = game(scenario, {"kab": "D3", "48rc": "D4"}, side="german", oos=["kab"])
     assert codes(preview(g, "german", "D4", ["kab"])) == [("S4", -1), ("S7", -2)]
-    g2 = game(scenario, {"48rc": "D3", "75rc": "E2", "88id": "D2", "72id": "E3"},
-              oos=["48rc", "75rc"])
+    g2 = game(
+        scenario, {"48rc": "D3", "75rc": "E2", "88id": "D2", "72id": "E3"}, oos=["48rc", "75rc"]
+    )
     doc = preview(g2, "soviet", "D2", ["75rc"])
     assert codes(doc) == [("S7", -2)]
 
 
 def test_12_12_c_e3_is_judged_at_the_moment_of_the_attack(scenario):
     """12.12(c): "The condition "a German unit is in E3" is judged at step 4 of the attack." """
-    g = game(scenario, {"kg168": "E3", "kab": "E2", "29tk": "F4", "20tk": "F4", "48rc": "E1"},
-             oos=["kab"])
+    g = game(
+        scenario,
+        {"kg168": "E3", "kab": "E2", "29tk": "F4", "20tk": "F4", "48rc": "E1"},
+        oos=["kab"],
+    )
     assert codes(preview(g, "soviet", "E2", ["48rc"])) == [("S1", 1)]
     g.do("soviet", A("E3", ("29tk", "20tk")), dice=[1])  # 8:1, 1 hit
     g.do("german", L(("kg168",)))  # the only unit in E3 is destroyed
@@ -457,8 +492,12 @@ def test_12_12_c_e3_is_judged_at_the_moment_of_the_attack(scenario):
 def test_8_15_shifts_add_up(scenario):
     """8.15: "The net shift is the sum of all applicable shifts (right +1 per column, left -1 per
     column)." (000: raw 8:1 with net -1 gives 6:1.)"""
-    g = game(scenario, {"29tk": "B5", "20tk": "B6", "48rc": "B6", "88id": "C5"}, weather="mud",
-             oos=["88id", "48rc"])
+    g = game(
+        scenario,
+        {"29tk": "B5", "20tk": "B6", "48rc": "B6", "88id": "C5"},
+        weather="mud",
+        oos=["88id", "48rc"],
+    )
     doc = preview(g, "soviet", "C5", ["29tk", "20tk", "48rc"])  # 11:2, raw 4:1
     assert codes(doc) == [("S1", 2), ("S3", -1), ("S4", -1), ("S6", -1)]
     assert (doc["raw_column"], doc["final_column"]) == ("4:1", "3:1")
@@ -466,8 +505,12 @@ def test_8_15_shifts_add_up(scenario):
 
 def test_8_15_right_and_left_shifts_combine(scenario):
     """8.15 with S2, S3, S5, S6: "The final column is the raw column moved by the net shift"."""
-    g = game(scenario, {"20tk": "A5", "29tk": "A5", "21grc": "B5", "88id": "B6", "72id": "B6"},
-             weather="mud", oos=["88id", "21grc"])
+    g = game(
+        scenario,
+        {"20tk": "A5", "29tk": "A5", "21grc": "B5", "88id": "B6", "72id": "B6"},
+        weather="mud",
+        oos=["88id", "21grc"],
+    )
     doc = preview(g, "soviet", "B6", ["20tk", "29tk", "21grc"])  # 16:4, raw 4:1; 2 of 3 across
     assert codes(doc) == [("S2", 1), ("S3", -1), ("S5", -1), ("S6", -1)]
     assert (doc["raw_column"], doc["final_column"]) == ("4:1", "2:1")
@@ -497,8 +540,12 @@ def test_8_15_the_final_column_stops_at_the_lowest(scenario):
     g = game(scenario, {"48rc": "B5", "88id": "C5", "72id": "C5"}, weather="mud")
     doc = preview(g, "soviet", "C5", ["48rc"])  # 3:4 raw 1:2
     assert doc["raw_column"] == "1:2" and doc["final_column"] == "1:2"
-    g2 = game(scenario, {"48rc": "B5", "75rc": "B5", "88id": "C5", "72id": "C5"},
-              weather="mud", oos=["48rc", "75rc"])
+    g2 = game(
+        scenario,
+        {"48rc": "B5", "75rc": "B5", "88id": "C5", "72id": "C5"},
+        weather="mud",
+        oos=["48rc", "75rc"],
+    )
     doc = preview(g2, "soviet", "C5", ["48rc", "75rc"])  # 6:4 raw 3:2, net -4
     assert sum(c for _, c in codes(doc)) == -4
     assert doc["final_column"] == "1:2"

@@ -27,8 +27,10 @@ def test_8_1_attacking_is_voluntary(scenario):
 
 def test_8_1_any_number_of_attacks_one_after_another(scenario):
     """8.1/8.2: "any number of attacks"; "resolves attacks one at a time, in an order he chooses"."""
-    g = soviet_game(scenario, {"48rc": "B4", "75rc": "B6", "21grc": "D6",
-                               "389id": "C4", "88id": "C5", "72id": "D5"})
+    g = soviet_game(
+        scenario,
+        {"48rc": "B4", "75rc": "B6", "21grc": "D6", "389id": "C4", "88id": "C5", "72id": "D5"},
+    )
     for target, unit in (("D5", "21grc"), ("C5", "75rc"), ("C4", "48rc")):
         out = g.do("soviet", A(target, (unit,)), dice=[1])
         assert out.combat["hits"] == 0
@@ -38,8 +40,9 @@ def test_8_1_any_number_of_attacks_one_after_another(scenario):
 def test_8_2_next_attack_waits_until_the_previous_is_fully_resolved(scenario):
     """8.2: "Each attack is fully resolved, including hits and retreats, before the next attack
     is declared." """
-    g = soviet_game(scenario, {"29tk": "B4", "20tk": "B5", "389id": "C4", "48rc": "B6",
-                               "88id": "C5"})
+    g = soviet_game(
+        scenario, {"29tk": "B4", "20tk": "B5", "389id": "C4", "48rc": "B6", "88id": "C5"}
+    )
     g.do("soviet", A("C4", ("29tk", "20tk")), dice=[1])  # 8:1, 1 hit: the German chooses
     assert g.state.pending and g.state.pending[0].side == "german"
     rej = g.refuse("soviet", A("C5", ("48rc",)))
@@ -119,8 +122,9 @@ def test_8_5_the_limits_are_per_combat_phase_and_start_again_next_turn(scenario)
 
 def test_8_4_b_a_hex_is_attacked_at_most_once_per_combat_phase(scenario):
     """8.4(b): "Each hex may be attacked at most once per combat phase." """
-    g = soviet_game(scenario, {"48rc": "B4", "75rc": "B5", "389id": "C4", "88id": "C5",
-                               "21grc": "B6"})
+    g = soviet_game(
+        scenario, {"48rc": "B4", "75rc": "B5", "389id": "C4", "88id": "C5", "21grc": "B6"}
+    )
     g.do("soviet", A("C4", ("48rc",)), dice=[1])
     rej = g.refuse("soviet", A("C4", ("75rc",)))
     assert rej.rule == "8.4(b)" and "C4" in rej.message
@@ -146,8 +150,9 @@ def test_8_4_c_every_attacker_is_adjacent_to_the_defending_hex(scenario):
 def test_8_4_d_units_of_one_hex_may_attack_different_hexes_or_not_at_all(scenario):
     """8.4(d): "Units in the same hex may attack different hexes; some may attack and others
     not." """
-    g = soviet_game(scenario, {"48rc": "C7", "75rc": "C7", "29tk": "C7",
-                               "389id": "C6", "106id": "B7"})
+    g = soviet_game(
+        scenario, {"48rc": "C7", "75rc": "C7", "29tk": "C7", "389id": "C6", "106id": "B7"}
+    )
     g.do("soviet", A("B7", ("48rc",)), dice=[1])
     g.do("soviet", A("C6", ("75rc",)), dice=[1])
     assert g.unit("48rc").attacked and g.unit("75rc").attacked
@@ -181,8 +186,11 @@ def test_8_4_f_at_most_two_units_attack_across_one_hexside(scenario):
 
 def test_8_4_f_two_units_from_each_of_two_hexes_may_join(scenario):
     """8.4(f): "at most 2 units from each adjacent hex may join one attack" (W3: C7 and D7)."""
-    g = soviet_game(scenario, {"75rc": "C7", "20tk": "C7", "21grc": "D7", "20grc": "D7",
-                               "78rc": "D7", "389id": "C6"}, turn=1)
+    g = soviet_game(
+        scenario,
+        {"75rc": "C7", "20tk": "C7", "21grc": "D7", "20grc": "D7", "78rc": "D7", "389id": "C6"},
+        turn=1,
+    )
     rej = g.refuse("soviet", A("C6", ("75rc", "20tk", "21grc", "20grc", "78rc")))
     assert rej.rule == "8.4(f)" and "D7–C6" in rej.message
     out = g.do("soviet", A("C6", ("75rc", "20tk", "21grc", "20grc")), dice=[1])
@@ -191,9 +199,20 @@ def test_8_4_f_two_units_from_each_of_two_hexes_may_join(scenario):
 
 def test_8_4_f_twelve_units_from_six_hexes_is_the_most(scenario):
     """8.4(f): "... and at most 12 units in total." """
-    twelve = {"48rc": "B4", "75rc": "B4", "20grc": "B5", "21grc": "B5", "78rc": "C3",
-              "47rc": "C3", "180rd": "C5", "337rd": "C5", "206rd": "D4", "373rd": "D4",
-              "294rd": "D5", "254rd": "D5"}
+    twelve = {
+        "48rc": "B4",
+        "75rc": "B4",
+        "20grc": "B5",
+        "21grc": "B5",
+        "78rc": "C3",
+        "47rc": "C3",
+        "180rd": "C5",
+        "337rd": "C5",
+        "206rd": "D4",
+        "373rd": "D4",
+        "294rd": "D5",
+        "254rd": "D5",
+    }
     g = soviet_game(scenario, {**twelve, "104rc": "B4", "198id": "C4"})
     out = g.do("soviet", A("C4", tuple(twelve)), dice=[1])
     assert len(out.combat["attackers"]) == 12
@@ -215,8 +234,13 @@ def test_8_4_g_a_unit_with_a_retreat_marker_may_not_attack(scenario):
 
 def test_8_4_g_a_german_unit_with_a_retreat_marker_may_not_attack(scenario):
     """8.4(g) for the German side: "A unit with a Retreat marker may not attack." """
-    state = empty_state(scenario, {"88id": "B4", "72id": "B4", "48rc": "C4"}, turn=3,
-                        phase="german-combat", retreated=["72id"])
+    state = empty_state(
+        scenario,
+        {"88id": "B4", "72id": "B4", "48rc": "C4"},
+        turn=3,
+        phase="german-combat",
+        retreated=["72id"],
+    )
     g = Game(scenario, state)
     rej = g.refuse("german", A("C4", ("72id",)))
     assert rej.rule == "8.4(g)"
@@ -229,8 +253,9 @@ def test_8_4_g_a_german_unit_with_a_retreat_marker_may_not_attack(scenario):
 def test_8_4_h_turn_limits_apply_turn_1_german_infantry_may_not_attack(scenario):
     """8.4(h): "The turn-specific limits in section 12 apply" (12.4: on turn 1 only German armor
     attacks)."""
-    state = empty_state(scenario, {"106id": "B7", "3pz": "B7", "48rc": "C7"}, turn=1,
-                        phase="german-combat")
+    state = empty_state(
+        scenario, {"106id": "B7", "3pz": "B7", "48rc": "C7"}, turn=1, phase="german-combat"
+    )
     g = Game(scenario, state)
     rej = g.refuse("german", A("C7", ("106id",)))
     assert rej.rule == "12.4" and "106id" in rej.message

@@ -124,10 +124,14 @@ def test_8_18_only_an_attacking_unit_is_flipped(scenario):
 def test_8_18_w3_the_flip_comes_before_the_roll(scenario):
     """8.18 (W3): "Decisive attack declared. The 20th Tank Corps (armor) is flipped to reduced.
     Die 3. Result 2 hits (right-hand value)." The flip is made on declaring, before the die."""
-    g = game(scenario, {"20tk": "C7", "75rc": "C7", "21grc": "D7", "20grc": "D7",
-                        "389id": "C6", "wiking": "D6"}, turn=1)
-    out = g.do("soviet", A("C6", ("20tk", "75rc", "21grc", "20grc"), decisive=True,
-                           flip="20tk"), dice=[3])
+    g = game(
+        scenario,
+        {"20tk": "C7", "75rc": "C7", "21grc": "D7", "20grc": "D7", "389id": "C6", "wiking": "D6"},
+        turn=1,
+    )
+    out = g.do(
+        "soviet", A("C6", ("20tk", "75rc", "21grc", "20grc"), decisive=True, flip="20tk"), dice=[3]
+    )
     k = kinds(out)
     assert k.index("UnitFlipped") < k.index("DieRolled")
     assert out.combat["final_column"] == "8:1" and out.combat["hits"] == 2
@@ -137,8 +141,9 @@ def test_8_18_w3_the_flip_comes_before_the_roll(scenario):
 def test_8_18_w4_the_flip_stands_with_zero_hits(scenario):
     """8.18 (W4): "The flip stands whatever the result (000 example, Smela: decisive attack,
     0 hits)." """
-    g = game(scenario, {"20grc": "D7", "373rd": "E6", "294rd": "E5", "wiking": "D6",
-                        "5ss": "D6"}, turn=1)
+    g = game(
+        scenario, {"20grc": "D7", "373rd": "E6", "294rd": "E5", "wiking": "D6", "5ss": "D6"}, turn=1
+    )
     out = g.do("soviet", A("D6", ("20grc", "373rd", "294rd"), decisive=True), dice=[4])
     assert out.combat["final_column"] == "3:2" and out.combat["hits"] == 0
     flipped = [u for u in ("20grc", "373rd", "294rd") if g.unit(u).reduced]
@@ -239,8 +244,9 @@ def test_8_20_units_with_retreat_markers_count_toward_the_five(scenario):
 def test_8_20_the_flag_off_follows_002_and_ignores_retreated_units(scenario):
     """8.20 / Q2: "Implement as the flag `overstack_counts_retreated`" - with the flag false (002),
     4 units plus 1 retreated unit are not overstacked."""
-    scen = dataclasses.replace(scenario, flags={**scenario.flags,
-                                                "overstack_counts_retreated": False})
+    scen = dataclasses.replace(
+        scenario, flags={**scenario.flags, "overstack_counts_retreated": False}
+    )
     g = Game(scen, empty_state(scen, {**FIVE, **ATTACK}, turn=3, retreated=["389id"]))
     doc = g.rules.preview(g.state, "soviet", A("C4", tuple(ATTACK)))
     assert doc["overstack"] is False and doc["decisive_allowed"] is True
@@ -251,9 +257,21 @@ def test_8_20_the_flag_off_follows_002_and_ignores_retreated_units(scenario):
 def test_8_20_the_count_is_at_the_moment_of_the_attack(scenario):
     """8.20: "at the moment of the attack" - a Soviet hex grown to 5 by a retreat is
     overstacked for the next attack on it."""
-    g = game(scenario, {"21grc": "C4", "48rc": "C4", "75rc": "C4", "78rc": "C4",
-                        "180rd": "C3", "11pz": "B4", "16pz": "B4", "24pz": "B5", "72id": "D3"},
-             side="german")
+    g = game(
+        scenario,
+        {
+            "21grc": "C4",
+            "48rc": "C4",
+            "75rc": "C4",
+            "78rc": "C4",
+            "180rd": "C3",
+            "11pz": "B4",
+            "16pz": "B4",
+            "24pz": "B5",
+            "72id": "D3",
+        },
+        side="german",
+    )
     # 18 against 2 is 8:1; die 1 = 1 hit; the Soviet 180rd retreats into C4, which then holds
     # 5 units (C4 is C3's only legal retreat hex: the others hold or touch German units)
     g.do("german", A("C3", ("11pz", "16pz")), dice=[1])
@@ -275,12 +293,19 @@ def test_8_22_the_attacker_takes_no_loss_from_the_crt(scenario):
     assert out.combat["final_column"] == "1:2"
     for uid, was in before.items():
         now = g.unit(uid)
-        assert (now.hex, now.reduced, now.retreated, now.box) == (was.hex, was.reduced,
-                                                                  was.retreated, was.box)
+        assert (now.hex, now.reduced, now.retreated, now.box) == (
+            was.hex,
+            was.reduced,
+            was.retreated,
+            was.box,
+        )
     g2 = game(scenario, {"29tk": "B4", "48rc": "B4", "337rd": "B5", "kg168": "C4"})
     out = g2.do("soviet", A("C4", ("29tk", "48rc", "337rd"), decisive=True), dice=[6])
     assert (out.combat["final_column"], out.combat["hits"]) == ("8:1", 3)
     assert g2.unit("kg168").box == "eliminated"
     assert [u for u in ("29tk", "48rc", "337rd") if g2.unit(u).reduced] == ["29tk"]
     assert [(g2.unit(u).hex, g2.unit(u).retreated) for u in ("29tk", "48rc", "337rd")] == [
-        ("B4", False), ("B4", False), ("B5", False)]
+        ("B4", False),
+        ("B4", False),
+        ("B5", False),
+    ]

@@ -55,8 +55,9 @@ def test_8_23_the_defender_applies_the_hits_one_at_a_time(scenario):
     d = g.state.pending[0]
     assert (d.kind, d.side, d.data["hex"], d.data["hits"]) == ("losses", "german", "C4", 3)
     out = g.do("german", L(("88id", "72id", "88id")))
-    flips = [(e.kind, e.data["unit"]) for e in out.events if e.kind in ("UnitFlipped",
-                                                                       "UnitEliminated")]
+    flips = [
+        (e.kind, e.data["unit"]) for e in out.events if e.kind in ("UnitFlipped", "UnitEliminated")
+    ]
     assert flips == [("UnitFlipped", "88id"), ("UnitFlipped", "72id"), ("UnitEliminated", "88id")]
     assert g.unit("88id").box == "eliminated" and g.unit("72id").reduced
     assert not g.state.pending
@@ -177,7 +178,9 @@ def test_8_29_the_last_hit_may_be_a_retreat(scenario):
     out = g.do("german", L(("88id",), "D4"))
     assert g.unit("88id").reduced and not g.unit("72id").reduced
     assert [(g.unit(u).hex, g.unit(u).retreated) for u in ("88id", "72id")] == [
-        ("D4", True), ("D4", True)]
+        ("D4", True),
+        ("D4", True),
+    ]
     assert g.state.units_in("C4") == []
     assert [e.data["unit"] for e in out.events if e.kind == "UnitRetreated"] == ["88id", "72id"]
 
@@ -187,7 +190,10 @@ def test_8_29_with_one_hit_the_only_hit_is_the_last(scenario):
     g, _ = attack_c4(scenario, ["88id"], 1)
     g.do("german", L((), "D5"))
     assert (g.unit("88id").hex, g.unit("88id").reduced, g.unit("88id").retreated) == (
-        "D5", False, True)
+        "D5",
+        False,
+        True,
+    )
 
 
 def test_8_29_no_retreat_when_no_unit_remains_after_the_other_hits(scenario):
@@ -228,8 +234,9 @@ def test_8_30_with_one_hit_the_soviet_player_chooses(scenario):
 def test_8_30_w10b_the_29th_tank_corps_chooses_to_retreat(scenario):
     """8.30 (W10b): "The Soviet player chooses (1 hit, rule 8.30): the 29th Tank Corps retreats
     to B5, which is not adjacent to any German unit. Retreat marker placed." """
-    state = empty_state(scenario, {"11pz": "A6", "14pz": "A6", "29tk": "B6"}, turn=1,
-                        phase="german-combat")
+    state = empty_state(
+        scenario, {"11pz": "A6", "14pz": "A6", "29tk": "B6"}, turn=1, phase="german-combat"
+    )
     for uid in ("11pz", "14pz"):
         state.units[uid].entered_turn = 1
     g = Game(scenario, state)
@@ -239,7 +246,10 @@ def test_8_30_w10b_the_29th_tank_corps_chooses_to_retreat(scenario):
     assert L(("29tk",)) in g.rules.legal_orders(g.state, "soviet")
     g.do("soviet", L((), "B5"))
     assert (g.unit("29tk").hex, g.unit("29tk").retreated, g.unit("29tk").reduced) == (
-        "B5", True, False)
+        "B5",
+        True,
+        False,
+    )
 
 
 def test_8_30_the_german_player_always_chooses(scenario):
@@ -251,8 +261,9 @@ def test_8_30_the_german_player_always_chooses(scenario):
 
 def test_8_30_without_a_legal_retreat_the_soviet_takes_step_losses(scenario):
     """8.30/8.34: the retreat is mandatory only if "a legal retreat exists"."""
-    g, out = attack_c4(scenario, ["21grc", "48rc"], 2, side="german",
-                       extra={"88id": "D4", "72id": "D5"})
+    g, out = attack_c4(
+        scenario, ["21grc", "48rc"], 2, side="german", extra={"88id": "D4", "72id": "D5"}
+    )
     assert "LossesForced" in kinds(out) and not g.state.pending
     assert g.unit("21grc").reduced and g.unit("48rc").reduced
     assert g.unit("21grc").hex == "C4" and not g.unit("21grc").retreated
@@ -264,7 +275,10 @@ def test_8_30_a_forced_mandatory_retreat_is_applied_at_once(scenario):
     g, out = attack_c4(scenario, ["48rc"], 2, side="german", extra={"72id": "E5"})  # ZOC on D5
     assert "LossesForced" in kinds(out) and not g.state.pending
     assert (g.unit("48rc").hex, g.unit("48rc").reduced, g.unit("48rc").retreated) == (
-        "D4", True, True)
+        "D4",
+        True,
+        True,
+    )
 
 
 # -- 8.31 everyone moves, may split -------------------------------------------------------------
@@ -375,8 +389,9 @@ def test_8_32_d_no_retreat_into_an_enemy_supply_hex_unless_friendly(scenario):
 def test_8_32_e_from_a_friendly_supply_hex_only_to_another(scenario):
     """8.32(e): "if the retreating units are in a friendly supply hex, the destination is another
     friendly supply hex (which must also meet (c))"."""
-    g = Game(scenario, empty_state(scenario, {"11pz": "E5", "48rc": "E6"}, turn=3,
-                                   phase="german-combat"))
+    g = Game(
+        scenario, empty_state(scenario, {"11pz": "E5", "48rc": "E6"}, turn=3, phase="german-combat")
+    )
     strike(g, "german", "E6", ["11pz"], 1)
     assert retreat_dests(g, "soviet") == {"D7", "F7"}
     rej = g.refuse("soviet", L((), "E7"))
@@ -388,8 +403,12 @@ def test_8_32_e_from_a_friendly_supply_hex_only_to_another(scenario):
 
 def test_8_32_e_a_friendly_unit_does_not_lift_the_supply_hex_limit(scenario):
     """8.32(e) has no friendly-unit exception: E7 with a Soviet unit is still refused."""
-    g = Game(scenario, empty_state(scenario, {"11pz": "E5", "48rc": "E6", "337rd": "E7"},
-                                   turn=3, phase="german-combat"))
+    g = Game(
+        scenario,
+        empty_state(
+            scenario, {"11pz": "E5", "48rc": "E6", "337rd": "E7"}, turn=3, phase="german-combat"
+        ),
+    )
     strike(g, "german", "E6", ["11pz"], 1)
     assert g.refuse("soviet", L((), "E7")).rule == "8.32(e)"
 
@@ -407,8 +426,16 @@ def test_8_32_f_turn_1_german_retreats_w3(scenario):
     """8.32(f) / 12.3 (W3): "Under rule 12.3 B6 and C5 are not allowed (no German unit, not
     German supply hexes) and B7 is not allowed (attacked earlier in this phase, W2). Only D6
     (contains German units) is legal." """
-    units = {"20tk": "C7", "75rc": "C7", "21grc": "D7", "20grc": "D7", "389id": "C6",
-             "wiking": "D6", "3pz": "B7", "106id": "B7"}
+    units = {
+        "20tk": "C7",
+        "75rc": "C7",
+        "21grc": "D7",
+        "20grc": "D7",
+        "389id": "C6",
+        "wiking": "D6",
+        "3pz": "B7",
+        "106id": "B7",
+    }
     g = Game(scenario, empty_state(scenario, units, turn=1))
     g.state.attacked_hexes.append("B7")
     out = g.do("soviet", A("C6", ("20tk", "75rc", "21grc", "20grc"), True, "20tk"), dice=[3])
@@ -434,8 +461,10 @@ def test_8_32_f_the_same_retreat_on_turn_3_has_the_normal_choices(scenario):
 def test_8_32_f_turn_1_german_supply_hex_outside_soviet_zoc_w2(scenario):
     """12.3 (W2): "retreat both units across the river to A6" - a German supply hex not in Soviet
     ZOC; empty hexes are refused."""
-    g = Game(scenario, empty_state(scenario, {"29tk": "C7", "48rc": "C7", "3pz": "B7",
-                                              "106id": "B7"}, turn=1))
+    g = Game(
+        scenario,
+        empty_state(scenario, {"29tk": "C7", "48rc": "C7", "3pz": "B7", "106id": "B7"}, turn=1),
+    )
     out = g.do("soviet", A("B7", ("29tk", "48rc")), dice=[5])
     assert (out.combat["final_column"], out.combat["hits"]) == ("2:1", 1)
     assert retreat_dests(g, "german") == {"A6"}
@@ -509,8 +538,9 @@ def test_8_35_every_unit_that_retreats_gets_a_retreat_marker_and_no_other(scenar
 
 def test_8_36_a_retreated_unit_may_not_move(scenario):
     """8.36: "A unit with a Retreat marker may not attack, may not move"."""
-    state = empty_state(scenario, {"88id": "C4", "72id": "C4"}, turn=3, phase="german-movement",
-                        retreated=["88id"])
+    state = empty_state(
+        scenario, {"88id": "C4", "72id": "C4"}, turn=3, phase="german-movement", retreated=["88id"]
+    )
     g = Game(scenario, state)
     rej = g.refuse("german", M("88id", ("D4",)))
     assert rej.rule == "8.36" and "88id" in rej.message
@@ -522,8 +552,9 @@ def test_8_36_a_retreated_unit_may_not_attack_adds_nothing_and_is_not_hit(scenar
     g, out = attack_c4(scenario, ["88id", "198id"], 1, retreated=["198id"])
     assert out.combat["defense_strength"] == 2
     assert g.refuse("german", L(("198id",))).rule == "8.24"
-    state = empty_state(scenario, {"198id": "B4", "48rc": "C4"}, turn=3, phase="german-combat",
-                        retreated=["198id"])
+    state = empty_state(
+        scenario, {"198id": "B4", "48rc": "C4"}, turn=3, phase="german-combat", retreated=["198id"]
+    )
     assert Game(scenario, state).refuse("german", A("C4", ("198id",))).rule == "8.4(g)"
 
 
@@ -558,8 +589,15 @@ def test_8_37_retreated_units_are_destroyed_when_the_hex_is_emptied(scenario):
 def test_8_38_an_attack_on_only_retreated_units_destroys_them_on_any_hit(scenario):
     """8.38: "if a hex containing only units with Retreat markers is attacked, the raw column is
     the highest (8.10); a result of 1 or more hits destroys all of them (8.28)"."""
-    g = Game(scenario, empty_state(scenario, {"337rd": "B4", "88id": "C4", "72id": "C4"},
-                                   turn=3, retreated=["88id", "72id"]))
+    g = Game(
+        scenario,
+        empty_state(
+            scenario,
+            {"337rd": "B4", "88id": "C4", "72id": "C4"},
+            turn=3,
+            retreated=["88id", "72id"],
+        ),
+    )
     out = g.do("soviet", A("C4", ("337rd",)), dice=[1])
     assert (out.combat["raw_column"], out.combat["hits"]) == ("8:1", 1)
     assert g.unit("88id").box == "eliminated" and g.unit("72id").box == "eliminated"
@@ -568,8 +606,16 @@ def test_8_38_an_attack_on_only_retreated_units_destroys_them_on_any_hit(scenari
 
 def test_8_38_zero_hits_on_only_retreated_units_has_no_effect(scenario):
     """8.38: "a result of 0 hits has no effect." (Mud and woods: 8:1 moves to 4:1; die 1 = 0.)"""
-    g = Game(scenario, empty_state(scenario, {"337rd": "B5", "88id": "C5", "72id": "C5"},
-                                   turn=3, weather="mud", retreated=["88id", "72id"]))
+    g = Game(
+        scenario,
+        empty_state(
+            scenario,
+            {"337rd": "B5", "88id": "C5", "72id": "C5"},
+            turn=3,
+            weather="mud",
+            retreated=["88id", "72id"],
+        ),
+    )
     out = g.do("soviet", A("C5", ("337rd",)), dice=[1])
     assert (out.combat["final_column"], out.combat["hits"]) == ("4:1", 0)
     assert [u.id for u in g.state.units_in("C5")] == ["88id", "72id"]
@@ -597,8 +643,13 @@ def test_8_39_german_retreat_markers_go_in_the_german_recovery_phase(scenario):
 
 def test_8_39_soviet_markers_go_in_the_soviet_recovery_phase_only(scenario):
     """8.39 / 10.1: "the phasing player removes all Retreat markers from his own units"."""
-    state = empty_state(scenario, {"48rc": "B2", "88id": "D4"}, turn=3, phase="soviet-movement",
-                        retreated=["48rc", "88id"])
+    state = empty_state(
+        scenario,
+        {"48rc": "B2", "88id": "D4"},
+        turn=3,
+        phase="soviet-movement",
+        retreated=["48rc", "88id"],
+    )
     g = Game(scenario, state)
     g.do("soviet", END)  # Soviet recovery, then German supply and combat
     assert g.state.phase == "german-combat"

@@ -47,7 +47,9 @@ def test_9_1_unit_with_retreat_marker_may_not_move(scenario):
     g = mgame(scenario, {"47rc": "C4", "48rc": "C4"}, retreated=["47rc"])
     rejection = g.refuse("soviet", M("47rc", ("C3",)))
     assert rejection.rule == "8.36" and "Retreat marker" in rejection.message
-    assert not [o for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == "47rc"]
+    assert not [
+        o for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == "47rc"
+    ]
     g.do("soviet", M("48rc", ("C3",)))
     assert g.unit("48rc").hex == "C3"
 
@@ -68,7 +70,9 @@ def test_9_2_each_unit_moves_once_per_movement_phase(scenario):
     g.do("soviet", M("29tk", ("C3",)))  # 1 of its 2 hexes used
     rejection = g.refuse("soviet", M("29tk", ("B3",)))
     assert rejection.rule == "9.2" and "already moved" in rejection.message
-    assert not [o for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == "29tk"]
+    assert not [
+        o for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == "29tk"
+    ]
     g.do("soviet", M("47rc", ("D5",)))  # another unit still moves
     assert (g.unit("29tk").hex, g.unit("47rc").hex) == ("C3", "D5")
 
@@ -90,7 +94,9 @@ def test_9_2_each_step_goes_to_an_adjacent_hex(scenario):
     """9.2: "A move is a chain of steps, each into an adjacent hex.\""""
     g = mgame(scenario, {"47rc": "C4", "29tk": "B6"})
     rejection = g.refuse("soviet", M("47rc", ("C6",)))  # C6 is 2 hexes from C4
-    assert rejection.rule == "9.3" and "C6" in rejection.message and "at most 1" in rejection.message
+    assert (
+        rejection.rule == "9.3" and "C6" in rejection.message and "at most 1" in rejection.message
+    )
     rejection = g.refuse("soviet", M("47rc", ("C5", "C6")))  # a path: infantry moves 1 hex
     assert rejection.rule == "9.3" and "at most 1" in rejection.message
     rejection = g.refuse("soviet", M("29tk", ("C6", "C4")))  # second step not adjacent to C6
@@ -170,8 +176,9 @@ def test_9_4_may_not_pass_through_a_hex_containing_an_enemy_unit(scenario):
     g = mgame(scenario, {"29tk": "C4", "34id": "C3"})
     rejection = g.refuse("soviet", M("29tk", ("C3", "B3")))
     assert rejection.rule == "9.4" and "C3" in rejection.message
-    assert not [o for o in g.rules.legal_orders(g.state, "soviet")
-                if getattr(o, "path", ())[:1] == ("C3",)]
+    assert not [
+        o for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "path", ())[:1] == ("C3",)
+    ]
     g.do("soviet", M("29tk", ("B4", "B3")))  # around it is fine
     assert g.unit("29tk").hex == "B3"
 
@@ -183,14 +190,17 @@ def test_9_4_may_enter_a_hex_with_friendly_units(scenario):
     assert g.unit("29tk").hex == "B3"
 
 
-@pytest.mark.parametrize("unit, start, off", [("47rc", "A1", "A0"), ("206rd", "F1", "G1"),
-                                              ("29tk", "F7", "F8")])
+@pytest.mark.parametrize(
+    "unit, start, off", [("47rc", "A1", "A0"), ("206rd", "F1", "G1"), ("29tk", "F7", "F8")]
+)
 def test_9_4_may_not_leave_the_map(scenario, unit, start, off):
     """9.4: "A unit may not ... leave the map.\""""
     g = mgame(scenario, {unit: start})
     rejection = g.refuse("soviet", M(unit, (off,)))
     assert rejection.rule in ("9.4", "9.2") and off in rejection.message
-    paths = [o.path for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == unit]
+    paths = [
+        o.path for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == unit
+    ]
     assert paths and all(h in scenario.grid for p in paths for h in p)
 
 
@@ -216,8 +226,15 @@ def test_9_5_zoc_has_no_effect_on_movement(scenario):
 
 def test_9_5_no_stacking_limit_during_or_after_movement(scenario):
     """9.5: "There is no stacking limit during or after movement.\""""
-    units = {"47rc": "C4", "48rc": "C3", "75rc": "B4", "78rc": "B5", "21grc": "D4", "29tk": "C6",
-             "20tk": "C6"}
+    units = {
+        "47rc": "C4",
+        "48rc": "C3",
+        "75rc": "B4",
+        "78rc": "B5",
+        "21grc": "D4",
+        "29tk": "C6",
+        "20tk": "C6",
+    }
     g = mgame(scenario, units)
     for uid, hex_id in units.items():
         if uid == "47rc":
@@ -245,8 +262,11 @@ def test_9_6_snow_other_units_move_one_hex(scenario, unit):
     g = mgame(scenario, {unit: "C4"})
     rejection = g.refuse("soviet", M(unit, ("C3", "B3")))
     assert rejection.rule in ("9.3", "9.6") and "at most 1 hex" in rejection.message
-    assert all(len(o.path) == 1 for o in g.rules.legal_orders(g.state, "soviet")
-               if getattr(o, "unit", None) == unit)
+    assert all(
+        len(o.path) == 1
+        for o in g.rules.legal_orders(g.state, "soviet")
+        if getattr(o, "unit", None) == unit
+    )
 
 
 def test_9_7_cavalry_moves_two_hexes_in_snow(scenario):
@@ -354,8 +374,11 @@ def test_9_10_mud_every_unit_moves_at_most_one_hex(scenario, unit):
     g = mgame(scenario, {unit: "C4"}, weather="mud")
     rejection = g.refuse("soviet", M(unit, ("C3", "B3")))
     assert rejection.rule == "9.10" and "Mud" in rejection.message
-    assert all(len(o.path) == 1 for o in g.rules.legal_orders(g.state, "soviet")
-               if getattr(o, "unit", None) == unit)
+    assert all(
+        len(o.path) == 1
+        for o in g.rules.legal_orders(g.state, "soviet")
+        if getattr(o, "unit", None) == unit
+    )
     g.do("soviet", M(unit, ("C3",)))
     assert g.unit(unit).hex == "C3"
 

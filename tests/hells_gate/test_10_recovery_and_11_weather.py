@@ -20,8 +20,13 @@ def game(scenario, units, **kw) -> Game:
 
 def test_10_1_soviet_recovery_removes_only_soviet_retreat_markers(scenario):
     """10.1: "the phasing player removes all Retreat markers from his own units.\""""
-    g = game(scenario, {"47rc": "C4", "48rc": "C5", "34id": "A2", "88id": "A4"},
-             turn=3, phase="soviet-movement", retreated=["47rc", "48rc", "34id"])
+    g = game(
+        scenario,
+        {"47rc": "C4", "48rc": "C5", "34id": "A2", "88id": "A4"},
+        turn=3,
+        phase="soviet-movement",
+        retreated=["47rc", "48rc", "34id"],
+    )
     g.do("soviet", END)  # Soviet recovery, German supply, then German combat
     assert g.state.phase == "german-combat"
     assert not g.unit("47rc").retreated and not g.unit("48rc").retreated
@@ -33,8 +38,13 @@ def test_10_1_soviet_recovery_removes_only_soviet_retreat_markers(scenario):
 def test_10_1_german_recovery_removes_only_german_retreat_markers(scenario):
     """10.1: "In his recovery phase (phase 4 Soviet, phase 8 German) the phasing player removes
     all Retreat markers from his own units.\""""
-    g = game(scenario, {"47rc": "C4", "34id": "B4"}, turn=3, phase="german-movement",
-             retreated=["47rc", "34id"])
+    g = game(
+        scenario,
+        {"47rc": "C4", "34id": "B4"},
+        turn=3,
+        phase="german-movement",
+        retreated=["47rc", "34id"],
+    )
     g.do("german", END, dice=[6])  # German recovery, joint (Snow stays), Soviet supply
     assert (g.state.turn, g.state.phase) == (4, "soviet-combat")
     assert not g.unit("34id").retreated
@@ -47,8 +57,13 @@ def test_10_1_german_recovery_removes_only_german_retreat_markers(scenario):
 
 def test_10_1_markers_are_not_removed_in_combat_or_movement_phases(scenario):
     """10.1: Retreat markers go in the recovery phase - not when combat or movement ends."""
-    g = game(scenario, {"47rc": "C4", "34id": "A2"}, turn=3, phase="soviet-combat",
-             retreated=["47rc", "34id"])
+    g = game(
+        scenario,
+        {"47rc": "C4", "34id": "A2"},
+        turn=3,
+        phase="soviet-combat",
+        retreated=["47rc", "34id"],
+    )
     g.do("soviet", END)
     assert g.state.phase == "soviet-movement"
     assert g.unit("47rc").retreated and g.unit("34id").retreated
@@ -98,8 +113,9 @@ def test_11_2_turn_1_is_snow(scenario):
     assert (g.state.turn, g.state.weather) == (1, "snow")
 
 
-@pytest.mark.parametrize("die, weather", [(1, "mud"), (2, "mud"), (3, "snow"), (4, "snow"),
-                                          (5, "snow"), (6, "snow")])
+@pytest.mark.parametrize(
+    "die, weather", [(1, "mud"), (2, "mud"), (3, "snow"), (4, "snow"), (5, "snow"), (6, "snow")]
+)
 def test_11_3_weather_roll_1_or_2_turns_mud(scenario, die, weather):
     """11.3: "On 1 or 2 the marker is flipped to Mud. On 3, 4, 5 or 6 it stays Snow.\""""
     g = game(scenario, {"47rc": "C4"}, turn=3, phase="german-movement")

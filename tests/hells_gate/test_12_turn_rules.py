@@ -22,8 +22,11 @@ def game(scenario, units, *, entered=(), **kw) -> Game:
 
 
 def retreat_answers(g: Game, side: str) -> set[str]:
-    return {o.retreat for o in g.rules.legal_orders(g.state, side)
-            if isinstance(o, O.Losses) and isinstance(o.retreat, str)}
+    return {
+        o.retreat
+        for o in g.rules.legal_orders(g.state, side)
+        if isinstance(o, O.Losses) and isinstance(o.retreat, str)
+    }
 
 
 def movers(g: Game, side: str) -> set[str]:
@@ -37,8 +40,15 @@ def shift(doc: dict, code: str) -> int | None:
 
 # -- 12.2 turn-1 Soviet movement
 
-TURN1_SOVIET = {"5gtk": "B1", "47rc": "B1", "20tk": "C7", "29tk": "C7", "48rc": "C7",
-                "34id": "A1", "106id": "B7"}
+TURN1_SOVIET = {
+    "5gtk": "B1",
+    "47rc": "B1",
+    "20tk": "C7",
+    "29tk": "C7",
+    "48rc": "C7",
+    "34id": "A1",
+    "106id": "B7",
+}
 
 
 def test_12_2_only_the_three_soviet_armor_units_may_move_on_turn_1(scenario):
@@ -158,8 +168,13 @@ def test_12_3_c_no_retreat_into_a_hex_attacked_earlier_this_phase(scenario):
 def test_12_3_soviet_retreats_on_turn_1_are_not_limited(scenario):
     """12.3: "a German unit may retreat only ..." - Soviet retreats follow 8.32 alone (W10b)."""
     # 11pz + 14pz [3+2] x3 = 15 against 29tk (2) in B6, across the river: 6:1 -> 4:1, die 2 = 1 hit.
-    g = game(scenario, {"11pz": "A6", "14pz": "A6", "29tk": "B6"}, entered=["11pz", "14pz"],
-             turn=1, phase="german-combat")
+    g = game(
+        scenario,
+        {"11pz": "A6", "14pz": "A6", "29tk": "B6"},
+        entered=["11pz", "14pz"],
+        turn=1,
+        phase="german-combat",
+    )
     g.do("german", A("B6", ("11pz", "14pz"), True, "14pz"), dice=[2])
     assert "B5" in retreat_answers(g, "soviet")
     g.do("soviet", L((), "B5"))  # empty, not a supply hex
@@ -170,13 +185,25 @@ def test_12_3_soviet_retreats_on_turn_1_are_not_limited(scenario):
 
 # Soviet targets: 29tk (2) in B6 (next to A5, A6, B7), 47rc (3) in C6 (next to B7), 337rd (1) in
 # B5 (next to A5). 24pz is given entered_turn 1 by hand to make a third entered armor unit.
-T1_GERMAN = {"11pz": "A6", "14pz": "A6", "24pz": "A5", "3pz": "B7", "5ss": "B7", "106id": "B7",
-             "wiking": "B7", "29tk": "B6", "47rc": "C6", "337rd": "B5"}
+T1_GERMAN = {
+    "11pz": "A6",
+    "14pz": "A6",
+    "24pz": "A5",
+    "3pz": "B7",
+    "5ss": "B7",
+    "106id": "B7",
+    "wiking": "B7",
+    "29tk": "B6",
+    "47rc": "C6",
+    "337rd": "B5",
+}
 T1_ENTERED = ("11pz", "14pz", "24pz")
 
 
-@pytest.mark.parametrize("attackers, kind", [(("106id",), "infantry"), (("wiking",), "mech"),
-                                             (("3pz", "106id"), "infantry")])
+@pytest.mark.parametrize(
+    "attackers, kind",
+    [(("106id",), "infantry"), (("wiking",), "mech"), (("3pz", "106id"), "infantry")],
+)
 def test_12_4_only_german_armor_attacks_on_turn_1(scenario, attackers, kind):
     """12.4: "German combat phase: only German armor units may attack" (2.12: mech is not armor)."""
     g = game(scenario, T1_GERMAN, entered=T1_ENTERED, turn=1, phase="german-combat")
@@ -223,8 +250,12 @@ def test_12_5_turn_1_german_oos_attack_shift_is_at_most_1(scenario):
     g = game(scenario, units, turn=1, phase="german-combat", oos=["5ss"], reduced=["20tk"])
     g.do("german", A("C5", ("5ss",)), dice=[1])
     c = g.last.combat
-    assert (c["raw_column"], shift(c, "S4"), shift(c, "S7"), c["final_column"]) == \
-        ("2:1", -1, -1, "1:1")
+    assert (c["raw_column"], shift(c, "S4"), shift(c, "S7"), c["final_column"]) == (
+        "2:1",
+        -1,
+        -1,
+        "1:1",
+    )
     later = game(scenario, units, turn=3, phase="german-combat", oos=["5ss"], reduced=["20tk"])
     doc = later.rules.preview(later.state, "german", A("C5", ("5ss",)))
     assert (shift(doc, "S7"), doc["final_column"]) == (-2, "1:2")
@@ -334,9 +365,12 @@ def test_12_7_the_limit_is_soviet_only(scenario):
 # -- 12.8 Tychinovka on turn 2
 
 
-@pytest.mark.parametrize("unit, start, path", [("34id", "A2", ("B3",)),
-                                                ("11pz", "A2", ("B3", "C3"))])
-def test_12_8_no_german_unit_enters_or_passes_through_tychinovka_on_turn_2(scenario, unit, start, path):
+@pytest.mark.parametrize(
+    "unit, start, path", [("34id", "A2", ("B3",)), ("11pz", "A2", ("B3", "C3"))]
+)
+def test_12_8_no_german_unit_enters_or_passes_through_tychinovka_on_turn_2(
+    scenario, unit, start, path
+):
     """12.8: "During the whole of turn 2 (both player turns), German units may not enter or
     retreat into Tychinovka (B3).\""""
     units = {unit: start, "47rc": "F1"}
@@ -381,15 +415,19 @@ def test_12_8_no_german_retreat_into_tychinovka_on_turn_2(scenario):
 # -- 12.12 Korsun airfield cap
 
 
-@pytest.mark.parametrize("units, target, attacker, s1", [
-    ({"57id": "E2", "72id": "E3"}, "E2", "E1", 1),  # defends in E2, E3 held
-    ({"57id": "E2"}, "E2", "E1", 2),  # E3 not held
-    ({"57id": "E3"}, "E3", "F4", 1),  # defends in E3 itself
-    ({"57id": "D3", "72id": "E3"}, "D3", "C3", 1),  # Shenderovka
-    ({"57id": "D2", "72id": "E3"}, "D2", "E1", 2),  # D2 is not one of the three hexes
-])
-def test_12_12_a_oos_german_defenders_at_the_airfield_hexes_give_1_column(scenario, units, target,
-                                                                          attacker, s1):
+@pytest.mark.parametrize(
+    "units, target, attacker, s1",
+    [
+        ({"57id": "E2", "72id": "E3"}, "E2", "E1", 1),  # defends in E2, E3 held
+        ({"57id": "E2"}, "E2", "E1", 2),  # E3 not held
+        ({"57id": "E3"}, "E3", "F4", 1),  # defends in E3 itself
+        ({"57id": "D3", "72id": "E3"}, "D3", "C3", 1),  # Shenderovka
+        ({"57id": "D2", "72id": "E3"}, "D2", "E1", 2),  # D2 is not one of the three hexes
+    ],
+)
+def test_12_12_a_oos_german_defenders_at_the_airfield_hexes_give_1_column(
+    scenario, units, target, attacker, s1
+):
     """12.12: "German units with OOS markers that defend in ... Korsun airfield (E3), Yanovka (E2)
     or Shenderovka (D3) receive at most 1 column of OOS shift ... as long as a German unit
     occupies E3.\""""
@@ -398,13 +436,17 @@ def test_12_12_a_oos_german_defenders_at_the_airfield_hexes_give_1_column(scenar
     assert shift(doc, "S1") == s1
 
 
-@pytest.mark.parametrize("units, attackers, s7", [
-    ({"57id": "E2", "72id": "D3", "88id": "E3"}, ("57id", "72id"), -1),  # combined, E3 held
-    ({"57id": "E2", "72id": "D3"}, ("57id", "72id"), -2),  # E3 not held
-    ({"57id": "E2", "kg168": "C2", "88id": "E3"}, ("57id", "kg168"), -2),  # C2 is outside
-])
-def test_12_12_b_oos_german_attackers_from_the_airfield_hexes_give_1_column(scenario, units,
-                                                                            attackers, s7):
+@pytest.mark.parametrize(
+    "units, attackers, s7",
+    [
+        ({"57id": "E2", "72id": "D3", "88id": "E3"}, ("57id", "72id"), -1),  # combined, E3 held
+        ({"57id": "E2", "72id": "D3"}, ("57id", "72id"), -2),  # E3 not held
+        ({"57id": "E2", "kg168": "C2", "88id": "E3"}, ("57id", "kg168"), -2),  # C2 is outside
+    ],
+)
+def test_12_12_b_oos_german_attackers_from_the_airfield_hexes_give_1_column(
+    scenario, units, attackers, s7
+):
     """12.12: "... or attack from ... E3, E2 or D3 receive at most 1 column of OOS shift, even in a
     combined attack from several of these hexes, as long as a German unit occupies E3.\""""
     g = game(scenario, {**units, "47rc": "D2"}, turn=3, phase="german-combat", oos=list(attackers))
@@ -414,8 +456,13 @@ def test_12_12_b_oos_german_attackers_from_the_airfield_hexes_give_1_column(scen
 
 def test_12_12_the_cap_holds_to_the_end_of_the_game(scenario):
     """12.12: "From the start of turn 3 to the end of the game".\""""
-    g = game(scenario, {"57id": "E2", "72id": "E3", "21grc": "E1"}, turn=8, phase="soviet-combat",
-             oos=["57id"])
+    g = game(
+        scenario,
+        {"57id": "E2", "72id": "E3", "21grc": "E1"},
+        turn=8,
+        phase="soviet-combat",
+        oos=["57id"],
+    )
     doc = g.rules.preview(g.state, "soviet", A("E2", ("21grc",)))
     assert shift(doc, "S1") == 1
 
@@ -446,13 +493,17 @@ def test_12_14_no_freeze_on_turn_1_or_from_turn_4(scenario, turn):
     assert g.unit("3pz").hex == "E4"
 
 
-@pytest.mark.parametrize("unit, start, path, lifted", [
-    ("47rc", "D2", ("D3",), True),  # enters D3, next to E3
-    ("29tk", "E1", ("E2", "D2"), True),  # passes through E2, ends away from E3
-    ("29tk", "C1", ("D1", "E1"), False),  # never next to E3
-])
-def test_12_14_freeze_ends_when_a_soviet_unit_enters_a_hex_next_to_e3(scenario, unit, start, path,
-                                                                      lifted):
+@pytest.mark.parametrize(
+    "unit, start, path, lifted",
+    [
+        ("47rc", "D2", ("D3",), True),  # enters D3, next to E3
+        ("29tk", "E1", ("E2", "D2"), True),  # passes through E2, ends away from E3
+        ("29tk", "C1", ("D1", "E1"), False),  # never next to E3
+    ],
+)
+def test_12_14_freeze_ends_when_a_soviet_unit_enters_a_hex_next_to_e3(
+    scenario, unit, start, path, lifted
+):
     """12.14: "the freeze ends for the rest of the game as soon as any Soviet unit enters E3 or any
     hex adjacent to E3, by movement (including passing through)".\""""
     g = game(scenario, {"57id": "E3", unit: start}, turn=2, phase="soviet-movement")
@@ -499,15 +550,28 @@ def test_12_14_freeze_does_not_prevent_retreats(scenario):
 # Reduced corps: 47rc (B1), 5gcc (cavalry, C7), 20grc (D7, Retreat marker) are candidates;
 # 21grc (A7, cut off by 34id in A6 and 106id in B7) gets an OOS marker in the supply phase;
 # 75rc is reduced but eliminated; 48rc is full strength; 34id is German.
-REBUILD = {"47rc": "B1", "5gcc": "C7", "20grc": "D7", "21grc": "A7", "48rc": "C1", "34id": "A6",
-           "106id": "B7"}
+REBUILD = {
+    "47rc": "B1",
+    "5gcc": "C7",
+    "20grc": "D7",
+    "21grc": "A7",
+    "48rc": "C1",
+    "34id": "A6",
+    "106id": "B7",
+}
 REBUILD_REDUCED = ["47rc", "5gcc", "20grc", "21grc", "75rc", "34id"]
 
 
 def to_soviet_supply(scenario, turn, units=REBUILD, reduced=REBUILD_REDUCED) -> Game:
     """End the German movement of turn - 1: the Soviet supply phase of `turn` runs."""
-    g = game(scenario, units, turn=turn - 1, phase="german-movement", reduced=reduced,
-             retreated=["20grc"] if "20grc" in units else [])
+    g = game(
+        scenario,
+        units,
+        turn=turn - 1,
+        phase="german-movement",
+        reduced=reduced,
+        retreated=["20grc"] if "20grc" in units else [],
+    )
     g.state.units["75rc"].box = "eliminated"
     g.do("german", END, dice=[6])
     assert g.state.turn == turn
@@ -524,8 +588,9 @@ def test_12_16_rebuild_decision_at_the_end_of_the_soviet_supply_phase(scenario, 
     [d] = g.state.pending
     assert (d.kind, d.side) == ("rebuild", "soviet")
     assert sorted(d.data["options"]) == ["20grc", "47rc", "5gcc"]
-    assert sorted(o.unit for o in g.rules.legal_orders(g.state, "soviet")
-                  if isinstance(o, O.Rebuild)) == ["20grc", "47rc", "5gcc"]
+    assert sorted(
+        o.unit for o in g.rules.legal_orders(g.state, "soviet") if isinstance(o, O.Rebuild)
+    ) == ["20grc", "47rc", "5gcc"]
     g.do("soviet", O.Rebuild("5gcc"))
     assert not g.unit("5gcc").reduced and g.unit("47rc").reduced
     assert (g.state.phase, g.state.pending) == ("soviet-combat", [])
@@ -565,8 +630,12 @@ def test_12_16_no_rebuild_on_other_turns(scenario, turn):
 
 def test_12_16_no_decision_without_a_candidate(scenario):
     """12.16: "flip one reduced Soviet corps ... that has no OOS marker" - none, no question."""
-    g = to_soviet_supply(scenario, 5, units={"48rc": "C1", "21grc": "A7", "34id": "A6",
-                                             "106id": "B7"}, reduced=["21grc"])
+    g = to_soviet_supply(
+        scenario,
+        5,
+        units={"48rc": "C1", "21grc": "A7", "34id": "A6", "106id": "B7"},
+        reduced=["21grc"],
+    )
     assert (g.state.phase, g.state.pending) == ("soviet-combat", [])
 
 
@@ -575,14 +644,22 @@ def test_12_16_no_decision_without_a_candidate(scenario):
 # 47rc (OOS) in B4: refuges 48rc in C4 (distance 1) and 75rc in D5 (distance 2). 21grc in B5 is
 # OOS with a Retreat marker (neither a candidate nor a refuge); 20grc (OOS) moves this phase;
 # 78rc (OOS) in F3 has nothing within 2; 88id is a German unit far away.
-BREAKOUT = {"47rc": "B4", "48rc": "C4", "75rc": "D5", "21grc": "B5", "20grc": "C3", "78rc": "F3",
-            "88id": "A1"}
+BREAKOUT = {
+    "47rc": "B4",
+    "48rc": "C4",
+    "75rc": "D5",
+    "21grc": "B5",
+    "20grc": "C3",
+    "78rc": "F3",
+    "88id": "A1",
+}
 BREAKOUT_OOS = ["47rc", "21grc", "20grc", "78rc"]
 
 
 def breakout_game(scenario, units=BREAKOUT, turn=8) -> Game:
-    g = game(scenario, units, turn=turn, phase="soviet-movement", oos=BREAKOUT_OOS,
-             retreated=["21grc"])
+    g = game(
+        scenario, units, turn=turn, phase="soviet-movement", oos=BREAKOUT_OOS, retreated=["21grc"]
+    )
     if "20grc" in units:
         g.do("soviet", M("20grc", ("C2",)))
     return g

@@ -93,8 +93,13 @@ def test_13_3_units_with_retreat_markers_are_checked_like_any_other(scenario):
 def test_14_1_each_step_printed_on_an_eliminated_enemy_unit_scores(scenario):
     """14.1: "a two-step unit counts 2 VP and a one-step unit 1 VP, whether or not the unit was
     reduced before it was destroyed.\""""
-    boxes = {"48rc": "eliminated", "75rc": "eliminated", "180rd": "eliminated",
-             "34id": "eliminated", "kg168": "eliminated"}
+    boxes = {
+        "48rc": "eliminated",
+        "75rc": "eliminated",
+        "180rd": "eliminated",
+        "34id": "eliminated",
+        "kg168": "eliminated",
+    }
     vp = victory_points(scenario, vp_state(scenario, {}, boxes, reduced=["75rc", "34id"]))
     assert vp["german"]["eliminated_steps"] == 2 + 2 + 1
     assert vp["soviet"]["eliminated_steps"] == 2 + 1
@@ -106,8 +111,13 @@ def test_14_2_reduced_enemy_two_step_units_on_map_or_broken_out_score_1(scenario
     """14.2: "+1 VP for each enemy two-step unit that is on its reduced side and is either on the
     map or in the broken-out box.\""""
     units = {"47rc": "C4", "20grc": "D7", "180rd": "C1", "34id": "A1", "57id": "F4"}
-    boxes = {"48rc": "broken_out", "75rc": "eliminated", "5mc": "turn_track",
-             "88id": "broken_out", "72id": "broken_out"}
+    boxes = {
+        "48rc": "broken_out",
+        "75rc": "eliminated",
+        "5mc": "turn_track",
+        "88id": "broken_out",
+        "72id": "broken_out",
+    }
     reduced = ["47rc", "48rc", "75rc", "5mc", "34id", "88id"]
     vp = victory_points(scenario, vp_state(scenario, units, boxes, reduced))
     # German: 47rc (map) + 48rc (broken out); 20grc full; 180rd one-step; 75rc counts as
@@ -133,8 +143,11 @@ def test_14_4_german_player_scores_10_for_game_balance(scenario):
     vp = victory_points(scenario, vp_state(scenario, {"47rc": "B1", "34id": "A2"}))
     assert (vp["german"]["balance"], vp["german"]["total"]) == (10, 10)
     assert (vp["soviet"]["balance"], vp["soviet"]["total"]) == (0, 0)
-    assert final_result(scenario, vp_state(scenario, {})) == \
-        {"winner": "german", "soviet": 0, "german": 10}
+    assert final_result(scenario, vp_state(scenario, {})) == {
+        "winner": "german",
+        "soviet": 0,
+        "german": 10,
+    }
 
 
 def test_14_5_units_in_the_never_entered_box_score_nothing(scenario):
@@ -158,8 +171,11 @@ def test_14_7_more_vp_wins_equal_totals_are_a_draw(scenario, extra, winner):
 def test_14_7_fewer_soviet_vp_is_a_german_win(scenario):
     """14.7: "The player with more VP wins.\""""
     boxes = {uid: "eliminated" for uid in ("34id", "198id", "88id", "kab", "kg168")}
-    assert final_result(scenario, vp_state(scenario, {}, boxes)) == \
-        {"winner": "german", "soviet": 9, "german": 10}
+    assert final_result(scenario, vp_state(scenario, {}, boxes)) == {
+        "winner": "german",
+        "soviet": 9,
+        "german": 10,
+    }
 
 
 def test_14_6_victory_points_are_counted_after_attrition(scenario):
@@ -188,8 +204,11 @@ def test_4_7_full_end_of_a_sandbox_game(scenario):
     assert (g.state.turn, g.state.phase, g.state.result) == (8, "german-movement", None)
     g.do("german", END, dice=[])
     assert eliminated(g) == {"34id", "72id"}
-    assert g.state.result == final_result(scenario, g.state) == \
-        {"winner": "german", "soviet": 5, "german": 10}
+    assert (
+        g.state.result
+        == final_result(scenario, g.state)
+        == {"winner": "german", "soviet": 5, "german": 10}
+    )
     assert g.state.vp == victory_points(scenario, g.state)
     rejection = g.refuse("soviet", M("47rc", ("B2",)))
     assert rejection.rule == "4.7"

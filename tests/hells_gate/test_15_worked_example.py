@@ -52,8 +52,11 @@ def on_map_ids(g: Game, side: str) -> set[str]:
 
 
 def retreat_answers(g: Game, side: str) -> set[str]:
-    return {o.retreat for o in g.rules.legal_orders(g.state, side)
-            if isinstance(o, Losses) and o.retreat is not None}
+    return {
+        o.retreat
+        for o in g.rules.legal_orders(g.state, side)
+        if isinstance(o, Losses) and o.retreat is not None
+    }
 
 
 def adjacent_to(g: Game, hex_id: str, side: str) -> bool:
@@ -67,12 +70,14 @@ def test_15_w0_6_2_no_soviet_unit_starts_out_of_supply(scenario):
     out = g.rules.new_game()
     assert not [e for e in out.events if e.kind in ("OutOfSupply", "ReinforcementEntered")]
     assert not [u.id for u in g.state.on_map("soviet") if u.oos]
-    soviet_track = [u for u in g.state.units.values()
-                    if u.side == "soviet" and u.box == "turn_track"]
+    soviet_track = [
+        u for u in g.state.units.values() if u.side == "soviet" and u.box == "turn_track"
+    ]
     assert soviet_track and all(u.track_turn >= 2 for u in soviet_track)
     # Only the 254th and 294th start off a Soviet supply hex, and both trace through E6 or F7.
-    off_supply = {u.id for u in g.state.on_map("soviet")
-                  if scenario.hexes[u.hex].supply != "soviet"}
+    off_supply = {
+        u.id for u in g.state.on_map("soviet") if scenario.hexes[u.hex].supply != "soviet"
+    }
     assert off_supply == {"254rd", "294rd"}
     assert g.state.units_in("F7") == [] and not adjacent_to(g, "F7", "german")
     assert g.state.side_in("E6") == "soviet"
@@ -232,8 +237,19 @@ def test_15_w9_6_9_german_supply_and_the_11th_and_14th_panzer_enter_at_a6(scenar
     g = play(scenario, "W9", through=True)
     assert (g.state.turn, g.state.phase) == (1, "german-combat")
     oos = {u.id for u in g.state.on_map("german") if u.oos}
-    assert oos == {"106id", "389id", "3pz", "57id", "5ss", "72id", "88id", "kab", "kg168",
-                   "wallonien", "wiking"}
+    assert oos == {
+        "106id",
+        "389id",
+        "3pz",
+        "57id",
+        "5ss",
+        "72id",
+        "88id",
+        "kab",
+        "kg168",
+        "wallonien",
+        "wiking",
+    }
     assert {g.unit(u).hex for u in oos} == {"B7", "D2", "D6", "E2", "F2", "F3", "F4"}
     for uid in ("11pz", "14pz"):
         u = g.unit(uid)
@@ -287,8 +303,11 @@ def test_15_w11_12_6_one_german_armor_unit_moves_11pz_to_c6(scenario):
     empty hex C6.\""""
     g = play(scenario, "W11")
     assert g.state.phase == "german-movement"
-    moves = {o.path for o in g.rules.legal_orders(g.state, "german")
-             if getattr(o, "unit", None) == "11pz"}
+    moves = {
+        o.path
+        for o in g.rules.legal_orders(g.state, "german")
+        if getattr(o, "unit", None) == "11pz"
+    }
     assert {("B6",), ("A5",), ("B7", "C6"), ("B6", "C6")} <= moves
     rejection = g.refuse("german", M("106id", ("A6",)))
     assert rejection.rule == "12.6"

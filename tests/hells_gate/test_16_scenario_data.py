@@ -24,13 +24,16 @@ def test_16_10_a_crt_columns(scenario):
     assert odds == sorted(odds) and len(set(odds)) == len(odds)
 
 
-@pytest.mark.parametrize("column, die, right_hand, hits", [
-    ("2:1", 5, False, 1),  # W2, W7
-    ("8:1", 3, True, 2),  # W3
-    ("3:2", 4, True, 0),  # W4
-    ("3:1", 2, True, 1),  # W6
-    ("4:1", 2, True, 1),  # W10b
-])
+@pytest.mark.parametrize(
+    "column, die, right_hand, hits",
+    [
+        ("2:1", 5, False, 1),  # W2, W7
+        ("8:1", 3, True, 2),  # W3
+        ("3:2", 4, True, 0),  # W4
+        ("3:1", 2, True, 1),  # W6
+        ("4:1", 2, True, 1),  # W10b
+    ],
+)
 def test_16_10_b_crt_cells_of_the_worked_example(scenario, column, die, right_hand, hits):
     """16.10 (b) CRT(2:1, 5) left = 1; CRT(8:1, 3) right = 2; CRT(3:2, 4) right = 0;
     CRT(3:1, 2) right = 1; CRT(4:1, 2) right = 1."""
@@ -111,15 +114,23 @@ def test_16_10_g_start_positions_of_the_worked_example(scenario):
     assert state.units["20grc"].hex == "D7"
     assert side_units("C1", "soviet") and side_units("E6", "soviet")
     # W2: one infantry division and one armor unit in B7
-    assert sorted(scenario.units[u].type for u in side_units("B7", "german")) == ["armor", "infantry"]
+    assert sorted(scenario.units[u].type for u in side_units("B7", "german")) == [
+        "armor",
+        "infantry",
+    ]
 
 
 def test_16_5_named_hexes(scenario):
     """16.5 Named hexes: Cherkassy F6, Tychinovka B3, Korsun airfield E3, Yanovka E2,
     Shenderovka D3, Smela, and the 24th Panzer trigger hexes A2 to A6."""
     named = scenario.named
-    assert (named["cherkassy"], named["tychinovka"], named["korsun_airfield"],
-            named["yanovka"], named["shenderovka"]) == ("F6", "B3", "E3", "E2", "D3")
+    assert (
+        named["cherkassy"],
+        named["tychinovka"],
+        named["korsun_airfield"],
+        named["yanovka"],
+        named["shenderovka"],
+    ) == ("F6", "B3", "E3", "E2", "D3")
     assert named["smela"] in scenario.grid
     assert named["panzer24_trigger"] == ["A2", "A3", "A4", "A5", "A6"]
 
@@ -131,13 +142,24 @@ def test_16_8_flags(scenario):
     f = scenario.flags
     armor = f["turn1_soviet_armor"]
     assert len(armor) == 3
-    assert all(scenario.units[u].type == "armor" and scenario.units[u].side == "soviet"
-               and scenario.units[u].setup_hex for u in armor)
-    on_map_armor = sorted(u for u, s in scenario.units.items()
-                          if s.side == "soviet" and s.type == "armor" and s.setup_hex)
+    assert all(
+        scenario.units[u].type == "armor"
+        and scenario.units[u].side == "soviet"
+        and scenario.units[u].setup_hex
+        for u in armor
+    )
+    on_map_armor = sorted(
+        u
+        for u, s in scenario.units.items()
+        if s.side == "soviet" and s.type == "armor" and s.setup_hex
+    )
     assert sorted(armor) == on_map_armor  # 12.2: exactly the Soviet armor on the map
-    assert all(scenario.units[u].side == "german" and scenario.units[u].type == "armor"
-               and scenario.units[u].setup_hex for u in f["german_armor_at_start"])
+    assert all(
+        scenario.units[u].side == "german"
+        and scenario.units[u].type == "armor"
+        and scenario.units[u].setup_hex
+        for u in f["german_armor_at_start"]
+    )
     assert f["german_24th_panzer"] == "24pz"
     assert f["red_turns"] == [5, 7]
     assert f["initial_weather"] == "snow"
@@ -197,8 +219,11 @@ def test_16_7_duplicate_unit_id(tmp_path):
 
 def test_16_7_two_step_unit_without_reduced_strength(tmp_path):
     """2.1 `strength_reduced`: the strength printed on the reduced side (two-step units only)."""
-    path = write_broken(tmp_path, 'strength_full = 2\nstrength_reduced = 1\nbracketed = true\n'
-                        'setup_hex = "B1"', 'strength_full = 2\nbracketed = true\nsetup_hex = "B1"')
+    path = write_broken(
+        tmp_path,
+        'strength_full = 2\nstrength_reduced = 1\nbracketed = true\nsetup_hex = "B1"',
+        'strength_full = 2\nbracketed = true\nsetup_hex = "B1"',
+    )
     err = load_error(path)
     assert "5gtk" in err.entry
     assert "two-step unit needs" in err.problem and "strength_reduced" in err.problem
@@ -206,8 +231,11 @@ def test_16_7_two_step_unit_without_reduced_strength(tmp_path):
 
 def test_16_6_crt_row_with_5_cells(tmp_path):
     """16.6 for each column and each die result 1 to 6 ..."""
-    path = write_broken(tmp_path, '"2:1" = [[0, 0], [0, 0], [0, 1], [1, 1], [1, 1], [1, 2]]',
-                        '"2:1" = [[0, 0], [0, 0], [0, 1], [1, 1], [1, 1]]')
+    path = write_broken(
+        tmp_path,
+        '"2:1" = [[0, 0], [0, 0], [0, 1], [1, 1], [1, 1], [1, 2]]',
+        '"2:1" = [[0, 0], [0, 0], [0, 1], [1, 1], [1, 1]]',
+    )
     err = load_error(path)
     assert err.entry == "[crt.cells] 2:1"
     assert "6 cells" in err.problem
@@ -215,8 +243,11 @@ def test_16_6_crt_row_with_5_cells(tmp_path):
 
 def test_16_6_crt_cell_with_negative_hits(tmp_path):
     """16.6 ... the number of hits, as non-negative integers."""
-    path = write_broken(tmp_path, '"1:2" = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 1]]',
-                        '"1:2" = [[0, 0], [0, 0], [0, -1], [0, 0], [0, 0], [0, 1]]')
+    path = write_broken(
+        tmp_path,
+        '"1:2" = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 1]]',
+        '"1:2" = [[0, 0], [0, 0], [0, -1], [0, 0], [0, 0], [0, 1]]',
+    )
     err = load_error(path)
     assert err.entry == "[crt.cells] 1:2 die 3"
     assert ">= 0" in err.problem
@@ -240,7 +271,7 @@ def test_16_2_bad_terrain(tmp_path):
 
 def test_16_1_missing_hex(tmp_path):
     """16.1 Map geometry: every hex by name."""
-    path = write_broken(tmp_path, 'A3 = { terrain = "clear" }\n', '')
+    path = write_broken(tmp_path, 'A3 = { terrain = "clear" }\n', "")
     err = load_error(path)
     assert err.entry == "[map.hexes] A3"
     assert "missing" in err.problem
@@ -248,7 +279,7 @@ def test_16_1_missing_hex(tmp_path):
 
 def test_16_toml_syntax_error(tmp_path):
     """16 The data file (must be readable: a syntax error is reported with the file)."""
-    path = write_broken(tmp_path, 'turns = 8', 'turns = = 8')
+    path = write_broken(tmp_path, "turns = 8", "turns = = 8")
     err = load_error(path)
     assert err.entry == "file"
     assert "not valid TOML" in err.problem
@@ -256,8 +287,11 @@ def test_16_toml_syntax_error(tmp_path):
 
 def test_16_8_flag_naming_a_missing_unit(tmp_path):
     """16.8 Flags: the three Soviet armor units for rule 12.2."""
-    path = write_broken(tmp_path, 'turn1_soviet_armor = ["5gtk", "20tk", "29tk"]',
-                        'turn1_soviet_armor = ["5gtk", "20tk", "99tk"]')
+    path = write_broken(
+        tmp_path,
+        'turn1_soviet_armor = ["5gtk", "20tk", "29tk"]',
+        'turn1_soviet_armor = ["5gtk", "20tk", "99tk"]',
+    )
     err = load_error(path)
     assert err.entry == "[flags] turn1_soviet_armor"
     assert "'99tk' is not a soviet unit" in err.problem

@@ -20,10 +20,34 @@ from tests.hells_gate.helpers import END, A, Game, empty_state, grammar_of
 
 RULE = re.compile(r"^\d+\.\d+(\([a-z]\))?$")
 # The rules of hells-gate.md: the highest rule number of each section, and the lettered items.
-LAST_RULE = {1: 8, 2: 12, 3: 4, 4: 8, 5: 7, 6: 14, 7: 10, 8: 39, 9: 12, 10: 2, 11: 7, 12: 22,
-             13: 3, 14: 7, 16: 10}
-LETTERS = {"6.2": "ab", "6.12": "abc", "8.4": "abcdefgh", "8.13": "ab", "8.17": "ab",
-           "8.32": "abcdef", "12.3": "abc", "12.12": "abc", "16.10": "abcdefg"}
+LAST_RULE = {
+    1: 8,
+    2: 12,
+    3: 4,
+    4: 8,
+    5: 7,
+    6: 14,
+    7: 10,
+    8: 39,
+    9: 12,
+    10: 2,
+    11: 7,
+    12: 22,
+    13: 3,
+    14: 7,
+    16: 10,
+}
+LETTERS = {
+    "6.2": "ab",
+    "6.12": "abc",
+    "8.4": "abcdefgh",
+    "8.13": "ab",
+    "8.17": "ab",
+    "8.32": "abcdef",
+    "12.3": "abc",
+    "12.12": "abc",
+    "16.10": "abcdefg",
+}
 # Refusals outside the rules of the game (who may give an order, names, the API), with the words
 # by which the message says so.
 NO_RULE = {
@@ -67,19 +91,35 @@ def random_order(rng: random.Random, scen, state, side: str | None):
 
     kind = rng.randrange(18)
     if kind < 6:
-        return O.Attack(h(), tuple(u() for _ in range(rng.randint(0, 4))), rng.random() < 0.5,
-                        rng.choice([None, u()]))
+        return O.Attack(
+            h(),
+            tuple(u() for _ in range(rng.randint(0, 4))),
+            rng.random() < 0.5,
+            rng.choice([None, u()]),
+        )
     if kind < 9:
-        return O.Move(u(), tuple(rng.choice(list(scen.hexes) + ["Z9"])
-                                 for _ in range(rng.randint(0, 3))))
+        return O.Move(
+            u(), tuple(rng.choice(list(scen.hexes) + ["Z9"]) for _ in range(rng.randint(0, 3)))
+        )
     if kind < 11:
         retreat = rng.choice([None, h(), ((u(), h()),)])
         return O.Losses(tuple(u() for _ in range(rng.randint(0, 3))), retreat)
-    simple = [O.Enter(u(), h()), O.Rebuild(u()), O.Breakout(u()), END, O.Default(),
-              O.Place(u(), rng.choice([h(), "eliminated", "off", "turn 3", "turn 9", "moon"])),
-              O.Flip(u()), O.SetTurn(rng.randint(0, 9)), O.SetPhase(rng.choice(["joint", "x"])),
-              O.Dice(tuple(rng.randint(0, 7) for _ in range(rng.randint(0, 3)))),
-              O.SetOOS(u(), True), O.SetRetreat(u(), False), O.Status(), O.Options()]
+    simple = [
+        O.Enter(u(), h()),
+        O.Rebuild(u()),
+        O.Breakout(u()),
+        END,
+        O.Default(),
+        O.Place(u(), rng.choice([h(), "eliminated", "off", "turn 3", "turn 9", "moon"])),
+        O.Flip(u()),
+        O.SetTurn(rng.randint(0, 9)),
+        O.SetPhase(rng.choice(["joint", "x"])),
+        O.Dice(tuple(rng.randint(0, 7) for _ in range(rng.randint(0, 3)))),
+        O.SetOOS(u(), True),
+        O.SetRetreat(u(), False),
+        O.Status(),
+        O.Options(),
+    ]
     return rng.choice(simple)
 
 
@@ -99,18 +139,26 @@ def attempts(rules, state, rng: random.Random, n: int, found: list[Rejection]) -
 def random_state(scen, rng: random.Random, turn: int, phase: str):
     """A few units of each side on random hexes (no hex shared by both sides)."""
     hexes = rng.sample(list(scen.hexes), 12)
-    ids = {s: [u for u in sorted(scen.units) if scen.units[u].side == s]
-           for s in ("soviet", "german")}
+    ids = {
+        s: [u for u in sorted(scen.units) if scen.units[u].side == s] for s in ("soviet", "german")
+    }
     units = {}
     for i, h in enumerate(hexes):
         side = "soviet" if i % 2 else "german"
         for uid in rng.sample(ids[side], 2):
             units.setdefault(uid, h)
     placed = list(units)
-    return empty_state(scen, units, turn=turn, phase=phase,
-                       reduced=[u for u in rng.sample(placed, 4) if scen.units[u].steps == 2],
-                       oos=rng.sample(placed, 4), retreated=rng.sample(placed, 3),
-                       moved=rng.sample(placed, 3), attacked=rng.sample(placed, 3))
+    return empty_state(
+        scen,
+        units,
+        turn=turn,
+        phase=phase,
+        reduced=[u for u in rng.sample(placed, 4) if scen.units[u].steps == 2],
+        oos=rng.sample(placed, 4),
+        retreated=rng.sample(placed, 3),
+        moved=rng.sample(placed, 3),
+        attacked=rng.sample(placed, 3),
+    )
 
 
 def test_every_refusal_of_random_illegal_orders_names_a_rule_or_says_why_not(scenario):
@@ -141,8 +189,9 @@ def test_every_refusal_of_random_illegal_orders_names_a_rule_or_says_why_not(sce
 def test_7_4_waiting_for_an_entry_choice_names_rule_7_4(scenario):
     """7.4: "If several such hexes are equally near, the owner chooses." - the other player,
     refused while the choice is pending, is told which rule he waits on."""
-    state = empty_state(scenario, {"29tk": "A4", "20tk": "C7", "34id": "A1"}, turn=4,
-                        phase="soviet-movement")
+    state = empty_state(
+        scenario, {"29tk": "A4", "20tk": "C7", "34id": "A1"}, turn=4, phase="soviet-movement"
+    )
     state.units["16pz"].box, state.units["16pz"].track_turn = "turn_track", 4
     g = Game(scenario, state)
     g.do("soviet", END)
@@ -155,8 +204,9 @@ def test_7_4_waiting_for_an_entry_choice_names_rule_7_4(scenario):
 def test_12_16_waiting_for_the_rebuild_choice_names_rule_12_16(scenario):
     """12.16: "the Soviet player may flip one reduced Soviet corps (XXX) that has no OOS marker
     to its full-strength side" - the German player waits on rule 12.16."""
-    state = empty_state(scenario, {"20tk": "C7", "34id": "A1"}, turn=4, phase="german-movement",
-                        reduced=["20tk"])
+    state = empty_state(
+        scenario, {"20tk": "C7", "34id": "A1"}, turn=4, phase="german-movement", reduced=["20tk"]
+    )
     g = Game(scenario, state)
     g.do("german", END, dice=[6])
     assert (g.state.turn, [d.kind for d in g.state.pending]) == (5, ["rebuild"])
@@ -169,8 +219,13 @@ def test_12_16_waiting_for_the_rebuild_choice_names_rule_12_16(scenario):
 def test_12_17_waiting_for_breakout_attempts_names_rule_12_17(scenario):
     """12.17: "each of the phasing player's units that (a) has an OOS marker, (b) did not move
     ... may attempt a breakout" - the other player waits on rule 12.17."""
-    state = empty_state(scenario, {"57id": "F4", "72id": "F3", "20tk": "C7"}, turn=8,
-                        phase="german-movement", oos=["57id"])
+    state = empty_state(
+        scenario,
+        {"57id": "F4", "72id": "F3", "20tk": "C7"},
+        turn=8,
+        phase="german-movement",
+        oos=["57id"],
+    )
     g = Game(scenario, state)
     g.do("german", END)
     assert [d.kind for d in g.state.pending] == ["breakout"]
@@ -192,9 +247,11 @@ def test_1_1_unknown_unit_and_moderator_refusals_say_why_no_rule_applies(scenari
     """1.1: "The game has two players" - orders from others and names that do not exist are
     refused outside the rules, and the message says so."""
     g = Game(scenario)
-    for actor, order, code in (("soviet", A("B7", ("zz9",)), "unknown-unit"),
-                               ("moderator", O.Flip("20tk"), "sandbox-only"),
-                               ("soviet", O.Flip("20tk"), "moderator-only")):
+    for actor, order, code in (
+        ("soviet", A("B7", ("zz9",)), "unknown-unit"),
+        ("moderator", O.Flip("20tk"), "sandbox-only"),
+        ("soviet", O.Flip("20tk"), "moderator-only"),
+    ):
         rejection = g.refuse(actor, order)
         assert (rejection.code, rejection.rule) == (code, None)
         check_rejection(rejection)
@@ -207,10 +264,42 @@ def test_grammar_parse_errors_carry_the_usage_of_the_command(scenario):
     the grammar, not a rule of the game, refuses it)."""
     grammar = grammar_of(scenario)
     rng = random.Random(7)
-    words = (["attack", "a", "move", "m", "losses", "retreat", "enter", "rebuild", "breakout",
-              "end", "place", "flip", "set", "turn", "phase", "oos", "dice", "log", "units",
-              "help", "preview", "with", "decisive", "flip", "to", "on", "maybe", "frob", "Z9"]
-             + sorted(scenario.units)[:8] + list(scenario.hexes)[:8] + ["0", "3", "7", "12"])
+    words = (
+        [
+            "attack",
+            "a",
+            "move",
+            "m",
+            "losses",
+            "retreat",
+            "enter",
+            "rebuild",
+            "breakout",
+            "end",
+            "place",
+            "flip",
+            "set",
+            "turn",
+            "phase",
+            "oos",
+            "dice",
+            "log",
+            "units",
+            "help",
+            "preview",
+            "with",
+            "decisive",
+            "flip",
+            "to",
+            "on",
+            "maybe",
+            "frob",
+            "Z9",
+        ]
+        + sorted(scenario.units)[:8]
+        + list(scenario.hexes)[:8]
+        + ["0", "3", "7", "12"]
+    )
     usages = {usage for usage, _ in grammar.commands.values()}
     seen = 0
     for _ in range(1500):

@@ -27,10 +27,23 @@ GAMES = 200
 SIDES = ("soviet", "german")
 # 10.2: a Retreat marker lives from the enemy combat phase to the owner's next recovery phase.
 RETREAT_WINDOW = {
-    "soviet": {"german-combat", "german-movement", "german-recovery", "joint", "soviet-supply",
-               "soviet-combat", "soviet-movement"},
-    "german": {"soviet-combat", "soviet-movement", "soviet-recovery", "german-supply",
-               "german-combat", "german-movement"},
+    "soviet": {
+        "german-combat",
+        "german-movement",
+        "german-recovery",
+        "joint",
+        "soviet-supply",
+        "soviet-combat",
+        "soviet-movement",
+    },
+    "german": {
+        "soviet-combat",
+        "soviet-movement",
+        "soviet-recovery",
+        "german-supply",
+        "german-combat",
+        "german-movement",
+    },
 }
 BOXES = {"map", "turn_track", "eliminated", "broken_out", "never_entered"}
 
@@ -49,17 +62,27 @@ class Map:
         for h in self.hexes:
             c, r = cols.index(h[0]) + 1, int(h[1:])
             low = r if c % 2 else r - 1  # odd columns (A, C, E) sit half a hex lower
-            cand = [(c, r - 1), (c, r + 1), (c - 1, low), (c - 1, low + 1), (c + 1, low),
-                    (c + 1, low + 1)]
-            self.nbrs[h] = [f"{cols[cc - 1]}{rr}" for cc, rr in cand
-                            if 1 <= cc <= len(cols) and first <= rr <= last]
+            cand = [
+                (c, r - 1),
+                (c, r + 1),
+                (c - 1, low),
+                (c - 1, low + 1),
+                (c + 1, low),
+                (c + 1, low + 1),
+            ]
+            self.nbrs[h] = [
+                f"{cols[cc - 1]}{rr}"
+                for cc, rr in cand
+                if 1 <= cc <= len(cols) and first <= rr <= last
+            ]
         self.supply = {s: [h for h in self.hexes if scen.hexes[h].supply == s] for s in SIDES}
 
     def traceable(self, where: dict[str, str], side: str, limit: int | None) -> set[str]:
         """6.2 (a)/(b), 6.7, 12.7: hexes from which `side` traces a line of at most `limit`."""
         zoc = {n for h, s in where.items() if s != side for n in self.nbrs[h]}
-        ok = {h for h in self.hexes
-              if where.get(h) == side or (where.get(h) is None and h not in zoc)}
+        ok = {
+            h for h in self.hexes if where.get(h) == side or (where.get(h) is None and h not in zoc)
+        }
         dist = {h: 0 for h in self.supply[side] if h in ok}
         queue = deque(dist)
         while queue:
@@ -143,8 +166,11 @@ def check_order(scen, grid: Map, before, out) -> None:
 def check_supply_phase(scen, grid: Map, state, events, side: str) -> None:
     """6.9/6.10/12.7: right after the supply check each unit's OOS marker == cannot trace.
     Reinforcements that entered in this order came after the check (6.14) and have no marker."""
-    turn = next(e.data["turn"] for e in events
-                if e.kind == "PhaseBegan" and e.data["phase"] == f"{side}-supply")
+    turn = next(
+        e.data["turn"]
+        for e in events
+        if e.kind == "PhaseBegan" and e.data["phase"] == f"{side}-supply"
+    )
     entered = {e.data["unit"] for e in events if e.kind == "ReinforcementEntered"}
     where = {u.hex: u.side for u in state.on_map() if u.id not in entered}
     limit = 3 if side == "soviet" and turn == 2 else None
@@ -172,8 +198,11 @@ def check_end(scen, grid: Map, state) -> None:
 # -- random attempts that may be refused
 def random_attack(rng: random.Random, scen, state, side: str) -> O.Attack:
     enemy_hexes = sorted({u.hex for u in state.on_map(enemy(side))})
-    target = rng.choice(enemy_hexes) if enemy_hexes and rng.random() < 0.85 else \
-        rng.choice(list(scen.hexes))
+    target = (
+        rng.choice(enemy_hexes)
+        if enemy_hexes and rng.random() < 0.85
+        else rng.choice(list(scen.hexes))
+    )
     mine = [u.id for u in state.on_map(side) if scen.grid.adjacent(u.hex, target)]
     if not mine or rng.random() < 0.15:
         mine = sorted(u.id for u in state.units.values() if u.side == side)
@@ -293,13 +322,29 @@ def test_4_7_random_games_end_keeping_the_invariants_and_replay_exactly(scenario
         assert replay(scenario, record).to_dict() == final.to_dict(), f"seed {seed}: replay differs"
         lengths.append(len(record))
     elapsed = time.perf_counter() - started
-    print(f"\nfuzz: {GAMES} games, {sum(lengths) / GAMES:.0f} orders per game "
-          f"(min {min(lengths)}, max {max(lengths)}), {elapsed / GAMES * 1000:.0f} ms per game, "
-          f"{stats['refused']} refused attempts")
+    print(
+        f"\nfuzz: {GAMES} games, {sum(lengths) / GAMES:.0f} orders per game "
+        f"(min {min(lengths)}, max {max(lengths)}), {elapsed / GAMES * 1000:.0f} ms per game, "
+        f"{stats['refused']} refused attempts"
+    )
     # The random play reaches the rare corners of the rules, not just the common ones.
-    for kind in ("AttackResolved", "UnitRetreated", "UnitEliminated", "WeatherChanged",
-                 "ReinforcementEntered", "ReinforcementLost", "OutOfSupply", "SupplyRestored",
-                 "RetreatMarkerRemoved", "DefaultApplied", "pending-losses", "pending-breakout",
-                 "UnitBrokeOut", "pending-rebuild", "UnitRebuilt", "refused"):
+    for kind in (
+        "AttackResolved",
+        "UnitRetreated",
+        "UnitEliminated",
+        "WeatherChanged",
+        "ReinforcementEntered",
+        "ReinforcementLost",
+        "OutOfSupply",
+        "SupplyRestored",
+        "RetreatMarkerRemoved",
+        "DefaultApplied",
+        "pending-losses",
+        "pending-breakout",
+        "UnitBrokeOut",
+        "pending-rebuild",
+        "UnitRebuilt",
+        "refused",
+    ):
         assert stats[kind] > 0, kind
     assert stats["winner-soviet"] + stats["winner-german"] + stats["winner-draw"] == GAMES

@@ -15,8 +15,14 @@ from adjudicator.hells_gate import orders as O
 from tests.hells_gate.helpers import END, A, Game, L, M
 
 MODERATOR_ORDERS = [
-    O.Place("47rc", "C4"), O.Flip("47rc"), O.SetTurn(3), O.SetPhase("german-combat"),
-    O.SetWeather("mud"), O.SetOOS("47rc", True), O.SetRetreat("47rc", True), O.Dice((3, 5)),
+    O.Place("47rc", "C4"),
+    O.Flip("47rc"),
+    O.SetTurn(3),
+    O.SetPhase("german-combat"),
+    O.SetWeather("mud"),
+    O.SetOOS("47rc", True),
+    O.SetRetreat("47rc", True),
+    O.Dice((3, 5)),
 ]
 
 

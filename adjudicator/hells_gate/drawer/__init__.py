@@ -21,21 +21,48 @@ that uses it, and the rules never import this package.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.hells_gate.drawer.events import EventLike
 from adjudicator.hells_gate.drawer.frame import clear_cache, compose, draw_png, visible_units
+from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.state import GameState
+
+if TYPE_CHECKING:
+    from adjudicator.hells_gate.system import HellsGateSystem
 
 
-def draw_map(scenario, state, events=(), view=None, title=None) -> bytes:
+def draw_map(
+    scenario: Scenario,
+    state: GameState,
+    events: Iterable[EventLike] = (),
+    view: str | None = None,
+    title: str | None = None,
+) -> bytes:
     """The map as PNG bytes."""
     return draw_png(scenario, state, events, view, title)
 
 
-def draw(system, state, events=(), view=None, title=None) -> bytes:
+def draw(
+    system: HellsGateSystem,
+    state: GameState,
+    events: Iterable[EventLike] = (),
+    view: str | None = None,
+    title: str | None = None,
+) -> bytes:
     """The drawer's entry point for the application core (GameSystem.drawer names this
     package): the map of a bound Hell's Gate system's state."""
     return draw_png(system.scenario, state, events, view, title)
 
 
-def draw_debug(scenario, state, events=(), view=None, title=None) -> dict:
+def draw_debug(
+    scenario: Scenario,
+    state: GameState,
+    events: Iterable[EventLike] = (),
+    view: str | None = None,
+    title: str | None = None,
+) -> dict[str, Any]:
     """What draw_map draws, as data, for tests: unit id -> hex, pixel box and centre, markers,
     arrows and labels, the legend keys and the kinds of things drawn; "image" is the RGB image
     before encoding."""

@@ -4,14 +4,22 @@ hits. `f` is the frame being composed (drawer/frame.py: Frame)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.drawer.colours import RGB
+from adjudicator.hells_gate.drawer.events import Attack, Summary
 from render import overlay
-from render.placement import arrow_span, label_box
+from render.canvas import Colour
+from render.placement import Segment, arrow_span, label_box
+
+if TYPE_CHECKING:
+    from adjudicator.hells_gate.drawer.frame import Frame
 
 LABEL_H = 38
 
 
-def draw_retreats(f, summary) -> None:
+def draw_retreats(f: Frame, summary: Summary) -> None:
     scenario = f.scenario
     for uid, a, b in summary.retreats:
         if uid not in f.seen or a not in scenario.hexes or b not in scenario.hexes:
@@ -25,24 +33,26 @@ def draw_retreats(f, summary) -> None:
         f.drawn.add("retreat_arrow")
 
 
-def draw_attacks(f, summary) -> None:
+def draw_attacks(f: Frame, summary: Summary) -> None:
     """Every attack's arrows first, then the labels (placed clear of all the arrows)."""
-    labels = []
+    labels: list[tuple[Attack, str, list[Segment], RGB, list[str]]] = []
     for atk in summary.attacks:
-        if atk.hex not in f.scenario.hexes:
+        target = atk.hex
+        if target not in f.scenario.hexes:
             continue
         origins = _origins(f, atk)
-        colour = colours.SIDE.get(atk.side, colours.SIDE["soviet"])["arrow"]
-        arrows = []
+        side = atk.side if atk.side in colours.SIDE else "soviet"
+        colour = colours.SIDE[side]["arrow"]
+        arrows: list[Segment] = []
         for h in origins:
-            p, q = arrow_span(f.lay, h, atk.hex, f.boxes_by_hex, f.text_occ, 5)
+            p, q = arrow_span(f.lay, h, target, f.boxes_by_hex, f.text_occ, 5)
             overlay.draw_arrow(f.img, p, q, colour)
             f.occ.line(p, q, 22, 200)
             arrows.append((p, q))
-        labels.append((atk, arrows, colour, origins))
+        labels.append((atk, target, arrows, colour, origins))
         f.drawn.add("attack")
-    for atk, arrows, colour, origins in labels:
-        box = _attack_label(f, atk, arrows, colour)
+    for atk, target, arrows, colour, origins in labels:
+        box = _attack_label(f, atk, target, arrows, colour)
         f.occ.box(box, 255, pad=3)
         f.dbg["attacks"].append(
             {
@@ -59,9 +69,9 @@ def draw_attacks(f, summary) -> None:
         )
 
 
-def _origins(f, atk) -> list[str]:
+def _origins(f: Frame, atk: Attack) -> list[str]:
     """The hexes the attackers attacked from (where they are now if the event does not say)."""
-    origins = []
+    origins: list[str] = []
     for uid in atk.attackers:
         h = atk.origins.get(uid)
         if h is None and uid in f.state.units and f.state.units[uid].box == "map":
@@ -71,7 +81,9 @@ def _origins(f, atk) -> list[str]:
     return origins
 
 
-def _attack_label(f, atk, arrows, colour) -> tuple:
+def _attack_label(
+    f: Frame, atk: Attack, target: str, arrows: list[Segment], colour: Colour
+) -> tuple[int, int, int, int]:
     """A small box next to the target: number, final odds, die and hits. Placed where it covers
     the least of the counters, names, arrows and other labels."""
     line1 = f"{atk.final_column}" + (
@@ -81,6 +93,6 @@ def _attack_label(f, atk, arrows, colour) -> tuple:
     w = overlay.badge_label_width(lines)
     mx0, _, mx1, _ = f.lay.map_box
     bounds = (mx0 - 10, 2, mx1 + 14, f.img.height - 2)
-    box = label_box(f.lay, atk.hex, arrows, w, LABEL_H, f.occ, bounds)
+    box = label_box(f.lay, target, arrows, w, LABEL_H, f.occ, bounds)
     overlay.badge_label(f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT)
     return box

@@ -5,6 +5,29 @@ Every colour the drawer uses is named here; the tests look pixels up by these na
 
 from __future__ import annotations
 
+from typing import TypedDict
+
+RGB = tuple[int, int, int]
+
+
+class Banner(TypedDict):
+    """The colours of a banner: its fill, its text and its outline."""
+
+    face: RGB
+    text: RGB
+    line: RGB
+
+
+class SideColours(Banner):
+    """A side's counters (full and reduced faces), arrows, move trails, and its name."""
+
+    reduced: RGB
+    reduced_text: RGB
+    arrow: RGB
+    trail: RGB
+    name: str
+
+
 # -- map
 BG = (206, 214, 220)  # off the map
 PAPER = (243, 238, 222)  # clear terrain
@@ -24,7 +47,7 @@ WATER = (196, 220, 240)  # the Dnieper beyond the east edge
 
 # -- sides: red-brown Soviet with a star, blue-grey German with a cross (shape cue for
 # colour-blind players), as on most East-front counter sheets
-SIDE = {
+SIDE: dict[str, SideColours] = {
     "soviet": {
         "face": (178, 48, 38),
         "text": (255, 255, 255),

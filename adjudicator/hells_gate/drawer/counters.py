@@ -13,13 +13,16 @@ import math
 from functools import lru_cache
 
 from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.drawer.colours import RGB
+from adjudicator.hells_gate.scenario import UnitSpec
 from render import canvas
+from render.canvas import Box, Canvas, Colour, Draw
 from render.text import fit_font, font
 
 K = 4  # supersampling of the shapes
 
 
-def printed_strength(spec, reduced: bool) -> str:
+def printed_strength(spec: UnitSpec, reduced: bool) -> str:
     """The strength on the face that is up, in brackets if bracketed (rule 2.2, 8.6)."""
     s = (
         spec.strength_reduced
@@ -30,7 +33,7 @@ def printed_strength(spec, reduced: bool) -> str:
 
 
 def star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    pts = []
+    pts: list[tuple[float, float]] = []
     for i in range(10):
         rr = r if i % 2 == 0 else r * 0.42
         a = math.radians(-90 + 36 * i)
@@ -38,11 +41,19 @@ def star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     return pts
 
 
-def draw_star(d, cx, cy, r, fill=colours.STAR, outline=(90, 14, 10), width=1):
+def draw_star(
+    d: Draw,
+    cx: float,
+    cy: float,
+    r: float,
+    fill: Colour = colours.STAR,
+    outline: Colour = (90, 14, 10),
+    width: int = 1,
+) -> None:
     d.polygon(star_points(cx, cy, r), fill=fill, outline=outline, width=width)
 
 
-def draw_cross(d, cx, cy, r, arm: float, edge: float):
+def draw_cross(d: Draw, cx: float, cy: float, r: float, arm: float, edge: float) -> None:
     """Balkenkreuz: a black cross with white edges."""
     for w, col in ((arm + 2 * edge, (255, 255, 255)), (arm, (0, 0, 0))):
         rr = r if col == (0, 0, 0) else r + edge
@@ -50,14 +61,14 @@ def draw_cross(d, cx, cy, r, arm: float, edge: float):
         d.rectangle((cx - rr, cy - w / 2, cx + rr, cy + w / 2), fill=col)
 
 
-def emblem(d, side: str, cx: float, cy: float, r: float, k: float = 1) -> None:
+def emblem(d: Draw, side: str, cx: float, cy: float, r: float, k: float = 1) -> None:
     if side == "soviet":
         draw_star(d, cx, cy, r, width=max(1, round(k * 0.9)))
     else:
         draw_cross(d, cx, cy, r * 0.86, arm=r * 0.55, edge=max(k * 0.9, r * 0.16))
 
 
-def nato_symbol(d, box, unit_type: str, lw: float) -> None:
+def nato_symbol(d: Draw, box: Box, unit_type: str, lw: float) -> None:
     """The NATO type symbol inside a white box: infantry X, cavalry one diagonal, armour an
     oval, mechanised X + oval."""
     x0, y0, x1, y1 = box
@@ -78,7 +89,7 @@ def nato_symbol(d, box, unit_type: str, lw: float) -> None:
         )
 
 
-def face_colours(side: str, reduced: bool):
+def face_colours(side: str, reduced: bool) -> tuple[RGB, RGB]:
     c = colours.SIDE[side]
     if reduced:
         return c["reduced"], c["reduced_text"]
@@ -86,7 +97,9 @@ def face_colours(side: str, reduced: bool):
 
 
 @lru_cache(maxsize=4096)
-def sprite(spec, reduced: bool, oos: bool, retreated: bool, size: int, strip: int):
+def sprite(
+    spec: UnitSpec, reduced: bool, oos: bool, retreated: bool, size: int, strip: int
+) -> Canvas:
     """The counter of one unit, size x size, plus the marker strip if it carries a marker."""
     img = _shapes(spec, reduced, size)
     _face_text(img, spec, reduced, size)
@@ -95,14 +108,14 @@ def sprite(spec, reduced: bool, oos: bool, retreated: bool, size: int, strip: in
     return _with_markers(img, oos, retreated, size, strip)
 
 
-def _box_geometry(size: int):
+def _box_geometry(size: int) -> tuple[int, int, int, int, int]:
     """The header height, the NATO box's size and top-left corner, at K x."""
     header = round(size * 0.25) * K
     bw, bh = round(size * 0.52) * K, round(size * 0.27) * K
     return header, bw, bh, round(size * 0.34) * K, round(size * 0.40) * K
 
 
-def _shapes(spec, reduced: bool, size: int):
+def _shapes(spec: UnitSpec, reduced: bool, size: int) -> Canvas:
     """The face, the header band if reduced, the NATO box, the emblem, the outline (at K x,
     reduced once)."""
     side = spec.side
@@ -120,7 +133,7 @@ def _shapes(spec, reduced: bool, size: int):
     return big.reduce(K)
 
 
-def _face_text(img, spec, reduced: bool, size: int) -> None:
+def _face_text(img: Canvas, spec: UnitSpec, reduced: bool, size: int) -> None:
     """The unit id in the header, the size mark above the NATO box, the strength at 1x."""
     _, full_text = face_colours(spec.side, False)
     _, text = face_colours(spec.side, reduced)
@@ -145,7 +158,7 @@ def _face_text(img, spec, reduced: bool, size: int) -> None:
     )
 
 
-def _with_markers(img, oos: bool, retreated: bool, size: int, strip: int):
+def _with_markers(img: Canvas, oos: bool, retreated: bool, size: int, strip: int) -> Canvas:
     """The counter with its marker strip under it: OOS, RET or both side by side."""
     out = canvas.new_image((size, size + strip), colours.SHADOW)
     out.paste(img, (0, 0))

@@ -9,10 +9,17 @@ seen in the events (a combat phase starts with a PhaseBegan event whose phase en
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.core.events import Event
+from adjudicator.hells_gate.scenario import Scenario
+
+EventLike = Event | dict[str, Any]  # an Event, or its dict (Event.to_dict(), as stored)
 
 
-def as_dict(event) -> dict:
+def as_dict(event: EventLike) -> dict[str, Any]:
     if isinstance(event, dict):
         return event
     out = dict(getattr(event, "data", {}) or {})
@@ -24,7 +31,7 @@ def as_dict(event) -> dict:
 @dataclass
 class Attack:
     number: int
-    hex: str
+    hex: str | None
     attackers: list[str]
     origins: dict[str, str]
     side: str | None
@@ -32,7 +39,7 @@ class Attack:
     defense_strength: int | None
     raw_column: str | None
     final_column: str | None
-    shifts: list[dict]
+    shifts: list[dict[str, Any]]  # combat.Shift, as in the event
     decisive: bool
     overstack: bool
     die: int | None
@@ -52,7 +59,7 @@ class Summary:
     moves: list[tuple[str, list[str]]] = field(default_factory=list)  # unit, [origin, *path]
     retreats: list[tuple[str, str, str]] = field(default_factory=list)  # unit, origin, dest
     destroyed: list[tuple[str, str | None, str]] = field(default_factory=list)  # unit, hex, text
-    entered: list[tuple[str, str]] = field(default_factory=list)
+    entered: list[tuple[str, str | None]] = field(default_factory=list)
     broke_out: list[tuple[str, str | None]] = field(default_factory=list)
     flipped: list[str] = field(default_factory=list)
     rebuilt: list[str] = field(default_factory=list)
@@ -60,10 +67,10 @@ class Summary:
     weather: str | None = None
 
 
-def summarise(scenario, events) -> Summary:
+def summarise(scenario: Scenario, events: Iterable[EventLike] | None) -> Summary:
     s = Summary()
     phase: tuple[int | None, str] | None = None
-    groups: list[tuple[tuple | None, list[dict]]] = []
+    groups: list[tuple[tuple[int | None, str] | None, list[dict[str, Any]]]] = []
     for ev in map(as_dict, events or ()):
         kind = ev.get("kind")
         if kind == "PhaseBegan":
@@ -81,7 +88,7 @@ def summarise(scenario, events) -> Summary:
     return s
 
 
-def _note(s: Summary, kind, ev: dict) -> None:
+def _note(s: Summary, kind: str | None, ev: dict[str, Any]) -> None:
     """Record an event other than a phase start or an attack."""
     if kind == "UnitMoved":
         path = [h for h in ev.get("path") or [] if h]
@@ -107,7 +114,7 @@ def _note(s: Summary, kind, ev: dict) -> None:
         s.weather = ev.get("text")
 
 
-def _attack(scenario, number: int, ev: dict) -> Attack:
+def _attack(scenario: Scenario, number: int, ev: dict[str, Any]) -> Attack:
     attackers = list(ev.get("attackers") or [])
     spec = scenario.units.get(attackers[0]) if attackers else None
     return Attack(

@@ -6,20 +6,29 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from adjudicator.hells_gate.drawer import attacks, colours, counters, panel, probe, symbols, terrain
-from adjudicator.hells_gate.drawer.events import summarise
+from adjudicator.hells_gate.drawer.events import EventLike, Summary, summarise
+from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.state import GameState, UnitState
 from adjudicator.hells_gate.victory import victory_points
 from render import canvas, overlay, png
 from render.cache import LayerCache
+from render.canvas import Canvas
+from render.hexes import Layout
 from render.placement import Occupancy, exit_distance
-from render.stacks import stack_geometry
+from render.stacks import StackGeometry, stack_geometry
 
-_layers = LayerCache(max_size=8)
+IntBox = tuple[int, int, int, int]  # a counter's box (x0, y0, x1, y1) on the image
+Placement = tuple[UnitState, IntBox, StackGeometry]
+
+_layers: LayerCache[terrain.Static] = LayerCache(max_size=8)
 
 
-def fingerprint(scenario) -> str:
+def fingerprint(scenario: Scenario) -> str:
     """What the static layer depends on: the map, the units (legend samples), the flags."""
     parts = (
         scenario.id,
@@ -36,7 +45,7 @@ def fingerprint(scenario) -> str:
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 
-def static_layer(scenario) -> terrain.Static:
+def static_layer(scenario: Scenario) -> terrain.Static:
     """The static layer of this scenario, built once per process and reused for every image.
 
     Looked up by object identity first (no hashing on the hot path), then by a fingerprint of the
@@ -44,7 +53,7 @@ def static_layer(scenario) -> terrain.Static:
     return _layers.get(scenario, fingerprint, terrain.build, _add_palette)
 
 
-def _add_palette(scenario, layer: terrain.Static) -> None:
+def _add_palette(scenario: Scenario, layer: terrain.Static) -> None:
     layer.palette = probe.palette(scenario, compose)
 
 
@@ -53,7 +62,7 @@ def clear_cache() -> None:
     counters.sprite.cache_clear()
 
 
-def visible_units(scenario, state, view=None) -> list:
+def visible_units(scenario: Scenario, state: GameState, view: str | None = None) -> list[UnitState]:
     """The units on the map that `view` (a side, or None for everyone) may see.
 
     The one place where hidden information is filtered: everything drawn about units (counters,
@@ -66,26 +75,33 @@ def visible_units(scenario, state, view=None) -> list:
 class Frame:
     """One image being composed, and what is known of where things are on it."""
 
-    scenario: object
-    state: object
+    scenario: Scenario
+    state: GameState
     st: terrain.Static
-    img: object
-    dbg: dict
-    seen: set  # ids of the visible units
-    boxes_by_hex: dict = field(default_factory=dict)  # hex -> boxes of its counters
-    occ: Occupancy | None = None  # everything, for labels
-    text_occ: Occupancy | None = None  # hex ids and names, for arrows
+    img: Canvas
+    dbg: dict[str, Any]  # see draw_debug
+    seen: set[str]  # ids of the visible units
+    boxes_by_hex: dict[str, list[IntBox]] = field(default_factory=dict)  # hex -> its counters'
+    occ: Occupancy = field(init=False)  # everything, for labels (set by _occupancy)
+    text_occ: Occupancy = field(init=False)  # hex ids and names, for arrows (set by _occupancy)
 
     @property
-    def lay(self):
+    def lay(self) -> Layout:
         return self.st.layout
 
     @property
-    def drawn(self) -> set:
-        return self.dbg["drawn"]
+    def drawn(self) -> set[str]:
+        drawn: set[str] = self.dbg["drawn"]
+        return drawn
 
 
-def compose(scenario, state, events=(), view=None, title=None) -> tuple[object, dict]:
+def compose(
+    scenario: Scenario,
+    state: GameState,
+    events: Iterable[EventLike] = (),
+    view: str | None = None,
+    title: str | None = None,
+) -> tuple[Canvas, dict[str, Any]]:
     """The RGB image of the map and, for tests, what was drawn where (see draw_debug)."""
     st = static_layer(scenario)
     img = st.image.copy()
@@ -106,14 +122,20 @@ def compose(scenario, state, events=(), view=None, title=None) -> tuple[object, 
     return img, f.dbg
 
 
-def draw_png(scenario, state, events=(), view=None, title=None) -> bytes:
+def draw_png(
+    scenario: Scenario,
+    state: GameState,
+    events: Iterable[EventLike] = (),
+    view: str | None = None,
+    title: str | None = None,
+) -> bytes:
     img, _ = compose(scenario, state, events, view, title)
     return png.encode(img, static_layer(scenario).palette)
 
 
-def _debug(scenario, st, img, view) -> dict:
+def _debug(scenario: Scenario, st: terrain.Static, img: Canvas, view: str | None) -> dict[str, Any]:
     lay = st.layout
-    dbg: dict = {
+    dbg: dict[str, Any] = {
         "size": img.size,
         "hexes": {h: lay.center(h) for h in scenario.hexes},
         "R": lay.R,
@@ -128,20 +150,20 @@ def _debug(scenario, st, img, view) -> dict:
         "legend": [k for k, _ in st.legend],
         "legend_labels": dict(st.legend),
     }
-    drawn = dbg["drawn"]
+    drawn: set[str] = dbg["drawn"]
     drawn.update(("clear", "river", "map_edge", "dnieper"))
     drawn.update(h.terrain for h in scenario.hexes.values())
     drawn.update(v for slots in st.slots.values() for v in slots.values())
     return dbg
 
 
-def _place(f: Frame, units) -> list:
+def _place(f: Frame, units: Sequence[UnitState]) -> list[Placement]:
     """Every unit on its own tile, the tiles of a hex centred on the hex centre; returns
     (unit, box, stack geometry) per unit."""
-    stacks: dict[str, list] = {}
+    stacks: dict[str, list[UnitState]] = {}
     for u in units:
-        stacks.setdefault(u.hex, []).append(u)
-    placements = []
+        stacks.setdefault(u.map_hex, []).append(u)
+    placements: list[Placement] = []
     for h, us in stacks.items():
         geo = stack_geometry(len(us), any(u.oos or u.retreated for u in us))
         cx, cy = f.lay.center(h)
@@ -160,9 +182,9 @@ def _occupancy(f: Frame) -> None:
     for bs in f.boxes_by_hex.values():
         for b in bs:
             f.occ.box(b, 90)
-    for b in f.st.text_boxes:
-        f.occ.box(b, 60)
-        f.text_occ.box(b, 255, pad=5)
+    for tb in f.st.text_boxes:
+        f.occ.box(tb, 60)
+        f.text_occ.box(tb, 255, pad=5)
 
 
 def _names(f: Frame) -> None:
@@ -177,7 +199,7 @@ def _names(f: Frame) -> None:
         f.drawn.add("town")
 
 
-def _moves(f: Frame, summary) -> None:
+def _moves(f: Frame, summary: Summary) -> None:
     """Moves: faint trails under the counters, the head short of the counters at the end."""
     scenario, lay = f.scenario, f.lay
     for uid, path in summary.moves:
@@ -212,7 +234,7 @@ def _tychinovka(f: Frame) -> None:
     f.drawn.add("tychinovka")
 
 
-def _counters(f: Frame, placements) -> None:
+def _counters(f: Frame, placements: Sequence[Placement]) -> None:
     d = canvas.draw(f.img)
     for u, box, geo in placements:
         spec = f.scenario.units[u.id]

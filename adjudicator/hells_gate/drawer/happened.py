@@ -4,10 +4,17 @@ the weather; as many lines as fit above the legend."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.events import Summary
+from adjudicator.hells_gate.scenario import Scenario
+from render.canvas import Canvas, Colour, Draw
 from render.panel import text_block
 from render.text import NB, wrap
+
+Line = tuple[str, Colour, int]  # text, colour, size
 
 SHIFT_NAMES = {
     "S1": "def. OOS",
@@ -20,7 +27,7 @@ SHIFT_NAMES = {
 }
 
 
-def shift_text(shift: dict) -> str:
+def shift_text(shift: Mapping[str, Any]) -> str:
     code = shift.get("code", "")
     name = SHIFT_NAMES.get(code, code)
     if code == "S4" and "cherkassy" in str(shift.get("reason", "")):
@@ -28,7 +35,17 @@ def shift_text(shift: dict) -> str:
     return f"{name}{NB}{shift.get('columns', 0):+d}"
 
 
-def draw_happened(img, d, scenario, s: Summary, x0, y, W, bottom, dbg) -> None:
+def draw_happened(
+    img: Canvas,
+    d: Draw,
+    scenario: Scenario,
+    s: Summary,
+    x0: float,
+    y: float,
+    W: float,
+    bottom: float,
+    dbg: dict[str, Any],
+) -> None:
     d.line((x0, y, x0 + W, y), fill=colours.PANEL_LINE, width=2)
     y += 8
     lines = _attack_lines(s, W) + _unit_lines(scenario, s, W)  # (text, colour, size)
@@ -42,13 +59,15 @@ def draw_happened(img, d, scenario, s: Summary, x0, y, W, bottom, dbg) -> None:
     dbg["destroyed"] = [u for u, _, _ in s.destroyed]
 
 
-def _attack_lines(s: Summary, W) -> list[tuple[str, tuple, int]]:
+def _attack_lines(s: Summary, W: float) -> list[Line]:
     if not s.attacks:
         return []
     turn, _ = s.combat_phase or (None, "")
     side = s.attacks[0].side
     when = f"{colours.SIDE[side]['name'] if side in colours.SIDE else ''} combat".strip()
-    lines = [(f"ATTACKS, {when}" + (f", turn {turn}" if turn else ""), colours.PANEL_TEXT, 18)]
+    lines: list[Line] = [
+        (f"ATTACKS, {when}" + (f", turn {turn}" if turn else ""), colours.PANEL_TEXT, 18)
+    ]
     for a in s.attacks:
         shifts = ", ".join(shift_text(sh) for sh in a.shifts)
         kind = " decisive" if a.decisive else (" overstack" if a.overstack else "")
@@ -63,7 +82,7 @@ def _attack_lines(s: Summary, W) -> list[tuple[str, tuple, int]]:
     return lines
 
 
-def _unit_lines(scenario, s: Summary, W) -> list[tuple[str, tuple, int]]:
+def _unit_lines(scenario: Scenario, s: Summary, W: float) -> list[Line]:
     groups = [
         (
             "DESTROYED",
@@ -82,7 +101,7 @@ def _unit_lines(scenario, s: Summary, W) -> list[tuple[str, tuple, int]]:
         ("Never enters", colours.PANEL_TEXT, s.never_entered),
         ("Moved", colours.PANEL_TEXT, [f"{u} {'-'.join(p)}" for u, p in s.moves]),
     ]
-    lines = []
+    lines: list[Line] = []
     for head, col, items in groups:
         if not items:
             continue

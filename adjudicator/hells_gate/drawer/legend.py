@@ -5,11 +5,20 @@ recorded (key, label) in the layer's legend, which the tests compare with what a
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from adjudicator.hells_gate.drawer import colours, counters, symbols
+from adjudicator.hells_gate.scenario import Scenario
 from render import canvas, overlay
 from render import legend as toolkit
+from render.canvas import Canvas, Draw
 from render.text import font
+
+if TYPE_CHECKING:
+    from adjudicator.hells_gate.drawer.terrain import Static
+
+Row = tuple[str, str, Callable[[float, float], None]]  # key, label, draw(x, y)
 
 SAMPLE = 52  # side of the sample counters
 NATO_TYPES = [
@@ -20,7 +29,7 @@ NATO_TYPES = [
 ]
 
 
-def draw_legend(img, scenario, st) -> None:
+def draw_legend(img: Canvas, scenario: Scenario, st: Static) -> None:
     lay = st.layout
     d = canvas.draw(img)
     x0 = st.panel_x + 16
@@ -51,7 +60,7 @@ def draw_legend(img, scenario, st) -> None:
     st.legend.extend((key, label) for key, label, _ in rows)
 
 
-def _samples(scenario) -> list:
+def _samples(scenario: Scenario) -> list[tuple[str, Canvas, str]]:
     """(key, counter sprite, label): a Soviet, a German and a reduced unit, the two markers."""
     units = scenario.units.values()
     sov = next(u for u in units if u.side == "soviet")
@@ -75,7 +84,7 @@ def _samples(scenario) -> list:
     ]
 
 
-def _nato_box(unit_type: str):
+def _nato_box(unit_type: str) -> Canvas:
     """The NATO symbol of a unit type, 34 x 18, drawn at 4x and reduced."""
     bw, bh = 34, 18
     box_big = canvas.new_image((bw * 4, bh * 4), colours.NATO_BOX)
@@ -83,26 +92,26 @@ def _nato_box(unit_type: str):
     return box_big.reduce(4)
 
 
-def _terrain_rows(img, d) -> list:
+def _terrain_rows(img: Canvas, d: Draw) -> list[Row]:
     """(key, label, draw(x, y)) of the terrain and the map's lines."""
 
-    def clear(x, y):
+    def clear(x: float, y: float) -> None:
         d.rectangle((x, y, x + 34, y + 20), fill=colours.PAPER, outline=colours.GRID)
 
-    def woods(x, y):
+    def woods(x: float, y: float) -> None:
         d.rectangle((x, y, x + 34, y + 20), fill=colours.WOODS, outline=colours.GRID)
         for tx in (x + 9, x + 25):
             d.polygon([(tx, y + 3), (tx - 6, y + 15), (tx + 6, y + 15)], fill=colours.WOODS_TREE)
 
-    def city(x, y):
+    def city(x: float, y: float) -> None:
         d.rectangle((x, y, x + 34, y + 20), fill=colours.CITY, outline=colours.CITY_EDGE, width=2)
         for bx, by in ((x + 5, y + 5), (x + 19, y + 5), (x + 12, y + 12)):
             d.rectangle((bx, by, bx + 9, by + 5), fill=colours.CITY_BLOCK)
 
-    def town(x, y):
+    def town(x: float, y: float) -> None:
         d.ellipse((x + 12, y + 5, x + 22, y + 15), fill=colours.TOWN)
 
-    def river(x, y):
+    def river(x: float, y: float) -> None:
         overlay.aa_patch(
             img,
             (x - 2, y - 2, x + 38, y + 24),
@@ -111,10 +120,10 @@ def _terrain_rows(img, d) -> list:
             ),
         )
 
-    def edge(x, y):
+    def edge(x: float, y: float) -> None:
         d.line((x, y + 10, x + 34, y + 10), fill=colours.EDGE, width=5)
 
-    def water(x, y):
+    def water(x: float, y: float) -> None:
         d.rectangle((x, y, x + 34, y + 20), fill=colours.WATER)
 
     return [
@@ -128,11 +137,11 @@ def _terrain_rows(img, d) -> list:
     ]
 
 
-def _symbol_rows(img, d) -> list:
+def _symbol_rows(img: Canvas, d: Draw) -> list[Row]:
     """(key, label, draw(x, y)) of the map symbols, the marker and the arrows."""
 
-    def sup(side):
-        def fn(x, y):
+    def sup(side: str) -> Callable[[float, float], None]:
+        def fn(x: float, y: float) -> None:
             overlay.aa_patch(
                 img,
                 (x, y - 4, x + 36, y + 26),
@@ -141,14 +150,14 @@ def _symbol_rows(img, d) -> list:
 
         return fn
 
-    def air(x, y):
+    def air(x: float, y: float) -> None:
         overlay.aa_patch(
             img,
             (x, y - 4, x + 36, y + 26),
             lambda dd, tx, k: symbols.draw_airfield(dd, *tx(x + 17, y + 10), 12 * k),
         )
 
-    def tych(x, y):
+    def tych(x: float, y: float) -> None:
         symbols.draw_tychinovka(d, x + 17, y + 10, 12)
 
     return [
@@ -162,7 +171,7 @@ def _symbol_rows(img, d) -> list:
     ]
 
 
-def _attack(img, x, y) -> None:
+def _attack(img: Canvas, x: float, y: float) -> None:
     overlay.draw_arrow(
         img,
         (x, y + 10),
@@ -175,7 +184,7 @@ def _attack(img, x, y) -> None:
     )
 
 
-def _move(img, x, y) -> None:
+def _move(img: Canvas, x: float, y: float) -> None:
     overlay.draw_trail(
         img,
         [(x + 4, y + 10), (x + 30, y + 10)],
@@ -185,7 +194,7 @@ def _move(img, x, y) -> None:
     )
 
 
-def _retreat(img, x, y) -> None:
+def _retreat(img: Canvas, x: float, y: float) -> None:
     overlay.draw_arrow(
         img,
         (x, y + 10),

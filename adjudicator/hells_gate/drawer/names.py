@@ -6,8 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.scenario import HexSpec
 from render import canvas
-from render.text import fit_font
+from render.canvas import Canvas
+from render.hexes import Layout
+from render.text import Font, fit_font
 
 
 def display_name(name: str) -> str:
@@ -22,7 +25,7 @@ class NameSprite:
     an empty hex (where the town is), else under the hex id if the counters leave room, else
     under the counters."""
 
-    image: object  # RGBA
+    image: Canvas  # RGBA
     centre: tuple[int, int]  # top-left when the hex is empty
     top: tuple[int, int]  # top-left just under the hex id
     bottom: tuple[int, int]  # top-left at the bottom of the hex
@@ -37,11 +40,11 @@ class NameSprite:
         return (x, y, x + self.image.width, y + self.image.height)
 
 
-def _label_image(label: str, f, city: bool):
+def _label_image(label: str, f: Font, city: bool) -> Canvas:
     """The label with its halo (and a town's dot), on a transparent background."""
     dot = 0 if city else 13
-    l, t, r, b = f.getbbox(label, stroke_width=2, anchor="ls")
-    w, h = dot + (r - l) + 2, (b - t) + 2
+    l, t, r, b = f.getbbox(label, stroke_width=2, anchor="ls")  # whole pixels, typed as floats
+    w, h = int(dot + (r - l) + 2), int((b - t) + 2)
     img = canvas.new_image((w, h), (*colours.HALO, 0), "RGBA")  # halo colour, transparent
     d = canvas.draw(img)
     base = 1 - t
@@ -65,9 +68,11 @@ def _label_image(label: str, f, city: bool):
     return img
 
 
-def name_sprite(lay, hex_id: str, spec, id_bottom: float) -> NameSprite:
+def name_sprite(lay: Layout, hex_id: str, spec: HexSpec, id_bottom: float) -> NameSprite:
     """The name of the town in a hex (spec: the hex's scenario data), id_bottom: the bottom of
     the hex id's text."""
+    if spec.name is None:
+        raise ValueError(f"{hex_id} has no town name")
     name = display_name(spec.name)
     city = spec.terrain == "cherkassy"
     label = name.upper() if city else name

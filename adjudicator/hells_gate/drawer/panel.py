@@ -3,11 +3,20 @@ weather, victory points, then what happened since the last image (drawer/happene
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from adjudicator.hells_gate.drawer import colours, counters, happened
+from adjudicator.hells_gate.drawer.colours import RGB, Banner
 from adjudicator.hells_gate.drawer.events import Summary
+from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.state import GameState, Result, SideVP
 from render import canvas
+from render.canvas import Canvas, Draw
 from render.panel import track
 from render.text import fit_size, text, text_length, wrap
+
+if TYPE_CHECKING:
+    from adjudicator.hells_gate.drawer.terrain import Static
 
 PHASE_ROWS = ("soviet", "german")
 PHASE_COLS = (
@@ -21,7 +30,15 @@ PAST_TURN = (226, 222, 212)
 
 
 def draw_panel(
-    img, st, scenario, state, summary: Summary, vp: dict, view, title, dbg: dict
+    img: Canvas,
+    st: Static,
+    scenario: Scenario,
+    state: GameState,
+    summary: Summary,
+    vp: dict[str, SideVP],
+    view: str | None,
+    title: str | None,
+    dbg: dict[str, Any],
 ) -> None:
     d = canvas.draw(img)
     x0 = st.panel_x + 16
@@ -42,7 +59,15 @@ def draw_panel(
     happened.draw_happened(img, d, scenario, summary, x0, y, W, st.legend_top - 8, dbg)
 
 
-def _title(img, x0, y, W, scenario, view, title) -> int:
+def _title(
+    img: Canvas,
+    x0: float,
+    y: int,
+    W: float,
+    scenario: Scenario,
+    view: str | None,
+    title: str | None,
+) -> int:
     head = title or scenario.title
     text(img, (x0, y), head, fit_size(head, 24, W, 14), colours.PANEL_TEXT)
     y += 30
@@ -61,13 +86,15 @@ def _title(img, x0, y, W, scenario, view, title) -> int:
     return y + 6
 
 
-def _turn_track(img, d, x0, y, W, scenario, state) -> int:
+def _turn_track(
+    img: Canvas, d: Draw, x0: float, y: int, W: float, scenario: Scenario, state: GameState
+) -> int:
     """The current turn black, past turns grey, red turns framed in red."""
     red = set(scenario.flags.get("red_turns", []))
     n = scenario.turns
     text(img, (x0, y), "TURN", 14, colours.PANEL_MUTED)
     y += 18
-    cells = []
+    cells: list[tuple[str, RGB, RGB, int, RGB]] = []
     for t in range(1, n + 1):
         current = t == state.turn
         fill = colours.HILITE if current else (PAST_TURN if t < state.turn else WHITE)
@@ -88,7 +115,7 @@ def _turn_track(img, d, x0, y, W, scenario, state) -> int:
     return y + 26
 
 
-def _phase_track(img, d, x0, y, W, state) -> int:
+def _phase_track(img: Canvas, d: Draw, x0: float, y: int, W: float, state: GameState) -> int:
     """A row of phases per side (its emblem at the left), then the joint phase."""
     text(img, (x0, y), "PHASE", 14, colours.PANEL_MUTED)
     y += 18
@@ -97,7 +124,7 @@ def _phase_track(img, d, x0, y, W, state) -> int:
         yy = y + r * 32
         counters.emblem(d, side, x0 + 12, yy + 14, 10)
         c = colours.SIDE[side]
-        cells = []
+        cells: list[tuple[str, RGB, RGB, int, RGB]] = []
         for kind, label in PHASE_COLS:
             on = state.phase == f"{side}-{kind}"
             cells.append(
@@ -125,7 +152,7 @@ def _phase_track(img, d, x0, y, W, state) -> int:
     return yy + 36
 
 
-def _banner(img, d, x0, y, W, state) -> int:
+def _banner(img: Canvas, d: Draw, x0: float, y: int, W: float, state: GameState) -> int:
     """Game over, or whose move (and what they must decide, if anything)."""
     if state.result is not None:
         return _game_over(img, d, x0, y, W, state.result)
@@ -153,16 +180,19 @@ def _banner(img, d, x0, y, W, state) -> int:
     return y + 4
 
 
-def _game_over(img, d, x0, y, W, result: dict) -> int:
+def _game_over(img: Canvas, d: Draw, x0: float, y: int, W: float, result: Result) -> int:
     win = result.get("winner")
-    c = colours.SIDE.get(win, {"face": colours.HILITE, "text": WHITE, "line": colours.HILITE})
+    neutral: Banner = {"face": colours.HILITE, "text": WHITE, "line": colours.HILITE}
+    c: Banner = colours.SIDE.get(win, neutral)
     s = "GAME OVER: DRAW" if win == "draw" else f"GAME OVER: {str(win).upper()} WINS"
     d.rectangle((x0, y, x0 + W, y + 52), fill=c["face"], outline=c["line"], width=2)
     text(img, (x0 + W / 2, y + 26), s, fit_size(s, 26, W - 20), c["text"], "mm")
     return y + 62
 
 
-def _weather_and_vp(img, d, x0, y, W, state, sv, gv) -> int:
+def _weather_and_vp(
+    img: Canvas, d: Draw, x0: float, y: int, W: float, state: GameState, sv: int, gv: int
+) -> int:
     snow = state.weather == "snow"
     fg = colours.SNOW_TEXT if snow else colours.MUD_TEXT
     d.rectangle(

@@ -9,22 +9,32 @@ palette entry. It depends only on the scenario, so images stay reproducible.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
+from render.canvas import Canvas
 from render.palette import build_palette
 
+EventDict = dict[str, Any]  # an event as stored (Event.to_dict())
+Compose = Callable[
+    [Scenario, GameState, list[EventDict], str | None, str | None], tuple[Canvas, dict[str, Any]]
+]
 
-def palette(scenario, compose):
+
+def palette(scenario: Scenario, compose: Compose) -> Canvas:
     """The palette of the scenario's map; compose(scenario, state, events, view, title) -> (RGB
     image, debug data) draws a frame."""
-    frames = []
+    frames: list[Canvas] = []
     for st in _probe_states(scenario):
         img, _ = compose(scenario, st, _probe_events(scenario, st), None, "Palette probe")
         frames.append(img)
     return build_palette(frames)
 
 
-def _probe_states(scenario):
-    units = {}
+def _probe_states(scenario: Scenario) -> tuple[GameState, GameState]:
+    units: dict[str, UnitState] = {}
     for i, spec in enumerate(scenario.units.values()):
         h = spec.setup_hex or spec.entry_hex
         units[spec.id] = UnitState(
@@ -48,11 +58,11 @@ def _probe_states(scenario):
     return a, b
 
 
-def _probe_events(scenario, state):
+def _probe_events(scenario: Scenario, state: GameState) -> list[EventDict]:
     return _probe_attacks(scenario, state) + _probe_moves(scenario, state)
 
 
-def _attack_event(state, h, n, number: int) -> dict:
+def _attack_event(state: GameState, h: str, n: str, number: int) -> EventDict:
     attackers = [u.id for u in state.units_in(h)]
     return {
         "kind": "AttackResolved",
@@ -72,11 +82,11 @@ def _attack_event(state, h, n, number: int) -> dict:
     }
 
 
-def _probe_attacks(scenario, state) -> list:
+def _probe_attacks(scenario: Scenario, state: GameState) -> list[EventDict]:
     """Attacks and retreats between adjacent hexes held by the two sides."""
     held = state.occupied()
-    events = []
-    done = set()
+    events: list[EventDict] = []
+    done: set[str] = set()
     for h, side in sorted(held.items()):
         for n in scenario.grid.neighbours(h):
             if held.get(n) not in (None, side) and n not in done and len(done) < 8:
@@ -90,14 +100,14 @@ def _probe_attacks(scenario, state) -> list:
     return events
 
 
-def _probe_moves(scenario, state) -> list:
+def _probe_moves(scenario: Scenario, state: GameState) -> list[EventDict]:
     """A move and an elimination per side."""
     grid = scenario.grid
-    events = []
+    events: list[EventDict] = []
     for side in ("soviet", "german"):
         u = next((u for u in state.units.values() if u.side == side), None)
-        first = list(grid.neighbours(u.hex))[:1] if u else []
-        if not first:
+        first = list(grid.neighbours(u.map_hex))[:1] if u else []
+        if u is None or not first:
             continue
         path = first + [n for n in grid.neighbours(first[0]) if n != u.hex][:1]
         events.append(

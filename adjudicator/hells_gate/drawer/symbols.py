@@ -4,6 +4,8 @@ slots at a hex's left and right corners where they go."""
 from __future__ import annotations
 
 from adjudicator.hells_gate.drawer import colours, counters
+from render.canvas import Draw
+from render.hexes import Layout
 from render.text import font
 
 AIRCRAFT = [  # seen from above, in tenths of the disc's radius
@@ -28,13 +30,13 @@ AIRCRAFT = [  # seen from above, in tenths of the disc's radius
 ]
 
 
-def slot_center(lay, hex_id: str, slot: str) -> tuple[float, float]:
+def slot_center(lay: Layout, hex_id: str, slot: str) -> tuple[float, float]:
     """The centre of the symbol slot "left" or "right" of a hex."""
     cx, cy = lay.center(hex_id)
     return (cx - 0.79 * lay.R, cy) if slot == "left" else (cx + 0.79 * lay.R, cy)
 
 
-def draw_supply(d, side: str, cx: float, cy: float, r: float, k: float = 1) -> None:
+def draw_supply(d: Draw, side: str, cx: float, cy: float, r: float, k: float = 1) -> None:
     """A supply hex of a side: its emblem in a white disc ringed in the side's colour."""
     ring = colours.SIDE[side]["face"] if side == "soviet" else colours.SIDE[side]["line"]
     d.ellipse(
@@ -43,7 +45,7 @@ def draw_supply(d, side: str, cx: float, cy: float, r: float, k: float = 1) -> N
     counters.emblem(d, side, cx, cy, r * 0.62, k=k)
 
 
-def draw_airfield(d, cx: float, cy: float, r: float) -> None:
+def draw_airfield(d: Draw, cx: float, cy: float, r: float) -> None:
     """An aircraft seen from above in a white disc."""
     d.ellipse(
         (cx - r, cy - r, cx + r, cy + r),
@@ -55,7 +57,7 @@ def draw_airfield(d, cx: float, cy: float, r: float) -> None:
     d.polygon([(cx + x * u, cy + y * u) for x, y in AIRCRAFT], fill=colours.AIRFIELD)
 
 
-def draw_tychinovka(d, cx: float, cy: float, r: float) -> None:
+def draw_tychinovka(d: Draw, cx: float, cy: float, r: float) -> None:
     """The turn-2 Tychinovka marker (rule 12.8): an orange square marker, 'T2' and a bar."""
     d.rectangle(
         (cx - r, cy - r, cx + r, cy + r), fill=colours.TYCHINOVKA, outline=colours.INK, width=1

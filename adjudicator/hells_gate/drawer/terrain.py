@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from adjudicator.hells_gate.drawer import colours, legend, names, symbols
+from adjudicator.hells_gate.drawer.names import NameSprite
+from adjudicator.hells_gate.scenario import Scenario
 from render import canvas
+from render.canvas import Box, Canvas, Colour, Draw, Point
 from render.hexes import Layout
 from render.text import font, vertical_label
 
@@ -22,17 +25,17 @@ SUPERSAMPLE = 2  # the static layer is drawn at 2x and reduced once
 @dataclass
 class Static:
     layout: Layout
-    image: object  # RGB
-    text_boxes: list = field(default_factory=list)  # (x0, y0, x1, y1) of the hex ids
-    slots: dict = field(default_factory=dict)  # hex -> {"left": what, "right": what}
-    legend: list = field(default_factory=list)  # (key, label) in drawing order
+    image: Canvas  # RGB
+    text_boxes: list[Box] = field(default_factory=list)  # (x0, y0, x1, y1) of the hex ids
+    slots: dict[str, dict[str, str]] = field(default_factory=dict)  # hex -> {"left": what, ...}
+    legend: list[tuple[str, str]] = field(default_factory=list)  # (key, label), drawing order
     legend_top: int = 0
-    names: dict = field(default_factory=dict)  # hex -> NameSprite
-    palette: object = None  # set once the layer is cached (drawer/probe.py)
+    names: dict[str, NameSprite] = field(default_factory=dict)  # hex -> its town's name
+    palette: Canvas | None = None  # set once the layer is cached (drawer/probe.py)
     panel_x: int = 0
 
 
-def build(scenario) -> Static:
+def build(scenario: Scenario) -> Static:
     lay = Layout.for_grid(scenario.grid)
     W, H = lay.size
     k = SUPERSAMPLE
@@ -52,7 +55,7 @@ def build(scenario) -> Static:
     return st
 
 
-def _background(d, lay: Layout, k: int) -> None:
+def _background(d: Draw, lay: Layout, k: int) -> None:
     """The Dnieper beyond the east edge (water under the last column, covered by its hexes) and
     the panel."""
     W, H = lay.size
@@ -65,7 +68,7 @@ def _background(d, lay: Layout, k: int) -> None:
     d.line((px0 * k, 0, px0 * k, H * k), fill=colours.PANEL_LINE, width=2 * k)
 
 
-def _terrain(d, scenario, lay: Layout, k: int) -> None:
+def _terrain(d: Draw, scenario: Scenario, lay: Layout, k: int) -> None:
     """Every hex's terrain, then the hex grid over them."""
     fills = {"clear": colours.PAPER, "woods": colours.WOODS, "cherkassy": colours.CITY}
     for h, spec in scenario.hexes.items():
@@ -82,7 +85,7 @@ def _terrain(d, scenario, lay: Layout, k: int) -> None:
         d.line(pts + pts[:1], fill=colours.GRID, width=round(1.5 * k))
 
 
-def _side_line(d, p, q, colour, width: float, k: int) -> None:
+def _side_line(d: Draw, p: Point, q: Point, colour: Colour, width: int, k: int) -> None:
     """A line along a hexside with round caps, so that the hexsides join."""
     d.line((p[0] * k, p[1] * k, q[0] * k, q[1] * k), fill=colour, width=width * k)
     for x, y in (p, q):
@@ -90,7 +93,7 @@ def _side_line(d, p, q, colour, width: float, k: int) -> None:
         d.ellipse((x * k - r, y * k - r, x * k + r, y * k + r), fill=colour)
 
 
-def _rivers_and_edge(d, scenario, lay: Layout, k: int) -> None:
+def _rivers_and_edge(d: Draw, scenario: Scenario, lay: Layout, k: int) -> None:
     for a, b in (tuple(sorted(s)) for s in scenario.river_hexsides):
         _side_line(d, *lay.hexside(a, b), colours.RIVER, 8, k)
     for h in scenario.hexes:
@@ -98,9 +101,9 @@ def _rivers_and_edge(d, scenario, lay: Layout, k: int) -> None:
             _side_line(d, p, q, colours.EDGE, 5, k)
 
 
-def _symbols(d, scenario, lay: Layout, k: int) -> dict[str, dict]:
+def _symbols(d: Draw, scenario: Scenario, lay: Layout, k: int) -> dict[str, dict[str, str]]:
     """Supply hexes (left slot) and the airfield (right slot); returns what is in each slot."""
-    slots: dict[str, dict] = {h: {} for h in scenario.hexes}
+    slots: dict[str, dict[str, str]] = {h: {} for h in scenario.hexes}
     for h, spec in scenario.hexes.items():
         if spec.supply:
             slots[h]["left"] = f"supply_{spec.supply}"
@@ -114,7 +117,7 @@ def _symbols(d, scenario, lay: Layout, k: int) -> dict[str, dict]:
     return slots
 
 
-def _north_arrow(d, lay: Layout, k: int) -> tuple[float, float]:
+def _north_arrow(d: Draw, lay: Layout, k: int) -> Point:
     """The north arrow in the free half hex above the first column; returns its centre."""
     mx0, my0, _, _ = lay.map_box
     nx, ny = mx0 + lay.R * 0.45, my0 + lay.h * 0.28
@@ -130,7 +133,7 @@ def _north_arrow(d, lay: Layout, k: int) -> tuple[float, float]:
     return nx, ny
 
 
-def _texts(img, scenario, st: Static, north) -> None:
+def _texts(img: Canvas, scenario: Scenario, st: Static, north: Point) -> None:
     """The N of the north arrow, the hex ids and the town names' sprites."""
     lay = st.layout
     d = canvas.draw(img)
@@ -147,7 +150,7 @@ def _texts(img, scenario, st: Static, north) -> None:
             st.names[h] = names.name_sprite(lay, h, spec, box[3])
 
 
-def draw_trees(d, lay: Layout, hex_id: str, k: int) -> None:
+def draw_trees(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
     cx, cy = lay.center(hex_id)
     step = 30
     for j, y in enumerate(range(-int(lay.h / 2), int(lay.h / 2) + 1, 26)):
@@ -163,7 +166,7 @@ def draw_trees(d, lay: Layout, hex_id: str, k: int) -> None:
             x += step
 
 
-def _tree(d, tx: float, ty: float, k: int) -> None:
+def _tree(d: Draw, tx: float, ty: float, k: int) -> None:
     d.polygon(
         [
             ((tx) * k, (ty - 9) * k),
@@ -178,7 +181,7 @@ def _tree(d, tx: float, ty: float, k: int) -> None:
     )
 
 
-def draw_city(d, lay: Layout, hex_id: str, k: int) -> None:
+def draw_city(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
     cx, cy = lay.center(hex_id)
     for j, y in enumerate(range(-int(lay.h / 2) + 30, int(lay.h / 2) - 30, 20)):
         off = 11 if j % 2 else 0
@@ -197,7 +200,7 @@ def draw_city(d, lay: Layout, hex_id: str, k: int) -> None:
     )
 
 
-def _dnieper_label(img, lay: Layout) -> None:
+def _dnieper_label(img: Canvas, lay: Layout) -> None:
     """The Dnieper's name, vertical, in the water beyond the east edge."""
     tmp = vertical_label("DNIEPER", 15, colours.RIVER_LABEL, colours.WATER)
     mx1 = lay.map_box[2]

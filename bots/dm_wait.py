@@ -1,0 +1,150 @@
+"""Private messages that wait: what the outbox sender does when a platform refuses a private
+message because of the user's settings (`DmClosed`: on Telegram he never pressed Start or blocked
+the bot, on Discord he does not accept direct messages from server members).
+
+- The row does not fail: it stays pending in its lane ("dm:<user>", so the user's later private
+  messages wait behind it), retried after 1 min, 2 min, 4 min ... at most 30 min, never given up
+  for this reason (`DmWait.after_failure`; any other failure: bots/retry.py).
+- The user's failing state is kept in storage (storage.outbox `note_dm_failure`: the first
+  failing row, the tries), and the chat the message came from (`chat_id`, else the row's
+  `fallback_chat_id`, on the same platform) is told ONCE per user and period of failing, without
+  the content: a public outbox row deduped by the user and the first failing row.
+- A private message to the user that goes through ends the period (`DmWait.delivered`).
+- `notes(store, [(user, name)])`: the warning `join`, `seat` and `start` add for a player whose
+  private messages are known to fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from app import outbox as posts
+from app.messages import Outgoing
+from app.outbox import Row
+from bots import retry
+from bots.platforms.common import DmClosed
+from storage import Store, chat_store
+from storage import outbox as sql
+
+log = logging.getLogger("bots.outbox")
+
+DM_BASE_BACKOFF = 60.0  # seconds before the first retry of a refused private message
+DM_MAX_BACKOFF = 1800.0
+NOTICE = (
+    "A private message for {mention} could not be delivered: open a private chat with the bot "
+    "({how}), and it will be sent."
+)
+NOTE = (
+    "Note: private messages to {name} cannot be delivered yet ({how}); hidden information and "
+    "private answers will wait until they can."
+)
+
+
+def how_to_open(platform: str, bot: str | None = None) -> str:
+    """What the user does so that the bot's private messages reach him."""
+    if platform == "telegram":
+        return f"press Start in @{bot}" if bot else "press Start in a private chat with the bot"
+    if platform == "discord":
+        return "allow direct messages from server members"
+    return "open your private messages to the bot"
+
+
+def bot_name(send: Callable[..., Any]) -> str | None:
+    """The username of the bot behind a sender: a Telegram adapter's bound `send`, else None."""
+    with contextlib.suppress(Exception):  # not an adapter's method, or its bot not started
+        name = send.__self__.app.bot.username  # type: ignore[attr-defined]
+        return name if isinstance(name, str) and name else None
+    return None
+
+
+def notes(store: Store, users: Iterable[tuple[str, str]]) -> str:
+    """For (user "platform:id", display name) pairs: the lines (each after a newline) warning
+    that the user's private messages cannot be delivered yet; "" when none is known to fail."""
+    lines = []
+    for user, name in users:
+        platform, _, uid = user.partition(":")
+        state = sql.dm_failure(store, platform, uid) if uid else None
+        if state is not None:
+            how = state.get("how") or how_to_open(platform)
+            lines.append(NOTE.format(name=name, how=how))
+    return "".join(f"\n{line}" for line in lines)
+
+
+class DmWait:
+    """The outbox sender's policy for refused private messages (see the module doc)."""
+
+    def __init__(
+        self,
+        store: Store,
+        senders: Mapping[str, Callable[..., Any]],
+        bot_names: Mapping[str, str] | None = None,
+        *,
+        base: float = DM_BASE_BACKOFF,
+        cap: float = DM_MAX_BACKOFF,
+    ):
+        self.store = store
+        self.senders = senders
+        self.bot_names = dict(bot_names or {})
+        self.base = base
+        self.cap = cap
+
+    def after_failure(
+        self, row: Row, exc: BaseException, now: datetime, limits: retry.Limits
+    ) -> dict:
+        """The values to record on the row after `exc` (a DM refusal waits; else bots/retry)."""
+        out = row.outgoing
+        if not (isinstance(exc, DmClosed) and out.private and out.user_id):
+            return retry.after_failure(row, exc, now, limits)
+        how = how_to_open(out.platform, self._bot(out.platform))
+        state = sql.note_dm_failure(
+            self.store, out.platform, out.user_id, row_id=row.id, now=now, how=how
+        )
+        self._notice(row, state, how, now)
+        delay = retry.backoff(int(state["tries"]), self.base, self.cap)
+        log.info("outbox row %d: private messages refused (%s); retry in %gs", row.id, exc, delay)
+        return {
+            "parts_sent": max(row.parts_sent, exc.parts_sent or 0),
+            "last_error": f"{type(exc).__name__}: {exc}"[:2000],
+            "next_attempt_at": now + timedelta(seconds=delay),
+        }
+
+    def delivered(self, row: Row) -> None:
+        """A row was sent: a private one ends its user's period of failing."""
+        out = row.outgoing
+        if not (out.private and out.user_id):
+            return
+        if sql.clear_dm_failure(self.store, out.platform, out.user_id):
+            log.info("private messages to %s %s are delivered again", out.platform, out.user_id)
+
+    def _bot(self, platform: str) -> str | None:
+        send = self.senders.get(platform)
+        return self.bot_names.get(platform) or (bot_name(send) if send else None)
+
+    def _notice(self, row: Row, state: dict, how: str, now: datetime) -> None:
+        """Tell the chat the message came from, once per user and period (idempotent)."""
+        out = row.outgoing
+        user = out.user_id or ""
+        group = out.chat_id or row.fallback_chat_id
+        if group is None or group.removeprefix("dm:") == user:
+            log.info("outbox row %d: no group to tell that its user's DMs fail", row.id)
+            return
+        notice = Outgoing(
+            out.platform, group, NOTICE.format(mention=self._mention(out.platform, user), how=how),
+            mentions=[user],
+        )  # fmt: skip
+        key = f"dm-notice:{out.platform}:{user}:{state.get('row', row.id)}"
+        posts.write(self.store, row.game, [notice], key=key, now=now)
+
+    def _mention(self, platform: str, user: str) -> str:
+        """The user in the notice's text (Telegram pings him by the mention put before it)."""
+        if platform == "discord":
+            return f"<@{user}>"
+        key = f"{platform}:{user}"
+        return chat_store.user_names(self.store, [key]).get(key) or "you"
+
+
+__all__ = ["DM_BASE_BACKOFF", "DM_MAX_BACKOFF", "NOTE", "NOTICE", "DmWait", "how_to_open", "notes"]

@@ -1,0 +1,303 @@
+"""The drivers of the contract tests, one per game system, and the games they play.
+
+A `Driver` knows how to make a game of its system, which chat user plays which side, how long a
+random legal game may take, and (for a system with hidden information) the texts the system
+prints for the hidden values a side, or everyone, may legitimately know at a point of the game:
+the masks `hidden_leaks` applies before comparing what two games told each audience.
+
+`chat_run` plays one game through the chat service (ChatService over GameService, FakeClock, no
+images) and records, step by step (a step: one message sent), every text each audience got:
+the group (the public answers and posts in the group chat), each side (the group, plus what
+reached its player privately), the spectator and the moderator (the answers to their own
+questions, plus anything private to them). `two_runs` plays the same messages twice with epoch
+seeds that differ only in the hidden seed (the second seed a game draws).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from adjudicator.core import registry
+from adjudicator.core.dice import HashDice
+from adjudicator.core.system import GameSystem, SystemType
+from app import games, outbox
+from app.messages import Outgoing
+from app.service import GameService
+from bots.chat import ChatService
+from bots.clock import FakeClock
+from bots.demo import choose, legal_texts
+from storage import Store, chat_store
+from tests.systems import duel, race
+from tests.test_chat_service import Chat
+
+GROUP = "-100700"
+MODERATOR, SPECTATOR = 1, 9  # chat users: the creator (moderates, holds no seat), an onlooker
+UID = "c0ffee00c0ffee00c0ffee00c0ffee00"  # one game uid in both runs: the public dice agree
+QUESTIONS = {
+    "spectator": ("status", "log", "rolls"),
+    "moderator": ("status", "log", "rolls", "audit"),
+    "side": ("status",),
+}
+Masks = dict[str, str]  # a text the system prints -> what it is replaced with
+
+
+def no_masks(state: Any, side: str | None) -> Masks:
+    return {}
+
+
+def duel_masks(state: duel.DuelState, side: str | None) -> Masks:
+    """What a viewer may know of the duel's hidden values: every card played and the scores
+    (everyone), and his own card in hand (its side), as the duel prints them."""
+    masks = {}
+    for who, plays in state.plays.items():
+        for n, (card, die, total) in enumerate(plays, 1):
+            masks[f"the {card}: {card} + {die} = {total}"] = f"<{who}'s card {n}> + {die}"
+            masks[f"the {card}"] = f"<{who}'s card {n}>"
+        masks[f"{who} {state.score[who]}"] = f"{who} <score>"
+    card = state.hands.get(side) if side is not None else None
+    if card is not None:
+        masks[f"the {card}"] = f"<{side}'s card {state.turn}>"
+    return masks
+
+
+@dataclass(frozen=True)
+class Driver:
+    system_id: str
+    kind: SystemType | None = None  # registered for the tests (None: an installed system)
+    seats: dict = field(default_factory=dict)  # side -> the chat user who plays it
+    bound: int = 400  # random legal play ends within so many orders
+    chat_orders: int = 30  # the orders of a chat run (fewer if the game ends first)
+    ask_every: int = 3  # the audiences ask their questions every so many orders
+    masks: Callable[[Any, str | None], Masks] = no_masks
+
+    @property
+    def hidden(self) -> bool:
+        return self.masks is not no_masks
+
+    def new_game(self, service: GameService, name: str) -> str:
+        service.new_game(name, system=self.system_id, creator=f"telegram:{MODERATOR}")
+        return name
+
+
+DRIVERS = {
+    "hells-gate": Driver("hells-gate", None, {"soviet": 2, "german": 3}, 400, 24, 6),
+    "dice-race": Driver("dice-race", race.SYSTEM, {"red": 2, "blue": 3}, 20),
+    "hidden-duel": Driver("hidden-duel", duel.SYSTEM, {"north": 2, "south": 3}, 20, 18, 2,
+                          masks=duel_masks),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module", params=sorted(DRIVERS))
+def driver(request) -> Iterator[Driver]:
+    with registered(DRIVERS[request.param]) as d:
+        yield d
+
+
+@pytest.fixture
+def store() -> Iterator[Store]:
+    opened = Store(":memory:")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def duel_driver() -> Iterator[Driver]:
+    with registered(DRIVERS["hidden-duel"]) as d:
+        yield d
+
+
+@contextmanager
+def registered(d: Driver) -> Iterator[Driver]:
+    """A driver's test system registered for a while (an installed one needs nothing)."""
+    if d.kind is not None:
+        registry.register(d.kind)
+    try:
+        yield d
+    finally:
+        if d.kind is not None:
+            registry.unregister(d.kind.id)
+
+
+# -- play without the service: the rules alone, with hash dice
+def bound_system(d: Driver) -> GameSystem:
+    return games.bind(d.system_id, *games.default_scenario(registry.get(d.system_id)))
+
+
+def direct_play(system: GameSystem, seed: int, bound: int) -> Iterator[tuple[Any, str, Any]]:
+    """(state, side to move, dice) before each random legal order, until the game ends."""
+    rng, dice = random.Random(seed), HashDice(seed)
+    state = system.initial(False, dice).state
+    for _ in range(bound):
+        here = system.situation(state)
+        if here.over:
+            return
+        side = here.to_move[0]
+        yield state, side, dice
+        state = system.apply(state, side, rng.choice(system.legal_orders(state, side)), dice).state
+    raise AssertionError(f"no result after {bound} random legal orders")
+
+
+# -- play through the service
+def service_play(service: GameService, name: str, rng: random.Random, bound: int,
+                 before: Callable[[int], None] | None = None, finish: bool = True) -> int:  # fmt: skip
+    """Random legal orders (as the trusted operator) until the game ends, or `bound` orders
+    (an error if finish: the game must end by then); before(n) runs before the n-th order."""
+    system = service.system(name)
+    for count in range(bound):
+        state = service.state(name)
+        if before is not None and not system.situation(state).over:
+            before(count)
+            state = service.state(name)
+        if system.situation(state).over:
+            return count
+        side = system.situation(state).to_move[0]
+        text = choose(rng, legal_texts(system, state, side))
+        (reply, *_) = service.say(name, side, text)
+        assert reply.ok, (side, text, reply.reply)
+    assert not finish or _over(service, name), f"{name}: no result after {bound} orders"
+    return bound
+
+
+def _over(service: GameService, name: str) -> bool:
+    return service.system(name).situation(service.state(name)).over
+
+
+# -- two games through the chat service
+class Seeds:
+    """Epoch seeds from a fixed sequence; `hidden` replaces the second one (the hidden seed)."""
+
+    def __init__(self, hidden: str):
+        self.n, self.hidden = 0, hidden
+
+    def __call__(self) -> str:
+        self.n += 1
+        return self.hidden if self.n == 2 else hashlib.sha256(b"epoch %d" % self.n).hexdigest()
+
+
+@dataclass
+class Run:
+    """What each audience got in one chat game: (step, text), the masks of every step for the
+    public (key None) and each side, and the step at which the game ended."""
+
+    received: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    masks: list[dict[str | None, Masks]] = field(default_factory=list)
+    over_at: int | None = None
+    script: list[tuple[int, str, str]] = field(default_factory=list)  # (user, chat, text)
+
+    def get(self, audience: str, step: int, text: str) -> None:
+        self.received.setdefault(audience, []).append((step, text))
+
+
+class Table:
+    """One chat game: the users send messages, the run records what reaches whom."""
+
+    def __init__(self, d: Driver, service: GameService, run: Run):
+        self.d, self.service, self.run = d, service, run
+        self.chat = ChatService(service, clock=FakeClock(), images=False)
+        self.ids = itertools.count(1)
+        self.seen = 0  # outbox rows already filed
+        self.side_of = {f"{u}": s for s, u in d.seats.items()}
+        self.system: GameSystem | None = None
+
+    def audience(self, user: str) -> str:
+        if user in self.side_of:
+            return f"side:{self.side_of[user]}"
+        return "moderator" if user == f"{MODERATOR}" else "spectator"
+
+    def send(self, user: int, where: str, text: str) -> None:
+        self.run.script.append((user, where, text))
+        chat = Chat(self.chat, "telegram", where, private=where != GROUP)
+        outs = chat.say(user, text, message_id=f"m{next(self.ids)}")
+        step, state = len(self.run.masks), self.state()
+        self.remember(state)
+        for out in outs:
+            self.file(step, out, str(user))
+        for row in outbox.rows(self.service.store)[self.seen :]:
+            self.file(step, row.outgoing, None)
+            self.seen += 1
+        if self.run.over_at is None and state is not None and self.system.situation(state).over:
+            self.run.over_at = step
+
+    def state(self) -> Any:
+        """The game's state now (None before the game is made)."""
+        name = chat_store.binding(self.service.store, "telegram", GROUP)
+        if name is None:
+            return None
+        self.system = self.service.system(name)
+        return self.service.state(name)
+
+    def remember(self, state: Any) -> None:
+        """The masks of this step: those of the last one (what one knows, one keeps knowing)
+        and those of the state now, for the public (None) and each side."""
+        known = self.run.masks[-1] if self.run.masks else {}
+        now = {}
+        if state is not None and self.d.hidden:
+            now = {side: self.d.masks(state, side) for side in (None, *self.d.seats)}
+        self.run.masks.append({k: known.get(k, {}) | now.get(k, {}) for k in known | now})
+
+    def file(self, step: int, out: Outgoing, sender: str | None) -> None:
+        if out.private or out.chat_id != GROUP:
+            user = out.user_id or out.chat_id.removeprefix("dm:")
+            self.run.get(self.audience(user), step, out.text)
+            return
+        self.run.get("group", step, out.text)
+        for side in self.d.seats:
+            self.run.get(f"side:{side}", step, out.text)
+        if sender is not None and self.audience(sender) in ("moderator", "spectator"):
+            self.run.get(self.audience(sender), step, out.text)
+
+    def questions(self) -> None:
+        for q in QUESTIONS["spectator"]:
+            self.send(SPECTATOR, GROUP, q)
+        for q in QUESTIONS["moderator"]:
+            self.send(MODERATOR, GROUP, q)
+        for user in self.d.seats.values():
+            for q in QUESTIONS["side"]:
+                self.send(user, GROUP, q)
+                self.send(user, f"dm:{user}", q)
+
+
+def chat_game(table: Table, rng: random.Random) -> None:
+    """Make the game, seat the players, start, then random legal orders with questions."""
+    d = table.d
+    table.send(MODERATOR, GROUP, f"new {d.system_id}")
+    for side, user in d.seats.items():
+        table.send(user, GROUP, f"join {side}")
+    table.send(MODERATOR, GROUP, "start")
+    for n in range(d.chat_orders):
+        if table.run.over_at is not None:
+            return
+        if n % d.ask_every == 0:
+            table.questions()
+        state = table.state()
+        side = table.system.situation(state).to_move[0]
+        table.send(d.seats[side], GROUP, choose(rng, legal_texts(table.system, state, side)))
+
+
+def chat_run(d: Driver, hidden_seed: str, script=None) -> Run:
+    """One chat game: random legal play, or the messages of `script` again."""
+    store = Store(":memory:")
+    try:
+        service = GameService(store, seeds=Seeds(hidden_seed), uids=lambda: UID)
+        table = Table(d, service, Run())
+        if script is None:
+            chat_game(table, random.Random(7))
+        for user, where, text in script or ():
+            table.send(user, where, text)
+        return table.run
+    finally:
+        store.close()
+
+
+def two_runs(d: Driver, seeds: tuple[str, str] = ("a" * 64, "b" * 64)) -> tuple[Run, Run]:
+    """The same messages in two games whose hidden seeds differ (all else equal)."""
+    first = chat_run(d, seeds[0])
+    return first, chat_run(d, seeds[1], first.script)
