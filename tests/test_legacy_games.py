@@ -1,7 +1,7 @@
 """Games stored before the plug-in design still replay, audit and play on.
 
 tests/fixtures/legacy-0.1.db was written by the code of before game systems became plug-ins
-(commit 0c2d8fd, by the script that commit adds): two finished demo games, one unfinished game
+(commit 724a013, by the script that commit adds): two finished demo games, one unfinished game
 in turn 3, a game with salts, an undo refused, a pause, a rewind, seat changes and an added
 moderator, a sandbox game with fixed dice, and a game started in a Telegram chat.
 legacy-0.1.json holds what that code said of each game: its audit verdict, the state hash its
