@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import time
 
 import pytest
 
@@ -44,7 +43,6 @@ def test_600000_rolls_pass_chi_square_at_one_percent():
     counts = [0] * 6
     pairs = [0] * 36  # consecutive draws of one stream: independence
     total = 0
-    started = time.perf_counter()
     for s in range(40):
         seed = fixed_seed(s)
         salt_dig = salt_digest([f"salt {s}"]) if s % 2 else NO_SALT
@@ -57,7 +55,6 @@ def test_600000_rolls_pass_chi_square_at_one_percent():
                     pairs[(prev - 1) * 6 + face - 1] += 1
                 prev = face
                 total += 1
-    elapsed = time.perf_counter() - started
     assert total == 600_000
     chi2, p = chi_square_p(counts)
     assert p > 0.01, (counts, chi2, p)
@@ -67,7 +64,7 @@ def test_600000_rolls_pass_chi_square_at_one_percent():
     expected = n_pairs / 36
     chi2_pairs = sum((c - expected) ** 2 for c in pairs) / expected
     assert chi2_sf(chi2_pairs, 35) > 0.01, (pairs, chi2_pairs)
-    assert elapsed < 10, f"600k rolls took {elapsed:.1f} s"
+    # (how fast rolls are is measured by bench/bench_fairness.py, not asserted here)
 
 
 # ---------------------------------------------------------------- (b) rejection sampling
