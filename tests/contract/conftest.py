@@ -1,9 +1,7 @@
 """The drivers of the contract tests, one per game system, and the games they play.
 
-A `Driver` knows how to make a game of its system, which chat user plays which side, how long a
-random legal game may take, and (for a system with hidden information) the texts the system
-prints for the hidden values a side, or everyone, may legitimately know at a point of the game:
-the masks `hidden_leaks` applies before comparing what two games told each audience.
+The drivers themselves are in drivers/, one module per system (drivers/__init__.py says what a
+`Driver` knows).
 
 `chat_run` plays one game through the chat service (ChatService over GameService, FakeClock, no
 images) and records, step by step (a step: one message sent), every text each audience got:
@@ -27,7 +25,7 @@ import pytest
 
 from adjudicator.core import registry
 from adjudicator.core.dice import HashDice
-from adjudicator.core.system import GameSystem, SystemType
+from adjudicator.core.system import GameSystem
 from app import games, outbox
 from app.messages import Outgoing
 from app.service import GameService
@@ -35,64 +33,18 @@ from bots.chat import ChatService
 from bots.clock import FakeClock
 from bots.demo import choose, legal_texts
 from storage import Store, chat_store
-from tests.systems import duel, race
+from tests.contract.drivers import MODERATOR, Driver, Masks, discover
 from tests.test_chat_service import Chat
 
 GROUP = "-100700"
-MODERATOR, SPECTATOR = 1, 9  # chat users: the creator (moderates, holds no seat), an onlooker
+SPECTATOR = 9  # a chat user who onlooks (MODERATOR, the creator, is in drivers/)
 UID = "c0ffee00c0ffee00c0ffee00c0ffee00"  # one game uid in both runs: the public dice agree
 QUESTIONS = {
     "spectator": ("status", "log", "rolls"),
     "moderator": ("status", "log", "rolls", "audit"),
     "side": ("status",),
 }
-Masks = dict[str, str]  # a text the system prints -> what it is replaced with
-
-
-def no_masks(state: Any, side: str | None) -> Masks:
-    return {}
-
-
-def duel_masks(state: duel.DuelState, side: str | None) -> Masks:
-    """What a viewer may know of the duel's hidden values: every card played and the scores
-    (everyone), and his own card in hand (its side), as the duel prints them."""
-    masks = {}
-    for who, plays in state.plays.items():
-        for n, (card, die, total) in enumerate(plays, 1):
-            masks[f"the {card}: {card} + {die} = {total}"] = f"<{who}'s card {n}> + {die}"
-            masks[f"the {card}"] = f"<{who}'s card {n}>"
-        masks[f"{who} {state.score[who]}"] = f"{who} <score>"
-    card = state.hands.get(side) if side is not None else None
-    if card is not None:
-        masks[f"the {card}"] = f"<{side}'s card {state.turn}>"
-    return masks
-
-
-@dataclass(frozen=True)
-class Driver:
-    system_id: str
-    kind: SystemType | None = None  # registered for the tests (None: an installed system)
-    seats: dict = field(default_factory=dict)  # side -> the chat user who plays it
-    bound: int = 400  # random legal play ends within so many orders
-    chat_orders: int = 30  # the orders of a chat run (fewer if the game ends first)
-    ask_every: int = 3  # the audiences ask their questions every so many orders
-    masks: Callable[[Any, str | None], Masks] = no_masks
-
-    @property
-    def hidden(self) -> bool:
-        return self.masks is not no_masks
-
-    def new_game(self, service: GameService, name: str) -> str:
-        service.new_game(name, system=self.system_id, creator=f"telegram:{MODERATOR}")
-        return name
-
-
-DRIVERS = {
-    "hells-gate": Driver("hells-gate", None, {"soviet": 2, "german": 3}, 400, 24, 6),
-    "dice-race": Driver("dice-race", race.SYSTEM, {"red": 2, "blue": 3}, 20),
-    "hidden-duel": Driver("hidden-duel", duel.SYSTEM, {"north": 2, "south": 3}, 20, 18, 2,
-                          masks=duel_masks),
-}  # fmt: skip
+DRIVERS = discover()
 
 
 @pytest.fixture(scope="module", params=sorted(DRIVERS))
