@@ -22,7 +22,7 @@ from app import clock, fold, names, outbox
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, post_text, side_name, who
-from storage import GameTx, chat_store, clocks
+from storage import GameTx, chat_store
 
 REPLY_FIRST = timedelta(seconds=2)  # a post waits this long in the chat whose message caused it
 
@@ -31,7 +31,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
     """Re-arm the deadline, then the post of a phase end (or the mirror of the change)."""
     system: GameSystem = run.system
     here = system.situation(state)
-    gc = clocks.read(tx.conn, run.game)
+    gc = tx.clock()
     if gc.started_at is not None or gc.deadline_at is not None or gc.clock_paused:
         tx.s.flush()  # the clock reads the game row's pause flag through the same connection
         clock.rearm_in(tx, here, run.now)
@@ -65,7 +65,7 @@ def post(
     chats = chat_store.bindings(tx.conn, game)
     if not chats:
         return []
-    gc = clocks.read(tx.conn, game)
+    gc = tx.clock()
     after = None if start else gc.last_image_index
     events = [] if start else fold.events_since([r.to_dict() for r in tx.rows()], after)
     seats = tx.seats()

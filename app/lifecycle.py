@@ -112,7 +112,7 @@ def leave(
         done = tx.find_key(key) if key else None
         if done:
             return [done[0].payload]
-        if clocks.read(tx.conn, game).started_at is not None:
+        if tx.clock().started_at is not None:
             raise Rejection(
                 "started",
                 "the game has started: a player leaves only when a moderator frees his side "
@@ -144,7 +144,7 @@ def start(
     system = games.system_of(core.store, game)
 
     def begin(tx: GameTx) -> bool:
-        if clocks.read(tx.conn, game).started_at is not None:
+        if tx.clock().started_at is not None:
             return False
         seats = tx.seats()
         free = [s.id for s in system.sides if seats.get(s.id) is None]

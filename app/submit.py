@@ -27,7 +27,7 @@ from app import changes, games, queries, roles
 from app.after import after_change
 from app.context import Actor, Core
 from app.replies import Reply, change_reply, not_applied, refused
-from storage import Conflict, GameTx, clocks
+from storage import Conflict, GameTx
 from storage import outbox as outbox_rows
 
 SHARED_QUERIES = (*C.SERVICE_QUERIES, *C.SHARED_QUERIES)
@@ -203,7 +203,7 @@ class _Run:
         )
         if self.actor.where is None or not playing:
             return
-        if clocks.read(tx.conn, self.game).started_at is None:
+        if tx.clock().started_at is None:
             joins = " or ".join(f"`join {s.id}`" for s in self.system.sides)
             raise Rejection(
                 "not-started",
