@@ -136,14 +136,18 @@ def legal_hexes(scen: Scenario, state: State, uid: str) -> list[str]:
 
 def nearest_hex(scen: Scenario, state: State, uid: str) -> str | None:
     """The deadline default: the legal hex nearest the unit's AG (independent: its Army's
-    units), ties in hex order."""
+    units), ties in hex order; a hex no unit holds first (stacking is the players' to judge,
+    4.6, so the default does not stack)."""
     legal = legal_hexes(scen, state, uid)
-    near = friends(scen, state, uid)
     if not legal:
         return None
-    return min(
-        legal, key=lambda h: (min(_dist(scen, state, f, h) for f in near), scen.map.order(h))
-    )
+    near = friends(scen, state, uid)
+    held = {s.hex for s in state.units.values() if s.on_map}
+
+    def rank(h: str) -> tuple[bool, int, int]:
+        return h in held, min(_dist(scen, state, f, h) for f in near), scen.map.order(h)
+
+    return min(legal, key=rank)
 
 
 def placeable(scen: Scenario, state: State, side: str) -> list[str]:
