@@ -64,7 +64,7 @@ def test_6_2_collapse_is_checked_in_the_morale_phase_before_the_recovery_phase()
     assert t.state.collapsed == []  # not at the loss itself
     said = t.say("russian", "recovery")  # the Morale Phase first
     assert t.state.collapsed == ["r"]
-    assert [e for e in said if "COLLAPSES" in e or "Recovery Phase of" in e][0].startswith("r (")
+    assert next(e for e in said if "COLLAPSES" in e or "Recovery Phase of" in e).startswith("r (")
 
 
 def test_6_2_one_morale_phase_a_turn():

@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-
 from adjudicator.borodino.board import collapse_at, losses
 from adjudicator.borodino.state import State
 from adjudicator.borodino.system import SYSTEM
