@@ -112,7 +112,7 @@ def _fix_dice(ctx: Ctx, order: O.Dice) -> None:
     sides = ctx.scen.die_sides
     if not all(1 <= v <= sides for v in order.values):
         raise Rejection("bad-dice", f"die results are 1 to {sides} (the die of this game)", "1.10")
-    ctx.state.fixed_dice.extend(order.values)
+    ctx.dice.fixed.extend(order.values)  # kept in the state after the order (apply)
     ctx.emit(
         "DiceFixed", f"Moderator fixes the next die results: {' '.join(map(str, order.values))}."
     )

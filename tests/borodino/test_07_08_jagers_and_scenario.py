@@ -47,3 +47,26 @@ def test_deadline_defaults_are_in_help():
     assert "a placement: `return` to the legal hex nearest the unit's group" in text
     assert "the Recovery Phase: `recovery` (it is run)" in text
     assert "Deadline defaults" in t.system.grammar.help("default")
+
+
+def test_1_10_a_sandbox_moderator_fixes_the_next_die_results_of_the_scenarios_die():
+    from adjudicator.core.dice import HashDice
+    from adjudicator.core.errors import Rejection
+
+    t = Table(scenario(unit("a", "russian", "1001", army="1st", disordered=True),
+                       unit("b", "french", "0101"), die=8), sandbox=True)  # fmt: skip
+    dice = t.system.grammar.parse("dice 8 1")
+    state = t.system.apply(t.state, "moderator", dice, None).state
+    assert state.fixed_dice == [8, 1]
+    state = t.system.apply(state, "russian", t.system.grammar.parse("activate a"), None).state
+    state = t.system.apply(state, "russian", t.system.grammar.parse("end"), None).state
+    out = t.system.apply(state, "russian", t.system.grammar.parse("rally a"), HashDice(1))
+    assert [(r.value, r.fixed, r.faces) for r in out.rolls] == [(8, True, 8)]
+    assert out.state.fixed_dice == [1]
+    plain = Table(scenario(unit("a", "russian", "1001"), unit("b", "french", "0101")))
+    try:
+        plain.system.apply(plain.state, "moderator", dice, None)
+    except Rejection as exc:
+        assert exc.code == "sandbox-only"
+    else:
+        raise AssertionError("a game that is no sandbox took `dice`")
