@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.borodino import recovery
 from adjudicator.core.errors import Rejection
 from tests.borodino.helpers import Table, group, line_group, scenario, unit
 
@@ -132,8 +133,6 @@ def test_4_2_the_hex_must_be_within_3_of_a_unit_of_its_group_and_the_refusal_lis
         t.say("russian", "return r1 0612")  # far from every unit of r
     assert exc.value.rule == "4.2" and "legal hexes for r1:" in exc.value.message
     legal = exc.value.message.split("legal hexes for r1: ")[1].split(", ")
-    from adjudicator.borodino import recovery
-
     assert legal == recovery.legal_hexes(t.system.scenario, t.state, "r1") and "1007" in legal
     assert t.where("r1") == "recovered"  # a refusal changes nothing
 

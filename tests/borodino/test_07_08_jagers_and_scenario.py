@@ -3,6 +3,8 @@ and a scenario without Activation Groups (the Shevardino case, 8.7)."""
 
 from __future__ import annotations
 
+from adjudicator.core.dice import HashDice
+from adjudicator.core.errors import Rejection
 from tests.borodino.helpers import Table, scenario, unit
 
 
@@ -50,9 +52,6 @@ def test_deadline_defaults_are_in_help():
 
 
 def test_1_10_a_sandbox_moderator_fixes_the_next_die_results_of_the_scenarios_die():
-    from adjudicator.core.dice import HashDice
-    from adjudicator.core.errors import Rejection
-
     t = Table(scenario(unit("a", "russian", "1001", army="1st", disordered=True),
                        unit("b", "french", "0101"), die=8), sandbox=True)  # fmt: skip
     dice = t.system.grammar.parse("dice 8 1")
