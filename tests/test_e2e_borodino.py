@@ -49,7 +49,9 @@ async def rally_and_recovery(w: E.World, chat) -> None:
     a = await chat.say("alice", "end")
     assert "may attempt: odessa " in E.plain(a.public)  # tarnopol fired (2.2)
     a = await chat.say("bob", "rally odessa")
-    assert "Refused" in E.plain(a.public) and "odessa is not yours" in E.plain(a.public)
+    assert "Refused" in E.plain(a.public) and "odessa is not yours: the Russian player" in E.plain(
+        a.public
+    )
     assert "fixes the next die results: 2" in E.plain((await chat.say("alice", "dice 2")).public)
     since = mark(w)
     a = await chat.say("alice", "rally odessa")

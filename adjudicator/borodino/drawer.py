@@ -70,8 +70,9 @@ def _losses(img: canvas.Canvas, pen: canvas.Draw, system: Any, state: State, y: 
         if n:
             tx = x0 + collapse_at(n) * cell - 2  # the threshold: the unit whose loss collapses it
             pen.line((tx, y - 4, tx, y + 20), fill=MARK, width=3)
-        said = f"{lost} of {n}; collapses at {collapse_at(n)}" if n else "not in play"
-        text.text(img, (x0 + max(n, 1) * cell + 10, y + 2), f"{said} {mark}".strip(), 12, INK)
+        said = f"{lost} of {n} lost; collapses at {collapse_at(n)}" if n else "not in play"
+        said += f": {mark}" if mark else ""
+        text.text(img, (x0 + max(n, 1) * cell + 10, y + 2), said, 12, INK)
         y += 26
     return y
 

@@ -192,13 +192,17 @@ def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
             "2.1",
         )
     if scen.units[order.unit].side != actor:
-        raise Rejection("not-your-unit", f"{order.unit} is not yours", "2.1")
+        can = ", ".join(rally.eligible(scen, state)) or "none"
+        raise Rejection(
+            "not-your-unit",
+            f"{order.unit} is not yours: the {side_name(scen.units[order.unit].side)} player "
+            f"rallies it (may attempt: {can})",
+            "2.1",
+        )
     reason = rally.why_not(scen, state, order.unit)
     if reason is not None:
-        can = rally.eligible(scen, state)
-        raise Rejection(
-            "may-not-rally", f"{reason[1]}; may attempt: {', '.join(can) or 'none'}", reason[0]
-        )
+        can = ", ".join(rally.eligible(scen, state)) or "none"
+        raise Rejection("may-not-rally", f"{reason[1]}; may attempt: {can}", reason[0])
     rally.attempt(ctx, order.unit)
     if not rally.eligible(scen, state):
         end_rally(ctx)

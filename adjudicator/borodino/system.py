@@ -18,7 +18,7 @@ from adjudicator.borodino.grammar import SIDES, BorodinoGrammar
 from adjudicator.borodino.state import State
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource
-from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, Event, Viewer
+from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event, Viewer
 from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
 
 SYSTEM_ID = "borodino"
@@ -27,7 +27,7 @@ HEADLINES = frozenset(  # what an after-phase post tells: every roll, its outcom
         "UnitRouted", "UnitEliminated", "UnitRallied", "RallyFailed", "RallyPhase",
         "MoraleHeld", "MoraleChecked", "GroupCollapsed", "GroupOutOfGame", "FirstPlayerRolled",
         "UnitRecovered", "RecoveryFailed", "UnitReturned", "PlacementWaits", "WithdrawnMoved",
-        "BoxesNow", "LossesNow", "ReportDisputed", DEFAULT_APPLIED, GAME_ENDED,
+        "BoxesNow", "LossesNow", "ReportDisputed", PHASE_BEGAN, DEFAULT_APPLIED, GAME_ENDED,
     }
 )  # fmt: skip
 
