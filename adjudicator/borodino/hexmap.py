@@ -42,6 +42,10 @@ class HexMap:
     def sort(self, hexes: Iterable[str]) -> list[str]:
         return sorted(hexes, key=self._index.__getitem__)
 
+    @cached_property
+    def _cubes(self) -> dict[str, tuple[int, int]]:
+        return {h: self._cube(h) for h in self.hexes}
+
     def _cube(self, hex_id: str) -> tuple[int, int]:
         col, row = int(hex_id[:2]), int(hex_id[2:])
         low = col % 2 == (1 if self.low_columns == "odd" else 0)
@@ -51,12 +55,18 @@ class HexMap:
 
     def distance(self, a: str, b: str) -> int:
         """1.11: hexes on the shortest chain of adjacent hexes (adjacent: 1)."""
-        (xa, za), (xb, zb) = self._cube(a), self._cube(b)
+        cubes = self._cubes
+        (xa, za), (xb, zb) = cubes[a], cubes[b]
         dx, dz = xa - xb, za - zb
         return max(abs(dx), abs(dz), abs(dx + dz))
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.distance(a, b) == 1
 
+    @cached_property
+    def _neighbours(self) -> dict[str, tuple[str, ...]]:
+        return {h: tuple(n for n in self.hexes if self.distance(h, n) == 1) for h in self.hexes}
+
     def neighbours(self, hex_id: str) -> list[str]:
-        return [h for h in self.hexes if self.distance(hex_id, h) == 1]
+        """The adjacent hexes, in hex order."""
+        return list(self._neighbours[hex_id])
