@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from adjudicator.core.system import GameSystem
+from app.lifecycle import DEFAULT_SYSTEM
 from app.service import GameService
 from app.summary import side_name
 from storage import Store
@@ -68,11 +69,13 @@ def run_demo(
     store: Store | None = None,
     name: str | None = None,
     write: Callable[[str], None] = print,
+    system: str = DEFAULT_SYSTEM,
 ) -> DemoResult:
+    """A whole game of `system` (default: the default system) between two random players."""
     store = store or Store(":memory:")
     name = name or _free_name(store, f"demo-{seed}")
     service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, name))
-    service.new_game(name)
+    service.new_game(name, system=system)
     system = service.system(name)
     rng = random.Random(seed)
     phase_key, said, count = None, [], 0
