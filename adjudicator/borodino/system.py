@@ -38,6 +38,7 @@ class BorodinoSystem:
     drawer = "adjudicator.borodino.drawer"
     headlines = HEADLINES
     hidden_information = False  # every counter and box is public
+    side_maps = False  # one image for everyone: nothing on it is hidden
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
