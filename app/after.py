@@ -67,7 +67,9 @@ def post(
         return []
     gc = tx.clock()
     after = None if start else gc.last_image_index
-    events = [] if start else fold.events_since([r.to_dict() for r in tx.rows()], after)
+    tail = tx.rows(0 if after is None else after + 1)  # the rows since the last map: an undo
+    # or rewind among them removes what it names there, as over the whole log
+    events = [] if start else fold.events_since([r.to_dict() for r in tail], after)
     seats = tx.seats()
     side_names = names.of_sides(tx.conn, seats)
     text = post_text(
