@@ -89,7 +89,7 @@ class Browser:
                 "--disable-dev-shm-usage", "about:blank",
             ],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=fds, close_fds=False,
+            preexec_fn=fds, close_fds=False,  # noqa: PLW1509 (only os.dup2 runs in the child)
         )  # fmt: skip
         os.close(to_browser_r)
         os.close(from_browser_w)
@@ -151,7 +151,11 @@ class Browser:
     def open(self, path: Path | str, *, before: str | None = None, wait: bool = True) -> Page:
         """A new page at a file (or URL), every request recorded; `before`: a script run before
         the page's own (to take WebCrypto away, say). Returns once #verdict holds a verdict."""
-        url = Path(path).resolve().as_uri() if not str(path).startswith(("file:", "about:")) else str(path)
+        url = (
+            Path(path).resolve().as_uri()
+            if not str(path).startswith(("file:", "about:"))
+            else str(path)
+        )
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
             "sessionId"
