@@ -119,7 +119,7 @@ const commitmentOf = (seedHex) => sha256(unhex(seedHex));
 // salt digest = SHA-256 of the canonical JSON list of the epoch's salts, in log order.
 const saltDigest = (rawSalts) => sha256(utf8.encode("[" + rawSalts.join(",") + "]"));
 // A hidden value's commitment = SHA-256(salt hex text + canonical JSON of the value).
-const hiddenCommitment = (saltHex, rawValue) => sha256(utf8.encode(saltHex + rawValue));
+const valueCommitment = (saltHex, rawValue) => sha256(utf8.encode(saltHex + rawValue));
 
 function faceFromDigest(digest, faces) {
   // Rejection sampling: bytes (faces <= 256) or 2-byte big-endian chunks; a chunk below the largest
@@ -222,7 +222,7 @@ async function audit(header, rows) {
       return typeof seed === "string" && HEX64.test(seed) ? commitmentOf(seed) : null;
     })),
     Promise.all(rows.map((r, k) => Promise.all((good[k] && Array.isArray(r.secret) ? r.secret : []).map((e) =>
-      isObj(e) && typeof e.salt === "string" && "value" in e ? hiddenCommitment(e.salt, e[RAW].value) : null)))),
+      isObj(e) && typeof e.salt === "string" && "value" in e ? valueCommitment(e.salt, e[RAW].value) : null)))),
     typeof header.scenario_text === "string" ? sha256(utf8.encode(header.scenario_text)) : null,
   ]);
 
