@@ -17,69 +17,47 @@ const utf8 = new TextEncoder();
 // Each line is canonical JSON (sorted keys, no spaces, UTF-8). A row's hash covers the canonical
 // JSON of its chained fields, and that text is cut out of the line itself (the members' raw
 // texts): what is hashed is exactly what the server wrote, whatever this browser's JSON would make
-// of a number or an escape. The parser is strict: any space or unsorted key is no canonical line.
+// of a number or an escape. A line with a space outside a string or unsorted keys is no canonical
+// line (it was edited by hand); any other edit changes a hash or a commitment.
+
+function raws(text, strict = false) {
+  // The raw texts of the direct members of a JSON object ({key: text}) or array ([text, ...]),
+  // found by one pass over the (already parsed, so valid) text; strict: a space outside a string
+  // or keys out of order throw (a whole line; a nested value's edit shows in a hash anyway).
+  const isObject = text[0] === "{";
+  const out = isObject ? {} : [];
+  let depth = 0, from = 1, key = null, last = null;
+  const end = text.length - 1;
+  const member = (i) => {
+    if (isObject) {
+      if (strict && last !== null && !(last < key)) throw new SyntaxError("keys not sorted");
+      out[key] = text.slice(from, i); last = key; key = null;
+    } else out.push(text.slice(from, i));
+    from = i + 1;
+  };
+  for (let i = 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) { // a string: to its closing quote; at depth 0 in an object the first is a key
+      const s = i;
+      for (i++; text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+      if (isObject && depth === 0 && key === null) { key = JSON.parse(text.slice(s, i + 1)); from = i + 2; i++; }
+    } else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) depth--;
+    else if (c === 44 && depth === 0) member(i);
+    else if (strict && (c === 32 || c === 9 || c === 10 || c === 13)) throw new SyntaxError("a space outside a string");
+  }
+  if (end > 1) member(end);
+  return out;
+}
 
 function parseCanonical(text) {
-  let i = 0;
-  const fail = (what) => { throw new SyntaxError(`${what} at character ${i + 1}`); };
-  const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-  const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
-  function token(re) {
-    re.lastIndex = i;
-    const m = re.exec(text);
-    if (!m) fail("invalid JSON");
-    i += m[0].length;
-    return m[0];
-  }
-  function value() {
-    const start = i;
-    const c = text[i];
-    if (c === "{" || c === "[") {
-      const isObject = c === "{";
-      const out = isObject ? {} : [];
-      const raws = isObject ? {} : [];
-      i++;
-      let last = null;
-      while (text[i] !== (isObject ? "}" : "]")) {
-        if ((isObject ? Object.keys(out).length : out.length) > 0) {
-          if (text[i] !== ",") fail("',' expected");
-          i++;
-        }
-        if (isObject) {
-          const rawKey = token(STRING);
-          const key = JSON.parse(rawKey);
-          if (JSON.stringify(key) !== rawKey) fail("a key not in canonical form");
-          if (last !== null && !(last < key)) fail("keys not sorted");
-          if (text[i] !== ":") fail("':' expected");
-          i++;
-          const [v, raw] = value();
-          out[key] = v; raws[key] = raw; last = key;
-        } else {
-          const [v, raw] = value();
-          out.push(v); raws.push(raw);
-        }
-      }
-      i++;
-      Object.defineProperty(out, RAW, { value: raws });
-      return [out, text.slice(start, i)];
-    }
-    if (c === '"') {
-      const raw = token(STRING);
-      const s = JSON.parse(raw);
-      if (JSON.stringify(s) !== raw) fail("a string not in canonical form");
-      return [s, raw];
-    }
-    for (const [word, v] of [["true", true], ["false", false], ["null", null]]) {
-      if (text.startsWith(word, i)) { i += word.length; return [v, word]; }
-    }
-    const raw = token(NUMBER);
-    return [Number(raw), raw];
-  }
-  const [v] = value();
-  if (i !== text.length) fail("text after the JSON value");
-  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new SyntaxError("not a JSON object");
-  return v;
+  const value = JSON.parse(text);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new SyntaxError("not a JSON object");
+  Object.defineProperty(value, RAW, { value: raws(text, true) });
+  return value;
 }
+
+const rawOf = (text, key) => raws(text)[key]; // one member's raw text, of a nested value
 
 function readExport(bytes) {
   // (header, rows): an unreadable line becomes {_error} at its place (as storage/audit/export.py).
@@ -221,8 +199,12 @@ async function audit(header, rows) {
       const seed = r.kind === "reveal" ? p.seed : r.kind === "reveal-hidden" ? p.hidden_seed : null;
       return typeof seed === "string" && HEX64.test(seed) ? commitmentOf(seed) : null;
     })),
-    Promise.all(rows.map((r, k) => Promise.all((good[k] && Array.isArray(r.secret) ? r.secret : []).map((e) =>
-      isObj(e) && typeof e.salt === "string" && "value" in e ? valueCommitment(e.salt, e[RAW].value) : null)))),
+    Promise.all(rows.map((r, k) => {
+      const entries = good[k] && Array.isArray(r.secret) ? r.secret : [];
+      const texts = entries.length ? raws(r[RAW].secret) : [];
+      return Promise.all(entries.map((e, i) =>
+        isObj(e) && typeof e.salt === "string" && "value" in e ? valueCommitment(e.salt, rawOf(texts[i], "value")) : null));
+    })),
     typeof header.scenario_text === "string" ? sha256(utf8.encode(header.scenario_text)) : null,
   ]);
 
@@ -290,7 +272,7 @@ async function audit(header, rows) {
       if (!ep) return;
       if (typeof p.salt !== "string") return fail(pos, "salt is not text");
       if (ep.firstDraw !== null) return fail(pos, `salt after epoch ${p.epoch}'s first roll (row ${ep.firstDraw})`);
-      ep.salts.push(p[RAW].salt);
+      ep.salts.push(rawOf(row[RAW].payload, "salt"));
     },
     reveal(pos, row, p) {
       const ep = isInt(p.epoch) ? epochs.get(p.epoch) : undefined;
@@ -367,7 +349,7 @@ async function audit(header, rows) {
       const c = isObj(entry) ? entry.commitment : undefined;
       if (!committed.has(c)) return fail(pos, "a disclosed hidden value names no commitment of this row");
       if (secretDigests[pos][k] !== c) return fail(pos, "a hidden value does not match its commitment");
-      found.set(c, entry[RAW].value);
+      found.set(c, rawOf(raws(row[RAW].secret)[k], "value"));
     });
   }
 
@@ -549,7 +531,9 @@ async function main() {
     return;
   }
   const started = performance.now();
-  const bytes = Uint8Array.from(atob($("export").textContent.trim()), (c) => c.charCodeAt(0));
+  const text = atob($("export").textContent);
+  const bytes = new Uint8Array(text.length);
+  for (let k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
   const [header, rows] = readExport(bytes);
   const report = await audit(header, rows);
   const ms = performance.now() - started;
