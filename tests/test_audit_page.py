@@ -356,3 +356,28 @@ def test_a_failed_chain_shows_no_statistics_of_the_rows_after_it(finished_duel, 
     assert "Only rows 0-10 are counted, before the failure: nothing from row 11 on" in out
     counted = re.search(r"^  all\s+(\d+)", out, re.MULTILINE)
     assert counted and int(counted.group(1)) == 2  # the d10 rolls of rows 3 and 6 only
+
+
+def test_pbem_audit_html_writes_the_same_page_from_the_database_and_from_an_export(
+    browser, finished_duel, tmp_path, capsys
+):
+    """`pbem audit NAME --html` (the operator's whole log, its open epoch pending) and `pbem audit
+    --verify FILE --html` of that game's export write the same page, which verifies. (The
+    finished_duel fixture keeps the duel registered.)"""
+    db = str(tmp_path / "g.db")
+    store = Store(db)
+    service = GameService(store)
+    service.new_game("g", system="hidden-duel")
+    for side, text in [("north", "draw"), ("north", "roll"), ("north", "play")]:
+        assert service.say("g", side, text)[0].ok
+    store.close()
+    one, two, export = tmp_path / "one.html", tmp_path / "two.html", tmp_path / "g.jsonl"
+    assert cli.main(["audit", "g", "--db", db, "--export", str(export), "--html", str(one)]) == 0
+    assert cli.main(["audit", "--verify", str(export), "--html", str(two)]) == 0
+    assert "Wrote the audit page to" in capsys.readouterr().out
+    assert one.read_bytes() == two.read_bytes()
+    page = browser.open(one)
+    assert page.verdict.startswith("VERIFIED") and "epoch 1 not revealed yet" in page.verdict
+    assert "sealed until the game ends" in page.verdict and page.requests == [one.as_uri()]
+    assert "pending: its seed is not revealed yet" in page.text("rolls")
+    page.close()
