@@ -10,6 +10,7 @@ the row the server names.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import random
@@ -23,7 +24,8 @@ from app.service import GameService
 from bots import cli
 from bots.demo import legal_texts
 from storage import Store
-from storage.audit import export_lines
+from storage.audit import audit as server_audit
+from storage.audit import export_lines, parse_export
 from storage.audit.page import page_html
 from storage.chain import link
 from storage.dice import CommittedDice, face_from_digest, roll_value, salt_digest
@@ -62,8 +64,6 @@ def finished_duel():
 
 
 def _parse(data: bytes):
-    from storage.audit import parse_export
-
     header, rows = parse_export(data)
     return header, rows, data
 
@@ -180,6 +180,52 @@ def test_each_tampering_fails_at_the_same_row_in_the_page_and_the_cli(
     verdict, code, out = verdicts(browser, tmp_path, tamper.replace(" ", "-"), header, rows, capsys)
     assert verdict.startswith(f"FAILED at row {k}:"), verdict
     assert code == 1 and f"FAILED at row {k}:" in out, out
+
+
+def _server_verdict(data: bytes) -> str:
+    report = server_audit(*parse_export(data))
+    if report.ok:
+        return "VERIFIED"
+    index = report.first_failure["index"]
+    return "FAILED in the header" if index is None else f"FAILED at row {index}"
+
+
+def test_random_byte_changes_fail_at_the_same_row_in_the_page_and_the_server(
+    browser, finished_duel, tmp_path
+):
+    """60 exports, each with one byte of one line (header, chained field, hash, secret) changed:
+    the page's verifier and the server's name the same row (or the header)."""
+    header, rows = finished_duel
+    data = export_bytes(header, rows)
+    (tmp_path / "b.html").write_text(page_html(data), encoding="utf-8")
+    page = browser.open(tmp_path / "b.html")
+    rng = random.Random(1616)
+    lines = data.split(b"\n")[:-1]
+    tampered = []
+    for _ in range(60):
+        k = rng.randrange(len(lines))
+        at = rng.randrange(len(lines[k]))
+        new = rng.choice([c for c in b"0123456789abcdef:,{} x" if c != lines[k][at]])
+        line = lines[k][:at] + bytes([new]) + lines[k][at + 1 :]
+        tampered.append(b"\n".join([*lines[:k], line, *lines[k + 1 :]]) + b"\n")
+    expected = [_server_verdict(t) for t in tampered]
+    script = """
+    (async (exports) => {
+      const A = globalThis.pbemAudit, out = [];
+      for (const b64 of exports) {
+        const text = atob(b64), bytes = new Uint8Array(text.length);
+        for (let k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
+        const [header, rows] = A.readExport(bytes);
+        out.push(A.verdictText(await A.audit(header, rows), header));
+      }
+      return out;
+    })(EXPORTS)
+    """
+    b64 = json.dumps([base64.b64encode(t).decode() for t in tampered])
+    found = page.evaluate(script.replace("EXPORTS", b64))
+    assert [v.split(":")[0] for v in found] == expected
+    assert sum(v.startswith("FAILED at row") for v in expected) > 40  # most lines are rows
+    page.close()
 
 
 def test_the_synthetic_log_gives_the_same_rows_as_the_server(browser, tmp_path, capsys):

@@ -190,7 +190,9 @@ function chainFailure(rows, hashes) {
 async function audit(header, rows) {
   // Every digest first (in parallel), then one walk over the rows, then every draw recomputed.
   const failures = [];
-  const fail = (at, problem, rank = 1) => failures.push({ at, rank, seq: failures.length, problem });
+  // at: the row a problem shows at (-1: the header alone); inHeader: the header is at fault (a
+  // header/setup disagreement shows at row 0); rank 0: the chain, reported first at its row.
+  const fail = (at, problem, rank = 1, inHeader = at < 0) => failures.push({ at, rank, seq: failures.length, problem, inHeader });
   const good = rows.map((r) => !rowDefect(r));
   const [hashes, seedDigests, secretDigests, scenarioDigest] = await Promise.all([
     Promise.all(rows.map((r, k) => (good[k] ? rowHash(r.prev_hash, r) : null))),
@@ -250,8 +252,8 @@ async function audit(header, rows) {
     setup(pos, row, p) {
       if (pos !== 0) return fail(pos, "a second setup row");
       if (!isObj(p) || "_error" in header) return;
-      if (p.scenario_sha256 != null && typeof header.scenario_text === "string" && scenarioDigest !== p.scenario_sha256) fail(0, "header: scenario_text does not match the setup row's scenario_sha256");
-      for (const k of ["game_uid", "name", "game", "sandbox"]) if (k in p && k in header && p[k] !== header[k]) fail(0, `header: ${k} does not match the setup row`);
+      if (p.scenario_sha256 != null && typeof header.scenario_text === "string" && scenarioDigest !== p.scenario_sha256) fail(0, "header: scenario_text does not match the setup row's scenario_sha256", 1, true);
+      for (const k of ["game_uid", "name", "game", "sandbox"]) if (k in p && k in header && p[k] !== header[k]) fail(0, `header: ${k} does not match the setup row`, 1, true);
     },
     epoch(pos, row, p) {
       const k = p.epoch;
@@ -414,7 +416,7 @@ function verdictText(report, header) {
   const f = report.first;
   if (f) {
     const problem = f.problem.replace(new RegExp(`^row ${f.at}: `), "").replace(/^header: /, "");
-    return f.at < 0 ? `FAILED in the header: ${problem}` : `FAILED at row ${f.at}: ${problem}`;
+    return f.inHeader ? `FAILED in the header: ${problem}` : `FAILED at row ${f.at}: ${problem}`;
   }
   let text = `VERIFIED: ${report.rows.length} rows; the chain holds to head hash ${header.head_hash}; ${report.revealed} revealed seed(s) match their commitments; ${report.checked} draw(s) recomputed exactly`;
   if (report.hiddenChecked) text += `; the hidden seed is revealed and ${report.hiddenChecked} hidden draw(s)/value(s) checked`;
@@ -554,5 +556,5 @@ async function main() {
   };
 }
 
-globalThis.pbemAudit = { rollValue, faceFromDigest, Draws, audit, readExport, chi2sf, saltDigestOf: (salts) => saltDigest(salts.map((s) => JSON.stringify(s))) };
+globalThis.pbemAudit = { rollValue, faceFromDigest, Draws, audit, readExport, verdictText, chi2sf, saltDigestOf: (salts) => saltDigest(salts.map((s) => JSON.stringify(s))) };
 main().catch((e) => { const v = $("verdict"); v.textContent = `FAILED in the page: ${e && e.message}`; v.className = "bad"; });
