@@ -25,7 +25,7 @@ from bots import cli
 from bots.demo import legal_texts
 from storage import Store
 from storage.audit import audit as server_audit
-from storage.audit import export_lines, parse_export
+from storage.audit import chi2_sf, export_lines, parse_export
 from storage.audit.page import page_html
 from storage.chain import link
 from storage.dice import CommittedDice, face_from_digest, roll_value, salt_digest
@@ -366,6 +366,9 @@ def test_the_page_and_the_server_draw_the_same_for_random_cases(browser, finishe
             f"{json.dumps(digests)}.map(d => globalThis.pbemAudit.faceFromDigest(d, {faces}))"
         )
         assert js == [face_from_digest(bytes(d), faces) for d in digests], faces
+    chi = [(x, df) for df in (1, 2, 5, 9, 19, 99) for x in (0.5, 3.0, df * 1.0, df * 2.5)]
+    js = page.evaluate(f"{json.dumps(chi)}.map(([x, df]) => globalThis.pbemAudit.chi2sf(x, df))")
+    assert js == pytest.approx([chi2_sf(x, df) for x, df in chi], abs=1e-6)  # erfc to 1.2e-7
     page.close()
 
 
