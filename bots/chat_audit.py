@@ -99,7 +99,8 @@ def _notes(chat: ChatService, game: str, left_out: int | None, rows: int) -> lis
     if games.system_of(chat.store, game).hidden_information:
         over = games.system_of(chat.store, game).situation(chat.service.state(game)).over
         notes.append(
-            "Hidden information: included and checked (the game has ended)."
+            "Hidden information: included (the game has ended), so every hidden draw and"
+            " private event is checked too."
             if over
             else "Hidden information: sealed until the game ends (the file holds only its"
             " commitments)."

@@ -121,7 +121,7 @@ def test_a_telegram_player_gets_the_export_and_the_page_as_files(tmp_path, capsy
 
             await finish(w, group, turns_played=1)
             a = await group.say("bob", "audit export")
-            assert "Nothing left out" in a.public and "included and checked" in a.public
+            assert "Nothing left out" in a.public and "Hidden information: included" in a.public
             final = a.outs[0].image
             out = verified(tmp_path, final, capsys)
             assert "hidden seed revealed" in out and '"secret"' in final.decode()
