@@ -264,6 +264,17 @@ def test_a_pasted_head_hash_is_checked_at_its_row(browser, finished_duel, tmp_pa
     page.close()
 
 
+def test_a_browser_without_uint8array_frombase64_verifies_the_same(
+    browser, finished_duel, tmp_path
+):
+    header, rows = finished_duel
+    (tmp_path / "o.html").write_text(page_html(export_bytes(header, rows)), encoding="utf-8")
+    page = browser.open(tmp_path / "o.html", before="delete Uint8Array.fromBase64;")
+    assert page.verdict.startswith("VERIFIED: 26 rows"), page.verdict
+    assert page.evaluate("typeof Uint8Array.fromBase64") == "undefined"
+    page.close()
+
+
 def test_without_webcrypto_the_page_says_so_instead_of_a_verdict(browser, finished_duel, tmp_path):
     header, rows = finished_duel
     (tmp_path / "n.html").write_text(page_html(export_bytes(header, rows)), encoding="utf-8")

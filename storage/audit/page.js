@@ -20,6 +20,18 @@ const utf8 = new TextEncoder();
 // of a number or an escape. A line with a space outside a string or unsorted keys is no canonical
 // line (it was edited by hand); any other edit changes a hash or a commitment.
 
+function stringEnd(text, start) {
+  // The index of the quote that closes the string opened at `start` (one not escaped: after an
+  // even number of backslashes).
+  let i = start;
+  for (;;) {
+    i = text.indexOf('"', i + 1);
+    let slashes = 0;
+    while (text.charCodeAt(i - 1 - slashes) === 92) slashes++;
+    if (slashes % 2 === 0) return i;
+  }
+}
+
 function raws(text, strict = false) {
   // The raw texts of the direct members of a JSON object ({key: text}) or array ([text, ...]),
   // found by one pass over the (already parsed, so valid) text; strict: a space outside a string
@@ -39,7 +51,7 @@ function raws(text, strict = false) {
     const c = text.charCodeAt(i);
     if (c === 34) { // a string: to its closing quote; at depth 0 in an object the first is a key
       const s = i;
-      for (i++; text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+      i = stringEnd(text, i);
       if (isObject && depth === 0 && key === null) { key = JSON.parse(text.slice(s, i + 1)); from = i + 2; i++; }
     } else if (c === 123 || c === 91) depth++;
     else if (c === 125 || c === 93) depth--;
@@ -61,22 +73,27 @@ const rawOf = (text, key) => raws(text)[key]; // one member's raw text, of a nes
 
 function readExport(bytes) {
   // (header, rows): an unreadable line becomes {_error} at its place (as storage/audit/export.py).
-  const lines = [];
-  let start = 0;
-  for (let k = 0; k <= bytes.length; k++) {
-    if (k === bytes.length || bytes[k] === 10) { lines.push(bytes.subarray(start, k)); start = k + 1; }
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  let lines;
+  try {
+    lines = decoder.decode(bytes).split("\n");
+  } catch (e) { // not all UTF-8: line by line, so that the bad line is named
+    lines = [];
+    for (let k = 0, start = 0; k <= bytes.length; k++) {
+      if (k < bytes.length && bytes[k] !== 10) continue;
+      try { lines.push(decoder.decode(bytes.subarray(start, k))); } catch (e2) { lines.push(null); }
+      start = k + 1;
+    }
   }
-  if (lines.length && lines[lines.length - 1].length === 0) lines.pop();
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const parse = (raw, number) => {
-    let text;
-    try { text = decoder.decode(raw); } catch (e) { return { _error: `line ${number} is not UTF-8` }; }
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  const parse = (text, number) => {
+    if (text === null) return { _error: `line ${number} is not UTF-8` };
     try { return parseCanonical(text); } catch (e) {
       return { _error: `line ${number} is not a canonical JSON object (${e.message})` };
     }
   };
   if (!lines.length) return [{ _error: "the file is empty" }, []];
-  return [parse(lines[0], 1), lines.slice(1).map((raw, k) => parse(raw, k + 2))];
+  return [parse(lines[0], 1), lines.slice(1).map((text, k) => parse(text, k + 2))];
 }
 
 // ---------------------------------------------------------------- 2. the hashes and the dice
@@ -525,6 +542,14 @@ function checkHead(report) {
   else out.textContent = `HELD: the log still holds this head hash at row ${at} (posted ${report.rows[at].created_at}); every row up to it is unchanged.`;
 }
 
+function fromBase64(b64) {
+  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64.replace(/\s+/g, "")); // newer browsers
+  const text = atob(b64);
+  const bytes = new Uint8Array(text.length);
+  for (let k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
+  return bytes;
+}
+
 async function main() {
   const verdict = $("verdict");
   if (!(globalThis.crypto && crypto.subtle)) {
@@ -533,9 +558,7 @@ async function main() {
     return;
   }
   const started = performance.now();
-  const text = atob($("export").textContent);
-  const bytes = new Uint8Array(text.length);
-  for (let k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
+  const bytes = fromBase64($("export").textContent);
   const [header, rows] = readExport(bytes);
   const report = await audit(header, rows);
   const ms = performance.now() - started;
