@@ -72,7 +72,8 @@ def _audit(core: Core, game: str, rec: GameRecord, actor: Actor, line: str) -> R
         raise Rejection(
             "moderator-only",
             f"{actor.user} is not a moderator of this game: the chat audit "
-            "is for moderators (anyone can run `pbem audit --verify` on an export)",
+            "is for moderators; players get the files to check themselves with `audit export`"
+            " (then `pbem audit --verify`) or `audit page` (a page any browser checks it in)",
             None,
         )
     ok, text, _ = audit.audit_game(core.store, game)

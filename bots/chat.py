@@ -34,8 +34,8 @@ from adjudicator.core.errors import Rejection
 from app import names, outbox
 from app.messages import Incoming, Outgoing
 from app.service import GameService
+from bots import chat_audit, dm_wait
 from bots import chat_commands as commands
-from bots import dm_wait
 from bots.chat_commands import LIFECYCLE, NO_GAME_HELP, ChatRefused, Ctx
 from bots.clock import SystemClock
 from storage import GameNotFound, chat_store
@@ -79,6 +79,8 @@ class ChatService:
                 game = game or commands.private_game(self, ctx)
             if game is None:
                 return commands.no_game(self, ctx, head)
+            if head == "audit" and len(words) > 1 and words[1].lower() in chat_audit.SUBCOMMANDS:
+                return chat_audit.run(self, ctx, game, words)
             if head in LIFECYCLE:
                 if head == "help" and len(words) > 1 and words[1].lower() not in LIFECYCLE:
                     return self.order(ctx, game, text)

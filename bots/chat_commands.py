@@ -89,6 +89,8 @@ CHAT_HELP = """Chat commands:
   start — begin once every side is taken
   link — a one-time code; link <CODE> — make another chat follow this game
   map [full] — the map now
+  audit export | audit page — players and moderators: the log as a file, or a page that checks \
+it in any browser (without the open dice epoch); audit spectators on|off — moderators
   deadline <DURATION> | deadline decisions <DURATION> — moderators: the time per phase / per \
 decision (48h, 90m, 2d)
   extend <DURATION> — moderators: more time for the current deadline"""

@@ -255,27 +255,41 @@ class ProgressBar:
 
 
 def cmd_audit(args) -> int:
+    """`pbem audit NAME [--export FILE] [--html PAGE]` or `pbem audit --verify FILE [--html
+    PAGE]`. A missing, unreadable, malformed or truncated file: one sentence on stderr, exit 1."""
     if args.verify:
         if args.name or args.export:
             print("pbem audit: --verify FILE takes no game name and no --export", file=sys.stderr)
             return USAGE
-        ok, text = audit.verify_file(args.verify)
+        try:
+            header, rows, data = audit.load_export(args.verify)
+        except audit.ExportUnreadable as exc:
+            print(f"pbem audit: {exc}", file=sys.stderr)
+            return REFUSED
+        ok, text, _ = audit.check(header, rows, str(args.verify))
         print(text)
-        return OK if ok else REFUSED
-    if not args.name:
+    elif not args.name:
         print("pbem audit: give a game NAME or --verify FILE.jsonl", file=sys.stderr)
         return USAGE
-    service = GameService(_store(args))
-    if args.export:
-        ok, text, report = service.export(args.name, args.export)
-        print(text)
-        print(
-            f"Exported {report.rows} rows to {args.export}; check it anywhere with "
-            f"`pbem audit --verify {args.export}`."
-        )
     else:
-        ok, text, _ = service.audit(args.name)
-        print(text)
+        service = GameService(_store(args))
+        if args.export:
+            ok, text, report = service.export(args.name, args.export)
+            print(text)
+            print(
+                f"Exported {report.rows} rows to {args.export}; check it anywhere with "
+                f"`pbem audit --verify {args.export}`."
+            )
+        else:
+            ok, text, _ = service.audit(args.name)
+            print(text)
+        data = audit.export_data(service.store, args.name)[2] if args.html else b""
+    if args.html:
+        audit.write_page(args.html, data)
+        print(
+            f"Wrote the audit page to {args.html}: open it in any browser, offline; it checks"
+            " every row, seed and roll itself (docs/audit.md)."
+        )
     return OK if ok else REFUSED
 
 

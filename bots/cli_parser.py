@@ -102,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--verify", metavar="FILE.jsonl", help="check an exported file (no database needed)"
     )
+    audit.add_argument(
+        "--html",
+        metavar="FILE.html",
+        help="also write the offline audit page: one HTML file that verifies the export in any"
+        " browser (docs/audit.md)",
+    )
     serve = sub.add_parser(
         "serve",
         parents=[common],

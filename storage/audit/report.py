@@ -122,7 +122,15 @@ def _statistics(report: AuditReport) -> list[str]:
     stats = report.stats
     d6 = {"faces": 6, **{k: stats[k] for k in ("all", "by_side", "by_kind")}}
     groups = list(stats.get("by_die", {}).values()) or [d6]
+    upto = report.stats_rows
+    if upto == 0:
+        return ["Dice statistics: none (the log fails at its start: no roll in it is trusted)."]
     out = [_stat_title(groups)]
+    if upto is not None:
+        out.append(
+            f"  Only rows 0-{upto - 1} are counted, before the failure: nothing from row {upto}"
+            " on is trusted."
+        )
     for group in groups:
         out += _group_table(group)
     return out
