@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from render.canvas import Canvas, Colour, Draw
-from render.text import text
+from render.text import text, text_length, wrap
 
 
 def track(
@@ -40,9 +40,17 @@ def text_block(
     more_colour: Colour,
     line_h: float = 23,
     more_size: int = 17,
+    width: float | None = None,
 ) -> int:
     """Lines [(text, colour, size)] from y down, line_h apart, above bottom; when they do not
-    all fit, the last line that fits says how many more there are. Returns how many were shown."""
+    all fit, the last line that fits says how many more there are. A line wider than width (if
+    given) is wrapped, its further parts indented. Returns how many lines were shown."""
+    if width is not None:
+        lines = [
+            ("    " * (i > 0) + part, colour, size)
+            for s, colour, size in lines
+            for i, part in enumerate(wrap(s, size, width - text_length("    ", size)))
+        ]
     shown = 0
     for i, (s, colour, size) in enumerate(lines):
         if y + line_h > bottom - (line_h if i < len(lines) - 1 else 0):

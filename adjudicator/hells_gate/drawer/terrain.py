@@ -17,6 +17,7 @@ from adjudicator.hells_gate.scenario import Scenario
 from render import canvas
 from render.canvas import Box, Canvas, Colour, Draw, Point
 from render.hexes import Layout
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.text import font, vertical_label
 
 SUPERSAMPLE = 2  # the static layer is drawn at 2x and reduced once
@@ -202,7 +203,7 @@ def draw_city(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
 
 def _dnieper_label(img: Canvas, lay: Layout) -> None:
     """The Dnieper's name, vertical, in the water beyond the east edge."""
-    tmp = vertical_label("DNIEPER", 15, colours.RIVER_LABEL, colours.WATER)
+    tmp = vertical_label("DNIEPER", SMALL, colours.RIVER_LABEL, colours.WATER)
     mx1 = lay.map_box[2]
     # the notch between the last column's hexes 3 and 4 (or the middle of the edge)
     y = lay.margin + lay.h * (lay.nrows // 2)
