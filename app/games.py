@@ -69,7 +69,9 @@ def draw(
     drawer: Any = import_module(system.drawer)
     side = None if view == "public" else view
     fn = getattr(drawer, "draw_focus", None) if focus else None
-    image: bytes = (fn or drawer.draw)(system, system.view(state, viewer), seen, view=side, title=title)
+    image: bytes = (fn or drawer.draw)(
+        system, system.view(state, viewer), seen, view=side, title=title
+    )
     return image
 
 

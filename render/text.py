@@ -55,7 +55,7 @@ PHONE_MIN_PX = 9  # the least height of a capital or a digit there
 
 def cap_height(size: int) -> int:
     """The ink height of a capital (or a digit) at this font size, in pixels."""
-    left, top, right, bottom = font(size).getbbox("H", anchor="ls")
+    _left, top, _right, bottom = font(size).getbbox("H", anchor="ls")
     return int(bottom - top)
 
 

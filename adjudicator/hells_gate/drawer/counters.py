@@ -14,10 +14,10 @@ from functools import lru_cache
 
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.colours import RGB
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import UnitSpec
 from render import canvas
 from render.canvas import Box, Canvas, Colour, Draw
-from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.text import text_fitted
 
 K = 4  # supersampling of the shapes

@@ -20,8 +20,8 @@ from adjudicator.hells_gate.drawer import (
     symbols,
     terrain,
 )
-from adjudicator.hells_gate.drawer.sizes import COUNTER, STRIP
 from adjudicator.hells_gate.drawer.events import EventLike, Summary, summarise
+from adjudicator.hells_gate.drawer.sizes import COUNTER, STRIP
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
 from adjudicator.hells_gate.victory import victory_points

@@ -4,15 +4,15 @@ the weather; as many lines as fit above the legend."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.events import Summary
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import Scenario
 from render.canvas import Canvas, Colour, Draw
 from render.panel import text_block
-from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.text import NB, wrap
 
 Line = tuple[str, Colour, int]  # text, colour, size
@@ -46,18 +46,20 @@ def draw_happened(
     W: float,
     bottom: float,
     dbg: dict[str, Any],
-    stacks: list[tuple[str, list[str]]] = (),  # type: ignore[assignment]
+    stacks: Sequence[tuple[str, list[str]]] = (),
 ) -> None:
     d.line((x0, y, x0 + W, y), fill=colours.PANEL_LINE, width=2)
     y += 8
-    lines = [
+    lines: list[Line] = [
         (f"STACK {h}: {', '.join(us)}", colours.PANEL_TEXT, SMALL) for h, us in stacks
     ]  # the stacks drawn with a count badge: every unit there
     lines += _attack_lines(s, W) + _unit_lines(scenario, s, W)  # (text, colour, size)
     if s.weather:
         lines.append((s.weather, colours.PANEL_MUTED, SMALL))
     if not lines:
-        lines.append(("Nothing happened on the map since the last image.", colours.PANEL_MUTED, SMALL))
+        lines.append(
+            ("Nothing happened on the map since the last image.", colours.PANEL_MUTED, SMALL)
+        )
     shown = text_block(img, x0, y, bottom, lines, colours.PANEL_MUTED, more_size=SMALL, width=W)
     dbg["happened"] = [t for t, _, _ in lines]
     dbg["happened_shown"] = shown

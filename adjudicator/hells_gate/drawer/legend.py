@@ -66,12 +66,22 @@ def draw_legend(img: Canvas, scenario: Scenario, st: Static) -> None:
         x0,
         y + 4,
         W,
-        [(fn, label) for _, label, fn in rows],
+        [(_recorded(st, key, fn), label) for key, label, fn in rows],
         colours.PANEL_TEXT,
         size=SMALL,
         row_h=ROW,
     )
     st.legend.extend((key, label) for key, label, _ in rows)
+
+
+def _recorded(st: Static, key: str, fn: Callable[[float, float], None]) -> Callable[..., None]:
+    """fn, also keeping where it drew its symbol (st.legend_at[key]: the top-left corner)."""
+
+    def at(x: float, y: float) -> None:
+        st.legend_at[key] = (x, y)
+        fn(x, y)
+
+    return at
 
 
 COUNTER_TEXT = "Counter: id, size (X bde, XX div, XXX corps), type, strength; [n] bracketed."

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import HexSpec
 from render import canvas
 from render.canvas import Canvas
 from render.hexes import Layout
-from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.text import Font, font
 
 

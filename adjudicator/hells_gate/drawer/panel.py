@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.hells_gate.drawer import colours, counters, happened
 from adjudicator.hells_gate.drawer.colours import RGB, Banner
 from adjudicator.hells_gate.drawer.events import Summary
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, Result, SideVP
 from render import canvas
 from render.canvas import Canvas, Draw
 from render.panel import track
-from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.text import fit_size, text, text_length, wrap
 
 if TYPE_CHECKING:

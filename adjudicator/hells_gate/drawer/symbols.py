@@ -4,9 +4,9 @@ slots at a hex's left and right corners where they go."""
 from __future__ import annotations
 
 from adjudicator.hells_gate.drawer import colours, counters
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.canvas import Draw
 from render.hexes import Layout
-from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.text import font
 
 AIRCRAFT = [  # seen from above, in tenths of the disc's radius

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 from adjudicator.hells_gate.drawer import colours, legend, names, symbols
 from adjudicator.hells_gate.drawer.names import NameSprite
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import Scenario
 from render import canvas
 from render.canvas import Box, Canvas, Colour, Draw, Point
 from render.hexes import Layout
-from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.text import font, vertical_label
 
 SUPERSAMPLE = 2  # the static layer is drawn at 2x and reduced once
@@ -31,6 +31,7 @@ class Static:
     slots: dict[str, dict[str, str]] = field(default_factory=dict)  # hex -> {"left": what, ...}
     legend: list[tuple[str, str]] = field(default_factory=list)  # (key, label), drawing order
     legend_top: int = 0
+    legend_at: dict[str, tuple[float, float]] = field(default_factory=dict)  # key -> symbol's x, y
     names: dict[str, NameSprite] = field(default_factory=dict)  # hex -> its town's name
     palette: Canvas | None = None  # set once the layer is cached (drawer/probe.py)
     panel_x: int = 0
