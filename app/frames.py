@@ -97,7 +97,7 @@ def file_name(n: int, frame: Frame) -> str:
 
 def heading(name: str, s: Situation) -> str:
     """The title of the image of a game in situation s: the same in a chat post, `pbem render`
-    and the demo's frames ("g: turn 3, german-movement", "... (game over)")."""
+    and the demo's frames ("g: turn 3, combat", "... (game over)")."""
     return f"{name}: {s.label}" + (" (game over)" if s.over else "")
 
 
