@@ -56,7 +56,8 @@ def text_block(
         if y + line_h > bottom - (line_h if i < len(lines) - 1 else 0):
             text(img, (x0, y), f"... and {len(lines) - i} more lines", more_size, more_colour)
             break
-        text(img, (x0, y), s, size, colour)
+        body = s.lstrip(" ")  # leading spaces indent (a glyph mask starts at its first ink)
+        text(img, (x0 + text_length(s[: len(s) - len(body)], size), y), body, size, colour)
         y += line_h
         shown += 1
     return shown

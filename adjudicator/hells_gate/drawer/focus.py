@@ -17,7 +17,7 @@ from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
 from render import canvas
 from render.canvas import Canvas
-from render.text import text, wrap
+from render.text import text, text_length, wrap
 
 FOCUS_MAX = 1280  # the long side of a focus image, at most
 MAX_ENLARGE = 1.6  # a small area is enlarged at most this much
@@ -93,7 +93,8 @@ def compose_focus(
     d.line((0, h, width, h), fill=colours.PANEL_LINE, width=2)
     y = h + PAD
     for s, colour, size in lines:
-        text(out, (PAD, y), s, size, colour)
+        body = s.lstrip(" ")
+        text(out, (PAD + text_length(s[: len(s) - len(body)], size), y), body, size, colour)
         y += LINE
     info = {
         "crop": box,
@@ -123,11 +124,10 @@ def _panel_lines(
         (s, colours.PANEL_TEXT, SMALL + 2) for s in wrap(title or scenario.title, SMALL + 2, width)
     ]
     head += [(s, colours.PANEL_MUTED, SMALL) for s in wrap(status, SMALL, width)]
-    said = [s.strip() for s in dbg["happened"]]
     body = [
-        ("  " * (i > 0) + s, colours.PANEL_TEXT, SMALL)
-        for line in said
-        for i, s in enumerate(wrap(line, SMALL, width - 20))
+        ("    " * (i > 0) + s, colour, SMALL)
+        for line, colour, _ in dbg["happened_items"]
+        for i, s in enumerate(wrap(line, SMALL, width - 30))
     ]
     if len(body) > PANEL_LINES:
         more = len(body) - PANEL_LINES + 1

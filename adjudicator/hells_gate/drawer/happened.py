@@ -4,6 +4,7 @@ the weather; as many lines as fit above the legend."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -50,9 +51,22 @@ def draw_happened(
 ) -> None:
     d.line((x0, y, x0 + W, y), fill=colours.PANEL_LINE, width=2)
     y += 8
+    lines = happened_lines(scenario, s, stacks, W)
+    shown = text_block(img, x0, y, bottom, lines, colours.PANEL_MUTED, more_size=SMALL, width=W)
+    dbg["happened"] = [t for t, _, _ in lines]
+    dbg["happened_items"] = happened_lines(scenario, s, stacks, math.inf)  # one per item
+    dbg["happened_shown"] = shown
+    dbg["destroyed"] = [u for u, _, _ in s.destroyed]
+
+
+def happened_lines(
+    scenario: Scenario, s: Summary, stacks: Sequence[tuple[str, list[str]]], W: float
+) -> list[Line]:
+    """What happened, wrapped to W: the stacks drawn with a count badge (every unit there),
+    the attacks, the units, the weather."""
     lines: list[Line] = [
         (f"STACK {h}: {', '.join(us)}", colours.PANEL_TEXT, SMALL) for h, us in stacks
-    ]  # the stacks drawn with a count badge: every unit there
+    ]
     lines += _attack_lines(s, W) + _unit_lines(scenario, s, W)  # (text, colour, size)
     if s.weather:
         lines.append((s.weather, colours.PANEL_MUTED, SMALL))
@@ -60,10 +74,7 @@ def draw_happened(
         lines.append(
             ("Nothing happened on the map since the last image.", colours.PANEL_MUTED, SMALL)
         )
-    shown = text_block(img, x0, y, bottom, lines, colours.PANEL_MUTED, more_size=SMALL, width=W)
-    dbg["happened"] = [t for t, _, _ in lines]
-    dbg["happened_shown"] = shown
-    dbg["destroyed"] = [u for u, _, _ in s.destroyed]
+    return lines
 
 
 def _attack_lines(s: Summary, W: float) -> list[Line]:
