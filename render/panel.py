@@ -46,11 +46,14 @@ def text_block(
     all fit, the last line that fits says how many more there are. A line wider than width (if
     given) is wrapped, its further parts indented. Returns how many lines were shown."""
     if width is not None:
-        lines = [
-            ("    " * (i > 0) + part, colour, size)
-            for s, colour, size in lines
-            for i, part in enumerate(wrap(s, size, width - text_length("    ", size)))
-        ]
+        wrapped: list[tuple[str, Colour, int]] = []
+        for s, colour, size in lines:
+            body = s.lstrip(" ")
+            lead = s[: len(s) - len(body)]
+            room = width - text_length(lead + "    ", size)
+            for i, part in enumerate(wrap(body, size, room)):
+                wrapped.append((lead + "    " * (i > 0) + part, colour, size))
+        lines = wrapped
     shown = 0
     for i, (s, colour, size) in enumerate(lines):
         if y + line_h > bottom - (line_h if i < len(lines) - 1 else 0):
