@@ -122,6 +122,9 @@ def test_every_text_is_at_least_9_px_high_at_1280_px_wide(demo_frames, monkeypat
         mask = differing(
             a.resize(size, Image.Resampling.LANCZOS), b.resize(size, Image.Resampling.LANCZOS)
         )
+        edge = mask.crop((mask.width - 6, 0, mask.width, mask.height))
+        bottom = mask.crop((0, mask.height - 3, mask.width, mask.height))
+        assert edge.getbbox() is None and bottom.getbbox() is None, f"{title}: text leaves it"
         found = [bx for bx in blobs(mask) if bx[3] - bx[1] > SPECK]
         assert len(found) > 200, title  # hex ids, names, counters, panel, legend
         river = _vertical_label_strip(scenario, scale)
@@ -236,3 +239,14 @@ def test_a_post_and_a_frame_of_the_same_moment_have_the_same_title(demo_frames):
     here = system.situation(service.state(name))
     assert app_frames.title(name, last) == app_frames.heading(name, here)
     assert app_frames.heading(name, here).endswith("(game over)")
+
+
+def test_a_panel_line_too_long_is_wrapped_inside_its_width():
+    from render.panel import text_block
+
+    img = Image.new("RGB", (300, 200), (255, 255, 255))
+    line = "Weather roll 1: Mud from turn 2 to the end of the game (11.3, 11.4)."
+    shown = text_block(img, 10, 10, 200, [(line, (0, 0, 0), SMALL)], (0, 0, 0), width=200)
+    assert shown >= 3  # wrapped, not cut
+    ink = ImageChops.invert(img.convert("L")).point(lambda v: 255 if v > 40 else 0)
+    assert ink.getbbox() is not None and ink.getbbox()[2] <= 210

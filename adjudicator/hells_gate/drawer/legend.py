@@ -41,8 +41,9 @@ def draw_legend(img: Canvas, scenario: Scenario, st: Static) -> None:
     about = wrap(COUNTER_TEXT, SMALL, W)
     rows = _terrain_rows(img, d) + _symbol_rows(img, d)
     per_col = math.ceil(len(rows) / 2)
-    height = 34 + SAMPLE + 2 + 2 * (SMALL + 4) + 8 + len(about) * LINE + 2 * NATO_H + per_col * ROW
-    top = lay.size[1] - height - 14
+    samples_h = SAMPLE + STRIP + 2 + 2 * (SMALL + 4) + 8  # counters, marker strips, 2 lines
+    height = 34 + samples_h + len(about) * LINE + 2 * NATO_H + 4 + per_col * ROW
+    top = lay.size[1] - height - 12
     st.legend_top = top
     toolkit.heading(d, x0, top, W, "LEGEND", colours.PANEL_LINE, colours.PANEL_TEXT, SMALL)
     y = top + 34
@@ -52,7 +53,7 @@ def draw_legend(img: Canvas, scenario: Scenario, st: Static) -> None:
         img, d, x0, y, W, sprites, colours.PANEL_TEXT, size=SMALL, label_dy=SAMPLE + STRIP + 2
     )
     st.legend.extend((key, label.replace("\n", " ")) for key, _, label in samples)
-    y += SAMPLE + STRIP + 2 + 2 * (SMALL + 4) + 8
+    y += samples_h
     for line in about:
         d.text((x0, y), line, font=font(SMALL), fill=colours.PANEL_MUTED)
         y += LINE
