@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.drawer import colours, symbols
 from adjudicator.hells_gate.drawer.colours import RGB
 from adjudicator.hells_gate.drawer.events import Attack, Summary
 from adjudicator.hells_gate.drawer.sizes import SMALL
@@ -82,6 +82,16 @@ def _origins(f: Frame, atk: Attack) -> list[str]:
     return origins
 
 
+def _symbol_boxes(f: Frame) -> list[tuple[float, float, float, float]]:
+    """The boxes of the supply and airfield symbols (a label avoids them as it avoids ids)."""
+    out = []
+    for h, slots in f.st.slots.items():
+        for slot in slots:
+            x, y = symbols.slot_center(f.lay, h, slot)
+            out.append((x - 16, y - 16, x + 16, y + 16))
+    return out
+
+
 def _attack_label(
     f: Frame, atk: Attack, target: str, arrows: list[Segment], colour: Colour
 ) -> tuple[int, int, int, int]:
@@ -94,7 +104,8 @@ def _attack_label(
     w = overlay.badge_label_width(lines, badge=24)
     mx0, _, mx1, _ = f.lay.map_box
     bounds = (mx0 - 10, 2, mx1 + 14, f.img.height - 2)
-    box = label_box(f.lay, target, arrows, w, LABEL_H, f.occ, bounds, avoid=f.st.text_boxes)
+    avoid = [*f.st.text_boxes, *f.dbg["names"].values(), *_symbol_boxes(f)]
+    box = label_box(f.lay, target, arrows, w, LABEL_H, f.occ, bounds, avoid=avoid)
     overlay.badge_label(
         f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT, badge=24, badge_size=SMALL
     )
