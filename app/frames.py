@@ -26,6 +26,7 @@ class Frame:
     ended: list[tuple[int | None, str]] = field(default_factory=list)  # the phases that ended
     index: int = 0  # the log row of the order that made the frame
     over: bool = False
+    label: str = ""  # the system's label of the situation the frame shows ("turn 3, combat")
 
 
 def frames(system: GameSystem, rows: list[dict[str, Any]]) -> list[Frame]:
@@ -59,7 +60,7 @@ def _frame(
     ended: list[tuple[int | None, str]],
     index: int,
 ) -> Frame:
-    return Frame(s.turn, s.phase, state, events, ended, index, s.over)
+    return Frame(s.turn, s.phase, state, events, ended, index, s.over, s.label)
 
 
 def _ended(before: Situation, events: list[Event]) -> list[tuple[int | None, str]]:
@@ -94,11 +95,15 @@ def file_name(n: int, frame: Frame) -> str:
     return f"{n:03d}-t{turn}-{phase}{'-final' if frame.over else ''}.png"
 
 
+def heading(name: str, s: Situation) -> str:
+    """The title of the image of a game in situation s: the same in a chat post, `pbem render`
+    and the demo's frames ("g: turn 3, combat", "... (game over)")."""
+    return f"{name}: {s.label}" + (" (game over)" if s.over else "")
+
+
 def title(name: str, frame: Frame) -> str:
-    if not frame.ended:
-        return f"{name}: turn {frame.turn}, {frame.phase}"
-    turn, phase = frame.ended[0]
-    return f"{name}: after turn {turn} {phase}" + (" (game over)" if frame.over else "")
+    """The title of a frame: heading() of the situation it shows."""
+    return f"{name}: {frame.label}" + (" (game over)" if frame.over else "")
 
 
-__all__ = ["Frame", "file_name", "frames", "pick", "title"]
+__all__ = ["Frame", "file_name", "frames", "heading", "pick", "title"]

@@ -119,12 +119,18 @@ class GameService:
         return frames.frames(self.system(name), fold.with_secrets(self.store.log(name)))
 
     def image(
-        self, name: str, turn: int | None = None, phase: str | None = None, view: str | None = None
+        self,
+        name: str,
+        turn: int | None = None,
+        phase: str | None = None,
+        view: str | None = None,
+        focus: bool = False,
     ) -> bytes:
-        """The PNG of the end of (turn, phase), or of now: what players see after a phase."""
+        """The PNG of the end of (turn, phase), or of now: what players see after a phase (the
+        focus image a post carries if focus and the system's drawer offers one)."""
         frame = frames.pick(self.frames(name), turn, phase)
         title = frames.title(name, frame)
-        return games.draw(self.system(name), frame.state, frame.events, view, title)
+        return games.draw(self.system(name), frame.state, frame.events, view, title, focus)
 
     # -- the state as the fold of the log
     def replay(self, name: str, check_events: bool = False) -> Any:
