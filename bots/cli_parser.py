@@ -66,7 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("name")
     render.add_argument("-o", "--output", metavar="FILE", help="PNG file (default NAME.png)")
     render.add_argument("--turn", type=int, help="with --phase: the image at the end of that phase")
-    render.add_argument("--phase", help="a phase name of the game, as `status` names it")
+    render.add_argument(
+        "--phase",
+        help="a phase of the game, as `status` names it (a space may stand for a hyphen)",
+    )
     render.add_argument(
         "--view", metavar="SIDE|public", help="what one side may see (default public)"
     )
@@ -79,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     log_.add_argument(
         "--view", metavar="SIDE|public", help="what one side may see (default public)"
     )
+    log_.add_argument("--json", action="store_true", help="the rows as a JSON array")
 
     replay = sub.add_parser(
         "replay",
