@@ -114,36 +114,30 @@ def log_doc(
     rows = store.log(game)
     effective = {r["index"] for r in fold.effective_orders([r.to_dict() for r in rows])}
     shown = rows if count is None else rows[-count:] if count > 0 else []
-    docs = []
+    details = {row.index: row_details(row, viewer) for row in shown}
+    ids = {row.user for row in shown if row.user}
     for row in shown:
-        docs.append(
-            {
-                "index": row.index,
-                "kind": row.kind,
-                "actor": row.actor,
-                "user": row.user,
-                "user_name": row.user,
-                "text": row.text,
-                "details": row_details(row, viewer),
-                "effective": row.kind != "order" or row.index in effective,
-                "created_at": row.created_at,
-                "hash": row.hash,
-            }
-        )
-    ids = {d["user"] for d in docs if d["user"]}
-    for d in docs:
-        ids.update(names.USER_ID.findall(" ".join([d["text"], *d["details"]])))
+        ids.update(names.USER_ID.findall(" ".join([row.text, *details[row.index]])))
     known = names.of_users(store, sorted(ids))
 
     def named(text: str) -> str:
         return names.USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), text)
 
-    for d in docs:
-        if d["user"]:
-            d["user_name"] = known.get(d["user"], d["user"])
-        d["text"] = named(d["text"])
-        d["details"] = [named(line) for line in d["details"]]
-    return docs
+    return [
+        {
+            "index": row.index,
+            "kind": row.kind,
+            "actor": row.actor,
+            "user": row.user,
+            "user_name": known.get(row.user, row.user) if row.user else None,
+            "text": named(row.text),
+            "details": [named(line) for line in details[row.index]],
+            "effective": row.kind != "order" or row.index in effective,
+            "created_at": row.created_at,
+            "hash": row.hash,
+        }
+        for row in shown
+    ]
 
 
 def rolls_text(store: Store, game: str, count: int = DEFAULT_ROLLS) -> str:

@@ -17,6 +17,7 @@ from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games
 from app.fold import ReplayMismatch
 from app.service import GameService
+from bots import host
 from bots.cli_parser import build_parser
 from storage import StorageError, Store
 
@@ -313,6 +314,8 @@ COMMANDS = {
     "replay": cmd_replay,
     "audit": cmd_audit,
     "serve": cmd_serve,
+    "invite": host.cmd_invite,
+    "backup": host.cmd_backup,
 }
 
 if __name__ == "__main__":

@@ -103,6 +103,27 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--verify", metavar="FILE.jsonl", help="check an exported file (no database needed)"
     )
+    invite = sub.add_parser(
+        "invite",
+        parents=[common],
+        help="print the URL that adds the Discord bot to a server, with the permissions it needs",
+    )
+    invite.add_argument(
+        "--client-id",
+        metavar="ID",
+        help="the application id (default: $DISCORD_CLIENT_ID, else read from $DISCORD_TOKEN)",
+    )
+    invite.add_argument(
+        "--config", metavar="FILE.toml", help="settings file, as for serve (for DISCORD_TOKEN)"
+    )
+
+    backup = sub.add_parser(
+        "backup",
+        parents=[common],
+        help="copy the SQLite database to FILE while the service runs (PostgreSQL: pg_dump)",
+    )
+    backup.add_argument("file", metavar="FILE", help="the new file to write")
+
     serve = sub.add_parser(
         "serve",
         parents=[common],
