@@ -247,6 +247,34 @@ def test_the_discord_bot_says_which_permissions_it_lacks_on_new_and_at_startup(t
     assert sum(note in w for w in warnings) >= 2  # on `new`, and at the next start
 
 
+def test_a_discord_bot_that_may_not_post_answers_slash_commands_and_logs_the_rest(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    lacks = "The bot lacks Send Messages"
+
+    async def scenario():
+        async with FakeDiscord() as dc:
+            alice = dc.user("alice")
+            env = {"PBEM_DB": str(tmp_path / "pbem.db"), "DISCORD_TOKEN": dc.token}
+            async with Serving(env):
+                await dc.wait_identified(timeout=WAIT)
+                await dc.deny_bot("send_messages")  # taken away while the bot runs
+                await dc.send_message("status", author=alice, mention_bot=True)
+                await until(
+                    lambda: any("could not answer" in r.getMessage() for r in caplog.records),
+                    "the log to say why the answer to the mention was not posted",
+                )
+                await dc.send_command("order", {"text": "new hells-gate"}, user=alice)
+                sent = await until(lambda: [s for s in dc.sent if lacks in s.content], "the note")
+                assert sent[0].kind in ("interaction", "followup", "edit_original")
+                assert any("New game" in s.content for s in dc.sent)
+            return dc
+
+    dc = run(scenario())
+    assert not [s for s in dc.sent if s.kind == "channel"]  # nothing could be posted
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("could not answer" in w and "Send Messages" in w for w in warnings), warnings
+
+
 def test_the_telegram_bot_says_which_rights_it_lacks_on_new_and_at_startup(tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     photos = "The bot may not Send Photos in this group"

@@ -120,7 +120,12 @@ async def _handle_message(
     )
     outs = await _ask_and_check(bot, incoming, message.channel, False)
     for out in outs:
-        await _deliver(bot, out, here=message.channel, here_id=incoming.chat_id)
+        try:
+            await _deliver(bot, out, here=message.channel, here_id=incoming.chat_id)
+        except discord.Forbidden as exc:  # the bot may not post here: say why, in the log
+            why = channel_note(message.channel) or "no permission"
+            log.warning("discord: could not answer in %s (%s): %s", incoming.chat_id, exc.text, why)
+            return
 
 
 async def _ask_and_check(
