@@ -237,10 +237,15 @@ def test_the_discord_bot_says_which_permissions_it_lacks_on_new_and_at_startup(t
                 await until(lambda: [s for s in dc.sent if "New game" in s.content], "the answer")
                 assert all(s.reference is None for s in dc.sent)
             since = len(dc.sent)
-            async with Serving(env) as again:  # a restart: the channel hosts a game now
+            # a restart, in a server whose roles give no Attach Files: the server is checked,
+            # and the channel, which hosts a game now
+            dc.everyone &= ~discord.Permissions(attach_files=True).value
+            async with Serving(env) as again:
                 await until(lambda: [s for s in dc.sent[since:] if note in s.content], "the check")
                 bot = again.parts["senders"]["discord"].args[0]
-                assert bot.startup_notes and note in bot.startup_notes[0]
+                server, channel = bot.startup_notes
+                assert "lacks Attach Files in the server 'Wargamers'" in server
+                assert note in channel
 
     run(scenario())
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]

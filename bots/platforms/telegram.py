@@ -254,11 +254,12 @@ class TelegramBot(TelegramSender):
     async def _check_rights(self, chat_id: str) -> None:
         """After `new` or `link CODE` in a group: what the bot may not do there, logged, and
         said in the group when it may still send messages."""
-        note = await note_for(self.app, int(chat_id))
-        if note is None:
+        found = await note_for(self.app, int(chat_id))
+        if found is None:
             return
+        note, may_post = found
         log.warning("telegram: group %s: %s", chat_id, note)
-        if "Send Messages" in note or "not a member" in note:
+        if not may_post:
             return
         try:
             await self.send(Outgoing(PLATFORM, chat_id, note))

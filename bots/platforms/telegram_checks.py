@@ -76,15 +76,18 @@ def advice(lacking: list[str] | None) -> str:
     )
 
 
-async def note_for(app: Application, chat_id: int | str) -> str | None:
-    """The advice for a group where the bot's rights fall short, None if it has them all (or
-    they could not be read: logged)."""
+async def note_for(app: Application, chat_id: int | str) -> tuple[str, bool] | None:
+    """(the advice, whether the bot may still post it there) for a group where the bot's rights
+    fall short; None if it has them all (or they could not be read: logged)."""
     try:
         lacking = await missing(app, chat_id)
     except TelegramError as exc:
         log.warning("telegram: could not read the bot's rights in %s: %s", chat_id, exc)
         return None
-    return None if lacking == [] else advice(lacking)
+    if lacking == []:
+        return None
+    may_post = lacking is not None and NEEDED["can_send_messages"][0] not in lacking
+    return advice(lacking), may_post
 
 
 async def check_at_startup(app: Application, chats: list[tuple[str, str]]) -> list[str]:
@@ -94,14 +97,15 @@ async def check_at_startup(app: Application, chats: list[tuple[str, str]]) -> li
     if not getattr(app.bot, "can_read_all_group_messages", False):
         log.info("telegram: privacy mode is on: the bot sees the commands (/order ...) only")
     for chat_id, game in chats:
-        if chat_id.startswith("dm:") or not chat_id.lstrip("-").isdigit() or int(chat_id) > 0:
+        if not chat_id.startswith("-") or not chat_id[1:].isdigit():
             continue  # a private chat: nothing to grant
-        note = await note_for(app, int(chat_id))
-        if note is None:
+        found = await note_for(app, int(chat_id))
+        if found is None:
             continue
+        note, may_post = found
         log.warning("telegram: game %s, group %s: %s", game, chat_id, note)
         notes.append(note)
-        if "Send Messages" in note or "not a member" in note:
+        if not may_post:
             continue
         try:
             await app.bot.send_message(int(chat_id), note)

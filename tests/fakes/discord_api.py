@@ -26,7 +26,8 @@ What Discord does and this fake copies, because the adapter's correctness depend
   overwrite denying them to the bot's member on `#game` and the thread (a CHANNEL_UPDATE when
   connected); a post the bot may not make is refused (403, 50013 Missing Permissions; a reply
   without Read Message History: 160002), as Discord does. The @everyone role has every
-  permission but Administrator (which would override any overwrite).
+  permission but Administrator (which would override any overwrite); `everyone` changes that
+  for the next IDENTIFY (a server whose roles fall short).
 
 Pitfalls of the real library the fake honours (see ../shared/notes/libraries.md): responses carry
 `Content-Type: application/json` exactly; ids are real snowflakes; members carry `flags`; a 429 carries
@@ -171,6 +172,7 @@ class FakeDiscord:
         self.sync_calls = 0
         self.identifies: list[dict] = []
         self.bot_denied = 0  # permission bits denied to the bot in #game and the thread
+        self.everyone = EVERYONE  # the @everyone role's permissions (sent at IDENTIFY)
         self.reject_token = False  # True: the login is refused (401), as for a wrong token
         self._interactions: dict[str, _Interaction] = {}
         self._rate_limits: list[tuple[str, float, bool]] = []  # (kind, retry_after, via)
@@ -487,7 +489,7 @@ class FakeDiscord:
                 {
                     "id": gid,
                     "name": "@everyone",
-                    "permissions": str(EVERYONE),
+                    "permissions": str(self.everyone),
                     "position": 0,
                     "color": 0,
                     "hoist": False,
