@@ -9,6 +9,7 @@ ended are told by the platform's PhaseBegan events (adjudicator.core.events).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,15 +77,22 @@ def pick(all_frames: list[Frame], turn: int | None, phase: str | None) -> Frame:
     """The frame of the end of (turn, phase), or of now; LookupError names what exists."""
     if turn is None and phase is None:
         return all_frames[-1]
+    wanted = None if phase is None else phase_key(phase)
     for frame in all_frames:
         for t, p in frame.ended:
-            if (turn is None or t == turn) and (phase is None or p == phase):
+            if (turn is None or t == turn) and (wanted is None or phase_key(p) == wanted):
                 return frame
     last = all_frames[-1]
-    if (turn is None or last.turn == turn) and (phase is None or last.phase == phase):
+    if (turn is None or last.turn == turn) and (wanted is None or phase_key(last.phase) == wanted):
         return last
     done = ", ".join(f"{t} {p}" for f in all_frames for t, p in f.ended) or "none yet"
     raise LookupError(f"no image for turn {turn} {phase or ''}: phases ended so far: {done}")
+
+
+def phase_key(phase: str) -> str:
+    """A phase name as compared: case, spaces, hyphens and underscores do not matter, so
+    `side combat` (as the chat accepts a phase) finds `side-combat`."""
+    return "-".join(re.split(r"[\s_-]+", phase.strip().lower()))
 
 
 def file_name(n: int, frame: Frame) -> str:
@@ -106,4 +114,4 @@ def title(name: str, frame: Frame) -> str:
     return f"{name}: {frame.label}" + (" (game over)" if frame.over else "")
 
 
-__all__ = ["Frame", "file_name", "frames", "heading", "pick", "title"]
+__all__ = ["Frame", "file_name", "frames", "heading", "phase_key", "pick", "title"]

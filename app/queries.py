@@ -9,7 +9,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
 from adjudicator.core.system import GameSystem
-from app import audit, fold, games, roles
+from app import audit, fold, games, names, roles
 from app.context import Actor, Core
 from app.replies import Reply, fair_lines, row_details
 from storage import GameRecord, Store
@@ -95,16 +95,50 @@ def status(store: Store, game: str, system: GameSystem, view: str | None = None)
 def log_text(
     store: Store, game: str, count: int | None = None, viewer: Viewer | None = None
 ) -> str:
+    """The log, a row a line (with its details indented), users by the names the chats know."""
+    out = []
+    for row in log_doc(store, game, count, viewer):
+        who = f"{row['actor']} ({row['user_name']})" if row["user"] else row["actor"]
+        undone = "  [undone or rewound]" if row["kind"] == "order" and not row["effective"] else ""
+        out.append(f"{row['index']}. {who}: {row['text']}{undone}")
+        out += [f"    {line}" for line in row["details"]]
+    return "\n".join(out)
+
+
+def log_doc(
+    store: Store, game: str, count: int | None = None, viewer: Viewer | None = None
+) -> list[dict[str, Any]]:
+    """The log rows as documents (`pbem log --json`): index, kind, actor, user (the id) and
+    user_name (the display name the chats know, else the id), text, details (the lines a row
+    tells, private ones sealed but for `viewer`), effective, created_at, hash. User ids inside
+    the texts are shown by their names too."""
     rows = store.log(game)
     effective = {r["index"] for r in fold.effective_orders([r.to_dict() for r in rows])}
     shown = rows if count is None else rows[-count:] if count > 0 else []
-    out = []
+    details = {row.index: row_details(row, viewer) for row in shown}
+    ids = {row.user for row in shown if row.user}
     for row in shown:
-        who = f"{row.actor} ({row.user})" if row.user else row.actor
-        undone = row.kind == "order" and row.index not in effective
-        out.append(f"{row.index}. {who}: {row.text}{'  [undone or rewound]' if undone else ''}")
-        out += [f"    {line}" for line in row_details(row, viewer)]
-    return "\n".join(out)
+        ids.update(names.USER_ID.findall(" ".join([row.text, *details[row.index]])))
+    known = names.of_users(store, sorted(ids))
+
+    def named(text: str) -> str:
+        return names.USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), text)
+
+    return [
+        {
+            "index": row.index,
+            "kind": row.kind,
+            "actor": row.actor,
+            "user": row.user,
+            "user_name": known.get(row.user, row.user) if row.user else None,
+            "text": named(row.text),
+            "details": [named(line) for line in details[row.index]],
+            "effective": row.kind != "order" or row.index in effective,
+            "created_at": row.created_at,
+            "hash": row.hash,
+        }
+        for row in shown
+    ]
 
 
 def rolls_text(store: Store, game: str, count: int = DEFAULT_ROLLS) -> str:
@@ -124,4 +158,4 @@ def rolls_text(store: Store, game: str, count: int = DEFAULT_ROLLS) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["DEFAULT_ROLLS", "answer", "log_text", "rolls_text", "status"]
+__all__ = ["DEFAULT_ROLLS", "answer", "log_doc", "log_text", "rolls_text", "status"]

@@ -101,6 +101,13 @@ class GameService:
         viewer = games.viewer_of(system, self.state(name), view)
         return queries.log_text(self.store, name, count, viewer)
 
+    def log_doc(
+        self, name: str, count: int | None = None, view: str | None = None
+    ) -> list[dict[str, Any]]:
+        system = self.system(name)
+        viewer = games.viewer_of(system, self.state(name), view)
+        return queries.log_doc(self.store, name, count, viewer)
+
     def rolls_text(self, name: str, count: int = queries.DEFAULT_ROLLS) -> str:
         return queries.rolls_text(self.store, name, count)
 

@@ -17,12 +17,14 @@ from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games
 from app.fold import ReplayMismatch
 from app.service import GameService
+from bots import host
 from bots.cli_parser import build_parser
 from storage import StorageError, Store
 
 log = logging.getLogger("pbem")
 
 OK, REFUSED, USAGE = 0, 1, 2
+CLOSED_PIPE = 141  # what a shell reports for a writer stopped by SIGPIPE (128 + 13)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +40,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args.opened = []
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at the interpreter's exit
+        return code
+    except BrokenPipeError:  # `pbem log NAME | head`: the reader has what it wanted
+        _quiet_stdout()
+        return CLOSED_PIPE
     except (StorageError, ScenarioError, UnknownSystem, OSError) as exc:
         log.debug("setup error", exc_info=True)
         print(f"pbem: {exc}", file=sys.stderr)
@@ -46,6 +53,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for store in args.opened:
             store.close()
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of it raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is no file (a test's capture): nothing to flush
+        pass
 
 
 def _store(args, default: str | None = None) -> Store:
@@ -198,7 +215,11 @@ def cmd_log(args) -> int:
     if bad:
         print(bad, file=sys.stderr)
         return USAGE
-    print(service.log_text(args.name, args.n, args.view))
+    if args.json:
+        doc = service.log_doc(args.name, args.n, args.view)
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        print(service.log_text(args.name, args.n, args.view))
     return OK
 
 
@@ -211,7 +232,7 @@ def cmd_replay(args) -> int:
     else:
         service.record(args.name)  # an unknown game is a usage error (exit 2)
         names = [args.name]
-    bar = ProgressBar(len(names), "games") if args.all else None
+    bar = ProgressBar(len(names), "games") if args.all and sys.stderr.isatty() else None
     differ: list[str] = []
     lines: list[str] = []
     for done, name in enumerate(names, 1):
@@ -226,6 +247,7 @@ def cmd_replay(args) -> int:
             bar.update(done)
     if bar:
         bar.close()
+    if args.all:
         lines = [line for line in lines if ": differs at row " in line]
         lines.append(
             f"{len(names) - len(differ)} of {len(names)} games replay to their stored state"
@@ -236,7 +258,8 @@ def cmd_replay(args) -> int:
 
 
 class ProgressBar:
-    """`\r[########........] 12/40 games` on stderr, redrawn in place."""
+    """`\r[########........] 12/40 games` on stderr, redrawn in place: only on a terminal (a
+    redirected stderr would collect every redraw, carriage returns included)."""
 
     def __init__(self, total: int, what: str, width: int = 30, stream=None):
         self.total, self.what, self.width = total, what, width
@@ -305,6 +328,8 @@ COMMANDS = {
     "replay": cmd_replay,
     "audit": cmd_audit,
     "serve": cmd_serve,
+    "invite": host.cmd_invite,
+    "backup": host.cmd_backup,
 }
 
 if __name__ == "__main__":

@@ -87,6 +87,13 @@ def bindings(source: Store | Connection, game: str) -> list[tuple[str, str]]:
         return [(r.platform, r.chat_id) for r in conn.execute(q.order_by(BINDING.c.id))]
 
 
+def platform_chats(source: Store | Connection, platform: str) -> list[tuple[str, str]]:
+    """Every chat of one platform hosting a game, as (chat_id, game), in the order bound."""
+    q = select(BINDING.c.chat_id, BINDING.c.game).where(BINDING.c.platform == platform)
+    with reading(source) as conn:
+        return [(r.chat_id, r.game) for r in conn.execute(q.order_by(BINDING.c.id))]
+
+
 def bind(
     store: Store,
     platform: str,
