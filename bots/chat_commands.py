@@ -166,7 +166,7 @@ def join(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
     if side is None:
         raise ChatRefused(f"say {_sides_help(game, chat)}.")
     payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key)
-    text = chat.pretty(lifecycle.seat_text(payload))
+    text = chat.pretty(lifecycle.seat_text(payload, chat.name(ctx.user)))
     seats = chat.service.record(game).seats
     if all(seats.get(s.id) for s in system.sides) and not _started(chat, game):
         every = "Both sides are" if len(system.sides) == 2 else "Every side is"
@@ -180,7 +180,7 @@ def leave(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outg
     system = games.system_of(chat.store, game)
     wanted = side_words(system.sides).get(words[1].lower()) if len(words) > 1 else None
     payloads = lifecycle.leave(chat.core, game, ctx.user, wanted, ctx.key)
-    text = "\n".join(chat.pretty(lifecycle.seat_text(p)) for p in payloads)
+    text = "\n".join(chat.pretty(lifecycle.seat_text(p, chat.name(ctx.user))) for p in payloads)
     _mirror(chat, ctx, game, text, "leave")
     return chat.answer(ctx, public=[text])
 
@@ -228,6 +228,9 @@ def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> lis
 
 
 def _link_here(chat: ChatService, ctx: Ctx, game: str | None, code: str) -> list[Outgoing]:
+    problem = chat_store.link_code_problem(chat.store, code, ctx.platform, ctx.chat_id, now=ctx.now)
+    if problem is not None:
+        raise ChatRefused(problem)
     if game is not None and not _over(chat, game):
         bound = chat_store.binding_key(chat.store, ctx.platform, ctx.chat_id)
         if bound is None or bound[1] != ctx.key:

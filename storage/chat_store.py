@@ -202,6 +202,24 @@ def normalise_code(code: str) -> str:
     return code.strip().upper().replace("-", "").replace(" ", "")
 
 
+def link_code_problem(
+    store: Store, code: str, platform: str, chat_id: str, *, now: datetime
+) -> str | None:
+    """Why `code` cannot be redeemed in this chat (unknown, used by another chat, expired), or
+    None when it can: asked first, so an unknown code is said to be so (not "one game per
+    chat")."""
+    code = normalise_code(code)
+    with store.reader.connect() as conn:
+        row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
+    if row is None:
+        return f"unknown code {code[:12]!r}: no game has handed out that link code; ask for a new one with `link`"
+    if row.used_at is not None and (row.used_platform, row.used_chat_id) != (platform, chat_id):
+        return f"the link code {code} was used already: ask for a new one"
+    if row.used_at is None and _aware(row.expires_at) <= now:
+        return f"the link code {code} has expired: ask for a new one with `link`"
+    return None
+
+
 def redeem_link_code(
     store: Store, code: str, platform: str, chat_id: str, *, now: datetime, key: str | None = None
 ) -> str:
@@ -213,7 +231,7 @@ def redeem_link_code(
     with store.engine.begin() as conn:
         row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
         if row is None:
-            raise BadLinkCode(f"no link code {code!r}: ask for a new one with `link`")
+            raise BadLinkCode(f"unknown code {code[:12]!r}: ask for a new one with `link`")
         if row.used_at is not None:
             if (row.used_platform, row.used_chat_id) == (platform, chat_id):
                 return row.game
