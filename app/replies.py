@@ -12,7 +12,7 @@ from typing import Any
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Viewer, audience_of
 from adjudicator.core.text import plural
 from adjudicator.grammar import quoted
-from app import sealing
+from app import identities, sealing
 from storage import GameRecord, GameTx, LogRecord
 
 
@@ -138,6 +138,8 @@ def moderation_text(p: dict[str, Any], by: str) -> str:
         return f"{p['user']} now plays {p['side']}{was}; by {by}{why}."
     if action == "unseat":
         return f"{p['user']} no longer plays {p['side']}; by {by}{why}."
+    if action == "identity":
+        return identities.identity_text(p, by)
     verb = "is now a moderator" if action == "moderator-add" else "is no longer a moderator"
     return f"{p['user']} {verb}; by {by}{why}."
 

@@ -27,7 +27,6 @@ games.
 from __future__ import annotations
 
 import logging
-import re
 from datetime import datetime
 
 from adjudicator.core.errors import Rejection
@@ -35,15 +34,12 @@ from app import names, outbox
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots import chat_commands as commands
-from bots import dm_wait
+from bots import chat_users, dm_wait
 from bots.chat_commands import LIFECYCLE, NO_GAME_HELP, ChatRefused, Ctx
 from bots.clock import SystemClock
 from storage import GameNotFound, chat_store
 
 log = logging.getLogger(__name__)
-
-_DISCORD_MENTION = re.compile(r"<@!?(\d+)>")
-_AT_NAME = re.compile(r"(?<![\w@])@([A-Za-z0-9_]{2,64})")
 
 
 class ChatService:
@@ -71,6 +67,10 @@ class ChatService:
         try:
             if head in ("new", "link"):
                 return commands.run(self, ctx, head, game, words)
+            if head == "identity":
+                return chat_users.identity(self, ctx, words)
+            if head == "whoami" and (game is not None or not incoming.private):
+                return chat_users.whoami(self, ctx, game)
             if game is None and incoming.private:
                 if head == "use":
                     return commands.use(self, ctx, words)
@@ -79,9 +79,9 @@ class ChatService:
                 game = game or commands.private_game(self, ctx)
             if game is None:
                 return commands.no_game(self, ctx, head)
+            if head == "whoami":
+                return chat_users.whoami(self, ctx, game)
             if head in LIFECYCLE:
-                if head == "help" and len(words) > 1 and words[1].lower() not in LIFECYCLE:
-                    return self.order(ctx, game, text)
                 return commands.run(self, ctx, head, game, words)
             return self.order(ctx, game, text)
         except (ChatRefused, Rejection, GameNotFound) as exc:
@@ -95,7 +95,7 @@ class ChatService:
 
     # ------------------------------------------------------------------ orders and questions
     def order(self, ctx: Ctx, game: str, text: str) -> list[Outgoing]:
-        text = self._resolve_mentions(ctx, text)
+        text, chosen = chat_users.resolve_lines(self, ctx, text)  # seat <SIDE> <USER> ...
         inc = ctx.incoming
         replies = self.service.say(
             game, None, text, user=ctx.user, key=ctx.key, where=(ctx.platform, ctx.chat_id),
@@ -105,6 +105,8 @@ class ChatService:
         private: list[str] = []
         refusals: list[str] = []
         for reply in replies:
+            if not reply.ok and (reply.error or {}).get("code") == "not-applied":
+                continue  # the refusal before it names the lines it stopped
             if not reply.ok:
                 refusals.append(self.pretty(reply.reply))
             elif reply.private and not inc.private:
@@ -112,6 +114,8 @@ class ChatService:
             else:
                 public.append(self.pretty(reply.reply) + self._seat_note(reply.line))
             private += reply.private_lines  # what only the speaker's side may see
+        if public and chosen:
+            public.append(" ".join(chosen))  # whom a display name chose
         hidden = [line for r in replies for line in r.private_lines]
         if hidden and not (inc.private or inc.ephemeral_ok):  # a DM: it waits if DMs are closed
             private = [p for p in private if p not in hidden]
@@ -198,16 +202,6 @@ class ChatService:
     def pretty(self, text: str) -> str:
         """User ids ("telegram:123") shown by their names where known."""
         return names.pretty(self.store, text)
-
-    def _resolve_mentions(self, ctx: Ctx, text: str) -> str:
-        """Discord mentions (<@123>) and known @names become user ids ("discord:123")."""
-        text = _DISCORD_MENTION.sub(lambda m: f"discord:{m.group(1)}", text)
-
-        def named(m: re.Match) -> str:
-            user = chat_store.find_user(self.store, ctx.platform, m.group(1))
-            return user or m.group(0)
-
-        return _AT_NAME.sub(named, text) if "@" in text else text
 
 
 __all__ = ["NO_GAME_HELP", "ChatService"]

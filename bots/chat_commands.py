@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from adjudicator.core import registry
 from adjudicator.core.system import SystemType, side_words
-from app import clock, games, lifecycle, outbox
+from adjudicator.grammar import quoted
+from app import clock, games, identities, lifecycle, outbox
 from app.messages import Incoming, Outgoing
 from app.summary import who
 from bots import dm_wait
@@ -82,16 +83,6 @@ def _no_game_help() -> str:
 
 
 NO_GAME_HELP = _no_game_help()
-
-CHAT_HELP = """Chat commands:
-  new <GAME> [sandbox] — a new game in this chat (when none is running)
-  join <SIDE> — take a free side; leave — give it back (before the start)
-  start — begin once every side is taken
-  link — a one-time code; link <CODE> — make another chat follow this game
-  map [full] — the map now
-  deadline <DURATION> | deadline decisions <DURATION> — moderators: the time per phase / per \
-decision (48h, 90m, 2d)
-  extend <DURATION> — moderators: more time for the current deadline"""
 
 
 def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[str]):
@@ -216,7 +207,8 @@ def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> lis
     if game is None:
         return no_game(chat, ctx, "link")
     rec = chat.service.record(game)
-    if ctx.user not in rec.moderators and ctx.user not in rec.seats.values():
+    me = set(identities.accounts(chat.store, ctx.user))
+    if not me & set(rec.moderators) and not me & set(rec.seats.values()):
         raise ChatRefused("only the players and moderators of this game hand out link codes.")
     code, expires = chat_store.new_link_code(chat.store, game, now=ctx.now, key=ctx.key)
     text = (
@@ -270,7 +262,8 @@ def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn)
     args = " ".join(words[1:])
     changes = fn is clock.extend or bool(args)
     rec = chat.service.record(game)
-    if changes and ctx.user not in rec.moderators:
+    me = set(identities.accounts(chat.store, ctx.user))
+    if changes and not me & set(rec.moderators):
         raise ChatRefused(
             f"only the moderators of this game ({chat.names_of(rec.moderators)}) change "
             "its deadlines."
@@ -306,21 +299,36 @@ def map_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
 
 
 def help_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
-    if len(words) > 1:  # help of a chat command
-        return chat.answer(ctx, public=[CHAT_HELP])
-    (reply,) = chat.service.say(game, None, "help", user=ctx.user)
-    return chat.answer(ctx, public=[f"Game **{game}**.\n{reply.reply}\n\n{CHAT_HELP}"])
+    """`help` (at most 15 lines, for the asker), `help all`, `help <COMMAND>` (bots.chat_help)."""
+    from bots import chat_help
+
+    if len(words) == 1:
+        return chat.answer(ctx, public=[chat_help.brief(chat, ctx, game)])
+    if len(words) == 2 and words[1].lower() == "all":
+        return chat.answer(ctx, public=[chat_help.full(chat, game)])
+    return chat.answer(ctx, public=[chat_help.one(chat, game, " ".join(words[1:]))])
 
 
 def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
     if head == "help" or not head:
         return chat.answer(ctx, public=[NO_GAME_HELP])
-    return chat.answer(ctx, refusals=[NO_GAME_HELP])
+    first = registry.systems()[0].id if registry.systems() else "<GAME>"
+    said = quoted(head)
+    text = (
+        f"Refused: no game is played in this chat, so {said} means nothing here yet: say "
+        f"`new {first}` to start one, `link <CODE>` to follow one, or `help`."
+    )
+    return chat.answer(ctx, refusals=[text])
 
 
 def my_games(chat: ChatService, user: str) -> list[str]:
-    """The running games a user is seated in."""
-    return [g for g in chat_store.seated_games(chat.store, user) if not _over(chat, g)]
+    """The running games a user (or an account linked with him) is seated in."""
+    found = {
+        g
+        for u in identities.accounts(chat.store, user)
+        for g in chat_store.seated_games(chat.store, u)
+    }
+    return [g for g in sorted(found) if not _over(chat, g)]
 
 
 def _use_key(user: str) -> str:
@@ -396,4 +404,4 @@ COMMANDS: dict[str, Callable] = {
     "help": help_,
 }
 
-__all__ = ["CHAT_HELP", "LIFECYCLE", "NO_GAME_HELP", "ChatRefused", "Ctx", "run"]
+__all__ = ["LIFECYCLE", "NO_GAME_HELP", "ChatRefused", "Ctx", "run"]

@@ -277,6 +277,20 @@ def user_names(source: Store | Connection, users: list[str]) -> dict[str, str]:
         return {r.user: r.name for r in rows}
 
 
+def users_named(store: Store, name: str) -> list[tuple[str, str]]:
+    """(user, display name) of every user seen with this display name (case-insensitive), on
+    any platform."""
+    with store.reader.connect() as conn:
+        rows = conn.execute(select(USERS.c.user, USERS.c.name)).all()
+    return [(r.user, r.name) for r in rows if r.name.lower() == name.lower()]
+
+
+def user_display_names(store: Store) -> dict[str, str]:
+    """user -> display name, of every user seen (for suggestions)."""
+    with store.reader.connect() as conn:
+        return {r.user: r.name for r in conn.execute(select(USERS.c.user, USERS.c.name))}
+
+
 def find_user(store: Store, platform: str, name: str) -> str | None:
     """The "platform:id" last seen with this display name (case-insensitive), if exactly one."""
     with store.reader.connect() as conn:
@@ -337,8 +351,8 @@ def set_clock(
 
 
 # -- service state (the heartbeat)
-def get_state(store: Store, key: str) -> tuple[str, datetime] | None:
-    with store.reader.connect() as conn:
+def get_state(source: Store | Connection, key: str) -> tuple[str, datetime] | None:
+    with reading(source) as conn:
         row = conn.execute(select(STATE.c.value, STATE.c.updated_at).where(STATE.c.key == key))
         row = row.first()
     return None if row is None else (row.value, _aware(row.updated_at))

@@ -715,7 +715,7 @@ CASES: list[Case] = [
     ),
     Case("extend", "alice", "extend 2h", r"Deadline extended by 2 h: now"),
     Case("map", "carol", "map", r"hg-\S+: turn 1, soviet-combat", image=True),
-    Case("help", "carol", "help", r"Chat commands:"),
+    Case("help", "carol", "help", r"You are a spectator\.\nQuestions: preview, options"),
     # the order language: players' orders
     Case("attack", "alice", "attack A1 with 47rc", r"die 6: 1 hit", setup=(("alice", "dice 6"),)),
     Case("preview", "alice", "preview attack A1 with 47rc", r"Final column 3:2", private=True),
