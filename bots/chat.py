@@ -42,6 +42,32 @@ from storage import GameNotFound, chat_store
 log = logging.getLogger(__name__)
 
 
+LIMITS = {"discord": 2000, "telegram": 4096}  # characters of one message (Telegram: UTF-16)
+_CUT = "… ({n} more lines not shown: ask for less, e.g. `log 20`, `units <HEX>`, `options <UNIT>`)"
+
+
+def _size(text: str) -> int:
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)  # UTF-16 code units
+
+
+def fit(text: str, platform: str) -> str:
+    """A reply within one message of the platform: the lines that fit, then how many did not
+    (a reply is never split into a flood of messages; a long line is cut)."""
+    limit = LIMITS.get(platform)
+    if limit is None or _size(text) <= limit:
+        return text
+    lines, kept, size = text.split("\n"), [], 0
+    room = limit - _size(_CUT.format(n=len(lines))) - 1
+    for line in lines:
+        if size + _size(line) + 1 > room:
+            if not kept:  # one line longer than a message
+                kept.append(line[: max(room - 1, 0)] + "…")
+            break
+        kept.append(line)
+        size += _size(line) + 1
+    return "\n".join([*kept, _CUT.format(n=len(lines) - len(kept))])
+
+
 class ChatService:
     def __init__(self, service: GameService, *, clock=None, images: bool = True):
         """images=False: posts carry no map (tests and benchmarks that measure text only)."""
@@ -155,15 +181,14 @@ class ChatService:
             public, private = public + private, []
         outs = []
         if public:
-            outs.append(
-                Outgoing(inc.platform, inc.chat_id, "\n".join(public), reply_to=inc.message_id)
-            )
+            text = fit("\n".join(public), inc.platform)
+            outs.append(Outgoing(inc.platform, inc.chat_id, text, reply_to=inc.message_id))
         if private:
             outs.append(
                 Outgoing(
                     inc.platform,
                     inc.chat_id,  # where a notice goes if the private message cannot
-                    "\n".join(private),
+                    fit("\n".join(private), inc.platform),
                     user_id=inc.user_id,
                     private=True,
                 )

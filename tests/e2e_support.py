@@ -763,7 +763,7 @@ CASES: list[Case] = [
     Case("end", "alice", "end", r"Soviet ends the soviet-combat phase"),
     Case("default", "alice", "default", r"Deadline default for Soviet: end"),
     # questions
-    Case("options", "alice", "options", r"attack one of", private=True),
+    Case("options", "alice", "options", r"units may act", private=True),
     Case("status", "carol", "status", r"Turn 1 of 8, soviet-combat phase"),
     Case("units", "carol", "units Smela", r"wiking +D6"),
     Case("supply", "carol", "supply", r"47rc \(B1, no OOS marker\): in supply"),

@@ -192,12 +192,13 @@ class HellsGate:
         )
 
     def _only_answer(self, state: GameState, d: Decision, order: O.Losses) -> O.Losses:
-        """A bare `losses` when exactly one answer is legal (8.23-8.27): that answer (one unit
-        can take the hit, the steps to take are forced); otherwise the order as given."""
+        """A bare `losses` (the hits as step losses, no retreat) when exactly one such answer is
+        legal (8.23-8.27: one unit can take the hit, or the steps to take are forced): that
+        answer; otherwise the order as given (and refused with what is expected)."""
         if order != O.Losses():
             return order
-        answers = losses.answers_for(self.scen, state, d)
-        return answers[0] if len(answers) == 1 else order
+        steps = [a for a in losses.answers_for(self.scen, state, d) if a.retreat is None]
+        return steps[0] if len(steps) == 1 else order
 
     def check(self, state: GameState, side: str, order: object) -> None:
         """Refuse (Rejection) exactly what `apply` would refuse for `order`, rolling nothing and

@@ -3,7 +3,6 @@ information, fixed rolls, dice statistics and warnings."""
 
 from __future__ import annotations
 
-from adjudicator.core.text import plural
 from storage.audit.state import AuditReport
 from storage.audit.stats import min_rolls_for_p
 
@@ -33,6 +32,11 @@ def _title(report: AuditReport) -> str:
         f"Audit of game {g.get('name')!r} ({g.get('game') or '?'}, uid {g.get('game_uid')}):"
         + f" {report.rows} rows, head hash {shown}"
     )
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 roll", "2 rolls" (the audit reads no module beyond its own)."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _verdict(report: AuditReport) -> list[str]:
