@@ -22,9 +22,9 @@ import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from adjudicator.core.errors import Rejection
 from sqlalchemy.engine import Connection
 
+from adjudicator.core.errors import Rejection
 from storage import GameTx, Store, chat_store
 
 CODE_TTL = timedelta(minutes=30)

@@ -171,8 +171,8 @@ def start(
 
 
 def seat_text(payload: dict[str, Any], name: str | None = None) -> str:
-    """ "bob now plays german." (name: the user's display name; "you", the local terminal's
-    user, gets "You now play german.")"""
+    """ "bob now plays <SIDE>." (name: the user's display name; "you", the local terminal's
+    user, gets "You now play <SIDE>.")"""
     who = name or payload["user"]
     you = who.lower() == "you"
     who = "You" if you else who

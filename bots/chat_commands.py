@@ -299,14 +299,9 @@ def map_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
 
 
 def help_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
-    """`help` (at most 15 lines, for the asker), `help all`, `help <COMMAND>` (bots.chat_help)."""
-    from bots import chat_help
+    from bots.chat_help import help_command  # `help`, `help all`, `help <COMMAND>`
 
-    if len(words) == 1:
-        return chat.answer(ctx, public=[chat_help.brief(chat, ctx, game)])
-    if len(words) == 2 and words[1].lower() == "all":
-        return chat.answer(ctx, public=[chat_help.full(chat, game)])
-    return chat.answer(ctx, public=[chat_help.one(chat, game, " ".join(words[1:]))])
+    return help_command(chat, ctx, game, words)
 
 
 def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
@@ -323,11 +318,8 @@ def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
 
 def my_games(chat: ChatService, user: str) -> list[str]:
     """The running games a user (or an account linked with him) is seated in."""
-    found = {
-        g
-        for u in identities.accounts(chat.store, user)
-        for g in chat_store.seated_games(chat.store, u)
-    }
+    seated = chat_store.seated_games
+    found = {g for u in identities.accounts(chat.store, user) for g in seated(chat.store, u)}
     return [g for g in sorted(found) if not _over(chat, g)]
 
 

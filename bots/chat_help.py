@@ -18,6 +18,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.grammar import MODERATOR, QUESTIONS, VerbTable
 from app import games, identities
+from app.messages import Outgoing
 from app.submit import is_query
 from bots.chat_commands import ChatRefused, Ctx
 
@@ -147,6 +148,15 @@ def full(chat: ChatService, game: str) -> str:
     return "\n".join([system.grammar.help(), "Chat commands:", *chat_lines])
 
 
+def help_command(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    """`help` (at most MAX_LINES lines, for the asker), `help all`, `help <COMMAND>`."""
+    if len(words) == 1:
+        return chat.answer(ctx, public=[brief(chat, ctx, game)])
+    if len(words) == 2 and words[1].lower() == "all":
+        return chat.answer(ctx, public=[full(chat, game)])
+    return chat.answer(ctx, public=[one(chat, game, " ".join(words[1:]))])
+
+
 def one(chat: ChatService, game: str | None, topic: str) -> str:
     """`help <COMMAND>`: a chat command's usage, or the game's help of one of its commands."""
     word = topic.split()[0].lower()
@@ -158,4 +168,4 @@ def one(chat: ChatService, game: str | None, topic: str) -> str:
     return str(games.system_of(chat.store, game).grammar.help(topic))
 
 
-__all__ = ["CHAT_COMMANDS", "MAX_LINES", "brief", "full", "one"]
+__all__ = ["CHAT_COMMANDS", "MAX_LINES", "brief", "full", "help_command", "one"]

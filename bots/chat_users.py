@@ -48,7 +48,8 @@ def resolve(chat: ChatService, ctx: Ctx, word: str) -> tuple[str, str | None]:
         return f"{ctx.platform}:{word}", None
     at = _AT_NAME.fullmatch(word)
     name = at.group(1) if at else word
-    found = [u for u, _ in chat_store.users_named(chat.store, name)]
+    seen = chat_store.user_display_names(chat.store)
+    found = [u for u, n in seen.items() if n.lower() == name.lower()]
     if at and ctx.platform == "telegram":  # @username: a Telegram account
         found = [u for u in found if u.startswith("telegram:")]
     people = _people(chat, ctx, found)
@@ -61,7 +62,6 @@ def resolve(chat: ChatService, ctx: Ctx, word: str) -> tuple[str, str | None]:
             f"{len(people)} users are called {name[:60]!r}: {which}; mention the one you mean "
             f"or give the user id (`seat <SIDE> {people[0]}`)."
         )
-    seen = chat_store.user_display_names(chat.store)
     close = difflib.get_close_matches(name.lower(), {n.lower() for n in seen.values()}, 3, 0.6)
     hint = [_label(chat, u) for u, n in seen.items() if n.lower() in close][:3]
     maybe = f" Did you mean {' or '.join(hint)}?" if hint else ""

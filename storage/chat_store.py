@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -202,22 +203,24 @@ def normalise_code(code: str) -> str:
     return code.strip().upper().replace("-", "").replace(" ", "")
 
 
-def link_code_problem(
-    store: Store, code: str, platform: str, chat_id: str, *, now: datetime
-) -> str | None:
-    """Why `code` cannot be redeemed in this chat (unknown, used by another chat, expired), or
-    None when it can: asked first, so an unknown code is said to be so (not "one game per
-    chat")."""
-    code = normalise_code(code)
-    with store.reader.connect() as conn:
-        row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
+def _code_problem(row: Any, code: str, platform: str, chat_id: str, now: datetime) -> str | None:
     if row is None:
-        return f"unknown code {code[:12]!r}: no game has handed out that link code; ask for a new one with `link`"
+        return f"unknown code {code[:12]!r}: no game handed out that link code; ask for a new one with `link`"
     if row.used_at is not None and (row.used_platform, row.used_chat_id) != (platform, chat_id):
         return f"the link code {code} was used already: ask for a new one"
     if row.used_at is None and _aware(row.expires_at) <= now:
         return f"the link code {code} has expired: ask for a new one with `link`"
     return None
+
+
+def link_code_problem(
+    store: Store, code: str, platform: str, chat_id: str, *, now: datetime
+) -> str | None:
+    """Why `code` cannot be redeemed in this chat (unknown, used elsewhere, expired), or None."""
+    code = normalise_code(code)
+    with store.reader.connect() as conn:
+        row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
+    return _code_problem(row, code, platform, chat_id, now)
 
 
 def redeem_link_code(
@@ -230,14 +233,11 @@ def redeem_link_code(
     code = normalise_code(code)
     with store.engine.begin() as conn:
         row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
-        if row is None:
-            raise BadLinkCode(f"unknown code {code[:12]!r}: ask for a new one with `link`")
+        problem = _code_problem(row, code, platform, chat_id, now)
+        if problem is not None:
+            raise BadLinkCode(problem)
         if row.used_at is not None:
-            if (row.used_platform, row.used_chat_id) == (platform, chat_id):
-                return row.game
-            raise BadLinkCode(f"the link code {code} was used already: ask for a new one")
-        if _aware(row.expires_at) <= now:
-            raise BadLinkCode(f"the link code {code} has expired: ask for a new one with `link`")
+            return str(row.game)  # this chat redeemed it: a redelivery
         used = conn.execute(
             update(LINK)
             .where(LINK.c.code == code, LINK.c.used_at.is_(None))
@@ -246,7 +246,7 @@ def redeem_link_code(
         if used != 1:
             raise BadLinkCode(f"the link code {code} was used already: ask for a new one")
         _bind(conn, platform, chat_id, row.game, key=key, now=now)
-        return row.game
+        return str(row.game)
 
 
 # -- users
@@ -277,28 +277,10 @@ def user_names(source: Store | Connection, users: list[str]) -> dict[str, str]:
         return {r.user: r.name for r in rows}
 
 
-def users_named(store: Store, name: str) -> list[tuple[str, str]]:
-    """(user, display name) of every user seen with this display name (case-insensitive), on
-    any platform."""
-    with store.reader.connect() as conn:
-        rows = conn.execute(select(USERS.c.user, USERS.c.name)).all()
-    return [(r.user, r.name) for r in rows if r.name.lower() == name.lower()]
-
-
 def user_display_names(store: Store) -> dict[str, str]:
     """user -> display name, of every user seen (for suggestions)."""
     with store.reader.connect() as conn:
         return {r.user: r.name for r in conn.execute(select(USERS.c.user, USERS.c.name))}
-
-
-def find_user(store: Store, platform: str, name: str) -> str | None:
-    """The "platform:id" last seen with this display name (case-insensitive), if exactly one."""
-    with store.reader.connect() as conn:
-        rows = conn.execute(
-            select(USERS.c.user, USERS.c.name).where(USERS.c.platform == platform)
-        ).all()
-    found = [r.user for r in rows if r.name.lower() == name.lower()]
-    return found[0] if len(found) == 1 else None
 
 
 def seated_games(store: Store, user: str) -> list[str]:
@@ -393,9 +375,9 @@ __all__ = [
     "bindings",
     "clock",
     "clocks",
-    "find_user",
     "game_names",
     "get_state",
+    "link_code_problem",
     "migrate_chat",
     "new_link_code",
     "normalise_code",
@@ -405,5 +387,6 @@ __all__ = [
     "set_clock",
     "set_state",
     "unbind",
+    "user_display_names",
     "user_names",
 ]
