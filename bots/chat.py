@@ -96,17 +96,17 @@ class ChatService:
             if head == "identity":
                 return chat_users.identity(self, ctx, words)
             if head == "whoami" and (game is not None or not incoming.private):
-                return chat_users.whoami(self, ctx, game)
+                return chat_users.whoami(self, ctx, game)  # (a private chat: its game below)
             if game is None and incoming.private:
                 if head == "use":
                     return commands.use(self, ctx, words)
                 game, text = commands.named_game(self, ctx, text)
                 words = text.split()
                 game = game or commands.private_game(self, ctx)
+                if head == "whoami":
+                    return chat_users.whoami(self, ctx, game)
             if game is None:
                 return commands.no_game(self, ctx, head)
-            if head == "whoami":
-                return chat_users.whoami(self, ctx, game)
             if head in LIFECYCLE:
                 return commands.run(self, ctx, head, game, words)
             return self.order(ctx, game, text)

@@ -20,7 +20,7 @@ from adjudicator.grammar import MODERATOR, QUESTIONS, VerbTable
 from app import games, identities
 from app.messages import Outgoing
 from app.submit import is_query
-from bots.chat_commands import ChatRefused, Ctx
+from bots.chat_commands import ChatRefused, Ctx, _started
 
 if TYPE_CHECKING:
     from bots.chat import ChatService
@@ -108,11 +108,13 @@ def brief(chat: ChatService, ctx: Ctx, game: str) -> str:
         role = "You moderate this game." if moderator else "You are a spectator."
     lines.append(role)
     table = _table(system.grammar)
+    if not _started(chat, game):
+        lines.append("Not started yet: each player takes a side, then `start`.")
     if table is None:  # a grammar not built with the kit: its own help, cut to size
         lines += system.grammar.help().splitlines()[: MAX_LINES - 4]
     else:
         for side in sides:
-            if side in sit.to_move:
+            if side in sit.to_move and _started(chat, game):
                 now = _now_words(system, state, side)
                 if now:
                     lines.append(

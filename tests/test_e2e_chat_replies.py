@@ -189,6 +189,8 @@ def test_identity_link_by_dm_and_confirm_on_the_other_platform_makes_one_player(
         a = await dc.say("bob", "whoami")
         assert "Linked with bob (Telegram user 7002): one player." in a.public
         assert "you play German" in a.public
+        a = await dc.say("bob", "whoami", via="dm")  # his private chat speaks for the game
+        assert f"In {game}: you play German" in a.text
         # German's turn: bob plays it from Discord; the link is logged before his first order
         await E.direct(world, tg, "alice", "set phase german combat")
         head = world.store.load(game, with_log=False).head_index
