@@ -30,6 +30,7 @@ import logging
 from datetime import datetime
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.text import plural
 from app import names, outbox
 from app.messages import Incoming, Outgoing
 from app.service import GameService
@@ -43,7 +44,10 @@ log = logging.getLogger(__name__)
 
 
 LIMITS = {"discord": 2000, "telegram": 4096}  # characters of one message (Telegram: UTF-16)
-_CUT = "… ({n} more lines not shown: ask for less, e.g. `log 20`, `units <HEX>`, `options <UNIT>`)"
+_CUT = "… ({n} not shown: ask for less, e.g. `log 20`, `units <HEX>`, `options <UNIT>`)"
+
+
+_REST = "the rest of the line"
 
 
 def _size(text: str) -> int:
@@ -57,15 +61,27 @@ def fit(text: str, platform: str) -> str:
     if limit is None or _size(text) <= limit:
         return text
     lines, kept, size = text.split("\n"), [], 0
-    room = limit - _size(_CUT.format(n=len(lines))) - 1
+    tail = max(_size(_CUT.format(n=plural(len(lines), "more line"))), _size(_CUT.format(n=_REST)))
+    room = limit - tail - 2
     for line in lines:
         if size + _size(line) + 1 > room:
-            if not kept:  # one line longer than a message
-                kept.append(line[: max(room - 1, 0)] + "…")
+            if not kept:  # one line longer than a message: its start
+                kept.append("".join(_upto(line, room - 1)) + "…")
+                return "\n".join([*kept, _CUT.format(n=_REST)])
             break
         kept.append(line)
         size += _size(line) + 1
-    return "\n".join([*kept, _CUT.format(n=len(lines) - len(kept))])
+    return "\n".join([*kept, _CUT.format(n=plural(len(lines) - len(kept), "more line"))])
+
+
+def _upto(line: str, room: int) -> list[str]:
+    out, size = [], 0
+    for ch in line:
+        size += _size(ch)
+        if size > room:
+            break
+        out.append(ch)
+    return out
 
 
 class ChatService:
