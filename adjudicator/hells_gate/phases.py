@@ -4,7 +4,6 @@ to the next phase that needs a player, unless a decision is pending."""
 from __future__ import annotations
 
 from adjudicator.core.decisions import Decision
-from adjudicator.core.text import plural
 from adjudicator.hells_gate import reinforcements, victory
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import (
@@ -197,14 +196,14 @@ def attempt_breakout(ctx: Ctx, unit_id: str) -> None:
         ctx.emit(
             "UnitBrokeOut",
             f"{ctx.name(unit_id)} breaks out from {origin}: {die} + "
-            f"{plural(len(found), 'refuge')} = {total}.",
+            f"{len(found)} refuge(s) = {total}.",
             unit=unit_id,
             hex=origin,
             die=die,
             total=total,
         )
     else:
-        eliminate(ctx, u, f"fails to break out: {die} + {plural(len(found), 'refuge')} = {total}")
+        eliminate(ctx, u, f"fails to break out: {die} + {len(found)} refuge(s) = {total}")
 
 
 def end_game(ctx: Ctx) -> None:
