@@ -9,7 +9,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
 from adjudicator.core.system import GameSystem
-from app import audit, fold, games, names, roles
+from app import audit, fold, games, identities, names, roles
 from app.context import Actor, Core
 from app.replies import Reply, fair_lines, row_details
 from storage import GameRecord, Store
@@ -27,7 +27,8 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
     if isinstance(query, C.Audit):
         return _audit(core, game, rec, actor, line)
     state = system.state_from_json(rec.snapshot)
-    who = roles.query_actor(system, rec, state, actor.side, actor.user)
+    also = identities.partners(store, actor.user)  # a linked account asks as its player
+    who = roles.query_actor(system, rec, state, actor.side, actor.user, also)
     if system.hidden_information and _is_own(system, query) and who not in _sides(system):
         raise Rejection(
             "not-your-side",
@@ -35,7 +36,7 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
             "what his side may do); ask it as your side, in a private chat",
             None,
         )
-    viewer = viewer_of(system, rec, state, actor, who)
+    viewer = viewer_of(system, rec, state, actor, who, also)
     found = system.answer(system.view(state, viewer), who, query)
     text = found.text
     if isinstance(query, C.Status):
@@ -56,19 +57,29 @@ def _is_own(system: GameSystem, query: Any) -> bool:
     return not isinstance(query, shared) and system.is_private(query)
 
 
-def viewer_of(system: GameSystem, rec: GameRecord, state: Any, actor: Actor, who: str) -> Viewer:
+def viewer_of(
+    system: GameSystem,
+    rec: GameRecord,
+    state: Any,
+    actor: Actor,
+    who: str,
+    also: list[str] | None = None,
+) -> Viewer:
     """Who asks, as a viewer: the sides of his seats (the operator: the side he speaks for);
     a moderator sees only what is public, plus his own seat's, while the game runs."""
     if actor.user is None:
         sides = [who] if who in _sides(system) else []
     else:
-        sides = [s for s, u in rec.seats.items() if u == actor.user]
+        me = {actor.user, *(also or ())}
+        sides = [s for s, u in rec.seats.items() if u in me]
     over = system.situation(state).over
-    return Viewer.of(sides, moderator=actor.user in rec.moderators, over=over)
+    me = {actor.user, *(also or ())}
+    return Viewer.of(sides, moderator=bool(me & set(rec.moderators)), over=over)
 
 
 def _audit(core: Core, game: str, rec: GameRecord, actor: Actor, line: str) -> Reply:
-    if actor.user is not None and actor.user not in rec.moderators:
+    me = {actor.user, *identities.partners(core.store, actor.user)}
+    if actor.user is not None and not me & set(rec.moderators):
         raise Rejection(
             "moderator-only",
             f"{actor.user} is not a moderator of this game: the chat audit "

@@ -132,6 +132,11 @@ class GameTx:
         q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.index >= start)
         return [record(r) for r in self.s.exec(q.order_by(col(LogEntry.index)))]
 
+    def rows_of_kind(self, kind: str) -> list[LogRecord]:
+        """The log rows of one kind ("moderation": seats, roles, linked identities), in order."""
+        q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.kind == kind)
+        return [record(r) for r in self.s.exec(q.order_by(col(LogEntry.index)))]
+
     def find_key(self, key: str) -> list[LogRecord] | None:
         """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
         q = select(LogEntry.index).where(LogEntry.game_id == self.g.id, LogEntry.key == key)

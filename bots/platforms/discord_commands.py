@@ -65,8 +65,9 @@ class PbemCommands(commands.Cog):
         await _handle_context(self.bot, ctx, "status")
 
     @commands.hybrid_command(name="options", description="The orders you may give now")
-    async def options(self, ctx: commands.Context) -> None:
-        await _handle_context(self.bot, ctx, "options")
+    @app_commands.describe(unit="One unit's orders, e.g. 20tk")
+    async def options(self, ctx: commands.Context, *, unit: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"options {unit}".strip())
 
     @commands.hybrid_command(name="help", description="The commands, or the help of one")
     @app_commands.describe(command="A command to explain, e.g. attack")

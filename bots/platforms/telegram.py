@@ -106,6 +106,18 @@ class ChatService(Protocol):
     def handle(self, incoming: Incoming) -> list[Outgoing]: ...
 
 
+def text_with_ids(message: Message) -> str:
+    """The text with each text mention (a user with no @username, picked from the member list)
+    written `telegram:<id>`: how `seat <SIDE> <USER>` names that user."""
+    text = message.text or ""
+    spans = [e for e in message.entities or () if e.type == "text_mention" and e.user]
+    raw = text.encode("utf-16-le")  # entity offsets count UTF-16 code units
+    for e in sorted(spans, key=lambda e: -e.offset):
+        uid = f"telegram:{e.user.id}".encode("utf-16-le")  # type: ignore[union-attr]
+        raw = raw[: 2 * e.offset] + uid + raw[2 * (e.offset + e.length) :]
+    return raw.decode("utf-16-le")
+
+
 @dataclass(eq=False)
 class TelegramBot(TelegramSender):
     """The adapter: `app` is the real PTB Application, `send` (TelegramSender) the way out."""
@@ -205,7 +217,7 @@ class TelegramBot(TelegramSender):
         message = update.message
         if message is None or message.text is None:
             return
-        parsed = parse_command(message.text, self.app.bot.username)
+        parsed = parse_command(text_with_ids(message), self.app.bot.username)
         if parsed is None:  # "/cmd@otherbot": not for us
             return
         if parsed == ("start", "") and message.chat.type == message.chat.PRIVATE:
@@ -216,7 +228,7 @@ class TelegramBot(TelegramSender):
 
     async def _on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.message is not None and update.message.text:
-            await self._dispatch(update, update.message.text.strip())
+            await self._dispatch(update, text_with_ids(update.message).strip())
 
     async def _dispatch(self, update: Update, text: str) -> None:
         message, chat, user = update.message, update.effective_chat, update.effective_user

@@ -279,7 +279,7 @@ def test_an_export_holds_no_secret_before_the_end_and_recomputes_every_hidden_dr
     service_play(service, name, rng, 40)
     ok, report = exported(service, name, tmp_path / "over.jsonl")
     assert ok, report
-    found = re.search(r"hidden seed revealed, (\d+) hidden draw\(s\)/value\(s\) checked", report)
+    found = re.search(r"hidden seed revealed, (\d+) hidden values? checked", report)
     assert found, report
     system = service.system(name)
     swaps, draws = len(system.deck) - 1, 2 * system.turns  # the shuffle, the cards drawn
