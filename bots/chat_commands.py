@@ -62,7 +62,8 @@ def system_words() -> dict[str, SystemType]:
     return words
 
 
-def _no_game_help() -> str:
+def no_game_help() -> str:
+    """How to start a game, for every installed system (read when asked: systems may be added)."""
     lines = ["No game is played in this chat yet. To start one:"]
     for s in registry.systems():
         lines.append(
@@ -82,7 +83,7 @@ def _no_game_help() -> str:
     return "\n".join(lines)
 
 
-NO_GAME_HELP = _no_game_help()
+NO_GAME_HELP = no_game_help()  # as the installed systems give it at import
 
 
 def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[str]):
@@ -306,12 +307,13 @@ def help_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outg
 
 def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
     if head == "help" or not head:
-        return chat.answer(ctx, public=[NO_GAME_HELP])
-    first = registry.systems()[0].id if registry.systems() else "<GAME>"
-    said = quoted(head)
+        return chat.answer(ctx, public=[no_game_help()])
+    ids = [s.id for s in registry.systems()]
+    ids.sort(key=lambda i: i != lifecycle.DEFAULT_SYSTEM)  # the flagship first
+    said, new = quoted(head), " or ".join(f"`new {i}`" for i in ids[:4]) or "`new <GAME>`"
     text = (
         f"Refused: no game is played in this chat, so {said} means nothing here yet: say "
-        f"`new {first}` to start one, `link <CODE>` to follow one, or `help`."
+        f"{new} to start one, `link <CODE>` to follow one, or `help`."
     )
     return chat.answer(ctx, refusals=[text])
 
@@ -396,4 +398,4 @@ COMMANDS: dict[str, Callable] = {
     "help": help_,
 }
 
-__all__ = ["LIFECYCLE", "NO_GAME_HELP", "ChatRefused", "Ctx", "run"]
+__all__ = ["LIFECYCLE", "NO_GAME_HELP", "ChatRefused", "Ctx", "no_game_help", "run"]

@@ -15,7 +15,8 @@ import pytest
 from app import images, outbox
 from app.messages import Incoming, Outgoing
 from app.service import GameService
-from bots.chat import NO_GAME_HELP, ChatService
+from bots.chat import ChatService
+from bots.chat_commands import no_game_help
 from bots.clock import FakeClock
 from storage import Store, chat_store, clocks
 
@@ -106,7 +107,7 @@ def log_rows(chat: ChatService, game: str):
 # -- a chat with no game
 def test_help_in_a_chat_without_a_game_explains_how_to_start(tg):
     out = tg.text(1, "help")
-    assert out == NO_GAME_HELP
+    assert out == no_game_help()
     assert "new hells-gate" in out and "join soviet" in out and "link <CODE>" in out
     refusal = tg.text(1, "attack C6 with 20tk")  # nothing else works there: a short refusal
     assert refusal.startswith("Refused: no game is played in this chat")
@@ -213,7 +214,7 @@ def test_every_command_of_the_order_language_reaches_the_service(chat, tg, monke
             continue  # a paused game would refuse what follows; `resume` comes after it
         answers = tg.say(1, example)
         assert answers, name
-        assert all(NO_GAME_HELP not in a.text for a in answers)
+        assert all(no_game_help() not in a.text for a in answers)
     tg.say(1, examples["pause"])
     tg.say(1, examples["resume"])
     said = {line for line, _ in seen}
