@@ -36,7 +36,7 @@ from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots import chat_audit, chat_users, dm_wait
 from bots import chat_commands as commands
-from bots.chat_commands import LIFECYCLE, NO_GAME_HELP, ChatRefused, Ctx
+from bots.chat_commands import LIFECYCLE, ChatRefused, Ctx
 from bots.clock import SystemClock
 from storage import GameNotFound, chat_store
 
@@ -247,4 +247,4 @@ class ChatService:
         return names.pretty(self.store, text)
 
 
-__all__ = ["NO_GAME_HELP", "ChatService"]
+__all__ = ["ChatService"]

@@ -83,9 +83,6 @@ def no_game_help() -> str:
     return "\n".join(lines)
 
 
-NO_GAME_HELP = no_game_help()  # as the installed systems give it at import
-
-
 def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[str]):
     command: Callable = COMMANDS[head]
     return command(chat, ctx, game, words)
@@ -398,4 +395,4 @@ COMMANDS: dict[str, Callable] = {
     "help": help_,
 }
 
-__all__ = ["LIFECYCLE", "NO_GAME_HELP", "ChatRefused", "Ctx", "no_game_help", "run"]
+__all__ = ["LIFECYCLE", "ChatRefused", "Ctx", "no_game_help", "run"]

@@ -162,6 +162,9 @@ def test_group_command_reaches_the_service_and_is_answered():
             "deleteWebhook",
             "getUpdates",
             "sendMessage",
+            "setMyCommands",  # the command menu, set at startup
+            "getChatMember",  # the bot's own rights in the chat, checked at startup
+            "getChat",
         }
 
     run(test)
