@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from adjudicator.core.system import GameSystem
+from app.lifecycle import DEFAULT_SYSTEM
 from app.service import GameService
 from app.summary import side_name
 from storage import Store
@@ -68,32 +69,33 @@ def run_demo(
     store: Store | None = None,
     name: str | None = None,
     write: Callable[[str], None] = print,
+    system: str = DEFAULT_SYSTEM,
 ) -> DemoResult:
     store = store or Store(":memory:")
     name = name or _free_name(store, f"demo-{seed}")
     service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, name))
-    service.new_game(name)
-    system = service.system(name)
+    service.new_game(name, system=system)
+    rules = service.system(name)
     rng = random.Random(seed)
     phase_key, said, count = None, [], 0
-    here = system.situation(service.state(name))
+    here = rules.situation(service.state(name))
     while not here.over and count < MAX_ORDERS:
         key = (here.turn, here.phase)
         if key != phase_key:
             _flush(write, phase_key, said)
             phase_key, said = key, []
         side = here.to_move[0]
-        text = choose(rng, legal_texts(system, service.state(name), side))
+        text = choose(rng, legal_texts(rules, service.state(name), side))
         replies = service.say(name, side, text)
         if not replies[0].ok:  # a legal order refused: an engine bug worth shouting about
             raise DemoError(f"legal order {text!r} by {side} refused: {replies[0].error}")
         said.append(f"{side[0]}:{text}" if side != phase_key[1].split("-")[0] else text)
         count += 1
-        here = system.situation(service.state(name))
+        here = rules.situation(service.state(name))
     _flush(write, phase_key, said)
     final = service.show(name)
-    write(f"Result after {count} orders: {result_text(final.get('result'), system)}")
-    write(f"VP: {vp_text(final.get('vp'), system)}")
+    write(f"Result after {count} orders: {result_text(final.get('result'), rules)}")
+    write(f"VP: {vp_text(final.get('vp'), rules)}")
     return DemoResult(name, count, final.get("result"), final.get("vp"))
 
 
