@@ -30,6 +30,10 @@ def check(sc: Scenario, state: NWState, side: str, order: object) -> None:
         return check_decision(sc, state, order)
     if state.phase == "winter":
         return check_winter(sc, state, order)
+    if state.phase == "entry":
+        if not isinstance(order, O.End):
+            raise Rejection("entry", "the first entry phase: send 'end' to begin turn 1", "8.4")
+        return
     checks = {O.Move: A.check_move, O.Recon: A.check_recon, O.Siege: A.check_siege,
               O.Policy: A.check_policy, O.Replace: A.check_replace}  # fmt: skip
     if isinstance(order, O.End):
@@ -115,6 +119,8 @@ def candidates(sc: Scenario, state: NWState, side: str) -> list[object]:
             return [O.Retreat(p["block"], a) for a in p["choices"]]
         make = {"battle": O.BattleAt, "hit": O.Hit, "return": O.ReturnCharles}[p["kind"]]
         return [make(c) for c in p["choices"]]
+    if state.phase == "entry":
+        return [O.End()]
     if state.phase == "winter":
         if state.winter_moved:
             return [O.End(), *(O.Siege(a) for a, _ in state.free_sieges)]

@@ -49,17 +49,15 @@ class NorthernWar:
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
         sc = self.scenario
         state = NWState(
-            year=1, turn=1, count=1, phase="action",
+            year=1, turn=1, count=1, phase="entry", to_move="sweden",
             at={b: blk.at for b, blk in sc.blocks.items()},
             strength={b: blk.strength for b, blk in sc.blocks.items()},
             status={b: ON_MAP for b in sc.blocks},
             control={t: terr.control for t, terr in sc.territories.items()}, sandbox=sandbox,
         )  # fmt: skip
-        rec = RecordingDice(dice)
-        events = [Event("GameStarted", f"{self.title}: the sample scenario begins.")]
-        events += turns.start_turn(sc, state, rec)
-        events += turns.advance(sc, state, rec)
-        return Outcome(state, events, rec.rolls)
+        text = (f"{self.title}: the entry phase of {sc.first_year}. Sweden: send 'end' to "
+                "begin turn 1 with the action rolls (the setup rolls no dice).")  # fmt: skip
+        return Outcome(state, [Event("GameStarted", text)])
 
     def apply(self, state: NWState, actor: str, order: object, dice: DiceSource) -> Outcome:
         if isinstance(order, C.Default):
@@ -106,6 +104,8 @@ class NorthernWar:
             events = battle.retreat(sc, new, order.block, order.area)
         elif isinstance(order, O.ReturnCharles):
             return turns.return_charles(sc, new, order.area, dice) + turns.advance(sc, new, dice)
+        if new.phase == "entry":  # the first year's entry phase: the setup rolls no dice
+            return turns.start_turn(sc, new, dice) + turns.advance(sc, new, dice)
         if new.phase == "winter":
             if isinstance(order, O.WinterNone | O.End) or not self._free_left(new):
                 return events + turns.end_winter(sc, new, dice)

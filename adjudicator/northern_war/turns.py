@@ -91,7 +91,7 @@ def advance(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
             events.append(phase_began(sc, state, "battle phase"))
         elif state.phase == "battle":
             events += battle_step(sc, state, dice)
-        elif state.phase == "winter":
+        elif state.phase in ("winter", "entry"):
             return events
     return events
 
