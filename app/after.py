@@ -4,7 +4,8 @@ after-phase post to every chat of the game (or the mirror of the change to its o
 A post is due after a change that ends a phase, starts a turn, ends the game or puts a decision
 to a side (the platform's POST_EVENTS), and after a rewind; it tells what happened since the
 last posted map, whose move it is with a mention, the deadline and the head hash, and carries
-the map as a render spec (drawn by the outbox sender, off the message path). Any other accepted
+the map as a render spec (drawn by the outbox sender, off the message path). A system with
+`side_maps` also sends each seated side its own map (the spec with the side's "view") privately. Any other accepted
 change is mirrored, line by line, to the game's other chats, so linked chats follow the game move
 by move. Rows are keyed by the message's idempotency key: a redelivery adds nothing.
 """
@@ -86,10 +87,33 @@ def post(
         for platform, chat_id in chats
     ]  # fmt: skip
     hold = {reply_chat: REPLY_FIRST} if reply_chat else None
-    return outbox.write_in(
+    ids = outbox.write_in(
         tx.conn, game, outs, key=None if key is None else f"{key}:post", now=now,
         image_index=tx.head_index, hold=hold,
     )  # fmt: skip
+    if render is not None and system.side_maps:
+        ids += _side_maps(tx, game, here, render, key=key, now=now)
+    return ids
+
+
+def _side_maps(
+    tx: GameTx, game: str, here: Situation, render: dict[str, Any], *, key: str | None,
+    now: datetime,
+) -> list[int]:  # fmt: skip
+    """Each seated side's own map with a post, by a private message to its player: the render
+    spec of the public map with "view" set to the side (drawn from that side's view only)."""
+    ids: list[int] = []
+    for side, user in sorted(tx.seats().items()):
+        for out in _dm(tx, game, user or "", f"your map, {here.label}") if user else ():
+            out.render, out.image_name = (
+                {**render, "view": side},
+                f"{game}-{tx.head_index}-{side}.png",
+            )
+            ids += outbox.write_in(
+                tx.conn, game, [out], key=None if key is None else f"{key}:map:{side}", now=now,
+                fallback_chat_id=out.chat_id,
+            )  # fmt: skip
+    return ids
 
 
 def _default_note(tx: GameTx, system: GameSystem, before: Any, run: Any, done: list[Reply]) -> str:

@@ -147,6 +147,14 @@ class GameSystem(Protocol):
         """Whether a side's state holds what the other may not see."""
         ...
 
+    @property
+    def side_maps(self) -> bool:
+        """Whether each seated side is sent its own map (drawn from its view) by a private
+        message with every after-phase post, besides the group's public map. For a system whose
+        map shows what a side may see of its own (a block game's fronts); not for one whose
+        secret is text (a hand of cards, sent as private events)."""
+        ...
+
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
         """The state after setup and the automatic phases that follow it."""
         ...

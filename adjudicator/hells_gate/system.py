@@ -55,6 +55,7 @@ class HellsGateSystem:
     drawer = "adjudicator.hells_gate.drawer"  # draw(system, state, events, view, title) -> PNG
     headlines = HEADLINES
     hidden_information = False  # no rule of the game hides a counter from the opponent
+    side_maps = False  # every side sees the same map
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario

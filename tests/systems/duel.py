@@ -100,6 +100,7 @@ class Duel:
     drawer = "tests.systems.duel_drawer"
     headlines = frozenset({"CardPlayed", GAME_ENDED})
     hidden_information = True
+    side_maps = True  # its map shows the card in the side's own hand
 
     def __init__(self, deck: list[int], turns: int, title: str):
         self.deck, self.turns, self.title = list(deck), turns, title

@@ -62,6 +62,7 @@ class Race:
     drawer = "tests.systems.race_drawer"
     headlines = frozenset({"Rolled", GAME_ENDED})
     hidden_information = False
+    side_maps = False  # no hidden information
 
     def view(self, state, viewer):
         return state
