@@ -41,14 +41,15 @@ def label(sc: Scenario, state: NWState) -> str:
     return f"{sc.first_year + state.year - 1}, turn {state.turn}"
 
 
-def paths(sc: Scenario, start: str, length: int) -> Iterator[tuple[str, ...]]:
-    """Every simple path of 1..length areas entered from `start` (rule 7.3)."""
+def paths(sc: Scenario, start: str, length: int, stops: set[str]) -> Iterator[tuple[str, ...]]:
+    """Every simple path of 1..length areas entered from `start` (rule 7.3), none going on
+    from an area of `stops` (rule 7.6: a superset of the areas holding enemy blocks)."""
     stack: list[tuple[str, ...]] = [(start,)]
     while stack:
         path = stack.pop()
         if len(path) > 1:
             yield path[1:]
-        if len(path) <= length:
+        if len(path) <= length and (len(path) == 1 or path[-1] not in stops):
             for nxt in sc.territories[path[-1]].borders:
                 if nxt not in path:
                     stack.append((*path, nxt))

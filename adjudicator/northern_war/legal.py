@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.core.errors import Rejection
 from adjudicator.northern_war import actions as A
-from adjudicator.northern_war import battle
+from adjudicator.northern_war import battle, board
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.board import on_map, paths
 from adjudicator.northern_war.data import Scenario
@@ -125,17 +125,44 @@ def candidates(sc: Scenario, state: NWState, side: str) -> list[object]:
         if state.winter_moved:
             return [O.End(), *(O.Siege(a) for a, _ in state.free_sieges)]
         return [O.WinterNone(), *winter_moves(sc, state)]
+    # the candidates the checks then filter (the checks alone decide what is legal)
+    mine = [b for b in sc.blocks if sc.side_of(b) == side and state.status[b] == ON_MAP]
+    places = sorted({str(state.at[b]) for b in mine}, key=list(sc.territories).index)
+    near = {n for t in places for n in sc.territories[t].borders}
     found: list[object] = [O.End()]
-    found += [O.Recon(t) for t in sc.territories]
-    found += [O.Siege(t) for t in sc.territories]
-    found += [O.Policy(n) for n in sc.nations]
-    found += [O.Replace(b) for b in sc.blocks]
-    for t in sc.territories:
-        free = [b for b in on_map(sc, state, t, side) if b not in state.moved]
+    found += [O.Recon(t) for t in sc.territories if t in near]
+    found += [O.Siege(t) for t in places]
+    found += [O.Policy(n) for n, nat in sc.nations.items() if nat.side == side]
+    found += [O.Replace(b) for b in mine if state.strength[b] < sc.blocks[b].max_strength]
+    return found
+
+
+def moves(sc: Scenario, state: NWState, side: str) -> list[object]:
+    """The movement orders listed (each block alone, and each territory's whole unmoved group),
+    built to pass check_move (the contract tests check that apply accepts every one)."""
+    if state.phase != "action" or state.pending is not None or whose(state) != side:
+        return []
+    mine = [b for b in sc.blocks if sc.side_of(b) == side and state.status[b] == ON_MAP]
+    places = sorted({str(state.at[b]) for b in mine}, key=list(sc.territories).index)
+    enemy = {str(state.at[b]) for b in sc.blocks if state.status[b] == ON_MAP} - set(places)
+    enemy |= {t for t in places if len(board.sides_in(sc, state, t)) > 1}
+    try:
+        A.action_cost(state, side, "move")
+        may = True
+    except Rejection:
+        may = False
+    found: list[object] = []
+    for t in places:
+        if not may and not A.continues(state, t):
+            continue
+        free = [b for b in mine if state.at[b] == t and b not in state.moved]
         groups = {(b,) for b in free} | ({tuple(free)} if free else set())
         for group in sorted(groups):
             reach = min(sc.blocks[b].move for b in group)
-            found += [O.Move(group, p) for p in paths(sc, t, reach)]
+            fleet = [sc.blocks[b].type == "fleet" for b in group]
+            for p in paths(sc, t, reach, enemy):
+                if all(sc.territories[a].sea == f for a in p for f in fleet):
+                    found.append(O.Move(group, p))
     return found
 
 
@@ -144,9 +171,11 @@ def winter_moves(sc: Scenario, state: NWState) -> list[object]:
     if state.status["charles"] != ON_MAP or where is None:
         return []
     able = [b for b in on_map(sc, state, where, "sweden") if state.strength[b] >= 2]
+    if "charles" not in able:  # rule 6.10: at strength 1 he may not take part
+        return []
     groups = {("charles",), tuple(able)}
     return [O.Winter(g, p) for g in sorted(groups)
-            for p in paths(sc, where, min(sc.blocks[b].move for b in g))]  # fmt: skip
+            for p in paths(sc, where, min(sc.blocks[b].move for b in g), set())]  # fmt: skip
 
 
 def legal(sc: Scenario, state: NWState, side: str) -> list[object]:
@@ -159,4 +188,4 @@ def legal(sc: Scenario, state: NWState, side: str) -> list[object]:
         except Rejection:
             continue
         out.append(order)
-    return out
+    return out + moves(sc, state, side)

@@ -39,6 +39,7 @@ class NorthernWar:
     drawer = "adjudicator.northern_war.drawer"
     headlines = HEADLINES
     hidden_information = True
+    side_maps = True  # each player gets his own map by DM (own blocks face up)
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
@@ -123,7 +124,12 @@ class NorthernWar:
             return False
         if any(self._ok(state, side, O.Siege(a)) for a, _ in state.free_sieges):
             return False
-        return not any(isinstance(o, O.Move) for o in legal.legal(self.scenario, state, side))
+        origin = state.move_open  # a move from there, right after, is the same action (7.2)
+        return not any(
+            state.at[b] == origin and b not in state.moved and state.status[b] == ON_MAP
+            for b in self.scenario.blocks
+            if self.scenario.side_of(b) == side
+        )
 
     def _ok(self, state: NWState, side: str, order: object) -> bool:
         try:

@@ -145,9 +145,10 @@ def end_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
         state.turn += 1
         state.count += 1
         return start_turn(sc, state, dice)
-    charles = state.status["charles"] == ON_MAP and state.strength["charles"] >= 2
-    if not charles:  # rule 6.10: no winter campaign
+    if state.status["charles"] != ON_MAP:  # rule 6.7: no winter campaign without him
         return end_year(sc, state, dice)
+    # at strength 1 he may not take part (6.10): only `winter none` is legal then, but the
+    # phase is played all the same, so that whether there is one does not betray his strength
     state.phase, state.to_move, state.winter_moved = "winter", "sweden", False
     state.holders = {str(state.at[b]): sc.side_of(b) for b in sc.blocks
                      if state.status[b] == ON_MAP}  # fmt: skip
