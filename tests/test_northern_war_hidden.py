@@ -28,7 +28,7 @@ def what_he_gets(system, state, viewer: Viewer) -> tuple:
     return system.state_to_json(seen), status, blocks
 
 
-def leaks_in_views(system, games: range, every: int = 6) -> list[str]:
+def leaks_in_views(system, games: range, every: int = 8) -> list[str]:
     found, rng = [], random.Random(1)
     for seed in games:
         for n, (state, _side, _order, _out) in enumerate(play(system, seed)):
