@@ -91,17 +91,25 @@ def status(store: Store, game: str, system: GameSystem, view: str | None = None)
     return "\n".join([text, *fair_lines(rec)])
 
 
+SEALED_ORDER = "(its order, as its side gave it: not shown until the game ends)"
+
+
 def log_text(
     store: Store, game: str, count: int | None = None, viewer: Viewer | None = None
 ) -> str:
     rows = store.log(game)
     effective = {r["index"] for r in fold.effective_orders([r.to_dict() for r in rows])}
     shown = rows if count is None else rows[-count:] if count > 0 else []
+    seer = viewer or Viewer.public()
+    hidden = games.system_of(store, game).hidden_information and not seer.over
     out = []
     for row in shown:
         who = f"{row.actor} ({row.user})" if row.user else row.actor
         undone = row.kind == "order" and row.index not in effective
-        out.append(f"{row.index}. {who}: {row.text}{'  [undone or rewound]' if undone else ''}")
+        text = row.text
+        if hidden and row.kind == "order" and row.actor not in seer.sides:
+            text = SEALED_ORDER  # it may name what only its side knows (a block, a card)
+        out.append(f"{row.index}. {who}: {text}{'  [undone or rewound]' if undone else ''}")
         out += [f"    {line}" for line in row_details(row, viewer)]
     return "\n".join(out)
 
