@@ -15,6 +15,7 @@ BACKGROUND, INK, SEA = (226, 232, 236), (25, 25, 30), (120, 120, 130)
 CONTROL = {"sweden": (196, 214, 240), "coalition": (236, 214, 204)}
 R = 44  # a territory's radius
 BLOCK = 28
+NOTE = (130, 20, 20)  # reconnaissance notes
 
 
 def _block_face(image: canvas.Canvas, pen: canvas.Draw, x: float, y: float,
@@ -40,8 +41,10 @@ def draw(system: Any, state: Any, events: Any = (), view: str | None = None,
         for other in terr.borders:
             if t < other:
                 pen.line([terr.pos, sc.territories[other].pos], fill=SEA, width=3)
-    for t, terr in sc.territories.items():
-        _territory(image, pen, system, state, t, view)
+    for t in sc.territories:
+        _territory(image, pen, system, state, t)
+    for t in sc.territories:  # on top of every territory
+        _notes(image, pen, system, state, t, view)
     heading = title or f"{sc.title}"
     text.text(image, (10, 8), heading, 13, INK)
     who = f"seen by {view}" if view else "public view: every block face down"
@@ -62,8 +65,7 @@ def draw(system: Any, state: Any, events: Any = (), view: str | None = None,
     return png.encode(image)
 
 
-def _territory(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, t: str,
-               view: str | None) -> None:  # fmt: skip
+def _territory(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, t: str) -> None:
     sc = system.scenario
     terr = sc.territories[t]
     x, y = terr.pos
@@ -84,8 +86,16 @@ def _territory(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, 
             face = blk.name.split()[0][:4]
             _block_face(image, pen, bx, by, sc.nations[blk.nation].colour, face,
                         state.strength[b])  # fmt: skip
+
+
+def _notes(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, t: str,
+           view: str | None) -> None:  # fmt: skip
+    sc = system.scenario
+    x, y = sc.territories[t].pos
     notes = [f"seen t{rec[1]}: {sc.blocks[b].name.split()[0][:6]} {rec[0]}"
              for side in ([view] if view else []) for b, rec in state.seen.get(side, {}).items()
              if rec[3] == t]  # fmt: skip
     for n, note in enumerate(notes[-3:]):
-        text.text(image, (x, y + R + 8 + 11 * n), note, 9, (120, 20, 20), anchor="mm")
+        half, ny = text.text_length(note, 9) / 2 + 3, y + R + 8 + 12 * n
+        pen.rectangle((x - half, ny - 6, x + half, ny + 6), fill=(255, 250, 235), outline=NOTE)
+        text.text(image, (x, ny), note, 9, NOTE, anchor="mm")

@@ -27,8 +27,12 @@ from adjudicator.northern_war.state import ON_MAP, NWState, copy_state, from_jso
 
 SIDES = (Side("sweden", "Sweden", ("swedes", "swe")),
          Side("coalition", "Coalition", ("coal", "allies")))  # fmt: skip
-HEADLINES = frozenset({"BattleBegan", "BattleEnded", "SiegeResolved", "Armistice",
-                       "CharlesReturned", GAME_ENDED})  # fmt: skip
+HEADLINES = frozenset({
+    "ActionRolled", "FirstPlayer", "EventResolved",  # the action rolls (5.1-5.15)
+    "BattleBegan", "BlockFired", "BlockHit", "BlockEliminated", "AttackersRetreat",
+    "BlockRetreated", "NoRetreat", "BattleEnded",  # the whole battle report, to the group (N24)
+    "SiegeResolved", "SiegeLapsed", "Armistice", "ReturnRolled", "CharlesReturned", GAME_ENDED,
+})  # fmt: skip
 MOVE_TEMPLATE = "move <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...]"
 WINTER_TEMPLATE = "winter <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...]"
 
