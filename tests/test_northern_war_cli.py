@@ -43,3 +43,20 @@ def test_pbem_new_and_render_views(capsys, tmp_path):
     assert images["sweden"].size == (900, 640)
     assert images["sweden"].tobytes() != images["public"].tobytes()
     assert images["coalition"].tobytes() != images["sweden"].tobytes()
+
+
+def test_pbem_new_scenario_loads_another_file_and_names_a_bad_entry(capsys, tmp_path):
+    from importlib.resources import files
+
+    text = files("adjudicator.northern_war").joinpath("sample.toml").read_text("utf-8")
+    db = str(tmp_path / "g.db")
+    short = tmp_path / "short.toml"
+    short.write_text(text.replace("years = 2 ", "years = 1 "), "utf-8")
+    code, _, err = run(capsys, "new", "a", "--game", "northern-war", "--scenario", str(short),
+                       "--db", db)  # fmt: skip
+    assert code == 0, err
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace("sample_rules = true", "sample_rules = false"), "utf-8")
+    code, out, err = run(capsys, "new", "b", "--game", "northern-war", "--scenario", str(bad),
+                         "--db", db)  # fmt: skip
+    assert code != 0 and "sample_rules" in out + err
