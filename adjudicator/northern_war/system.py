@@ -29,6 +29,8 @@ SIDES = (Side("sweden", "Sweden", ("swedes", "swe")),
          Side("coalition", "Coalition", ("coal", "allies")))  # fmt: skip
 HEADLINES = frozenset({
     "ActionRolled", "FirstPlayer", "EventResolved",  # the action rolls (5.1-5.15)
+    "Reconnoitred", "BlocksMoved", "SiegeDeclared", "PolicyRolled", "StepReplaced",
+    "WinterSteps",  # the public side of every action
     "BattleBegan", "BlockFired", "BlockHit", "BlockEliminated", "AttackersRetreat",
     "BlockRetreated", "NoRetreat", "BattleEnded",  # the whole battle report, to the group (N24)
     "SiegeResolved", "SiegeLapsed", "Armistice", "ReturnRolled", "CharlesReturned", GAME_ENDED,
