@@ -25,9 +25,9 @@ def _blocks(c: Cursor) -> tuple[str, ...]:
 
 
 def _areas(c: Cursor) -> tuple[str, ...]:
-    path = [c.thing("area")]
+    path = [c.thing("territory")]
     while c.peek() is not None:
-        path.append(c.thing("area"))
+        path.append(c.thing("territory"))
     return tuple(path)
 
 
@@ -46,7 +46,7 @@ def _winter(c: Cursor) -> O.Winter | O.WinterNone:
 def _return(c: Cursor) -> O.ReturnCharles:
     if not c.accept("charles"):
         c.fail("syntax", "write 'return charles <AREA>'")
-    return O.ReturnCharles(c.thing("area"))
+    return O.ReturnCharles(c.thing("territory"))
 
 
 def _moved(o: O.Move | O.Winter, word: str) -> str:
@@ -59,7 +59,7 @@ def _verb(word: str, parser: Callable[[Cursor], object], formats: dict[type, Cal
 
 
 VERBS = (
-    _verb("recon", lambda c: O.Recon(c.thing("area")), {O.Recon: lambda o: f"recon {o.area}"},
+    _verb("recon", lambda c: O.Recon(c.thing("territory")), {O.Recon: lambda o: f"recon {o.area}"},
           "recon <AREA>", "Action 1: reveal the enemy blocks in a territory next to one of your "
           "army or regiment blocks, to you alone (5.20-5.24). Example: recon novgorod"),
     _verb("move", _move, {O.Move: lambda o: _moved(o, "move")},
@@ -67,7 +67,7 @@ VERBS = (
           "territory along the areas listed, each within its allowance; a block stops where "
           "enemy blocks are; another move from the same territory right after it is the same "
           "action (7.1-7.12). Example: move repnin,peter ingermanland"),
-    _verb("siege", lambda c: O.Siege(c.thing("area")), {O.Siege: lambda o: f"siege {o.area}"},
+    _verb("siege", lambda c: O.Siege(c.thing("territory")), {O.Siege: lambda o: f"siege {o.area}"},
           "siege <AREA>", "Action 3: declare a siege of an enemy fortress where your blocks "
           "are; free right after a move that ends there (5.26-5.28, 7.10, N4). "
           "Example: siege estonia"),
@@ -84,14 +84,14 @@ VERBS = (
           "none' (the deadline default) forgoes it. Example: winter charles,rehnskiold pskov"),
     _verb("end", lambda c: O.End(), {O.End: lambda o: "end"}, "end",
           "End your actions of this turn (or the winter campaign). Example: end"),
-    _verb("battle", lambda c: O.BattleAt(c.thing("area")),
+    _verb("battle", lambda c: O.BattleAt(c.thing("territory")),
           {O.BattleAt: lambda o: f"battle {o.area}"}, "battle <AREA>", "First player: the "
           "battle to fight next (N3 a; default: the map's order). Example: battle ingermanland",
           DECISIONS),
     _verb("hit", lambda c: O.Hit(c.thing("block")), {O.Hit: lambda o: f"hit {o.block}"},
           "hit <BLOCK>", "Which of your equally strong blocks takes the hit (N3 e; default: "
           "the first in the block list). Example: hit repnin", DECISIONS),
-    _verb("retreat", lambda c: O.Retreat(c.thing("block"), c.thing("area")),
+    _verb("retreat", lambda c: O.Retreat(c.thing("block"), c.thing("territory")),
           {O.Retreat: lambda o: f"retreat {o.block} {o.area}"}, "retreat <BLOCK> <AREA>",
           "Where a retreating block goes (N3 g; default: the first free territory of the "
           "map). Example: retreat repnin novgorod", DECISIONS),
@@ -108,7 +108,7 @@ VERBS = (
 def lexicon(sc: Scenario) -> Lexicon:
     return Lexicon([
         Kind("block", {b: blk.name for b, blk in sc.blocks.items()}, leading_words=True),
-        Kind("area", {t: terr.name for t, terr in sc.territories.items()}),
+        Kind("territory", {t: terr.name for t, terr in sc.territories.items()}),
         Kind("nation", {n: nat.name for n, nat in sc.nations.items()}),
     ])  # fmt: skip
 
