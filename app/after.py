@@ -4,7 +4,8 @@ after-phase post to every chat of the game (or the mirror of the change to its o
 A post is due after a change that ends a phase, starts a turn, ends the game or puts a decision
 to a side (the platform's POST_EVENTS), and after a rewind; it tells what happened since the
 last posted map, whose move it is with a mention, the deadline and the head hash, and carries
-the map as a render spec (drawn by the outbox sender, off the message path). A system with
+the map as a render spec (drawn by the outbox sender, off the message path; "focus": the system's
+focus image if its drawer offers one, for phones). A system with
 `side_maps` also sends each seated side its own map (the spec with the side's "view") privately. Any other accepted
 change is mirrored, line by line, to the game's other chats, so linked chats follow the game move
 by move. Rows are keyed by the message's idempotency key: a redelivery adds nothing.
@@ -18,11 +19,11 @@ from typing import Any
 from adjudicator.core import commands as C
 from adjudicator.core.events import DEFAULT_APPLIED, MODERATORS, POST_EVENTS, Audience, audience_of
 from adjudicator.core.system import GameSystem, Situation
-from app import clock, fold, names, outbox
+from app import clock, fold, frames, names, outbox
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, post_text, side_name, who
-from storage import GameTx, chat_store, clocks
+from storage import GameTx, chat_store
 
 REPLY_FIRST = timedelta(seconds=2)  # a post waits this long in the chat whose message caused it
 
@@ -31,7 +32,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
     """Re-arm the deadline, then the post of a phase end (or the mirror of the change)."""
     system: GameSystem = run.system
     here = system.situation(state)
-    gc = clocks.read(tx.conn, run.game)
+    gc = tx.clock()
     if gc.started_at is not None or gc.deadline_at is not None or gc.clock_paused:
         tx.s.flush()  # the clock reads the game row's pause flag through the same connection
         clock.rearm_in(tx, here, run.now)
@@ -65,9 +66,11 @@ def post(
     chats = chat_store.bindings(tx.conn, game)
     if not chats:
         return []
-    gc = clocks.read(tx.conn, game)
+    gc = tx.clock()
     after = None if start else gc.last_image_index
-    events = [] if start else fold.events_since([r.to_dict() for r in tx.rows()], after)
+    tail = tx.rows(0 if after is None else after + 1)  # the rows since the last map: an undo
+    # or rewind among them removes what it names there, as over the whole log
+    events = [] if start else fold.events_since([r.to_dict() for r in tail], after)
     seats = tx.seats()
     side_names = names.of_sides(tx.conn, seats)
     text = post_text(
@@ -77,8 +80,10 @@ def post(
         ),
         side_names,
     )  # fmt: skip
-    title = f"{game}: {here.label}" + (" (game over)" if here.over else "")
-    render = {"after": after, "upto": tx.head_index, "title": title} if images else None
+    title = frames.heading(game, here)
+    render = (
+        {"after": after, "upto": tx.head_index, "title": title, "focus": True} if images else None
+    )
     outs = [
         Outgoing(
             platform, chat_id, text, image_name=f"{game}-{tx.head_index}.png",

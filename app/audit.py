@@ -5,6 +5,12 @@ roll) and, when that holds, re-adjudicates the effective orders with the current
 the export's game system, checking every row's events and state hash and the final state
 against the header's `state_sha256`. `pbem audit NAME` and the chat `audit` run the same checks
 on a stored game.
+
+`player_export` is what a player gets in chat (`audit export`, `audit page`): every row up to the
+open dice epoch (left out: its seed is still secret, its rolls could not be checked), never an
+unrevealed seed, hidden information only once the game has ended. `load_export` reads a file for
+`pbem audit --verify`: a missing, unreadable, malformed or truncated file raises ExportUnreadable
+with one clear sentence instead of a report of nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +22,20 @@ from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
 from app import fold, games, sealing
 from storage import GameRecord, Store
-from storage.audit import FORMAT, AuditReport, audit, format_report, read_export, write_export
+from storage.audit import (
+    FORMAT,
+    AuditReport,
+    audit,
+    export_lines,
+    format_report,
+    parse_export,
+    write_export,
+)
+from storage.audit.page import page_html
+
+
+class ExportUnreadable(Exception):
+    """The file to verify is missing, unreadable, no audit export, or cut short."""
 
 
 def export_doc(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -57,6 +76,20 @@ def export(store: Store, name: str, path: str | Path) -> tuple[bool, str, AuditR
     unrevealed = [s["seed"] for s in store.dice_secrets(name) if not s["revealed"]]
     write_export(path, header, rows, forbidden=unrevealed)
     return check(header, rows, source=f"game {name!r}")
+
+
+def export_data(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str, Any]], bytes]:
+    """(header, rows, the export's bytes) of the whole stored log, for the operator's page."""
+    header, rows = export_doc(store, name)
+    data = ("\n".join(export_lines(header, rows)) + "\n").encode()
+    _refuse_unrevealed(store, name, data)
+    return header, rows, data
+
+
+def _refuse_unrevealed(store: Store, name: str, data: bytes) -> None:
+    for secret in store.dice_secrets(name):
+        if not secret["revealed"] and secret["seed"].encode() in data:
+            raise ValueError("refusing to export: an unrevealed seed would appear in the file")
 
 
 def replay_check(
@@ -106,11 +139,98 @@ def check(
     return ok, f"{text}\n{line}", report
 
 
+def _truncation(data: bytes, header: dict[str, Any], rows: list[dict[str, Any]]) -> str | None:
+    """Why the file was cut short, or None: its last line ends mid-way, or every row is whole
+    and in order but fewer than the header declares (a deleted row in the middle is no
+    truncation: the audit names it)."""
+    if rows and not data.endswith(b"\n") and "_error" in rows[-1]:
+        return f"its last line (line {len(rows) + 1}) is cut off in the middle"
+    declared = header.get("rows")
+    whole = all("_error" not in r and r.get("index") == k for k, r in enumerate(rows))
+    if isinstance(declared, int) and declared > len(rows) and whole:
+        return (
+            f"the header says {declared} rows, the file holds only {len(rows)} (rows"
+            f" {len(rows)}..{declared - 1} are missing at its end)"
+        )
+    return None
+
+
+def load_export(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], bytes]:
+    """(header, rows, bytes) of an export file, or ExportUnreadable saying what is wrong."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ExportUnreadable(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ExportUnreadable(f"{path} cannot be read: {exc.strerror or exc}") from None
+    if not data.strip():
+        raise ExportUnreadable(f"{path} is empty: not a pbem audit export")
+    header, rows = parse_export(data)
+    if "_error" in header and not isinstance(header.get("format"), str):
+        raise ExportUnreadable(
+            f"{path} is not a pbem audit export ({header['_error']}); an export is the JSONL "
+            "file `pbem audit NAME --export FILE` or the chat's `audit export` writes"
+        )
+    if header.get("format") != FORMAT:
+        raise ExportUnreadable(
+            f"{path} is not a pbem audit export: its first line has format"
+            f" {header.get('format')!r}, not {FORMAT!r}"
+        )
+    cut = _truncation(data, header, rows)
+    if cut:
+        raise ExportUnreadable(f"{path} is truncated: {cut}; nothing in it was checked")
+    return header, rows, data
+
+
 def verify_file(path: str | Path) -> tuple[bool, str]:
-    """`pbem audit --verify FILE`: (ok, the report)."""
-    header, rows = read_export(path)
+    """`pbem audit --verify FILE`: (ok, the report); ExportUnreadable for a file that is none."""
+    header, rows, _ = load_export(path)
     ok, text, _ = check(header, rows, str(path))
     return ok, text
 
 
-__all__ = ["audit_game", "check", "export", "export_doc", "replay_check", "verify_file"]
+def open_epoch_row(rows: list[dict[str, Any]]) -> int | None:
+    """The row that opened the dice epoch whose seed is not revealed yet, or None."""
+    revealed = {r["payload"].get("epoch") for r in rows if r["kind"] == "reveal"}
+    opened = [r for r in rows if r["kind"] == "epoch" and r["payload"].get("epoch") not in revealed]
+    return opened[0]["index"] if opened else None
+
+
+def player_export(store: Store, name: str) -> tuple[bytes, int | None, int]:
+    """(the export's bytes, the open epoch left out (None: none), the row it starts at): every
+    row before the open epoch. Never an unrevealed seed; hidden values only after the end."""
+    header, rows = export_doc(store, name)
+    cut = open_epoch_row(rows)
+    left_out = None
+    if cut is not None:
+        left_out = rows[cut]["payload"].get("epoch")
+        rows = rows[:cut]
+        header = header | {"rows": cut, "head_hash": rows[-1]["hash"]}
+        header.pop("state_sha256", None)  # the final state is not the state at the cut
+    data = ("\n".join(export_lines(header, rows)) + "\n").encode()
+    _refuse_unrevealed(store, name, data)
+    return data, left_out, len(rows)
+
+
+def write_page(path: str | Path, data: bytes) -> None:
+    """The offline audit page of an export's bytes (storage.audit.page)."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(page_html(data), encoding="utf-8")
+    tmp.replace(target)
+
+
+__all__ = [
+    "ExportUnreadable",
+    "audit_game",
+    "check",
+    "export",
+    "export_data",
+    "export_doc",
+    "load_export",
+    "open_epoch_row",
+    "player_export",
+    "replay_check",
+    "verify_file",
+    "write_page",
+]

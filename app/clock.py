@@ -125,7 +125,7 @@ def plan(
 def rearm_in(tx: GameTx, situation: Situation, now: datetime) -> GameClock:
     """Bring the clock in line with the game inside its transaction (after an accepted change;
     the moderators' pause as the transaction left it)."""
-    gc = view(sql.read(tx.conn, tx.name))
+    gc = view(tx.clock())
     gc.paused = tx.paused
     return _apply(tx.conn, gc, situation, now)
 

@@ -11,6 +11,8 @@ import re
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from adjudicator.grammar import quoted
+
 MAX_DURATION = timedelta(days=365)
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)")
@@ -45,7 +47,9 @@ def parse_duration(text: str) -> timedelta:
         total += timedelta(**{_UNITS[m.group(2)]: float(m.group(1))})
         pos = m.end()
     if not s or pos == 0 or s[pos:].strip():
-        raise DeadlineError(f"{text.strip()!r} is not a duration: write e.g. 48h, 90m, 2d or 1d12h")
+        raise DeadlineError(
+            f"{quoted(text.strip())} is not a duration: write e.g. 48h, 90m, 2d or 1d12h"
+        )
     if total <= timedelta():
         raise DeadlineError("a duration must be longer than zero")
     if total > MAX_DURATION:

@@ -9,6 +9,7 @@ ended are told by the platform's PhaseBegan events (adjudicator.core.events).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ class Frame:
     ended: list[tuple[int | None, str]] = field(default_factory=list)  # the phases that ended
     index: int = 0  # the log row of the order that made the frame
     over: bool = False
+    label: str = ""  # the system's label of the situation the frame shows ("turn 3, combat")
 
 
 def frames(system: GameSystem, rows: list[dict[str, Any]]) -> list[Frame]:
@@ -59,7 +61,7 @@ def _frame(
     ended: list[tuple[int | None, str]],
     index: int,
 ) -> Frame:
-    return Frame(s.turn, s.phase, state, events, ended, index, s.over)
+    return Frame(s.turn, s.phase, state, events, ended, index, s.over, s.label)
 
 
 def _ended(before: Situation, events: list[Event]) -> list[tuple[int | None, str]]:
@@ -75,15 +77,22 @@ def pick(all_frames: list[Frame], turn: int | None, phase: str | None) -> Frame:
     """The frame of the end of (turn, phase), or of now; LookupError names what exists."""
     if turn is None and phase is None:
         return all_frames[-1]
+    wanted = None if phase is None else phase_key(phase)
     for frame in all_frames:
         for t, p in frame.ended:
-            if (turn is None or t == turn) and (phase is None or p == phase):
+            if (turn is None or t == turn) and (wanted is None or phase_key(p) == wanted):
                 return frame
     last = all_frames[-1]
-    if (turn is None or last.turn == turn) and (phase is None or last.phase == phase):
+    if (turn is None or last.turn == turn) and (wanted is None or phase_key(last.phase) == wanted):
         return last
     done = ", ".join(f"{t} {p}" for f in all_frames for t, p in f.ended) or "none yet"
     raise LookupError(f"no image for turn {turn} {phase or ''}: phases ended so far: {done}")
+
+
+def phase_key(phase: str) -> str:
+    """A phase name as compared: case, spaces, hyphens and underscores do not matter, so
+    `side combat` (as the chat accepts a phase) finds `side-combat`."""
+    return "-".join(re.split(r"[\s_-]+", phase.strip().lower()))
 
 
 def file_name(n: int, frame: Frame) -> str:
@@ -94,11 +103,15 @@ def file_name(n: int, frame: Frame) -> str:
     return f"{n:03d}-t{turn}-{phase}{'-final' if frame.over else ''}.png"
 
 
+def heading(name: str, s: Situation) -> str:
+    """The title of the image of a game in situation s: the same in a chat post, `pbem render`
+    and the demo's frames ("g: turn 3, combat", "... (game over)")."""
+    return f"{name}: {s.label}" + (" (game over)" if s.over else "")
+
+
 def title(name: str, frame: Frame) -> str:
-    if not frame.ended:
-        return f"{name}: turn {frame.turn}, {frame.phase}"
-    turn, phase = frame.ended[0]
-    return f"{name}: after turn {turn} {phase}" + (" (game over)" if frame.over else "")
+    """The title of a frame: heading() of the situation it shows."""
+    return f"{name}: {frame.label}" + (" (game over)" if frame.over else "")
 
 
-__all__ = ["Frame", "file_name", "frames", "pick", "title"]
+__all__ = ["Frame", "file_name", "frames", "heading", "phase_key", "pick", "title"]

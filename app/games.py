@@ -57,16 +57,21 @@ def draw(
     events: list[dict[str, Any]],
     view: str | None,
     title: str | None,
+    focus: bool = False,
 ) -> bytes:
     """The map of `state` as `view` (a side, or None: the public) may see it, by the system's
     drawer (imported only when a map is drawn, so that a process that draws none never loads
     Pillow). The one filter of images: the system's view of the state, and the events of the
-    viewer's audiences."""
+    viewer's audiences. focus: the drawer's `draw_focus` (same arguments: a smaller image of
+    where the action is, for phones) if it has one, else its `draw`."""
     viewer = viewer_of(system, state, view)
     seen = [e for e in events if not is_sealed(e) and audience_of(e).sees(viewer)]
     drawer: Any = import_module(system.drawer)
     side = None if view == "public" else view
-    image: bytes = drawer.draw(system, system.view(state, viewer), seen, view=side, title=title)
+    fn = getattr(drawer, "draw_focus", None) if focus else None
+    image: bytes = (fn or drawer.draw)(
+        system, system.view(state, viewer), seen, view=side, title=title
+    )
     return image
 
 

@@ -1,8 +1,9 @@
 """The map of a post, drawn when the outbox sends it (off the message path).
 
-A post's outbox row carries a render spec, {"after": A, "upto": U, "title": T, "view": V}: the
-map of the game as it stood at log row U, with the events of the effective orders after row A
-(None: from the setup on), as the side V (None: the public) may see it. Drawing it later gives the same picture: the log up to row U never changes.
+A post's outbox row carries a render spec, {"after": A, "upto": U, "title": T, "view": V,
+"focus": F}: the map of the game as it stood at log row U, with the events of the effective orders
+after row A (None: from the setup on), as the side V (None: the public) may see it; with F true,
+the drawer's focus image (the area of the actions, for a phone) if it offers one, else the map. Drawing it later gives the same picture: the log up to row U never changes.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ def render_spec(store: Store, game: str, spec: dict[str, Any]) -> bytes:
     else:
         state = fold.replay(system, rows)
     events = fold.events_since(rows, after)
-    return games.draw(system, state, events, spec.get("view"), spec.get("title"))
+    focus = bool(spec.get("focus"))
+    return games.draw(system, state, events, spec.get("view"), spec.get("title"), focus=focus)
 
 
 def renderer(store: Store) -> Callable[[str, dict[str, Any]], bytes]:

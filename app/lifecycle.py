@@ -112,7 +112,7 @@ def leave(
         done = tx.find_key(key) if key else None
         if done:
             return [done[0].payload]
-        if clocks.read(tx.conn, game).started_at is not None:
+        if tx.clock().started_at is not None:
             raise Rejection(
                 "started",
                 "the game has started: a player leaves only when a moderator frees his side "
@@ -144,7 +144,7 @@ def start(
     system = games.system_of(core.store, game)
 
     def begin(tx: GameTx) -> bool:
-        if clocks.read(tx.conn, game).started_at is not None:
+        if tx.clock().started_at is not None:
             return False
         seats = tx.seats()
         free = [s.id for s in system.sides if seats.get(s.id) is None]
@@ -170,10 +170,15 @@ def start(
     return started
 
 
-def seat_text(payload: dict[str, Any]) -> str:
+def seat_text(payload: dict[str, Any], name: str | None = None) -> str:
+    """ "bob now plays <SIDE>." (name: the user's display name; "you", the local terminal's
+    user, gets "You now play <SIDE>.")"""
+    who = name or payload["user"]
+    you = who.lower() == "you"
+    who = "You" if you else who
     if payload.get("action") == "seat":
-        return f"{payload['user']} now plays {payload['side']}."
-    return f"{payload['user']} no longer plays {payload['side']}."
+        return f"{who} now {'play' if you else 'plays'} {payload['side']}."
+    return f"{who} no longer {'play' if you else 'plays'} {payload['side']}."
 
 
 __all__ = ["join", "leave", "new_game", "seat_text", "start", "transact", "whose_move"]

@@ -30,11 +30,12 @@ class Outgoing:
     chat_id: str | None  # where to post; None with user_id set: a private message
     text: str = ""
     user_id: str | None = None  # the addressee of a private message
-    image: bytes | None = None  # a PNG to attach (the map)
-    image_name: str = "map.png"
+    image: bytes | None = None  # a file to attach: a PNG (the map), or any file with document
+    image_name: str = "map.png"  # the attachment's file name
     private: bool = False  # only the addressee may see it (ephemeral or DM)
     mentions: list[str] = field(default_factory=list)  # user ids to ping
     reply_to: str | None = None  # the message id this answers
     render: dict[str, Any] | None = (
         None  # a map to draw when it is sent (no image yet): the outbox's spec
     )
+    document: bool = False  # the attachment is a file for download (never shown as a photo)

@@ -79,7 +79,7 @@ def rows_of(
                 "mentions": list(out.mentions),
                 "reply_to": out.reply_to,
                 "fallback_chat_id": fallback_chat_id,
-                "as_document": as_document,
+                "as_document": as_document or out.document,
                 "render": spec,
                 "next_attempt_at": now + (hold or {}).get((out.platform, lane), timedelta()),
                 "dedupe_key": dedupe_key,
@@ -179,6 +179,7 @@ def outgoing_of(row: dict[str, Any]) -> Outgoing:
         mentions=list(row["mentions"]),
         reply_to=row["reply_to"],
         render=row["render"],
+        document=bool(row["as_document"]),
     )
 
 

@@ -9,7 +9,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
 from adjudicator.core.system import GameSystem
-from app import audit, fold, games, roles
+from app import audit, fold, games, identities, names, roles
 from app.context import Actor, Core
 from app.replies import Reply, fair_lines, row_details
 from storage import GameRecord, Store
@@ -27,7 +27,8 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
     if isinstance(query, C.Audit):
         return _audit(core, game, rec, actor, line)
     state = system.state_from_json(rec.snapshot)
-    who = roles.query_actor(system, rec, state, actor.side, actor.user)
+    also = identities.partners(store, actor.user)  # a linked account asks as its player
+    who = roles.query_actor(system, rec, state, actor.side, actor.user, also)
     if system.hidden_information and _is_own(system, query) and who not in _sides(system):
         raise Rejection(
             "not-your-side",
@@ -35,7 +36,7 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
             "what his side may do); ask it as your side, in a private chat",
             None,
         )
-    viewer = viewer_of(system, rec, state, actor, who)
+    viewer = viewer_of(system, rec, state, actor, who, also)
     found = system.answer(system.view(state, viewer), who, query)
     text = found.text
     if isinstance(query, C.Status):
@@ -56,23 +57,34 @@ def _is_own(system: GameSystem, query: Any) -> bool:
     return not isinstance(query, shared) and system.is_private(query)
 
 
-def viewer_of(system: GameSystem, rec: GameRecord, state: Any, actor: Actor, who: str) -> Viewer:
+def viewer_of(
+    system: GameSystem,
+    rec: GameRecord,
+    state: Any,
+    actor: Actor,
+    who: str,
+    also: list[str] | None = None,
+) -> Viewer:
     """Who asks, as a viewer: the sides of his seats (the operator: the side he speaks for);
     a moderator sees only what is public, plus his own seat's, while the game runs."""
     if actor.user is None:
         sides = [who] if who in _sides(system) else []
     else:
-        sides = [s for s, u in rec.seats.items() if u == actor.user]
+        me = {actor.user, *(also or ())}
+        sides = [s for s, u in rec.seats.items() if u in me]
     over = system.situation(state).over
-    return Viewer.of(sides, moderator=actor.user in rec.moderators, over=over)
+    me = {actor.user, *(also or ())}
+    return Viewer.of(sides, moderator=bool(me & set(rec.moderators)), over=over)
 
 
 def _audit(core: Core, game: str, rec: GameRecord, actor: Actor, line: str) -> Reply:
-    if actor.user is not None and actor.user not in rec.moderators:
+    me = {actor.user, *identities.partners(core.store, actor.user)}
+    if actor.user is not None and not me & set(rec.moderators):
         raise Rejection(
             "moderator-only",
             f"{actor.user} is not a moderator of this game: the chat audit "
-            "is for moderators (anyone can run `pbem audit --verify` on an export)",
+            "is for moderators; players get the files to check themselves with `audit export`"
+            " (then `pbem audit --verify`) or `audit page` (a page any browser checks it in)",
             None,
         )
     ok, text, _ = audit.audit_game(core.store, game)
@@ -97,21 +109,56 @@ SEALED_ORDER = "(its order, as its side gave it: not shown until the game ends)"
 def log_text(
     store: Store, game: str, count: int | None = None, viewer: Viewer | None = None
 ) -> str:
+    """The log, a row a line (with its details indented), users by the names the chats know."""
+    out = []
+    for row in log_doc(store, game, count, viewer):
+        who = f"{row['actor']} ({row['user_name']})" if row["user"] else row["actor"]
+        undone = "  [undone or rewound]" if row["kind"] == "order" and not row["effective"] else ""
+        out.append(f"{row['index']}. {who}: {row['text']}{undone}")
+        out += [f"    {line}" for line in row["details"]]
+    return "\n".join(out)
+
+
+def log_doc(
+    store: Store, game: str, count: int | None = None, viewer: Viewer | None = None
+) -> list[dict[str, Any]]:
+    """The log rows as documents (`pbem log --json`): index, kind, actor, user (the id) and
+    user_name (the display name the chats know, else the id), text, details (the lines a row
+    tells, private ones sealed but for `viewer`), effective, created_at, hash. User ids inside
+    the texts are shown by their names too."""
     rows = store.log(game)
     effective = {r["index"] for r in fold.effective_orders([r.to_dict() for r in rows])}
     shown = rows if count is None else rows[-count:] if count > 0 else []
     seer = viewer or Viewer.public()
     hidden = games.system_of(store, game).hidden_information and not seer.over
-    out = []
+
+    def sealed(row: Any) -> bool:  # an order's text may name what only its side knows
+        return hidden and row.kind == "order" and row.actor not in seer.sides
+
+    details = {row.index: row_details(row, viewer) for row in shown}
+    ids = {row.user for row in shown if row.user}
     for row in shown:
-        who = f"{row.actor} ({row.user})" if row.user else row.actor
-        undone = row.kind == "order" and row.index not in effective
-        text = row.text
-        if hidden and row.kind == "order" and row.actor not in seer.sides:
-            text = SEALED_ORDER  # it may name what only its side knows (a block, a card)
-        out.append(f"{row.index}. {who}: {text}{'  [undone or rewound]' if undone else ''}")
-        out += [f"    {line}" for line in row_details(row, viewer)]
-    return "\n".join(out)
+        ids.update(names.USER_ID.findall(" ".join([row.text, *details[row.index]])))
+    known = names.of_users(store, sorted(ids))
+
+    def named(text: str) -> str:
+        return names.USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), text)
+
+    return [
+        {
+            "index": row.index,
+            "kind": row.kind,
+            "actor": row.actor,
+            "user": row.user,
+            "user_name": known.get(row.user, row.user) if row.user else None,
+            "text": SEALED_ORDER if sealed(row) else named(row.text),
+            "details": [named(line) for line in details[row.index]],
+            "effective": row.kind != "order" or row.index in effective,
+            "created_at": row.created_at,
+            "hash": row.hash,
+        }
+        for row in shown
+    ]
 
 
 def rolls_text(store: Store, game: str, count: int = DEFAULT_ROLLS) -> str:
@@ -131,4 +178,4 @@ def rolls_text(store: Store, game: str, count: int = DEFAULT_ROLLS) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["DEFAULT_ROLLS", "answer", "log_text", "rolls_text", "status"]
+__all__ = ["DEFAULT_ROLLS", "answer", "log_doc", "log_text", "rolls_text", "status"]

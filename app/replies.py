@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Viewer, audience_of
-from app import sealing
+from adjudicator.core.text import plural
+from adjudicator.grammar import quoted
+from app import identities, sealing
 from storage import GameRecord, GameTx, LogRecord
 
 
@@ -136,6 +138,8 @@ def moderation_text(p: dict[str, Any], by: str) -> str:
         return f"{p['user']} now plays {p['side']}{was}; by {by}{why}."
     if action == "unseat":
         return f"{p['user']} no longer plays {p['side']}; by {by}{why}."
+    if action == "identity":
+        return identities.identity_text(p, by)
     verb = "is now a moderator" if action == "moderator-add" else "is no longer a moderator"
     return f"{p['user']} {verb}; by {by}{why}."
 
@@ -175,6 +179,9 @@ def is_summary(rows: list[LogRecord]) -> bool:
     return any(e.get("kind") in (PHASE_BEGAN, GAME_ENDED) for e in rows[0].events)
 
 
+NOT_APPLIED_SHOWN = 3  # a refusal names at most this many of the lines it stopped
+
+
 def refused(line: str, code: str, message: str, rule: str | None) -> Reply:
     where = f" (rule {rule})" if rule else ""
     return Reply(
@@ -188,12 +195,16 @@ def refused(line: str, code: str, message: str, rule: str | None) -> Reply:
 def not_applied(refused: Reply, rest: list[str]) -> list[Reply]:
     if not rest:
         return []
-    refused.reply += "\nNot applied: " + "; ".join(repr(r) for r in rest)
-    msg = f"not applied: the earlier line {refused.line!r} was refused"
+    shown = "; ".join(quoted(r) for r in rest[:NOT_APPLIED_SHOWN])
+    more = len(rest) - NOT_APPLIED_SHOWN
+    refused.reply += f"\nNot applied: {shown}" + (
+        f" and {plural(more, 'more line')}" if more > 0 else ""
+    )
+    msg = f"not applied: the earlier line {quoted(refused.line)} was refused"
     return [
         Reply(
             False,
-            f"Not applied: the earlier line {refused.line!r} was refused.",
+            f"Not applied: the earlier line {quoted(refused.line)} was refused.",
             {"code": "not-applied", "message": msg, "rule": None},
             line=r,
         )

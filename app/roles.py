@@ -8,6 +8,7 @@ is the trusted local operator of the command line, who speaks as the side given 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.core import commands as C
@@ -19,9 +20,17 @@ Moderation = C.Pause | C.Resume | C.Seat | C.Unseat | C.Moderator  # what `moder
 
 
 def actor_for(
-    tx: GameTx, system: GameSystem, state: Any, asked: str | None, user: str | None, item: object
+    tx: GameTx,
+    system: GameSystem,
+    state: Any,
+    asked: str | None,
+    user: str | None,
+    item: object,
+    also: Sequence[str] = (),
 ) -> str:
-    """The actor a change runs as, after the role and seat checks (Rejection if refused)."""
+    """The actor a change runs as, after the role and seat checks (Rejection if refused).
+    also: the accounts the game's log records as one player with `user` (app.identities):
+    their seats and roles count as his."""
     moderating = isinstance(item, C.MODERATION + C.SHARED_ORDERS) or (
         not isinstance(item, C.Command) and system.kind_of(item) == "moderator"
     )
@@ -34,8 +43,9 @@ def actor_for(
             )
         return asked or (to_move[0] if to_move else MODERATOR_ACTOR)
     mods = tx.moderators()
+    me = {user, *also}
     if moderating:
-        if user not in mods:
+        if not me & set(mods):
             raise Rejection(
                 "moderator-only",
                 f"{user} is not a moderator of this game: only its moderators "
@@ -43,9 +53,9 @@ def actor_for(
                 None,
             )
         return MODERATOR_ACTOR
-    mine = [side for side, who in tx.seats().items() if who == user]
+    mine = [side for side, who in tx.seats().items() if who in me]
     if not mine:
-        if user in mods:
+        if me & set(mods):
             raise Rejection(
                 "not-seated",
                 f"{user} moderates this game but holds no seat: a moderator gives no player "
@@ -71,17 +81,24 @@ def actor_for(
 
 
 def query_actor(
-    system: GameSystem, rec: GameRecord, state: Any, asked: str | None, user: str | None
+    system: GameSystem,
+    rec: GameRecord,
+    state: Any,
+    asked: str | None,
+    user: str | None,
+    also: Sequence[str] = (),
 ) -> str:
+    """Whom a question is answered as (also: the accounts linked with `user`)."""
     to_move = system.situation(state).to_move
     if user is None:
         return asked or (to_move[0] if to_move else MODERATOR_ACTOR)
-    mine = [side for side, who in rec.seats.items() if who == user]
+    me = {user, *also}
+    mine = [side for side, who in rec.seats.items() if who in me]
     if asked in mine:
         return asked
     if mine:
         return _first_to_move(to_move, mine)
-    return MODERATOR_ACTOR if user in rec.moderators else "spectator"
+    return MODERATOR_ACTOR if me & set(rec.moderators) else "spectator"
 
 
 def _first_to_move(to_move: tuple[str, ...], mine: list[str]) -> str:

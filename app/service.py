@@ -101,6 +101,13 @@ class GameService:
         viewer = games.viewer_of(system, self.state(name), view)
         return queries.log_text(self.store, name, count, viewer)
 
+    def log_doc(
+        self, name: str, count: int | None = None, view: str | None = None
+    ) -> list[dict[str, Any]]:
+        system = self.system(name)
+        viewer = games.viewer_of(system, self.state(name), view)
+        return queries.log_doc(self.store, name, count, viewer)
+
     def rolls_text(self, name: str, count: int = queries.DEFAULT_ROLLS) -> str:
         return queries.rolls_text(self.store, name, count)
 
@@ -119,12 +126,18 @@ class GameService:
         return frames.frames(self.system(name), fold.with_secrets(self.store.log(name)))
 
     def image(
-        self, name: str, turn: int | None = None, phase: str | None = None, view: str | None = None
+        self,
+        name: str,
+        turn: int | None = None,
+        phase: str | None = None,
+        view: str | None = None,
+        focus: bool = False,
     ) -> bytes:
-        """The PNG of the end of (turn, phase), or of now: what players see after a phase."""
+        """The PNG of the end of (turn, phase), or of now: what players see after a phase (the
+        focus image a post carries if focus and the system's drawer offers one)."""
         frame = frames.pick(self.frames(name), turn, phase)
         title = frames.title(name, frame)
-        return games.draw(self.system(name), frame.state, frame.events, view, title)
+        return games.draw(self.system(name), frame.state, frame.events, view, title, focus)
 
     # -- the state as the fold of the log
     def replay(self, name: str, check_events: bool = False) -> Any:

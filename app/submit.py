@@ -23,11 +23,11 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
 from adjudicator.core.system import SYSTEM_ACTOR, GameSystem
 from adjudicator.grammar import ParseError
-from app import changes, games, queries, roles
+from app import changes, games, identities, queries, roles
 from app.after import after_change
 from app.context import Actor, Core
-from app.replies import Reply, change_reply, not_applied, refused
-from storage import Conflict, GameTx, clocks
+from app.replies import Reply, change_reply, not_applied, refused, row_text
+from storage import Conflict, GameTx
 from storage import outbox as outbox_rows
 
 SHARED_QUERIES = (*C.SERVICE_QUERIES, *C.SHARED_QUERIES)
@@ -176,17 +176,24 @@ class _Run:
         if key is not None and (rows := tx.find_key(key)):
             who = _viewer(self.system, rows[0].actor)
             return change_reply(tx, rows, line, duplicate=True, viewer=who), state
-        mark = len(tx.written)
+        first = len(tx.written)
         try:
+            user = self.actor.user
+            also = identities.for_change(tx, user, key)  # linked accounts
+            mark = len(tx.written)  # after the row linking them in this game, if written now
             self._check_expected(tx, state)
             self._check_started(tx, item)
-            actor = roles.actor_for(tx, self.system, state, self.actor.side, self.actor.user, item)
+            actor = roles.actor_for(tx, self.system, state, self.actor.side, user, item, also)
             self._check_paused(tx, actor)
             change = changes.Change(self.system, actor, self.actor.user, key, self.core.seeds)
             state = changes.apply(tx, change, state, item)
         except Rejection as rej:
             return refused(line, rej.code, rej.message, rej.rule), state
-        return change_reply(tx, tx.written[mark:], line, viewer=_viewer(self.system, actor)), state
+        reply = change_reply(tx, tx.written[mark:], line, viewer=_viewer(self.system, actor))
+        linked = [row_text(tx, r) for r in tx.written[first:mark]]
+        if linked:
+            reply.reply = "\n".join([*linked, reply.reply])
+        return reply, state
 
     def _check_expected(self, tx: GameTx, state: Any) -> None:
         if self.expect is not None and self.system.situation(state).key != self.expect:
@@ -203,7 +210,7 @@ class _Run:
         )
         if self.actor.where is None or not playing:
             return
-        if clocks.read(tx.conn, self.game).started_at is None:
+        if tx.clock().started_at is None:
             joins = " or ".join(f"`join {s.id}`" for s in self.system.sides)
             raise Rejection(
                 "not-started",

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from adjudicator.core import registry
 from adjudicator.core.system import SystemType, side_words
-from app import clock, games, lifecycle, outbox
+from adjudicator.grammar import quoted
+from app import clock, games, identities, lifecycle, outbox
 from app.messages import Incoming, Outgoing
 from app.summary import who
 from bots import dm_wait
@@ -82,16 +83,6 @@ def _no_game_help() -> str:
 
 
 NO_GAME_HELP = _no_game_help()
-
-CHAT_HELP = """Chat commands:
-  new <GAME> [sandbox] — a new game in this chat (when none is running)
-  join <SIDE> — take a free side; leave — give it back (before the start)
-  start — begin once every side is taken
-  link — a one-time code; link <CODE> — make another chat follow this game
-  map [full] — the map now
-  deadline <DURATION> | deadline decisions <DURATION> — moderators: the time per phase / per \
-decision (48h, 90m, 2d)
-  extend <DURATION> — moderators: more time for the current deadline"""
 
 
 def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[str]):
@@ -166,7 +157,7 @@ def join(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
     if side is None:
         raise ChatRefused(f"say {_sides_help(game, chat)}.")
     payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key)
-    text = chat.pretty(lifecycle.seat_text(payload))
+    text = chat.pretty(lifecycle.seat_text(payload, chat.name(ctx.user)))
     seats = chat.service.record(game).seats
     if all(seats.get(s.id) for s in system.sides) and not _started(chat, game):
         every = "Both sides are" if len(system.sides) == 2 else "Every side is"
@@ -180,7 +171,7 @@ def leave(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outg
     system = games.system_of(chat.store, game)
     wanted = side_words(system.sides).get(words[1].lower()) if len(words) > 1 else None
     payloads = lifecycle.leave(chat.core, game, ctx.user, wanted, ctx.key)
-    text = "\n".join(chat.pretty(lifecycle.seat_text(p)) for p in payloads)
+    text = "\n".join(chat.pretty(lifecycle.seat_text(p, chat.name(ctx.user))) for p in payloads)
     _mirror(chat, ctx, game, text, "leave")
     return chat.answer(ctx, public=[text])
 
@@ -216,7 +207,8 @@ def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> lis
     if game is None:
         return no_game(chat, ctx, "link")
     rec = chat.service.record(game)
-    if ctx.user not in rec.moderators and ctx.user not in rec.seats.values():
+    me = set(identities.accounts(chat.store, ctx.user))
+    if not me & set(rec.moderators) and not me & set(rec.seats.values()):
         raise ChatRefused("only the players and moderators of this game hand out link codes.")
     code, expires = chat_store.new_link_code(chat.store, game, now=ctx.now, key=ctx.key)
     text = (
@@ -228,6 +220,9 @@ def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> lis
 
 
 def _link_here(chat: ChatService, ctx: Ctx, game: str | None, code: str) -> list[Outgoing]:
+    problem = chat_store.link_code_problem(chat.store, code, ctx.platform, ctx.chat_id, now=ctx.now)
+    if problem is not None:
+        raise ChatRefused(problem)
     if game is not None and not _over(chat, game):
         bound = chat_store.binding_key(chat.store, ctx.platform, ctx.chat_id)
         if bound is None or bound[1] != ctx.key:
@@ -267,7 +262,8 @@ def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn)
     args = " ".join(words[1:])
     changes = fn is clock.extend or bool(args)
     rec = chat.service.record(game)
-    if changes and ctx.user not in rec.moderators:
+    me = set(identities.accounts(chat.store, ctx.user))
+    if changes and not me & set(rec.moderators):
         raise ChatRefused(
             f"only the moderators of this game ({chat.names_of(rec.moderators)}) change "
             "its deadlines."
@@ -293,7 +289,7 @@ def map_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
         raise ChatRefused("say `map` (or `map full` for the full-resolution file).")
     system = games.system_of(chat.store, game)
     label = system.situation(chat.service.state(game)).label
-    image = chat.service.image(game)
+    image = chat.service.image(game, focus=len(words) == 1)  # `map full`: the whole map
     return [
         Outgoing(
             ctx.platform, ctx.chat_id, f"{game}: {label}.", image=image,
@@ -303,21 +299,28 @@ def map_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
 
 
 def help_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
-    if len(words) > 1:  # help of a chat command
-        return chat.answer(ctx, public=[CHAT_HELP])
-    (reply,) = chat.service.say(game, None, "help", user=ctx.user)
-    return chat.answer(ctx, public=[f"Game **{game}**.\n{reply.reply}\n\n{CHAT_HELP}"])
+    from bots.chat_help import help_command  # `help`, `help all`, `help <COMMAND>`
+
+    return help_command(chat, ctx, game, words)
 
 
 def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
     if head == "help" or not head:
         return chat.answer(ctx, public=[NO_GAME_HELP])
-    return chat.answer(ctx, refusals=[NO_GAME_HELP])
+    first = registry.systems()[0].id if registry.systems() else "<GAME>"
+    said = quoted(head)
+    text = (
+        f"Refused: no game is played in this chat, so {said} means nothing here yet: say "
+        f"`new {first}` to start one, `link <CODE>` to follow one, or `help`."
+    )
+    return chat.answer(ctx, refusals=[text])
 
 
 def my_games(chat: ChatService, user: str) -> list[str]:
-    """The running games a user is seated in."""
-    return [g for g in chat_store.seated_games(chat.store, user) if not _over(chat, g)]
+    """The running games a user (or an account linked with him) is seated in."""
+    seated = chat_store.seated_games
+    found = {g for u in identities.accounts(chat.store, user) for g in seated(chat.store, u)}
+    return [g for g in sorted(found) if not _over(chat, g)]
 
 
 def _use_key(user: str) -> str:
@@ -393,4 +396,4 @@ COMMANDS: dict[str, Callable] = {
     "help": help_,
 }
 
-__all__ = ["CHAT_HELP", "LIFECYCLE", "NO_GAME_HELP", "ChatRefused", "Ctx", "run"]
+__all__ = ["LIFECYCLE", "NO_GAME_HELP", "ChatRefused", "Ctx", "run"]

@@ -17,12 +17,14 @@ from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games
 from app.fold import ReplayMismatch
 from app.service import GameService
+from bots import host
 from bots.cli_parser import build_parser
 from storage import StorageError, Store
 
 log = logging.getLogger("pbem")
 
 OK, REFUSED, USAGE = 0, 1, 2
+CLOSED_PIPE = 141  # what a shell reports for a writer stopped by SIGPIPE (128 + 13)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +40,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args.opened = []
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at the interpreter's exit
+        return code
+    except BrokenPipeError:  # `pbem log NAME | head`: the reader has what it wanted
+        _quiet_stdout()
+        return CLOSED_PIPE
     except (StorageError, ScenarioError, UnknownSystem, OSError) as exc:
         log.debug("setup error", exc_info=True)
         print(f"pbem: {exc}", file=sys.stderr)
@@ -46,6 +53,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for store in args.opened:
             store.close()
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of it raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is no file (a test's capture): nothing to flush
+        pass
 
 
 def _store(args, default: str | None = None) -> Store:
@@ -198,7 +215,11 @@ def cmd_log(args) -> int:
     if bad:
         print(bad, file=sys.stderr)
         return USAGE
-    print(service.log_text(args.name, args.n, args.view))
+    if args.json:
+        doc = service.log_doc(args.name, args.n, args.view)
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        print(service.log_text(args.name, args.n, args.view))
     return OK
 
 
@@ -211,7 +232,7 @@ def cmd_replay(args) -> int:
     else:
         service.record(args.name)  # an unknown game is a usage error (exit 2)
         names = [args.name]
-    bar = ProgressBar(len(names), "games") if args.all else None
+    bar = ProgressBar(len(names), "games") if args.all and sys.stderr.isatty() else None
     differ: list[str] = []
     lines: list[str] = []
     for done, name in enumerate(names, 1):
@@ -226,6 +247,7 @@ def cmd_replay(args) -> int:
             bar.update(done)
     if bar:
         bar.close()
+    if args.all:
         lines = [line for line in lines if ": differs at row " in line]
         lines.append(
             f"{len(names) - len(differ)} of {len(names)} games replay to their stored state"
@@ -236,7 +258,8 @@ def cmd_replay(args) -> int:
 
 
 class ProgressBar:
-    """`\r[########........] 12/40 games` on stderr, redrawn in place."""
+    """`\r[########........] 12/40 games` on stderr, redrawn in place: only on a terminal (a
+    redirected stderr would collect every redraw, carriage returns included)."""
 
     def __init__(self, total: int, what: str, width: int = 30, stream=None):
         self.total, self.what, self.width = total, what, width
@@ -255,27 +278,41 @@ class ProgressBar:
 
 
 def cmd_audit(args) -> int:
+    """`pbem audit NAME [--export FILE] [--html PAGE]` or `pbem audit --verify FILE [--html
+    PAGE]`. A missing, unreadable, malformed or truncated file: one sentence on stderr, exit 1."""
     if args.verify:
         if args.name or args.export:
             print("pbem audit: --verify FILE takes no game name and no --export", file=sys.stderr)
             return USAGE
-        ok, text = audit.verify_file(args.verify)
+        try:
+            header, rows, data = audit.load_export(args.verify)
+        except audit.ExportUnreadable as exc:
+            print(f"pbem audit: {exc}", file=sys.stderr)
+            return REFUSED
+        ok, text, _ = audit.check(header, rows, str(args.verify))
         print(text)
-        return OK if ok else REFUSED
-    if not args.name:
+    elif not args.name:
         print("pbem audit: give a game NAME or --verify FILE.jsonl", file=sys.stderr)
         return USAGE
-    service = GameService(_store(args))
-    if args.export:
-        ok, text, report = service.export(args.name, args.export)
-        print(text)
-        print(
-            f"Exported {report.rows} rows to {args.export}; check it anywhere with "
-            f"`pbem audit --verify {args.export}`."
-        )
     else:
-        ok, text, _ = service.audit(args.name)
-        print(text)
+        service = GameService(_store(args))
+        if args.export:
+            ok, text, report = service.export(args.name, args.export)
+            print(text)
+            print(
+                f"Exported {report.rows} rows to {args.export}; check it anywhere with "
+                f"`pbem audit --verify {args.export}`."
+            )
+        else:
+            ok, text, _ = service.audit(args.name)
+            print(text)
+        data = audit.export_data(service.store, args.name)[2] if args.html else b""
+    if args.html:
+        audit.write_page(args.html, data)
+        print(
+            f"Wrote the audit page to {args.html}: open it in any browser, offline; it checks"
+            " every row, seed and roll itself (docs/audit.md)."
+        )
     return OK if ok else REFUSED
 
 
@@ -291,6 +328,8 @@ COMMANDS = {
     "replay": cmd_replay,
     "audit": cmd_audit,
     "serve": cmd_serve,
+    "invite": host.cmd_invite,
+    "backup": host.cmd_backup,
 }
 
 if __name__ == "__main__":

@@ -69,7 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("name")
     render.add_argument("-o", "--output", metavar="FILE", help="PNG file (default NAME.png)")
     render.add_argument("--turn", type=int, help="with --phase: the image at the end of that phase")
-    render.add_argument("--phase", help="a phase name of the game, as `status` names it")
+    render.add_argument(
+        "--phase",
+        help="a phase of the game, as `status` names it (a space may stand for a hyphen)",
+    )
     render.add_argument(
         "--view", metavar="SIDE|public", help="what one side may see (default public)"
     )
@@ -82,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     log_.add_argument(
         "--view", metavar="SIDE|public", help="what one side may see (default public)"
     )
+    log_.add_argument("--json", action="store_true", help="the rows as a JSON array")
 
     replay = sub.add_parser(
         "replay",
@@ -102,6 +106,34 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--verify", metavar="FILE.jsonl", help="check an exported file (no database needed)"
     )
+    audit.add_argument(
+        "--html",
+        metavar="FILE.html",
+        help="also write the offline audit page: one HTML file that verifies the export in any"
+        " browser (docs/audit.md)",
+    )
+
+    invite = sub.add_parser(
+        "invite",
+        parents=[common],
+        help="print the URL that adds the Discord bot to a server, with the permissions it needs",
+    )
+    invite.add_argument(
+        "--client-id",
+        metavar="ID",
+        help="the application id (default: $DISCORD_CLIENT_ID, else read from $DISCORD_TOKEN)",
+    )
+    invite.add_argument(
+        "--config", metavar="FILE.toml", help="settings file, as for serve (for DISCORD_TOKEN)"
+    )
+
+    backup = sub.add_parser(
+        "backup",
+        parents=[common],
+        help="copy the SQLite database to FILE while the service runs (PostgreSQL: pg_dump)",
+    )
+    backup.add_argument("file", metavar="FILE", help="the new file to write")
+
     serve = sub.add_parser(
         "serve",
         parents=[common],

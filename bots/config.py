@@ -57,6 +57,11 @@ VARIABLES: tuple[Variable, ...] = (
     ),
     Variable("DISCORD_PREFIX", "!", "prefix of the text commands (`!order ...`)"),
     Variable(
+        "DISCORD_CLIENT_ID",
+        None,
+        "`pbem invite`: the application id (default: read from DISCORD_TOKEN)",
+    ),
+    Variable(
         "DISCORD_SYNC_GUILD", None, "sync the slash commands to this guild id only (instant; tests)"
     ),
     Variable("TELEGRAM_TOKEN", None, "Telegram bot token: starts the Telegram bot", secret=True),

@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from adjudicator.core.events import audience_of
 from adjudicator.core.system import GameSystem
 from app.lifecycle import DEFAULT_SYSTEM
+from app.replies import Reply
 from app.service import GameService
 from app.summary import side_name
 from storage import Store
@@ -71,31 +73,33 @@ def run_demo(
     write: Callable[[str], None] = print,
     system: str = DEFAULT_SYSTEM,
 ) -> DemoResult:
+    """A whole game of `system` (default: the default system) between two random players."""
     store = store or Store(":memory:")
     name = name or _free_name(store, f"demo-{seed}")
     service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, name))
     service.new_game(name, system=system)
-    rules = service.system(name)
+    system = service.system(name)
     rng = random.Random(seed)
-    phase_key, said, count = None, [], 0
-    here = rules.situation(service.state(name))
+    phase_key, said, fights, count = None, [], [], 0
+    here = system.situation(service.state(name))
     while not here.over and count < MAX_ORDERS:
         key = (here.turn, here.phase)
         if key != phase_key:
-            _flush(write, phase_key, said)
-            phase_key, said = key, []
+            _flush(write, phase_key, said, fights)
+            phase_key, said, fights = key, [], []
         side = here.to_move[0]
-        text = choose(rng, legal_texts(rules, service.state(name), side))
+        text = choose(rng, legal_texts(system, service.state(name), side))
         replies = service.say(name, side, text)
         if not replies[0].ok:  # a legal order refused: an engine bug worth shouting about
             raise DemoError(f"legal order {text!r} by {side} refused: {replies[0].error}")
         said.append(f"{side[0]}:{text}" if side != phase_key[1].split("-")[0] else text)
+        fights += combat_lines(replies[0])
         count += 1
-        here = rules.situation(service.state(name))
-    _flush(write, phase_key, said)
+        here = system.situation(service.state(name))
+    _flush(write, phase_key, said, fights)
     final = service.show(name)
-    write(f"Result after {count} orders: {result_text(final.get('result'), rules)}")
-    write(f"VP: {vp_text(final.get('vp'), rules)}")
+    write(f"Result after {count} orders: {result_text(final.get('result'), system)}")
+    write(f"VP: {vp_text(final.get('vp'), system)}")
     return DemoResult(name, count, final.get("result"), final.get("vp"))
 
 
@@ -146,8 +150,23 @@ def _brief(value) -> str:
     return str(value)
 
 
-def _flush(write, key, said: list[str], width: int = 150) -> None:
+def combat_lines(reply: Reply) -> list[str]:
+    """What an attack gave, as the system tells it (its odds, die and result), a line each;
+    nothing for an order that fought no combat. The die's own line is left out: the system's
+    resolution names the die already."""
+    if reply.combat is None:
+        return []
+    return [
+        str(e.get("text"))
+        for e in reply.events
+        if e.get("text") and e.get("kind") != "DieRolled" and audience_of(e).public
+    ]
+
+
+def _flush(write, key, said: list[str], fights: Sequence[str] = (), width: int = 150) -> None:
     if key is None:
         return
     line = f"T{key[0]} {key[1]:<16} " + ("; ".join(said) or "-")
     write(line if len(line) <= width else line[: width - 1] + "…")
+    for fight in fights:
+        write(f"    {fight}")

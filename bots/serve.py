@@ -53,7 +53,8 @@ from bots.serve_terminal import (
     local_user_id,
     terminal_loop,
 )
-from storage import Store
+from bots.startup import StartFailed, explain
+from storage import Store, chat_store
 
 __all__ = [
     "LOCAL_CHAT",
@@ -70,6 +71,8 @@ __all__ = [
 log = logging.getLogger("pbem.serve")
 
 _TELEGRAM_TOKEN = re.compile(r"\b\d{5,}:[A-Za-z0-9_-]{30,}\b")
+DB_CHECK = "PBEM_DB (or --db): its directory must exist and be writable, a server must be up"
+DISCORD_CONNECT_WAIT = 30.0  # seconds a start waits for the gateway before running on anyway
 QUIET_LOGGERS = ("apscheduler", "httpx", "httpcore", "discord.gateway", "discord.client")
 
 
@@ -155,22 +158,36 @@ async def serve(
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
 
-    store = await asyncio.to_thread(Store, config.db)
+    try:
+        store = await asyncio.to_thread(Store, config.db)
+    except Exception as exc:
+        log.error(
+            "serve failed: %s",
+            explain(StartFailed(f"could not open the database {config.db}", exc, DB_CHECK)),
+        )
+        log.debug("serve failed: the traceback", exc_info=True)
+        _remove_signal_handlers(loop)
+        return 1
     log.info("start mode=%s db=%s", "bots" if bots_wanted else "terminal", _db_label(store))
     started = _Run(config, store, clock, stop)
     code = 0
     try:
         await started.main(stdin, stdout, ready)
-    except Exception:
-        log.exception("serve failed")
+    except Exception as exc:  # one line on what failed and what to check; the traceback at DEBUG
+        log.error("serve failed: %s", explain(exc))
+        log.debug("serve failed: the traceback", exc_info=True)
         code = 1
     finally:
         await started.shutdown()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.remove_signal_handler(sig)
+        _remove_signal_handlers(loop)
         log.info("stopped code=%d", code)
     return code
+
+
+def _remove_signal_handlers(loop: asyncio.AbstractEventLoop) -> None:
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.remove_signal_handler(sig)
 
 
 class _Run:
@@ -198,9 +215,15 @@ class _Run:
         config, store = self.config, self.store
         senders: dict[str, Callable[..., Any]] = {}
         if config.telegram_token:
-            senders["telegram"] = await _start_telegram(config, self.chat, store, self.running)
+            try:
+                senders["telegram"] = await _start_telegram(config, self.chat, store, self.running)
+            except Exception as exc:
+                raise StartFailed("the Telegram bot did not start", exc) from exc
         if config.discord_token:
-            senders["discord"] = await _start_discord(config, self.chat, self.running)
+            try:
+                senders["discord"] = await _start_discord(config, self.chat, store, self.running)
+            except Exception as exc:
+                raise StartFailed("the Discord bot did not start", exc) from exc
         terminal = None
         if not (config.discord_token or config.telegram_token):
             terminal = Terminal(
@@ -263,7 +286,12 @@ async def _start_telegram(config: Config, chat, store, running: list) -> Callabl
     async def forward(out: Outgoing) -> None:  # an answer for another platform: the outbox
         await asyncio.to_thread(outbox.enqueue, store, None, [out])
 
-    bot = TelegramBot(chat, TelegramConfig.from_env(config.env()), forward=forward)
+    bot = TelegramBot(
+        chat,
+        TelegramConfig.from_env(config.env()),
+        forward=forward,
+        chats=functools.partial(chat_store.platform_chats, store, "telegram"),
+    )
     await bot.start()
     running.append(("telegram", bot.stop))
     mode = "webhook" if config.get("TELEGRAM_WEBHOOK_URL") else "polling"
@@ -271,7 +299,7 @@ async def _start_telegram(config: Config, chat, store, running: list) -> Callabl
     return bot.send
 
 
-async def _start_discord(config: Config, chat, running: list) -> Callable[..., Any]:
+async def _start_discord(config: Config, chat, store, running: list) -> Callable[..., Any]:
     from bots.platforms import discord as dc
 
     guild = config.get("DISCORD_SYNC_GUILD")
@@ -281,9 +309,17 @@ async def _start_discord(config: Config, chat, running: list) -> Callable[..., A
         prefix=config.get("DISCORD_PREFIX") or "!",
         message_content=config.flag("DISCORD_MESSAGE_CONTENT"),
         sync_guild=int(guild) if guild else None,
+        chats=functools.partial(chat_store.platform_chats, store, "discord"),
     )
-    await dc.start(bot, config.discord_token or "")
+    runner = await dc.start(bot, config.discord_token or "")
     running.append(("discord", functools.partial(dc.stop, bot)))
+    # A refusal at connection (an intent not enabled, a gateway that will not have the bot)
+    # ends the connect task at once: wait a little for it, so that it fails the start.
+    ready = asyncio.ensure_future(bot.wait_until_ready())
+    await asyncio.wait({ready, runner}, timeout=DISCORD_CONNECT_WAIT, return_when="FIRST_COMPLETED")
+    ready.cancel()
+    if runner.done() and not runner.cancelled() and runner.exception() is not None:
+        raise runner.exception()  # type: ignore[misc]
     log.info("discord started sharded=%s", config.flag("DISCORD_SHARDED"))
     return functools.partial(dc.send_outgoing, bot)
 

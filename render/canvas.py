@@ -10,6 +10,7 @@ Draw = ImageDraw.ImageDraw  # a drawing context on a canvas
 Colour = tuple[int, ...]  # RGB or RGBA
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+LANCZOS = Image.Resampling.LANCZOS  # the filter for resizing a finished image
 
 
 def new_image(size: tuple[int, int], fill: Colour, mode: str = "RGB") -> Image.Image:

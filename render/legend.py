@@ -36,12 +36,15 @@ def sample_row(
     size: int = 13,
     label_dy: int = 66,
 ) -> None:
-    """Sample images [(image, label)] centred in equal cells, each label centred under it."""
+    """Sample images [(image, label)] centred in equal cells, each label centred under it (a
+    label's lines are split at "\n", size + 4 px apart)."""
     cw = width / len(samples)
     for i, (spr, label) in enumerate(samples):
         cx = x0 + cw * i + cw / 2
         img.paste(spr, (round(cx - spr.width / 2), y))
-        d.text((cx, y + label_dy), label, font=font(size), fill=ink, anchor="mt")
+        for j, line in enumerate(label.split("\n")):
+            xy = (cx, y + label_dy + j * (size + 4))
+            d.text(xy, line, font=font(size), fill=ink, anchor="mt")
 
 
 def inline_row(

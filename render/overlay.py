@@ -177,9 +177,11 @@ def badge_label(
     colour: Colour,
     ink: Colour,
     badge: int = 20,
+    badge_size: int = 14,
 ) -> None:
     """A white rounded box outlined in colour, a round badge of that colour with badge_text at
-    its left, then lines [(text, size, dy)] in ink, each dy below the top of the box."""
+    its left (font size badge_size), then lines [(text, size, dy)] in ink, each dy below the top
+    of the box."""
     x0, y0, x1, y1 = box
     bx, by = x0 + 4 + badge / 2, (y0 + y1) / 2
 
@@ -196,7 +198,7 @@ def badge_label(
         )
 
     aa_patch(img, (x0 - 1, y0 - 1, x1 + 2, y1 + 2), shapes)
-    text.text(img, (bx, by), badge_text, 14, (255, 255, 255), "mm")
+    text.text(img, (bx, by), badge_text, badge_size, (255, 255, 255), "mm")
     tx = x0 + badge + 10
     for s, size, dy in lines:
         text.text(img, (tx, y0 + dy), s, size, ink)

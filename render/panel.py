@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from render.canvas import Canvas, Colour, Draw
-from render.text import text
+from render.text import text, text_length, wrap
 
 
 def track(
@@ -40,15 +40,27 @@ def text_block(
     more_colour: Colour,
     line_h: float = 23,
     more_size: int = 17,
+    width: float | None = None,
 ) -> int:
     """Lines [(text, colour, size)] from y down, line_h apart, above bottom; when they do not
-    all fit, the last line that fits says how many more there are. Returns how many were shown."""
+    all fit, the last line that fits says how many more there are. A line wider than width (if
+    given) is wrapped, its further parts indented. Returns how many lines were shown."""
+    if width is not None:
+        wrapped: list[tuple[str, Colour, int]] = []
+        for s, colour, size in lines:
+            body = s.lstrip(" ")
+            lead = s[: len(s) - len(body)]
+            room = width - text_length(lead + "    ", size)
+            for i, part in enumerate(wrap(body, size, room)):
+                wrapped.append((lead + "    " * (i > 0) + part, colour, size))
+        lines = wrapped
     shown = 0
     for i, (s, colour, size) in enumerate(lines):
         if y + line_h > bottom - (line_h if i < len(lines) - 1 else 0):
             text(img, (x0, y), f"... and {len(lines) - i} more lines", more_size, more_colour)
             break
-        text(img, (x0, y), s, size, colour)
+        body = s.lstrip(" ")  # leading spaces indent (a glyph mask starts at its first ink)
+        text(img, (x0 + text_length(s[: len(s) - len(body)], size), y), body, size, colour)
         y += line_h
         shown += 1
     return shown

@@ -139,7 +139,7 @@ def _label_candidates(
             off = 14 + (abs(nx) * w + abs(ny) * h) / 2
             cands.append((mx + nx * off * sgn, my + ny * off * sgn))
     for ang in range(0, 360, 30):
-        for rr in (0.82, 1.0):
+        for rr in (0.82, 1.0, 0.6, 1.2):
             a = math.radians(ang)
             cands.append((cx + math.cos(a) * lay.R * rr, cy + math.sin(a) * lay.R * rr))
     return cands
@@ -153,16 +153,22 @@ def label_box(
     h: float,
     occ: Occupancy,
     bounds: Box,
+    avoid: Sequence[Box] = (),
 ) -> tuple[int, int, int, int]:
     """A w x h box for a label of hex_id (and of the arrows pointing at it), inside bounds
-    (x0, y0, x1, y1), where it covers the least of occ; earlier candidates preferred."""
+    (x0, y0, x1, y1), where it covers the least of occ; earlier candidates preferred. A box
+    that meets one of `avoid` (e.g. hex ids, 2 px apart) is taken only if every one does."""
     best: Box | None = None
     best_score: float | None = None
     for i, (x, y) in enumerate(_label_candidates(lay, hex_id, arrows, w, h)):
         box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
         if box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3]:
             continue
-        score = occ.cost(box) + i * 40
+        hit = any(
+            box[0] - 2 < a[2] and a[0] - 2 < box[2] and box[1] - 2 < a[3] and a[1] - 2 < box[3]
+            for a in avoid
+        )
+        score = occ.cost(box) + i * 40 + (10**9 if hit else 0)
         if best_score is None or score < best_score:
             best, best_score = box, score
     if best is None:

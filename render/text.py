@@ -49,6 +49,49 @@ def text(
     return (x, y, x + mask.width, y + mask.height)
 
 
+PHONE_WIDTH = 1280  # what a chat shows of an image on a phone (Telegram's photo size)
+PHONE_MIN_PX = 9  # the least height of a capital or a digit there
+
+
+def cap_height(size: int) -> int:
+    """The ink height of a capital (or a digit) at this font size, in pixels."""
+    _left, top, _right, bottom = font(size).getbbox("H", anchor="ls")
+    return int(bottom - top)
+
+
+def legible_size(image_width: int, width: int = PHONE_WIDTH, px: int = PHONE_MIN_PX) -> int:
+    """The smallest font size whose capitals and digits stay at least px high (one pixel to
+    spare) when an image image_width wide is scaled to width: the floor of every text size."""
+    scale = min(1.0, width / image_width)
+    size = 8
+    while (cap_height(size) - 1) * scale < px:
+        size += 1
+    return size
+
+
+def condensed_mask(s: str, size: int, max_w: float, least: float = 0.6) -> Image.Image:
+    """The glyph mask of s at size, squeezed sideways (never lower) to at most max_w wide, but
+    not below `least` of its width: text that must fit keeps the height of its glyphs."""
+    mask, _ = _text_mask(s, size, "ls")
+    if mask.width <= max_w:
+        return mask
+    w = max(1, round(max(max_w, mask.width * least)))
+    return mask.resize((w, mask.height), Image.Resampling.LANCZOS)
+
+
+def text_fitted(
+    img: Image.Image, xy: Point, s: str, size: int, fill: Colour, max_w: float
+) -> tuple[int, int, int, int]:
+    """s centred on xy (the middle of its capitals), squeezed sideways to max_w if it is wider
+    (condensed_mask). Returns the box drawn."""
+    mask = condensed_mask(s, size, max_w)
+    _, top = _text_mask(s, size, "ls")[1]  # the top of the ink, above the baseline
+    x = round(xy[0] - mask.width / 2)
+    y = round(xy[1] + cap_height(size) / 2 + top)
+    img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+    return (x, y, x + mask.width, y + mask.height)
+
+
 def fit_size(s: str, size: int, max_w: float, min_size: int = 7) -> int:
     """The largest font size <= size at which s is at most max_w wide."""
     while size > min_size and text_length(s, size) > max_w:
@@ -64,7 +107,8 @@ def fit_font(s: str, size: int, max_w: float, min_size: int = 7) -> ImageFont.Fr
 
 
 def wrap(s: str, size: int, width: float) -> list[str]:
-    """Greedy word wrap at spaces (not at NB)."""
+    """Greedy word wrap at spaces (not at NB); a word wider than width alone is cut (after a
+    hyphen if it has one), so that no line is wider than width."""
     space = text_length(" ", size)
     lines: list[str] = []
     cur: list[str] = []
@@ -79,7 +123,21 @@ def wrap(s: str, size: int, width: float) -> list[str]:
             cur.append(word)
     if cur:
         lines.append(" ".join(cur))
-    return lines
+    return [part for line in lines for part in _cut(line, size, width)]
+
+
+def _cut(line: str, size: int, width: float) -> list[str]:
+    """A line cut into pieces no wider than width (at a hyphen if one fits, else anywhere)."""
+    out: list[str] = []
+    while text_length(line, size) > width and len(line) > 1:
+        n = len(line) - 1
+        while n > 1 and text_length(line[:n], size) > width:
+            n -= 1
+        hyphen = line.rfind("-", 0, n)
+        n = hyphen + 1 if hyphen > 0 else n
+        out.append(line[:n])
+        line = line[n:]
+    return [*out, line]
 
 
 def vertical_label(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -85,6 +86,13 @@ def bindings(source: Store | Connection, game: str) -> list[tuple[str, str]]:
     q = select(BINDING.c.platform, BINDING.c.chat_id).where(BINDING.c.game == game)
     with reading(source) as conn:
         return [(r.platform, r.chat_id) for r in conn.execute(q.order_by(BINDING.c.id))]
+
+
+def platform_chats(source: Store | Connection, platform: str) -> list[tuple[str, str]]:
+    """Every chat of one platform hosting a game, as (chat_id, game), in the order bound."""
+    q = select(BINDING.c.chat_id, BINDING.c.game).where(BINDING.c.platform == platform)
+    with reading(source) as conn:
+        return [(r.chat_id, r.game) for r in conn.execute(q.order_by(BINDING.c.id))]
 
 
 def bind(
@@ -202,6 +210,26 @@ def normalise_code(code: str) -> str:
     return code.strip().upper().replace("-", "").replace(" ", "")
 
 
+def _code_problem(row: Any, code: str, platform: str, chat_id: str, now: datetime) -> str | None:
+    if row is None:
+        return f"unknown code {code[:12]!r}: no game handed out that link code; ask for a new one with `link`"
+    if row.used_at is not None and (row.used_platform, row.used_chat_id) != (platform, chat_id):
+        return f"the link code {code} was used already: ask for a new one"
+    if row.used_at is None and _aware(row.expires_at) <= now:
+        return f"the link code {code} has expired: ask for a new one with `link`"
+    return None
+
+
+def link_code_problem(
+    store: Store, code: str, platform: str, chat_id: str, *, now: datetime
+) -> str | None:
+    """Why `code` cannot be redeemed in this chat (unknown, used elsewhere, expired), or None."""
+    code = normalise_code(code)
+    with store.reader.connect() as conn:
+        row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
+    return _code_problem(row, code, platform, chat_id, now)
+
+
 def redeem_link_code(
     store: Store, code: str, platform: str, chat_id: str, *, now: datetime, key: str | None = None
 ) -> str:
@@ -212,14 +240,11 @@ def redeem_link_code(
     code = normalise_code(code)
     with store.engine.begin() as conn:
         row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
-        if row is None:
-            raise BadLinkCode(f"no link code {code!r}: ask for a new one with `link`")
+        problem = _code_problem(row, code, platform, chat_id, now)
+        if problem is not None:
+            raise BadLinkCode(problem)
         if row.used_at is not None:
-            if (row.used_platform, row.used_chat_id) == (platform, chat_id):
-                return row.game
-            raise BadLinkCode(f"the link code {code} was used already: ask for a new one")
-        if _aware(row.expires_at) <= now:
-            raise BadLinkCode(f"the link code {code} has expired: ask for a new one with `link`")
+            return str(row.game)  # this chat redeemed it: a redelivery
         used = conn.execute(
             update(LINK)
             .where(LINK.c.code == code, LINK.c.used_at.is_(None))
@@ -228,7 +253,7 @@ def redeem_link_code(
         if used != 1:
             raise BadLinkCode(f"the link code {code} was used already: ask for a new one")
         _bind(conn, platform, chat_id, row.game, key=key, now=now)
-        return row.game
+        return str(row.game)
 
 
 # -- users
@@ -259,14 +284,10 @@ def user_names(source: Store | Connection, users: list[str]) -> dict[str, str]:
         return {r.user: r.name for r in rows}
 
 
-def find_user(store: Store, platform: str, name: str) -> str | None:
-    """The "platform:id" last seen with this display name (case-insensitive), if exactly one."""
+def user_display_names(store: Store) -> dict[str, str]:
+    """user -> display name, of every user seen (for suggestions)."""
     with store.reader.connect() as conn:
-        rows = conn.execute(
-            select(USERS.c.user, USERS.c.name).where(USERS.c.platform == platform)
-        ).all()
-    found = [r.user for r in rows if r.name.lower() == name.lower()]
-    return found[0] if len(found) == 1 else None
+        return {r.user: r.name for r in conn.execute(select(USERS.c.user, USERS.c.name))}
 
 
 def seated_games(store: Store, user: str) -> list[str]:
@@ -319,8 +340,8 @@ def set_clock(
 
 
 # -- service state (the heartbeat)
-def get_state(store: Store, key: str) -> tuple[str, datetime] | None:
-    with store.reader.connect() as conn:
+def get_state(source: Store | Connection, key: str) -> tuple[str, datetime] | None:
+    with reading(source) as conn:
         row = conn.execute(select(STATE.c.value, STATE.c.updated_at).where(STATE.c.key == key))
         row = row.first()
     return None if row is None else (row.value, _aware(row.updated_at))
@@ -361,9 +382,9 @@ __all__ = [
     "bindings",
     "clock",
     "clocks",
-    "find_user",
     "game_names",
     "get_state",
+    "link_code_problem",
     "migrate_chat",
     "new_link_code",
     "normalise_code",
@@ -373,5 +394,6 @@ __all__ = [
     "set_clock",
     "set_state",
     "unbind",
+    "user_display_names",
     "user_names",
 ]

@@ -63,6 +63,19 @@ def memo_key(game: str) -> str:
     return MEMO_PREFIX + game
 
 
+WRITES = "pbem_clock_writes"  # conn.info: how many clock writes this connection has made
+
+
+def writes(conn: Connection) -> int:
+    """A counter every clock write on this connection moves on: a reader that cached a clock
+    in this transaction (GameTx.clock) knows from it whether the clock may have changed."""
+    return int(conn.info.get(WRITES, 0))
+
+
+def _wrote(conn: Connection) -> None:
+    conn.info[WRITES] = writes(conn) + 1
+
+
 # -- reading (in the caller's transaction)
 def _clock_query():
     return select(*[game_clock.c[c] for c in CLOCK_COLUMNS])
@@ -135,6 +148,7 @@ def write(
     if unknown:
         raise TypeError(f"not clock columns: {sorted(unknown)}")
     done = True
+    _wrote(conn)
     if columns:
         values = {k: _dumped(k, v) for k, v in columns.items()}
         where = [game_clock.c.name == game]
@@ -150,6 +164,7 @@ def write(
 def advance_image_index(conn: Connection, game: str, index: int) -> bool:
     """Record that the map up to log row `index` was posted (only forward)."""
     col = game_clock.c.last_image_index
+    _wrote(conn)
     stmt = (
         update(game_clock)
         .where(game_clock.c.name == game, or_(col.is_(None), col < index))
@@ -160,6 +175,7 @@ def advance_image_index(conn: Connection, game: str, index: int) -> bool:
 
 def set_started(conn: Connection, game: str, now: datetime) -> bool:
     """Record when the game was started (`start`), once."""
+    _wrote(conn)
     stmt = (
         update(game_clock)
         .where(game_clock.c.name == game, game_clock.c.started_at.is_(None))
@@ -176,6 +192,7 @@ def get_state(conn: Connection, key: str) -> tuple[str, datetime] | None:
 
 def put_state(conn: Connection, key: str, value: str, now: datetime) -> None:
     """Upsert a service_state row (atomic: INSERT ... ON CONFLICT DO UPDATE)."""
+    _wrote(conn)
     dialect = {"postgresql": postgresql, "sqlite": sqlite}.get(conn.dialect.name)
     if dialect is None:  # another database: update, else insert
         stmt = update(STATE).where(STATE.c.key == key).values(value=value, updated_at=now)

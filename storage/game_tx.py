@@ -8,7 +8,9 @@ visible to others before the transaction commits.
 
 from __future__ import annotations
 
+import copy
 import json
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func
 from sqlalchemy.engine import Connection
@@ -19,6 +21,9 @@ from storage import dice as committed
 from storage.engine import dump
 from storage.models import DiceSecret, Game, LogEntry, Moderator, Seat, iso_now
 from storage.records import LogRecord, record, record_from
+
+if TYPE_CHECKING:
+    from storage.clocks import ClockRow
 
 FOLLOWERS = frozenset({"reveal", "reveal-hidden", "epoch"})  # rows a change may bring along
 
@@ -34,6 +39,11 @@ class GameTx:
         self.g = game
         self.written: list[LogRecord] = []
         self._snapshot: dict | None = None
+        # read once per transaction, dropped by the writes that change them
+        self._seats: dict[str, str | None] | None = None
+        self._moderators: list[str] | None = None
+        self._clock: tuple[tuple[int, bool], ClockRow] | None = None
+        self._secrets: dict[tuple[str, int], str] | None = None
 
     # -- reading
     @property
@@ -96,15 +106,35 @@ class GameTx:
         return self._snapshot
 
     def seats(self) -> dict[str, str | None]:
-        q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
-        return {seat.side: seat.user for seat in self.s.exec(q)}
+        if self._seats is None:
+            q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
+            self._seats = {seat.side: seat.user for seat in self.s.exec(q)}
+        return dict(self._seats)
 
     def moderators(self) -> list[str]:
-        q = select(Moderator.user).where(Moderator.game_id == self.g.id)
-        return list(self.s.exec(q.order_by(col(Moderator.id))).all())
+        if self._moderators is None:
+            q = select(Moderator.user).where(Moderator.game_id == self.g.id)
+            self._moderators = list(self.s.exec(q.order_by(col(Moderator.id))).all())
+        return list(self._moderators)
+
+    def clock(self) -> ClockRow:
+        """The game's clock as storage/clocks.py reads it, read again only after a clock write
+        on this transaction's connection or a change of the pause (a copy: edit it freely)."""
+        from storage import clocks  # clocks reads games through the Store: no import cycle
+
+        conn = self.conn
+        key = (clocks.writes(conn), self.g.paused)
+        if self._clock is None or self._clock[0] != key:
+            self._clock = (key, clocks.read(conn, self.g.name))
+        return copy.deepcopy(self._clock[1])
 
     def rows(self, start: int = 0) -> list[LogRecord]:
         q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.index >= start)
+        return [record(r) for r in self.s.exec(q.order_by(col(LogEntry.index)))]
+
+    def rows_of_kind(self, kind: str) -> list[LogRecord]:
+        """The log rows of one kind ("moderation": seats, roles, linked identities), in order."""
+        q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.kind == kind)
         return [record(r) for r in self.s.exec(q.order_by(col(LogEntry.index)))]
 
     def find_key(self, key: str) -> list[LogRecord] | None:
@@ -127,21 +157,27 @@ class GameTx:
 
     def seed(self) -> str | None:
         """The open epoch's seed (None when no epoch is open)."""
-        return self._secret("epoch", self.g.epoch) if self.g.epoch else None
+        if not self.g.epoch:
+            return None
+        seed = self._unrevealed().get(("epoch", self.g.epoch))
+        if seed is None:
+            raise LookupError(f"game {self.g.name!r}: no seed for the open epoch {self.g.epoch}")
+        return seed
 
     def hidden_seed(self) -> str | None:
-        """The unrevealed hidden seed, or None."""
-        q = select(DiceSecret).where(
-            DiceSecret.game_id == self.g.id, DiceSecret.kind == "hidden", ~DiceSecret.revealed
-        )
-        secret = self.s.exec(q.order_by(col(DiceSecret.epoch).desc())).first()
-        return secret.seed if secret else None
+        """The unrevealed hidden seed (of the latest epoch that committed one), or None."""
+        hidden = [(k[1], seed) for k, seed in self._unrevealed().items() if k[0] == "hidden"]
+        return max(hidden)[1] if hidden else None
 
-    def _secret(self, kind: str, epoch: int) -> str:
-        q = select(DiceSecret.seed).where(
-            DiceSecret.game_id == self.g.id, DiceSecret.kind == kind, DiceSecret.epoch == epoch
-        )
-        return self.s.exec(q).one()
+    def _unrevealed(self) -> dict[tuple[str, int], str]:
+        """(kind, epoch) -> seed of every unrevealed secret, read once per transaction (the
+        writes that change them, open_epoch and the reveals, drop it)."""
+        if self._secrets is None:
+            q = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
+                DiceSecret.game_id == self.g.id, ~DiceSecret.revealed
+            )
+            self._secrets = {(kind, epoch): seed for kind, epoch, seed in self.s.exec(q)}
+        return self._secrets
 
     # -- writing
     def append(
@@ -194,13 +230,16 @@ class GameTx:
         seat = self.s.exec(select(Seat).where(Seat.game_id == self.g.id, Seat.side == side)).one()
         seat.user = user
         self.s.add(seat)
+        self._seats = None
 
     def add_moderator(self, user: str) -> None:
         self.s.add(Moderator(game_id=self.g.id, user=user))
+        self._moderators = None
 
     def remove_moderator(self, user: str) -> None:
         q = select(Moderator).where(Moderator.game_id == self.g.id, Moderator.user == user)
         self.s.delete(self.s.exec(q).one())
+        self._moderators = None
 
     def open_epoch(self, turn: int | None, seed: str | None = None, hidden_seed: str | None = None):
         """Commit a fresh seed for the next dice epoch (an `epoch` row) and make it the open one.
@@ -228,6 +267,7 @@ class GameTx:
             "hidden_commitment": hidden_commitment,
         }
         self.s.flush()  # the secret first: `seed()` reads it back in this transaction
+        self._secrets = None
         row = self.append("epoch", "system", f"dice epoch {k} for turn {turn}", payload, epoch=k)
         g = self.g
         g.epoch, g.epoch_turn, g.epoch_commitment = k, turn, payload["commitment"]
@@ -246,6 +286,7 @@ class GameTx:
         ).one()
         secret.revealed = True
         self.s.add(secret)
+        self._secrets = None
         row = self.append(
             "reveal", "system", f"dice epoch {k} ends", {"epoch": k, "seed": secret.seed}, epoch=k
         )
@@ -269,6 +310,7 @@ class GameTx:
             return None
         secret.revealed = True
         self.s.add(secret)
+        self._secrets = None
         return self.append(
             "reveal-hidden", "system", "hidden seed revealed", {"hidden_seed": secret.seed}
         )

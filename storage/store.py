@@ -88,6 +88,8 @@ class Store:
     def __init__(self, url: str | None = None, *, migrate_schema: bool = True):
         self.url = database_url(url)
         self.engine = make_engine(self.url)
+        self._bindings: dict[str, tuple[str, str]] = {}  # game -> (system id, scenario text)
+        self._texts: dict[str, str] = {}  # each scenario text once, however many games share it
         # reads see one snapshot: the game row and its log rows agree (SQLite: a deferred BEGIN)
         snapshot = {"isolation_level": "REPEATABLE READ"} if self.dialect == "postgresql" else {}
         self.reader = self.engine.execution_options(pbem_read=True, **snapshot)
@@ -197,12 +199,18 @@ class Store:
         return self.system_and_scenario(name)[1]
 
     def system_and_scenario(self, name: str) -> tuple[str, str]:
-        """(game system id, scenario text) of a game: what binds its rules."""
+        """(game system id, scenario text) of a game: what binds its rules. Both are fixed when
+        the game is made (nothing changes or deletes them), so this process reads them once."""
+        known = self._bindings.get(name)
+        if known is not None:
+            return known
         with self._session(read=True) as s:
             found = s.exec(select(Game.game, Game.scenario_text).where(Game.name == name)).first()
         if found is None:
             raise GameNotFound(name)
-        return found[0], found[1]
+        text = self._texts.setdefault(found[1], found[1])  # one copy of a scenario shared
+        self._bindings[name] = (found[0], text)
+        return found[0], text
 
     def log(self, name: str, n: int | None = None) -> list[LogRecord]:
         """The log, oldest first; with n, only the last n rows."""

@@ -715,7 +715,7 @@ CASES: list[Case] = [
     ),
     Case("extend", "alice", "extend 2h", r"Deadline extended by 2 h: now"),
     Case("map", "carol", "map", r"hg-\S+: turn 1, soviet-combat", image=True),
-    Case("help", "carol", "help", r"Chat commands:"),
+    Case("help", "carol", "help", r"You are a spectator\.\nQuestions: preview, options"),
     # the order language: players' orders
     Case("attack", "alice", "attack A1 with 47rc", r"die 6: 1 hit", setup=(("alice", "dice 6"),)),
     Case("preview", "alice", "preview attack A1 with 47rc", r"Final column 3:2", private=True),
@@ -763,7 +763,7 @@ CASES: list[Case] = [
     Case("end", "alice", "end", r"Soviet ends the soviet-combat phase"),
     Case("default", "alice", "default", r"Deadline default for Soviet: end"),
     # questions
-    Case("options", "alice", "options", r"attack one of", private=True),
+    Case("options", "alice", "options", r"units may act", private=True),
     Case("status", "carol", "status", r"Turn 1 of 8, soviet-combat phase"),
     Case("units", "carol", "units Smela", r"wiking +D6"),
     Case("supply", "carol", "supply", r"47rc \(B1, no OOS marker\): in supply"),

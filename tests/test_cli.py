@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -144,6 +145,13 @@ def test_demo_plays_a_whole_game(capsys, db):
     code, out, _ = run(capsys, "demo", "--seed", "3")
     assert code == 0
     assert "T1 soviet-combat" in out and "Result after" in out
+    # each attack's odds (the final column), die and result, on a line of its own
+    told = re.findall(
+        r"(?m)^    (?:Decisive a|A)ttack on \w+ by .*final \d+:\d+; die [1-6]: \d+ hits?\.$", out
+    )
+    orders = re.findall(r"\battack \w+ with ", out.replace("…", ""))
+    assert told and len(told) >= len(orders)  # a phase line may be cut short, never an attack
+    assert "    Die for" not in out  # the die is told once, in the attack's line
 
 
 def test_demo_with_a_db_replays_to_its_snapshot(capsys, db):
@@ -289,13 +297,16 @@ def test_a_repeated_key_applies_once_and_answers_the_same(capsys, db):
     assert Store(db).count_rows("g") == 3
 
 
-def test_replay_all_shows_progress_and_names_the_game_that_differs(capsys, db):
+def test_replay_all_shows_progress_and_names_the_game_that_differs(capsys, db, monkeypatch):
     for name in ("a", "b", "c"):
         new_game(capsys, db, name)
         run(capsys, "say", name, "--as", "soviet", "end", "--db", db)
     code, out, err = run(capsys, "replay", "--all", "--db", db)
     assert code == 0 and "3 of 3 games replay" in out
-    assert "\r[" in err and "3/3 games" in err
+    assert err == ""  # stderr is no terminal here: no progress bar, no carriage returns
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(capsys, "replay", "--all", "--db", db)
+    assert code == 0 and "\r[" in err and "3/3 games" in err
     raw = sqlite3.connect(db)
     raw.execute(
         'UPDATE game SET snapshot = replace(snapshot, \'"weather":"snow"\', \'"weather":"mud"\') '

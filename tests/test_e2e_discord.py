@@ -140,9 +140,9 @@ def test_a_whole_short_game_in_a_discord_channel(tmp_path):
             fake.dm_blocked.add(bob["id"])
             a = await channel.say("bob", "options")
             [seen] = a.seen
-            assert seen.out.private and "attack one of" in seen.out.text
+            assert seen.out.private and "units may act" in seen.out.text
             assert seen.where == "notice" and "please allow direct messages" in seen.text
-            assert all("attack one of" not in s.content for s in fake.sent)
+            assert all("units may act" not in s.content for s in fake.sent)
 
             # -- the map, attached to the slash command's answer
             a = await channel.say("carol", "map", via="slash")

@@ -135,10 +135,10 @@ def test_a_whole_short_game_in_a_telegram_group(tmp_path):
             api.block_private(BOB)
             a = await group.say("bob", "options")
             [seen] = a.seen
-            assert seen.out.private and "attack one of" in seen.out.text  # what the service said
+            assert seen.out.private and "units may act" in seen.out.text  # what the service said
             assert seen.where == "notice" and not seen.private  # what the group saw
             assert "@bob, please start a private chat with me" in seen.text
-            assert all("attack one of" not in (c.rendered or "") for c in api.sent())
+            assert all("units may act" not in (c.rendered or "") for c in api.sent())
 
             # -- the map as a photo, and in full resolution as a document
             a = await group.say("carol", "map", via="command")

@@ -294,7 +294,7 @@ ERRORS = [
     ("end\nend", "syntax", "one order per line"),
     ("end\rend", "syntax", "one order per line"),
     ("atack C6 with 20tk", "unknown-command", "did you mean attack?"),
-    ("xyzzy", "unknown-command", "Commands: attack"),
+    ("xyzzy", "unknown-command", "Say 'help' for the commands"),
     ("attack", "syntax", "a hex is missing"),
     ("attack C6", "syntax", "at least one attacking unit"),
     ("attack C6 with", "syntax", "at least one attacking unit"),
@@ -390,7 +390,7 @@ def test_refusals_say_what_would_be_legal(grammar, text, code, says):
         grammar.parse(text)
     message = info.value.message
     if code == "unknown-command":
-        assert "Commands: attack, preview, losses" in message
+        assert "'help'" in message and "Commands:" not in message  # no list of 30 commands
     elif code != "empty" and len(text.splitlines()) == 1:
         usage = message.split(" Usage: ")[1]
         assert usage in {u for u, _ in COMMANDS.values()} | {

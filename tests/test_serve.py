@@ -69,7 +69,7 @@ def test_serve_without_tokens_plays_a_script_on_the_terminal_and_exits_at_eof(tm
     assert done.returncode == 0, done.stderr
     assert "No game is played in this chat yet" in out  # help before any game
     assert "New game **hg-terminal-local-1**: a sandbox game" in out
-    assert "you now plays soviet." in out and "bob now plays german." in out
+    assert "You now play soviet." in out and "bob now plays german." in out
     assert "**hg-terminal-local-1** begins: Soviet (you) against German (bob)" in out
     assert "**hg-terminal-local-1: turn 1, soviet-combat**" in out  # the post after start
     assert "[map image hg-terminal-local-1-" in out  # the map went with it

@@ -32,7 +32,7 @@ from adjudicator.grammar.shared import (
     shared_verbs,
 )
 from adjudicator.grammar.verbs import Entry, Formatter, Parser, Verb, VerbTable, compose, join
-from adjudicator.grammar.words import raw_words, tokens, words
+from adjudicator.grammar.words import QUOTE_LIMIT, quoted, raw_words, tokens, words
 
 __all__ = [
     "FAIR_DICE",
@@ -40,6 +40,7 @@ __all__ = [
     "MODERATION",
     "MODERATOR",
     "QUESTIONS",
+    "QUOTE_LIMIT",
     "Cursor",
     "Entry",
     "Formatter",
@@ -55,6 +56,7 @@ __all__ = [
     "either",
     "join",
     "parse_lifecycle",
+    "quoted",
     "raw_words",
     "shared_verbs",
     "suggest",

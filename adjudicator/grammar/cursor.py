@@ -18,6 +18,7 @@ from typing import Any, NoReturn, TypeVar
 from adjudicator.core.commands import MAX_TEXT
 from adjudicator.core.errors import Rejection
 from adjudicator.grammar.lexicon import Lexicon, did_you_mean
+from adjudicator.grammar.words import quoted
 
 T = TypeVar("T")
 
@@ -69,7 +70,7 @@ class Cursor:
 
     def done(self) -> None:
         if self.peek() is not None:
-            self.fail("syntax", f"unexpected {' '.join(self.words[self.i :])!r} at the end")
+            self.fail("syntax", f"unexpected {quoted(' '.join(self.words[self.i :]))} at the end")
 
     def choice(self, what: str, table: Mapping[str, T], legal: str, fold: bool = False) -> T:
         """The value of the next word in table (fold: of the word in lower case); legal says
@@ -141,7 +142,7 @@ class Cursor:
         lex, rest = self.lex, self.words[self.i : self.i + 6]
         if ambiguous:
             names = " or ".join(lex.label(kind, t) for t in ambiguous)
-            self.fail(f"ambiguous-{kind}", f"{' '.join(rest[:n])!r} could be {names}")
+            self.fail(f"ambiguous-{kind}", f"{quoted(' '.join(rest[:n]))} could be {names}")
         for other in (k for k in lex.kinds if k != kind):
             elsewhere = self.matches(other)
             if len(elsewhere) == 1:  # "move C6 20tk": the right word in the wrong place
@@ -149,11 +150,11 @@ class Cursor:
                 self.fail(f"unknown-{kind}", f"{said} is a {other}, but a {kind} is expected here")
         phrases = [" ".join(rest[:k]) for k in range(1, len(rest) + 1)]
         hint = did_you_mean(lex.suggest(kind, phrases))
-        self.fail(f"unknown-{kind}", f"unknown {kind} {rest[0]!r}{hint}")
+        self.fail(f"unknown-{kind}", f"unknown {kind} {quoted(rest[0])}{hint}")
 
 
 def _got(word: str | None) -> str:
-    return f"not {word!r}" if word else "missing"
+    return f"not {quoted(word)}" if word else "missing"
 
 
 __all__ = ["Cursor", "ParseError"]

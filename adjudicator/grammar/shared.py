@@ -37,6 +37,7 @@ from adjudicator.core.commands import (
 from adjudicator.core.system import Side
 from adjudicator.grammar.cursor import Cursor
 from adjudicator.grammar.verbs import Entry, Formatter, Parser, Verb, join
+from adjudicator.grammar.words import quoted
 
 QUESTIONS = "Questions"
 MODERATOR = "Moderator"
@@ -79,7 +80,7 @@ def _dice(c: Cursor) -> Dice:
 def _moderator(c: Cursor) -> Moderator:
     word = (c.peek() or "").lower()
     if word not in MODERATOR_WORDS:
-        c.fail("syntax", f"moderator add or remove? {f'not {word!r}' if word else 'missing'}")
+        c.fail("syntax", f"moderator add or remove? {f'not {quoted(word)}' if word else 'missing'}")
     c.i += 1
     action = MODERATOR_WORDS[word]
     c.command = f"moderator {action}"
@@ -126,7 +127,9 @@ ENTRIES: dict[str, Entry] = {
         (
             "Moderator: check the hash chain of the log, every revealed seed against its "
             "commitment and every roll of every revealed epoch, with dice statistics per side "
-            "and purpose. Example: audit"
+            "and purpose. Players and moderators: `audit export` sends the log as a file, "
+            "`audit page` a page that checks it in any browser (both without the open dice "
+            "epoch). Example: audit"
         ),
     ),
     "undo": (

@@ -5,8 +5,9 @@ line from a Cursor, the formatters of the order types it gives, and its help ent
 with sub-commands, such as "set", has one entry per sub-command: "set turn", "set phase").
 
 Invariants of a `VerbTable`:
-- every alias names one verb; an unknown command word is refused with did-you-mean suggestions
-  and the list of the command words, in the table's order;
+- every alias names one verb; an unknown command word is refused with at most three
+  did-you-mean suggestions (never the whole list of commands: `help` gives it) and at most
+  QUOTE_LIMIT characters of the word;
 - every help entry is (usage line, help paragraph ending with "Example: ..."); `usage(c)` is the
   usage of entry c, or of every entry of the group c ("set": "set turn <N> | set phase ...");
 - `help()` lists every usage line, grouped by the verbs' groups in order of first appearance;
@@ -24,7 +25,7 @@ from typing import Any
 
 from adjudicator.grammar.cursor import Cursor, ParseError
 from adjudicator.grammar.lexicon import did_you_mean
-from adjudicator.grammar.words import words
+from adjudicator.grammar.words import quoted, words
 
 Parser = Callable[[Cursor], object]
 Formatter = Callable[[Any], str]
@@ -81,11 +82,8 @@ class VerbTable:
             return self.command_words[word]
         suggest = difflib.get_close_matches(word, list(self.command_words), n=3, cutoff=0.6)
         names = list(dict.fromkeys(self.command_words[s] for s in suggest))
-        said = f"unknown command {word!r}{did_you_mean(names) or '.'}"
-        commands = ", ".join(self.verbs)
-        raise ParseError(
-            "unknown-command", f"{said} Commands: {commands}; 'help <COMMAND>' explains one."
-        )
+        said = f"unknown command {quoted(word)}{did_you_mean(names[:3]) or '.'}"
+        raise ParseError("unknown-command", f"{said} Say 'help' for the commands.")
 
     def subcommand(self, command: str, word: str | None) -> str | None:
         """ "set turn" for ("set", "turn"); None if word is no sub-command of command."""

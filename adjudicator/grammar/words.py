@@ -5,7 +5,8 @@ Invariants:
 - `tokens` also makes '=' a word of its own and splits a chain of hex-like ids ("c6-c5") at its
   hyphens, but no other hyphenated word ("korsun-shevchenkovsky");
 - `raw_words` keeps the case and the punctuation of what follows the command word (free text:
-  a salt, a reason, a user name), split at white space only.
+  a salt, a reason, a user name), split at white space only;
+- `quoted` shows at most QUOTE_LIMIT characters of a user's text in a refusal.
 Pure: no I/O.
 """
 
@@ -31,10 +32,20 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+QUOTE_LIMIT = 60  # a refusal quotes at most this many characters of what was typed
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """What a user typed, quoted for a refusal: repr-like, cut to at most `limit` characters of
+    the text (the cut marked "…"), so a long junk line never makes a long refusal."""
+    shown = text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(shown)
+
+
 def raw_words(text: str, command_word: str) -> list[str]:
     """The words of a line as typed (case kept), the command word first."""
     head = _FIRST_WORD.match(text)
     return [command_word, *text[head.end() if head else 0 :].split()]
 
 
-__all__ = ["raw_words", "tokens", "words"]
+__all__ = ["QUOTE_LIMIT", "quoted", "raw_words", "tokens", "words"]

@@ -127,12 +127,18 @@ ENTRIES: dict[str, Entry] = {
         "Attempt the turn-8 breakout of an out-of-supply unit (12.17). Example: breakout 57id",
     ),
     "end": ("end", "End your part of the current phase ('end phase' also works). Example: end"),
-    "options": ("options", "List the orders you may give now. Example: options"),
+    "options": (
+        f"options [{U}]",
+        (
+            "List the orders you may give now, grouped by unit; with a unit, every order of "
+            "that unit (each path, each attack). Example: options 20tk"
+        ),
+    ),
     "units": (
         "units [<HEX> | soviet | german]",
         (
-            "List the units: all, those in one hex, or one side's (also sov, ussr, ger, de). "
-            "Example: units Smela"
+            "List the units by side and hex; those in one hex, or one side's, with their "
+            "designations (sides also sov, ussr, ger, de). Example: units Smela"
         ),
     ),
     "supply": ("supply", "Show the supply state of the units (section 6). Example: supply"),
@@ -267,7 +273,12 @@ VERBS = (
     ),
     _verb("end", _end, {End: lambda o: "end"}, "done", "pass"),
     _verb(
-        "options", lambda c: Options(), {Options: lambda o: "options"}, "opt", "o", group=QUESTIONS
+        "options",
+        lambda c: Options(c.thing("unit") if c.peek() is not None else None),
+        {Options: lambda o: join("options", o.unit)},
+        "opt",
+        "o",
+        group=QUESTIONS,
     ),
     _verb("units", _units, {Units: lambda o: join("units", o.where)}, "u", group=QUESTIONS),
     _verb("supply", lambda c: Supply(), {Supply: lambda o: "supply"}, "sup", group=QUESTIONS),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
-from adjudicator.grammar import MODERATOR, Cursor, Verb, did_you_mean, join
+from adjudicator.grammar import MODERATOR, Cursor, Verb, did_you_mean, join, quoted
 from adjudicator.hells_gate.orders import (
     Flip,
     Place,
@@ -72,7 +72,7 @@ def _place(c: Cursor) -> Place:
 def _set(c: Cursor) -> object:
     sub = c.peek()
     if sub not in SET_WORDS:
-        got = f"not {sub!r}" if sub else "missing"
+        got = f"not {quoted(sub)}" if sub else "missing"
         c.fail("syntax", f"set what? turn, phase, weather, oos or retreat, {got}")
     c.i += 1
     c.command = f"set {SET_WORDS[sub]}"
@@ -87,7 +87,7 @@ def _set_phase(c: Cursor) -> SetPhase:
     phase = "-".join([sides.get(parts[0], parts[0]), *parts[1:]]) if said else ""
     if phase not in PHASES:
         suggest = difflib.get_close_matches(phase, PHASES, n=2) if phase else []
-        got = f"not {' '.join(said)!r}{did_you_mean(suggest)}" if said else "missing"
+        got = f"not {quoted(' '.join(said))}{did_you_mean(suggest)}" if said else "missing"
         c.fail("syntax", f"the phase must be one of {', '.join(PHASES)}; {got}")
     return SetPhase(phase)
 

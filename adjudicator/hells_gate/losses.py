@@ -6,6 +6,7 @@ from itertools import product
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
+from adjudicator.core.text import plural
 from adjudicator.hells_gate import turn_rules
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.orders import Losses
@@ -143,8 +144,8 @@ def check_losses(scen: Scenario, state: GameState, d: Decision, answer: Losses) 
         raise Rejection(
             "no-legal-retreat",
             f"no retreat is possible from {hex_id}: "
-            f"{_why_no_retreat(scen, state, d)}; take {expected + 1} step "
-            "loss(es) instead",
+            f"{_why_no_retreat(scen, state, d)}; take {plural(expected + 1, 'step loss')} "
+            "instead",
             "8.34",
         )
     if not retreat and _retreat_mandatory(scen, state, d):
@@ -157,8 +158,8 @@ def check_losses(scen: Scenario, state: GameState, d: Decision, answer: Losses) 
     if len(answer.units) != expected:
         raise Rejection(
             "wrong-number-of-losses",
-            f"{hits} hit(s) in {hex_id}: name exactly "
-            f"{expected} step loss(es){' before the retreat' if retreat else ''}; you "
+            f"{plural(hits, 'hit')} in {hex_id}: name exactly "
+            f"{plural(expected, 'step loss')}{' before the retreat' if retreat else ''}; you "
             f"named {len(answer.units)}. Units there: {', '.join(units)}",
             "8.23",
         )

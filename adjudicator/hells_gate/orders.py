@@ -107,7 +107,7 @@ class Preview:
 
 @dataclass(frozen=True)
 class Options:
-    pass
+    unit: str | None = None  # one unit's orders (all of them), or every unit's, grouped
 
 
 @dataclass(frozen=True)

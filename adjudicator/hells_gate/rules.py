@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.core.decisions import Decision
-from adjudicator.core.dice import DiceSource, RecordingDice
+from adjudicator.core.dice import DiceMethods, DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.system import Outcome
 from adjudicator.hells_gate import combat, legal, losses, moderator, movement, phases, views
@@ -168,6 +168,7 @@ class HellsGate:
     def _answer(self, ctx: Ctx, side: str, d: Decision, order: object) -> object:
         state = ctx.state
         if d.kind == "losses" and isinstance(order, O.Losses):
+            order = self._only_answer(state, d, order)
             state.pending.remove(d)
             losses.apply_losses(ctx, d, order)
             return order
@@ -189,6 +190,24 @@ class HellsGate:
             f"first {d.prompt}; e.g. {views.example_answer(d)}",
             views.DECISION_RULES[d.kind],
         )
+
+    def _only_answer(self, state: GameState, d: Decision, order: O.Losses) -> O.Losses:
+        """A bare `losses` (the hits as step losses, no retreat) when exactly one such answer is
+        legal (8.23-8.27: one unit can take the hit, or the steps to take are forced): that
+        answer; otherwise the order as given (and refused with what is expected)."""
+        if order != O.Losses():
+            return order
+        steps = [a for a in losses.answers_for(self.scen, state, d) if a.retreat is None]
+        return steps[0] if len(steps) == 1 else order
+
+    def check(self, state: GameState, side: str, order: object) -> None:
+        """Refuse (Rejection) exactly what `apply` would refuse for `order`, rolling nothing and
+        changing nothing: what `preview` checks first (4.6, 8.x), so a preview is refused
+        whenever the attack itself would be."""
+        try:
+            self.apply(state, side, order, _StopAtRoll())
+        except _Rolled:
+            pass  # every check before the die passed
 
     def _rebuild(self, ctx: Ctx, d: Decision, order: O.Rebuild | O.End) -> None:
         state = ctx.state
@@ -246,6 +265,17 @@ class HellsGate:
 
     def show(self, state: GameState) -> dict[str, Any]:
         return views.show(self.scen, state)
+
+
+class _Rolled(Exception):
+    """The order got as far as its first die: every check before it has passed."""
+
+
+class _StopAtRoll(DiceMethods):
+    """Dice for `check`: the first die stops the order (nothing is rolled)."""
+
+    def _draw(self, faces: int, purpose: str, hidden: bool) -> int:
+        raise _Rolled(purpose)
 
 
 def _check_moderator(state: GameState, actor: str) -> None:

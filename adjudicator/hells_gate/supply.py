@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from adjudicator.core.text import plural
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
 from adjudicator.hells_gate.zoc import ezoc
@@ -87,7 +88,9 @@ def explain(scen: Scenario, state: GameState, unit_id: str) -> SupplyReport:
     limit = length_limit(scen, state, u.side)
     if path is not None and (limit is None or len(path) - 1 <= limit):
         line = "-".join(path)
-        return SupplyReport(unit_id, hex_id, True, path, f"line {line} ({len(path) - 1} hexes)")
+        return SupplyReport(
+            unit_id, hex_id, True, path, f"line {line} ({plural(len(path) - 1, 'hex')})"
+        )
     if path is not None:
         return SupplyReport(
             unit_id,

@@ -6,8 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
+from adjudicator.core.text import plural
 from adjudicator.hells_gate import combat, supply
 from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.listings import SIDES, options_text, units_by_side
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, phasing_side
 from adjudicator.hells_gate.units import printed, steps_left
@@ -25,7 +27,7 @@ def attack_line(calc: combat.AttackCalc, decisive: bool, die: int, hits: int) ->
     return (
         f"{kind.capitalize()} on {calc.hex} by {', '.join(calc.attackers)}: "
         f"{calc.attack_strength}:{calc.defense_strength}, raw {calc.raw_column}, {shifts}, "
-        f"final {calc.final_column}; die {die}: {hits} hit{'s' if hits != 1 else ''}."
+        f"final {calc.final_column}; die {die}: {plural(hits, 'hit')}."
     )
 
 
@@ -33,7 +35,9 @@ def example_answer(d: Decision) -> str:
     from adjudicator.hells_gate.grammar import format_order
 
     if d.kind == "losses":
-        return f"`losses <UNIT> ...` or `losses retreat <HEX>` for the {d.data['hits']} hit(s)"
+        return (
+            f"`losses <UNIT> ...` or `losses retreat <HEX>` for the {plural(d.data['hits'], 'hit')}"
+        )
     if d.kind == "entry":
         return format_order(O.Enter(d.data["unit"], d.data["options"][0]))
     if d.kind == "rebuild":
@@ -126,8 +130,12 @@ def unit_line(scen: Scenario, state: GameState, uid: str) -> str:
 
 def units_text(scen: Scenario, state: GameState, where: str | None) -> str:
     ids = list(state.units)
-    if where in ("soviet", "german"):
+    if where is None:
+        return units_by_side(scen, state)
+    if where in SIDES:
         ids = [i for i in ids if state.units[i].side == where]
+        lines = [unit_line(scen, state, i) for i in ids]
+        return "\n".join([f"**{where.title()}** ({plural(len(ids), 'unit')}):", *lines])
     elif where is not None:
         ids = [i for i in ids if state.units[i].hex == where and state.units[i].on_map]
         if not ids:
@@ -151,43 +159,23 @@ def supply_text(scen: Scenario, state: GameState, side: str | None) -> str:
     return "\n".join(lines) or "No units on the map."
 
 
-def options_text(rules: HellsGate, state: GameState, side: str) -> str:
-    from adjudicator.hells_gate.grammar import format_order
-
-    orders = rules.legal_orders(state, side)
-    if not orders:
-        who = state.active_side
-        return f"Nothing for {side.title()} to do now" + (
-            f"; waiting for {who.title()}." if who else "."
-        )
-    attacks = [o for o in orders if isinstance(o, O.Attack)]
-    rest = [o for o in orders if not isinstance(o, O.Attack)]
-    lines = [format_order(o) for o in rest[:60]]
-    if len(rest) > 60:
-        lines.append(f"... and {len(rest) - 60} more")
-    if attacks:
-        targets = sorted({a.hex for a in attacks})
-        lines.insert(
-            0,
-            f"attack one of {', '.join(targets)} (for example `{format_order(attacks[0])}`; "
-            "up to 2 units per hexside; `preview attack ...` shows the odds)",
-        )
-    return "\n".join(lines)
-
-
 def answer(rules: HellsGate, state: GameState, actor: str, query: object) -> str:
     scen = rules.scen
     side = actor if actor in ("soviet", "german") else None
     if isinstance(query, O.Preview):
         if side is None:
             raise Rejection("not-a-player", "only a player previews his own attacks", "1.1")
+        rules.check(state, side, query.attack)  # refused exactly as the attack would be
         return preview_text(preview(scen, state, side, query.attack))
     if isinstance(query, O.Options):
-        if side is None:
-            return "\n".join(
-                f"{s.title()}: {options_text(rules, state, s)}" for s in ("soviet", "german")
+        if side is None:  # a spectator or moderator: the options of the side the game waits for
+            waiting = [d.side for d in state.pending][:1] or [
+                s for s in SIDES if s == state.active_side
+            ]
+            return "\n".join(options_text(rules, state, s, query.unit) for s in waiting) or (
+                "Nobody acts now."
             )
-        return options_text(rules, state, side)
+        return options_text(rules, state, side, query.unit)
     if isinstance(query, O.Status):
         return status_text(scen, state)
     if isinstance(query, O.Units):

@@ -70,6 +70,13 @@ def _cut(line: str, limit: int, length: Callable[[str], int]) -> list[str]:
     return pieces
 
 
+def hosts_a_game(text: str) -> bool:
+    """`new ...` or `link CODE`: a message that makes its chat host a game (after which each bot
+    checks its permissions there)."""
+    words = text.lower().split()
+    return bool(words) and (words[0] == "new" or (words[0] == "link" and len(words) > 1))
+
+
 FENCE = "```"
 
 

@@ -54,9 +54,11 @@ import contextlib
 import logging
 import re
 import warnings
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from app.messages import Incoming, Outgoing
+from bots.platforms.discord_checks import check_at_startup, invite_url
 from bots.platforms.discord_commands import (
     FAILED,
     PbemCommands,
@@ -79,6 +81,17 @@ with warnings.catch_warnings():
 
 log = logging.getLogger(__name__)
 
+
+def _not_the_intent_warning(record: logging.LogRecord) -> bool:
+    """discord.py warns at every start that the message content intent is missing; the adapter
+    works without it by design (see the module doc), so a host need not be worried by it."""
+    return "message content intent is missing" not in record.getMessage()
+
+
+logging.getLogger("discord.ext.commands.bot").addFilter(_not_the_intent_warning)
+discord.VoiceClient.warn_nacl = False  # the bot joins no voice channel: no voice libraries
+discord.VoiceClient.warn_dave = False
+
 DEFAULT_DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3 s
 
 __all__ = [
@@ -93,6 +106,7 @@ __all__ = [
     "PbemCommands",
     "ShardedPbemBot",
     "build_bot",
+    "invite_url",
     "register_commands",
     "send_outgoing",
     "start",
@@ -114,12 +128,15 @@ class _PbemBotMixin:
         defer_after: float = DEFAULT_DEFER_AFTER,
         sync_commands: bool = True,
         sync_guild: int | None = None,
+        chats: Callable[[], list[tuple[str, str]]] | None = None,
         **options: Any,
     ):
         super().__init__(**options)
         self._pbem_init(
             service, defer_after=defer_after, sync_commands=sync_commands, sync_guild=sync_guild
         )
+        self.chats = chats
+        self.startup_notes: list[str] | None = None  # what the check at startup found
 
     def _pbem_init(
         self,
@@ -139,6 +156,19 @@ class _PbemBotMixin:
         await self.add_cog(PbemCommands(self))  # type: ignore[attr-defined,arg-type]
         if self.sync_commands:
             await register_commands(self, guild=self.sync_guild)  # type: ignore[arg-type]
+
+    async def on_ready(self) -> None:
+        """Once connected (the first time): check the permissions in each server and in each
+        channel hosting a game; what is missing is logged, and said where the bot may post."""
+        if self.startup_notes is not None:
+            return  # a reconnection
+        self.startup_notes = []
+        client: discord.Client = self  # type: ignore[assignment]
+        try:  # a check that fails must not stop the bot
+            chats = await asyncio.to_thread(self.chats) if self.chats is not None else []
+            self.startup_notes = await check_at_startup(client, chats)
+        except Exception:
+            log.warning("discord: the check of the bot's permissions failed", exc_info=True)
 
     async def on_message(self, message: discord.Message) -> None:
         bot: PbemBot = self  # type: ignore[assignment]
@@ -185,12 +215,14 @@ def build_bot(
     sync_commands: bool = True,
     sync_guild: int | None = None,
     defer_after: float = DEFAULT_DEFER_AFTER,
+    chats: Callable[[], list[tuple[str, str]]] | None = None,
     **options: Any,
 ) -> PbemBot | ShardedPbemBot:
     """A bot serving `service`. `sharded=True`: an AutoShardedBot (required above 2,500 servers).
     `message_content=True` asks for the privileged intent (enable it in the developer portal too),
     so that `!order` also works in guild channels. `sync_guild`: sync the slash commands to that
-    guild only (instant, for testing) instead of globally. Other `options` go to discord.py
+    guild only (instant, for testing) instead of globally. `chats`: the (channel id, game) pairs
+    hosting a game, whose permissions the bot checks once connected. Other `options` go to discord.py
     (e.g. `shard_count`, `guild_ready_timeout`)."""
     intents = discord.Intents.default()  # guilds, messages, DMs; no members/presences/content
     intents.message_content = message_content
@@ -201,6 +233,7 @@ def build_bot(
         defer_after=defer_after,
         sync_commands=sync_commands,
         sync_guild=sync_guild,
+        chats=chats,
         command_prefix=commands.when_mentioned_or(prefix),
         intents=intents,
         help_command=None,

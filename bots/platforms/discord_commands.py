@@ -11,6 +11,8 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from app.messages import Incoming, Outgoing
+from bots.platforms.common import hosts_a_game
+from bots.platforms.discord_checks import can_post, channel_note
 from bots.platforms.discord_send import PLATFORM, _answer_interaction, _deliver
 
 with warnings.catch_warnings():
@@ -63,8 +65,9 @@ class PbemCommands(commands.Cog):
         await _handle_context(self.bot, ctx, "status")
 
     @commands.hybrid_command(name="options", description="The orders you may give now")
-    async def options(self, ctx: commands.Context) -> None:
-        await _handle_context(self.bot, ctx, "options")
+    @app_commands.describe(unit="One unit's orders, e.g. 20tk")
+    async def options(self, ctx: commands.Context, *, unit: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"options {unit}".strip())
 
     @commands.hybrid_command(name="help", description="The commands, or the help of one")
     @app_commands.describe(command="A command to explain, e.g. attack")
@@ -93,7 +96,7 @@ async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, 
         private=interaction.guild_id is None,
         ephemeral_ok=True,
     )
-    work = asyncio.ensure_future(_ask(bot, incoming))
+    work = asyncio.ensure_future(_ask_and_check(bot, incoming, interaction.channel, True))
     deferred = False
     if bot.defer_after > 0:
         with contextlib.suppress(TimeoutError):
@@ -116,8 +119,32 @@ async def _handle_message(
         message_id=f"dc:{message.id}",
         private=message.guild is None,
     )
-    for out in await _ask(bot, incoming):
-        await _deliver(bot, out, here=message.channel, here_id=incoming.chat_id)
+    outs = await _ask_and_check(bot, incoming, message.channel, False)
+    for out in outs:
+        try:
+            await _deliver(bot, out, here=message.channel, here_id=incoming.chat_id)
+        except discord.Forbidden as exc:  # the bot may not post here: say why, in the log
+            why = channel_note(message.channel) or "no permission"
+            log.warning("discord: could not answer in %s (%s): %s", incoming.chat_id, exc.text, why)
+            return
+
+
+async def _ask_and_check(
+    bot: PbemBot | ShardedPbemBot, incoming: Incoming, channel: Any, interaction: bool
+) -> list[Outgoing]:
+    """The service's answer; after a message that makes a channel host a game, the bot's own
+    check of its permissions there: what is missing is logged, and said in the channel when a
+    note can reach it (a slash command's answer always can)."""
+    outs = await _ask(bot, incoming)
+    if incoming.private or not hosts_a_game(incoming.text) or channel is None:
+        return outs
+    note = channel_note(channel)
+    if note is None:
+        return outs
+    log.warning("discord: channel %s: %s", incoming.chat_id, note)
+    if interaction or can_post(channel):
+        outs.append(Outgoing(platform=PLATFORM, chat_id=incoming.chat_id, text=note))
+    return outs
 
 
 async def _ask(bot: PbemBot | ShardedPbemBot, incoming: Incoming) -> list[Outgoing]:

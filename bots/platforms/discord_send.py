@@ -139,7 +139,13 @@ async def _post(
     target: Any, parts: Sequence[_Part], *, reply_to: str | None = None, chat_id: str | None = None
 ) -> None:
     reference = None
-    if reply_to and reply_to.startswith("dc:") and chat_id and not chat_id.startswith("dm:"):
+    if (
+        reply_to
+        and reply_to.startswith("dc:")
+        and chat_id
+        and not chat_id.startswith("dm:")
+        and _may_reply(target)
+    ):
         reference = discord.MessageReference(
             message_id=int(reply_to[3:]), channel_id=int(chat_id), fail_if_not_exists=False
         )
@@ -148,6 +154,15 @@ async def _post(
         if i == 0 and reference is not None:
             kw["reference"] = reference
         await target.send(**kw)
+
+
+def _may_reply(target: Any) -> bool:
+    """Discord refuses a reply (a message reference) without Read Message History: the answer
+    then goes out as a plain message (the permission check says what is missing)."""
+    guild = getattr(target, "guild", None)
+    if guild is None or guild.me is None or not hasattr(target, "permissions_for"):
+        return True
+    return bool(target.permissions_for(guild.me).read_message_history)
 
 
 def _sort_answers(

@@ -54,6 +54,8 @@ from telegram.ext import (
 )
 
 from app.messages import Incoming, Outgoing
+from bots.platforms.common import hosts_a_game
+from bots.platforms.telegram_checks import check_at_startup, note_for, set_menu
 from bots.platforms.telegram_config import TelegramConfig, api_urls
 from bots.platforms.telegram_send import (
     CAPTION_LIMIT,
@@ -104,6 +106,18 @@ class ChatService(Protocol):
     def handle(self, incoming: Incoming) -> list[Outgoing]: ...
 
 
+def text_with_ids(message: Message) -> str:
+    """The text with each text mention (a user with no @username, picked from the member list)
+    written `telegram:<id>`: how `seat <SIDE> <USER>` names that user."""
+    text = message.text or ""
+    spans = [e for e in message.entities or () if e.type == "text_mention" and e.user]
+    raw = text.encode("utf-16-le")  # entity offsets count UTF-16 code units
+    for e in sorted(spans, key=lambda e: -e.offset):
+        uid = f"telegram:{e.user.id}".encode("utf-16-le")  # type: ignore[union-attr]
+        raw = raw[: 2 * e.offset] + uid + raw[2 * (e.offset + e.length) :]
+    return raw.decode("utf-16-le")
+
+
 @dataclass(eq=False)
 class TelegramBot(TelegramSender):
     """The adapter: `app` is the real PTB Application, `send` (TelegramSender) the way out."""
@@ -113,7 +127,10 @@ class TelegramBot(TelegramSender):
     # Outgoing for other platforms (a game linked to a Discord channel): handed to this callback
     # when set (the Discord adapter's send, later the outbox), else logged and dropped.
     forward: Callable[[Outgoing], Awaitable[Any]] | None = None
+    # the (chat id, game) pairs hosting a game, whose rights the bot checks at startup
+    chats: Callable[[], list[tuple[str, str]]] | None = None
     app: Application = field(init=False)
+    startup_notes: list[str] = field(init=False, default_factory=list)
     _names: dict[str, str] = field(init=False, default_factory=dict)  # user id -> display name
     _migrated: dict[str, str] = field(init=False, default_factory=dict)  # old chat -> new chat
     _webhook_runner: Any = field(init=False, default=None)
@@ -157,6 +174,7 @@ class TelegramBot(TelegramSender):
         try:
             await self.app.initialize()  # getMe: the bot's username, for /cmd@bot routing
             await self.app.start()
+            await set_menu(self.app)  # the command menu Telegram offers after "/"
             if self.config.webhook_url:
                 await self._start_webhook()
             else:
@@ -170,6 +188,11 @@ class TelegramBot(TelegramSender):
             await self.stop()
             raise
         log.info("telegram bot @%s started", self.app.bot.username)
+        try:  # a check that fails must not stop the bot
+            chats = await asyncio.to_thread(self.chats) if self.chats is not None else []
+            self.startup_notes = await check_at_startup(self.app, chats)
+        except Exception:
+            log.warning("telegram: the check of the bot's rights failed", exc_info=True)
 
     async def stop(self) -> None:
         if self.app.updater is not None and self.app.updater.running:
@@ -180,6 +203,9 @@ class TelegramBot(TelegramSender):
         if self.app.running:
             await self.app.stop()
         await self.app.shutdown()
+        # after a failed initialize (a refused token) PTB leaves its HTTP clients open
+        for request in getattr(self.app.bot, "_request", ()):
+            await request.shutdown()
 
     async def _start_webhook(self) -> None:
         self._webhook_runner = await serve_webhook(self.app, self.config)  # stop() cleans it up
@@ -191,7 +217,7 @@ class TelegramBot(TelegramSender):
         message = update.message
         if message is None or message.text is None:
             return
-        parsed = parse_command(message.text, self.app.bot.username)
+        parsed = parse_command(text_with_ids(message), self.app.bot.username)
         if parsed is None:  # "/cmd@otherbot": not for us
             return
         if parsed == ("start", "") and message.chat.type == message.chat.PRIVATE:
@@ -202,7 +228,7 @@ class TelegramBot(TelegramSender):
 
     async def _on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.message is not None and update.message.text:
-            await self._dispatch(update, update.message.text.strip())
+            await self._dispatch(update, text_with_ids(update.message).strip())
 
     async def _dispatch(self, update: Update, text: str) -> None:
         message, chat, user = update.message, update.effective_chat, update.effective_user
@@ -234,6 +260,23 @@ class TelegramBot(TelegramSender):
                     await self.send(out, fallback_chat_id=incoming.chat_id, as_document=full)
             except Exception:
                 log.exception("could not deliver a reply to %s", incoming.message_id)
+        if not incoming.private and hosts_a_game(text):
+            await self._check_rights(incoming.chat_id)
+
+    async def _check_rights(self, chat_id: str) -> None:
+        """After `new` or `link CODE` in a group: what the bot may not do there, logged, and
+        said in the group when it may still send messages."""
+        found = await note_for(self.app, int(chat_id))
+        if found is None:
+            return
+        note, may_post = found
+        log.warning("telegram: group %s: %s", chat_id, note)
+        if not may_post:
+            return
+        try:
+            await self.send(Outgoing(PLATFORM, chat_id, note))
+        except Exception:
+            log.exception("could not tell group %s what the bot may not do", chat_id)
 
     async def _forward(self, out: Outgoing) -> None:
         if self.forward is None:

@@ -211,7 +211,8 @@ class TelegramSender:
             texts[:1] = [(f"{head}\n{first}".rstrip(), f"{head_plain}\n{first_plain}".rstrip())]
         parts = [_Part("text", md, plain) for md, plain in texts]
         if outgoing.image is not None:
-            image = _Part("document" if as_document else "photo", image=outgoing.image)
+            as_file = as_document or outgoing.document
+            image = _Part("document" if as_file else "photo", image=outgoing.image)
             image.filename = outgoing.image_name
             if len(parts) == 1 and utf16_len(parts[0].plain) <= CAPTION_LIMIT:
                 image.text, image.plain = parts[0].text, parts[0].plain

@@ -115,7 +115,13 @@ class _Auditor(HeaderChecks, RollChecks):
         if cf:
             self.fail(cf["index"], cf["problem"], cf["expected"], cf["found"], rank=0)
         self.walk()
-        failures = [f for _, f in sorted(self.failures, key=lambda pair: pair[0])]
+        ordered = sorted(self.failures, key=lambda pair: pair[0])
+        failures = [f for _, f in ordered]
+        upto = max(ordered[0][0][0], 0) if ordered else None  # the row the first failure shows at
+        trusted = [
+            roll for roll, q in zip(self.public, self.public_rows, strict=True)
+            if upto is None or q < upto
+        ]  # fmt: skip
         revealed = [k for k, ep in sorted(self.epochs.items()) if ep.seed is not None]
         open_ = [k for k, ep in sorted(self.epochs.items()) if ep.reveal_row is None]
         h = self.header
@@ -127,7 +133,8 @@ class _Auditor(HeaderChecks, RollChecks):
             epochs_open=open_,
             rolls_checked=self.rolls_checked,
             rolls_fixed=len(self.fixed),
-            stats=dice_stats(self.public),
+            stats=dice_stats(trusted),
+            stats_rows=upto,
             rolls_pending=sum(len(self.epochs[k].rolls) for k in open_),
             fixed=self.fixed,
             hidden_revealed=self.hidden_seed is not None,

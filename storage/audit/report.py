@@ -34,11 +34,17 @@ def _title(report: AuditReport) -> str:
     )
 
 
+def plural(count: int, word: str) -> str:
+    """ "1 roll", "2 rolls" (the audit reads no module beyond its own)."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def _verdict(report: AuditReport) -> list[str]:
     if report.ok:
         ok = (
-            f"OK: the chain holds, {len(report.epochs_revealed)} revealed seed(s) match"
-            f" their commitments, {report.rolls_checked} roll(s) recomputed exactly."
+            f"OK: the chain holds, {plural(len(report.epochs_revealed), 'revealed seed')}"
+            f" {'matches its commitment' if len(report.epochs_revealed) == 1 else 'match their commitments'},"
+            f" {plural(report.rolls_checked, 'roll')} recomputed exactly."
         )
         return [ok]
     f = report.first_failure
@@ -52,7 +58,9 @@ def _verdict(report: AuditReport) -> list[str]:
         f"  found:    {_fmt(f['found'])}",
     ]
     if len(report.failures) > 1:
-        out.append(f"  ({len(report.failures) - 1} more problem(s) after it; the first one counts)")
+        out.append(
+            f"  ({plural(len(report.failures) - 1, 'more problem')} after it; the first one counts)"
+        )
     return out
 
 
@@ -62,17 +70,17 @@ def _epochs(report: AuditReport) -> list[str]:
     if report.epochs_open:
         line += (
             f"; not revealed yet {', '.join(map(str, report.epochs_open))}"
-            f" ({report.rolls_pending} roll(s) pending until the seed is revealed)"
+            f" ({plural(report.rolls_pending, 'roll')} pending until the seed is revealed)"
         )
     out = [line]
     if report.hidden_revealed:
         out.append(
-            f"Hidden information: hidden seed revealed, {report.hidden_checked} hidden"
-            " draw(s)/value(s) checked."
+            f"Hidden information: hidden seed revealed, {plural(report.hidden_checked, 'hidden value')}"
+            " checked."
         )
     elif report.hidden_pending:
         out.append(
-            f"Hidden information: {report.hidden_pending} hidden draw(s)/value(s) sealed"
+            f"Hidden information: {plural(report.hidden_pending, 'hidden value')} sealed"
             " until the game ends."
         )
     return out
@@ -122,7 +130,15 @@ def _statistics(report: AuditReport) -> list[str]:
     stats = report.stats
     d6 = {"faces": 6, **{k: stats[k] for k in ("all", "by_side", "by_kind")}}
     groups = list(stats.get("by_die", {}).values()) or [d6]
+    upto = report.stats_rows
+    if upto == 0:
+        return ["Dice statistics: none (the log fails at its start: no roll in it is trusted)."]
     out = [_stat_title(groups)]
+    if upto is not None:
+        out.append(
+            f"  Only rows 0-{upto - 1} are counted, before the failure: nothing from row {upto}"
+            " on is trusted."
+        )
     for group in groups:
         out += _group_table(group)
     return out

@@ -50,6 +50,7 @@ class RollChecks(EpochChecks):
             return
         ep.rolls.append((pos, purpose, n, value, faces))
         self.public.append((side, purpose_kind(purpose), value, faces))
+        self.public_rows.append(pos)
 
     def on_fixed_roll(self, pos, where, rec, side, faces):
         value = rec.get("value")

@@ -21,6 +21,9 @@ class AuditReport:
     rolls_checked: int  # non-fixed public rolls recomputed from their revealed seed
     rolls_fixed: int
     stats: dict  # stats.dice_stats: {"by_die": {"d6": group, ...}, "all", "by_side", "by_kind"}
+    # None: the stats count every row; k: the log failed at row k, only rows 0..k-1 are counted
+    # (0: none, the header or row 0 failed): nothing after a failure is shown as if trusted
+    stats_rows: int | None = None
     rolls_pending: int = 0  # rolls of epochs whose seed is not revealed yet
     fixed: list[dict] = field(default_factory=list)  # {"index","actor","purpose","value"}
     hidden_revealed: bool = False
@@ -75,6 +78,7 @@ class AuditState:
         self.secrets: dict[int, dict[str, object]] = {}  # row -> {commitment: value}
         self.fixed: list[dict] = []
         self.public: list[tuple[str, str, int, int]] = []  # (side, kind, value, faces), not fixed
+        self.public_rows: list[int] = []  # the row of each of them
         self.rolls_checked = 0
         self.hidden_checked = 0
         self.hidden_pending = 0

@@ -21,7 +21,13 @@ What Discord does and this fake copies, because the adapter's correctness depend
 - a second initial response to one interaction is refused (40060, already acknowledged), and so is
   one later than `interaction_deadline` (3 s) after the interaction (10062, unknown interaction);
 - a DM to a user who does not accept them is refused (403, code 50007); `dm_forbidden` makes a
-  user's DMs answer another 403 (e.g. 50001 Missing Access).
+  user's DMs answer another 403 (e.g. 50001 Missing Access);
+- the bot's permissions in a channel: `deny_bot("attach_files", ...)` writes a permission
+  overwrite denying them to the bot's member on `#game` and the thread (a CHANNEL_UPDATE when
+  connected); a post the bot may not make is refused (403, 50013 Missing Permissions; a reply
+  without Read Message History: 160002), as Discord does. The @everyone role has every
+  permission but Administrator (which would override any overwrite); `everyone` changes that
+  for the next IDENTIFY (a server whose roles fall short).
 
 Pitfalls of the real library the fake honours (see ../shared/notes/libraries.md): responses carry
 `Content-Type: application/json` exactly; ids are real snowflakes; members carry `flags`; a 429 carries
@@ -38,6 +44,7 @@ DiscordWebSocket.DEFAULT_GATEWAY while it runs, restores them on exit).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import itertools
 import json
@@ -62,6 +69,8 @@ DISCORD_EPOCH_MS = 1420070400000
 MESSAGE_CONTENT_INTENT = 1 << 15
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+ADMINISTRATOR = 1 << 3
+EVERYONE = 2251799813685247 & ~ADMINISTRATOR  # every permission but Administrator
 API_PREFIX = "/api/v10"
 
 # channel types
@@ -139,13 +148,14 @@ class _Conn:
 
 
 class FakeDiscord:
-    token = "fake.discord.token"
-
     def __init__(self, *, shards: int = 1, enforce_message_content: bool = True):
         self.shards = shards
         self.enforce_message_content = enforce_message_content
         self.snowflake = Snowflakes()
         self.application_id = self.snowflake()
+        # shaped as Discord's: the bot's id in base64, then two parts (`pbem invite` reads the id)
+        head = base64.b64encode(self.application_id.encode()).decode().rstrip("=")
+        self.token = f"{head}.fake.discord-token"
         self.bot_user = self._user_payload(self.application_id, "pbem", bot=True)
         self.guild_id = self.snowflake()
         self.channel_id = self.snowflake()
@@ -161,6 +171,9 @@ class FakeDiscord:
         self.commands: list[dict] = []  # the application commands synced (tree.sync)
         self.sync_calls = 0
         self.identifies: list[dict] = []
+        self.bot_denied = 0  # permission bits denied to the bot in #game and the thread
+        self.everyone = EVERYONE  # the @everyone role's permissions (sent at IDENTIFY)
+        self.reject_token = False  # True: the login is refused (401), as for a wrong token
         self._interactions: dict[str, _Interaction] = {}
         self._rate_limits: list[tuple[str, float, bool]] = []  # (kind, retry_after, via)
         self._conns: list[_Conn] = []
@@ -227,6 +240,22 @@ class FakeDiscord:
         """Make the next `count` create-message calls (`kind` "message": channel or DM posts;
         "followup": interaction followups) answer 429 with `retry_after` seconds."""
         self._rate_limits.extend([(kind, retry_after, via)] * count)
+
+    async def deny_bot(self, *flags: str) -> None:
+        """Deny the bot these permissions (discord.Permissions flag names) in `#game` and the
+        thread, on top of those denied already; told to a connected bot as CHANNEL_UPDATE."""
+        self.bot_denied |= discord.Permissions(**dict.fromkeys(flags, True)).value
+        for conn in self._conns:
+            if conn.identified.is_set() and (int(self.guild_id) >> 22) % conn.shard_count == (
+                conn.shard_id
+            ):
+                await self._dispatch(conn, "CHANNEL_UPDATE", self._channel_payload(self.channel_id))
+
+    def bot_may(self, channel_id: str, flag: str) -> bool:
+        """Whether the bot holds the permission `flag` in the channel (DMs: always)."""
+        if channel_id in self.dm_channels:
+            return True
+        return not self.bot_denied & discord.Permissions(**{flag: True}).value
 
     async def send_message(
         self,
@@ -420,13 +449,18 @@ class FakeDiscord:
                     "locked": False,
                 },
             }
+        overwrites = []
+        if self.bot_denied:
+            overwrites.append(
+                {"id": self.application_id, "type": 1, "allow": "0", "deny": str(self.bot_denied)}
+            )
         return {
             "id": cid,
             "type": GUILD_TEXT,
             "guild_id": self.guild_id,
             "name": "game",
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": overwrites,
             "nsfw": False,
             "parent_id": None,
             "topic": None,
@@ -455,7 +489,7 @@ class FakeDiscord:
                 {
                     "id": gid,
                     "name": "@everyone",
-                    "permissions": "2251799813685247",
+                    "permissions": str(self.everyone),
                     "position": 0,
                     "color": 0,
                     "hoist": False,
@@ -704,6 +738,8 @@ class FakeDiscord:
                         },
                     }
                 )
+            case ("GET", ["users", "@me"]) if self.reject_token:
+                raise _Refuse(401, 0, "401: Unauthorized")
             case ("GET", ["users", "@me"]):
                 return self._json(
                     {
@@ -782,6 +818,17 @@ class FakeDiscord:
             raise _Refuse(403, *self.dm_forbidden[recipient])
         if recipient is None and channel_id not in (self.channel_id, self.thread_id):
             raise _Refuse(404, 10003, "Unknown Channel")
+        if recipient is None:
+            send = "send_messages_in_threads" if channel_id == self.thread_id else "send_messages"
+            for flag in ("view_channel", send) + (("attach_files",) if files else ()):
+                if not self.bot_may(channel_id, flag):
+                    raise _Refuse(403, 50013, "Missing Permissions")
+            if body.get("message_reference") and not self.bot_may(
+                channel_id, "read_message_history"
+            ):
+                raise _Refuse(
+                    403, 160002, "Cannot reply without permission to read message history"
+                )
         self._check_content(body, files)
         flags = int(body.get("flags") or 0)
         msg = self._message_payload(channel_id, body, files, flags)

@@ -8,13 +8,18 @@ Served by aiohttp on 127.0.0.1 (a random port) in the test's own event loop:
         call = await api.wait_for_call("sendMessage", chat_id=-100)
 
 Methods: getMe, deleteWebhook, setWebhook, getWebhookInfo, getUpdates (long polling honouring
-`offset`, `timeout`, `limit`), sendMessage, sendPhoto, sendDocument (multipart), getChatMember.
+`offset`, `timeout`, `limit`), sendMessage, sendPhoto, sendDocument (multipart), getChatMember
+(of a user who wrote, or of the bot), getChat (a group's default permissions), setMyCommands and
+getMyCommands (the menu, kept in `commands`).
 Texts sent with parse_mode MarkdownV2 are parsed as Telegram does: a reserved character left
 unescaped is a 400 "can't parse entities", and the recorded `rendered` text and `entities` are what
 a user would see. Lengths are checked (4096 for a text, 1024 for a caption, after parsing).
 Knobs: `rate_limit_next` (429 with retry_after), `block_private` (403 "bot can't initiate
 conversation with a user"), `migrate_group` (400 with migrate_to_chat_id, plus optionally the two
-service messages). Every call, failed or not, is recorded in `calls`.
+service messages), `set_bot_member` (the bot's status and rights in a group: "member",
+"restricted" with some `can_send_*` false, "administrator", "left") and `set_group_permissions`
+(the rights of a group's plain members). A send the bot's rights do not allow answers 400 "not
+enough rights", as Telegram does. Every call, failed or not, is recorded in `calls`.
 """
 
 from __future__ import annotations
@@ -42,6 +47,39 @@ STRING_FIELDS = {
     "ip_address",
 }
 RESERVED = set("_*[]()~`>#+-=|{}.!")
+RIGHTS = (  # a group member's rights (ChatPermissions; a restricted member's too)
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
+    "can_edit_tag",
+    "can_react_to_messages",
+)
+ADMIN_RIGHTS = dict.fromkeys(
+    (
+        "can_manage_chat",
+        "can_delete_messages",
+        "can_manage_video_chats",
+        "can_restrict_members",
+        "can_promote_members",
+        "can_change_info",
+        "can_invite_users",
+        "can_post_stories",
+        "can_edit_stories",
+        "can_delete_stories",
+    ),
+    True,
+)
 
 
 class FakeAPIError(Exception):
@@ -260,6 +298,9 @@ class FakeTelegramAPI:
         self._rate_limits: list[tuple[str, Any, int]] = []  # (method, chat id, retry_after)
         self._blocked: dict[int, bool] = {}  # user id -> never seen (400) rather than 403
         self._migrations: dict[int, int] = {}
+        self.commands: list[dict[str, Any]] = []  # the menu set with setMyCommands
+        self._bot_members: dict[int, dict[str, Any]] = {}  # group -> the bot's ChatMember
+        self._group_rights: dict[int, dict[str, bool]] = {}  # group -> its members' rights
         self._changed = asyncio.Event()  # set when updates arrive or the server closes
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -367,6 +408,35 @@ class FakeTelegramAPI:
                     }
                 )
 
+    def set_bot_member(self, chat_id: int, status: str = "member", **rights: bool) -> None:
+        """The bot's membership of a group: "member" (the group's rights apply), "restricted"
+        (each `can_*` right true unless given false), "administrator", "left" or "kicked"."""
+        member: dict[str, Any] = {"status": status, "user": self._bot_user()}
+        if status == "restricted":
+            member |= {"is_member": True, "until_date": 0, **dict.fromkeys(RIGHTS, True)}
+            member |= rights
+        elif status == "administrator":
+            member |= {"can_be_edited": False, "is_anonymous": False, **ADMIN_RIGHTS}
+        self._bot_members[chat_id] = member
+
+    def set_group_permissions(self, chat_id: int, **rights: bool) -> None:
+        """The rights of the group's plain members (each true unless given false)."""
+        self._group_rights[chat_id] = {**dict.fromkeys(RIGHTS, True), **rights}
+
+    def bot_may(self, chat_id: Any, right: str) -> bool:
+        """Whether the bot has `right` (a `can_send_*` flag) in the chat."""
+        if not isinstance(chat_id, int) or chat_id > 0:
+            return True
+        member = self._bot_members.get(chat_id, {"status": "member"})
+        status = member["status"]
+        if status in ("left", "kicked"):
+            return False
+        if status in ("administrator", "creator"):
+            return True
+        if status == "restricted":
+            return bool(member.get(right, True))
+        return self._group_rights.get(chat_id, {}).get(right, True)
+
     # ---- assertions
 
     def sent(self, method: str | None = None, chat_id: Any = None, ok: bool = True) -> list[Call]:
@@ -462,14 +532,58 @@ class FakeTelegramAPI:
                 break
         return self._updates[:limit]
 
+    def _bot_user(self) -> dict[str, Any]:
+        return {k: self.bot[k] for k in ("id", "is_bot", "first_name", "username")}
+
     async def _api_getChatMember(self, call: Call) -> Any:
+        if int(call.params["user_id"]) == self.bot["id"]:
+            chat = int(call.params["chat_id"])
+            return self._bot_members.get(chat, {"status": "member", "user": self._bot_user()})
         user = self.users.get(int(call.params["user_id"]))
         if user is None:
             raise FakeAPIError(400, "Bad Request: user not found")
         return {"status": "member", "user": user}
 
+    async def _api_getChat(self, call: Call) -> Any:
+        chat_id = call.params["chat_id"]
+        if not isinstance(chat_id, int):
+            raise FakeAPIError(400, "Bad Request: chat not found")
+        chat = self._chat(chat_id, None, "PBEM game", self.users.get(chat_id))
+        chat |= {"accent_color_id": 0, "max_reaction_count": 11}
+        chat["accepted_gift_types"] = dict.fromkeys(
+            (
+                "unlimited_gifts",
+                "limited_gifts",
+                "unique_gifts",
+                "premium_subscription",
+                "gifts_from_channels",
+            ),
+            False,
+        )
+        if chat_id < 0:
+            chat["permissions"] = self._group_rights.get(chat_id, dict.fromkeys(RIGHTS, True))
+        return chat
+
+    async def _api_setMyCommands(self, call: Call) -> Any:
+        commands = call.params.get("commands") or []
+        for c in commands:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", c.get("command", "")):
+                raise FakeAPIError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(c.get("description", "")) <= 256:
+                raise FakeAPIError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        self.commands = list(commands)
+        return True
+
+    async def _api_getMyCommands(self, call: Call) -> Any:
+        return self.commands
+
+    def _check_rights(self, call: Call, right: str, what: str) -> None:
+        if not self.bot_may(call.chat_id, right):
+            raise FakeAPIError(400, f"Bad Request: not enough rights to send {what} to the chat")
+
     async def _api_sendMessage(self, call: Call) -> Any:
         self._check_target(call)
+        self._check_rights(call, "can_send_messages", "text messages")
         text = call.params.get("text") or ""
         rendered, entities = self._render(call, text)
         if not rendered.strip():
@@ -486,6 +600,7 @@ class FakeTelegramAPI:
 
     async def _send_file(self, call: Call, kind: str) -> Any:
         self._check_target(call)
+        self._check_rights(call, f"can_send_{kind}s", f"{kind}s")
         data = call.files.get(kind)
         if data is None:
             raise FakeAPIError(400, f"Bad Request: there is no {kind} in the request")

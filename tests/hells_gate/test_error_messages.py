@@ -310,7 +310,7 @@ def test_grammar_parse_errors_carry_the_usage_of_the_command(scenario):
             seen += 1
             assert exc.rule is None and exc.message.strip()
             if exc.code == "unknown-command":
-                assert "Commands: attack" in exc.message and "help" in exc.message
+                assert "'help'" in exc.message and len(exc.message) < 200
                 continue
             assert "Usage: " in exc.message, (line, exc.message)
             usage = exc.message.split("Usage: ", 1)[1]

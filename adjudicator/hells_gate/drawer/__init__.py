@@ -1,6 +1,7 @@
 """The Hell's Gate map drawer: state in, PNG bytes out, no other I/O.
 
     draw(system, state, events, view=None, title=None) -> bytes   # what the application calls
+    draw_focus(system, state, events, view=None, title=None) -> bytes   # a post's phone image
     draw_map(scenario, state, events=(), view=None, title=None) -> bytes
     draw_debug(scenario, state, events=(), view=None, title=None) -> dict
     visible_units(scenario, state, view=None) -> list[UnitState]
@@ -25,9 +26,17 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.hells_gate.drawer.events import EventLike
-from adjudicator.hells_gate.drawer.frame import clear_cache, compose, draw_png, visible_units
+from adjudicator.hells_gate.drawer.focus import compose_focus
+from adjudicator.hells_gate.drawer.frame import (
+    clear_cache,
+    compose,
+    draw_png,
+    static_layer,
+    visible_units,
+)
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
+from render import png
 
 if TYPE_CHECKING:
     from adjudicator.hells_gate.system import HellsGateSystem
@@ -56,6 +65,19 @@ def draw(
     return draw_png(system.scenario, state, events, view, title)
 
 
+def draw_focus(
+    system: HellsGateSystem,
+    state: GameState,
+    events: Iterable[EventLike] = (),
+    view: str | None = None,
+    title: str | None = None,
+) -> bytes:
+    """The focus image of a phase post (drawer/focus.py): the area of the last phase's actions,
+    cropped and enlarged, a compact panel below, at most 1280 px on its long side."""
+    img, _ = compose_focus(system.scenario, state, events, view, title)
+    return png.encode(img, static_layer(system.scenario).palette)
+
+
 def draw_debug(
     scenario: Scenario,
     state: GameState,
@@ -70,4 +92,13 @@ def draw_debug(
     return dbg
 
 
-__all__ = ["clear_cache", "compose", "draw", "draw_debug", "draw_map", "visible_units"]
+__all__ = [
+    "clear_cache",
+    "compose",
+    "compose_focus",
+    "draw",
+    "draw_debug",
+    "draw_focus",
+    "draw_map",
+    "visible_units",
+]

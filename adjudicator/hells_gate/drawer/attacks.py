@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.drawer import colours, symbols
 from adjudicator.hells_gate.drawer.colours import RGB
 from adjudicator.hells_gate.drawer.events import Attack, Summary
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from render import overlay
 from render.canvas import Colour
 from render.placement import Segment, arrow_span, label_box
@@ -16,7 +17,7 @@ from render.placement import Segment, arrow_span, label_box
 if TYPE_CHECKING:
     from adjudicator.hells_gate.drawer.frame import Frame
 
-LABEL_H = 38
+LABEL_H = 50
 
 
 def draw_retreats(f: Frame, summary: Summary) -> None:
@@ -50,7 +51,7 @@ def draw_attacks(f: Frame, summary: Summary) -> None:
             f.occ.line(p, q, 22, 200)
             arrows.append((p, q))
         labels.append((atk, target, arrows, colour, origins))
-        f.drawn.add("attack")
+        f.drawn.add(f"attack_{side}")
     for atk, target, arrows, colour, origins in labels:
         box = _attack_label(f, atk, target, arrows, colour)
         f.occ.box(box, 255, pad=3)
@@ -81,6 +82,16 @@ def _origins(f: Frame, atk: Attack) -> list[str]:
     return origins
 
 
+def _symbol_boxes(f: Frame) -> list[tuple[float, float, float, float]]:
+    """The boxes of the supply and airfield symbols (a label avoids them as it avoids ids)."""
+    out = []
+    for h, slots in f.st.slots.items():
+        for slot in slots:
+            x, y = symbols.slot_center(f.lay, h, slot)
+            out.append((x - 16, y - 16, x + 16, y + 16))
+    return out
+
+
 def _attack_label(
     f: Frame, atk: Attack, target: str, arrows: list[Segment], colour: Colour
 ) -> tuple[int, int, int, int]:
@@ -89,10 +100,13 @@ def _attack_label(
     line1 = f"{atk.final_column}" + (
         " decisive" if atk.decisive else (" overstack" if atk.overstack else "")
     )
-    lines = [(line1, 16, 3), (f"die {atk.die}: {atk.result}", 14, 20)]
-    w = overlay.badge_label_width(lines)
+    lines = [(line1, SMALL + 1, 4), (f"die {atk.die}: {atk.result}", SMALL, 26)]
+    w = overlay.badge_label_width(lines, badge=24)
     mx0, _, mx1, _ = f.lay.map_box
     bounds = (mx0 - 10, 2, mx1 + 14, f.img.height - 2)
-    box = label_box(f.lay, target, arrows, w, LABEL_H, f.occ, bounds)
-    overlay.badge_label(f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT)
+    avoid = [*f.st.text_boxes, *f.dbg["names"].values(), *_symbol_boxes(f)]
+    box = label_box(f.lay, target, arrows, w, LABEL_H, f.occ, bounds, avoid=avoid)
+    overlay.badge_label(
+        f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT, badge=24, badge_size=SMALL
+    )
     return box

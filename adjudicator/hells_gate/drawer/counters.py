@@ -14,10 +14,11 @@ from functools import lru_cache
 
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.colours import RGB
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import UnitSpec
 from render import canvas
 from render.canvas import Box, Canvas, Colour, Draw
-from render.text import fit_font, font
+from render.text import text_fitted
 
 K = 4  # supersampling of the shapes
 
@@ -109,10 +110,11 @@ def sprite(
 
 
 def _box_geometry(size: int) -> tuple[int, int, int, int, int]:
-    """The header height, the NATO box's size and top-left corner, at K x."""
-    header = round(size * 0.25) * K
-    bw, bh = round(size * 0.52) * K, round(size * 0.27) * K
-    return header, bw, bh, round(size * 0.34) * K, round(size * 0.40) * K
+    """The header height, the NATO box's size and top-left corner, at K x: four rows of
+    sizes.SMALL text fit a counter of sizes.COUNTER (id, size mark, box, strength)."""
+    header = round(size * 0.3) * K
+    bw, bh = round(size * 0.52) * K, round(size * 0.2) * K
+    return header, bw, bh, round(size * 0.34) * K, round(size * 0.55) * K
 
 
 def _shapes(spec: UnitSpec, reduced: bool, size: int) -> Canvas:
@@ -134,28 +136,16 @@ def _shapes(spec: UnitSpec, reduced: bool, size: int) -> Canvas:
 
 
 def _face_text(img: Canvas, spec: UnitSpec, reduced: bool, size: int) -> None:
-    """The unit id in the header, the size mark above the NATO box, the strength at 1x."""
+    """The unit id in the header (squeezed sideways if long, never smaller), the size mark above
+    the NATO box, the strength, all at sizes.SMALL or more, at 1x."""
     _, full_text = face_colours(spec.side, False)
     _, text = face_colours(spec.side, reduced)
     header, bw, _, bx0, _ = _box_geometry(size)
-    d = canvas.draw(img)
     head_text = full_text if reduced else text
-    f = fit_font(spec.id, round(size * 0.23), size - 5)
-    d.text((size / 2, header / K / 2 + 0.5), spec.id, font=f, fill=head_text, anchor="mm")
-    d.text(
-        ((bx0 + bw / 2) / K, size * 0.33),
-        spec.size,
-        font=font(max(8, round(size * 0.17))),
-        fill=text,
-        anchor="mm",
-    )
-    d.text(
-        (size / 2, size * 0.835),
-        printed_strength(spec, reduced),
-        font=font(round(size * 0.31)),
-        fill=text,
-        anchor="mm",
-    )
+    text_fitted(img, (size / 2, header / K / 2), spec.id, SMALL, head_text, size - 6)
+    text_fitted(img, ((bx0 + bw / 2) / K, size * 0.42), spec.size, SMALL, text, size - 6)
+    strength = printed_strength(spec, reduced)
+    text_fitted(img, (size / 2, size * 0.875), strength, SMALL + 1, text, size - 6)
 
 
 def _with_markers(img: Canvas, oos: bool, retreated: bool, size: int, strip: int) -> Canvas:
@@ -172,10 +162,22 @@ def _with_markers(img: Canvas, oos: bool, retreated: bool, size: int, strip: int
         if on
     ]
     w = size / len(parts)
-    f = font(max(8, strip - 1))
     for i, (label, bg, fg) in enumerate(parts):
         x0 = round(i * w)
         x1 = round((i + 1) * w) - 1
         d.rectangle((x0, size, x1, size + strip - 1), fill=bg, outline=colours.INK)
-        d.text(((x0 + x1) / 2, size + strip / 2), label, font=f, fill=fg, anchor="mm")
+        text_fitted(out, ((x0 + x1 + 1) / 2, size + strip / 2), label, SMALL, fg, x1 - x0 - 2)
     return out
+
+
+def draw_badge(img: Canvas, box: tuple[int, int, int, int], label: str) -> None:
+    """The count badge of a stack too big for its hex: a dark tile saying how many more units
+    are there (the panel lists them)."""
+    d = canvas.draw(img)
+    x0, y0, x1, y1 = box
+    y1 = y0 + (x1 - x0)
+    d.rectangle((x0 + 2, y0 + 2, x1 + 2, y1 + 2), fill=colours.SHADOW)
+    d.rectangle((x0, y0, x1, y1), fill=colours.HILITE, outline=colours.INK)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    text_fitted(img, (cx, cy - 9), label, SMALL + 4, (255, 255, 255), x1 - x0 - 6)
+    text_fitted(img, (cx, cy + 16), "more", SMALL, (255, 255, 255), x1 - x0 - 6)

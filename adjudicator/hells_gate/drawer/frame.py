@@ -10,8 +10,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.hells_gate.drawer import attacks, colours, counters, panel, probe, symbols, terrain
+from adjudicator.hells_gate.drawer import (
+    attacks,
+    colours,
+    counters,
+    panel,
+    probe,
+    stacking,
+    symbols,
+    terrain,
+)
 from adjudicator.hells_gate.drawer.events import EventLike, Summary, summarise
+from adjudicator.hells_gate.drawer.sizes import COUNTER, STRIP
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
 from adjudicator.hells_gate.victory import victory_points
@@ -20,10 +30,9 @@ from render.cache import LayerCache
 from render.canvas import Canvas
 from render.hexes import Layout
 from render.placement import Occupancy, exit_distance
-from render.stacks import StackGeometry, stack_geometry
 
 IntBox = tuple[int, int, int, int]  # a counter's box (x0, y0, x1, y1) on the image
-Placement = tuple[UnitState, IntBox, StackGeometry]
+Placement = tuple[UnitState, IntBox, int]  # unit, box, counter size
 
 _layers: LayerCache[terrain.Static] = LayerCache(max_size=8)
 
@@ -82,6 +91,7 @@ class Frame:
     dbg: dict[str, Any]  # see draw_debug
     seen: set[str]  # ids of the visible units
     boxes_by_hex: dict[str, list[IntBox]] = field(default_factory=dict)  # hex -> its counters'
+    plans: dict[str, stacking.StackPlan] = field(default_factory=dict)  # hex -> its stack's
     occ: Occupancy = field(init=False)  # everything, for labels (set by _occupancy)
     text_occ: Occupancy = field(init=False)  # hex ids and names, for arrows (set by _occupancy)
 
@@ -145,6 +155,8 @@ def _debug(scenario: Scenario, st: terrain.Static, img: Canvas, view: str | None
         "moves": [],
         "retreats": [],
         "names": {},
+        "stacks": {},  # hex -> every unit of a stack drawn with a count badge
+        "badges": {},  # hex -> the badge's box
         "drawn": set(),
         "view": view,
         "legend": [k for k, _ in st.legend],
@@ -158,21 +170,24 @@ def _debug(scenario: Scenario, st: terrain.Static, img: Canvas, view: str | None
 
 
 def _place(f: Frame, units: Sequence[UnitState]) -> list[Placement]:
-    """Every unit on its own tile, the tiles of a hex centred on the hex centre; returns
-    (unit, box, stack geometry) per unit."""
+    """Every drawn unit on its own tile inside its hex, clear of the hex id, the town name and
+    the symbols (drawer/stacking.py); returns (unit, box, counter size) per drawn unit. Stacks
+    too big for their hex get a count badge and are listed in dbg["stacks"] for the panel."""
     stacks: dict[str, list[UnitState]] = {}
     for u in units:
         stacks.setdefault(u.map_hex, []).append(u)
     placements: list[Placement] = []
+    ids = dict(zip(f.scenario.hexes, f.st.text_boxes))
     for h, us in stacks.items():
-        geo = stack_geometry(len(us), any(u.oos or u.retreated for u in us))
-        cx, cy = f.lay.center(h)
-        for u, (ox, oy) in zip(us, geo.cells):
-            x0, y0 = round(cx + ox), round(cy + oy)
-            has_strip = (u.oos or u.retreated) and geo.strip
-            box = (x0, y0, x0 + geo.size, y0 + geo.size + (geo.strip if has_strip else 0))
-            f.boxes_by_hex.setdefault(h, []).append(box)
-            placements.append((u, box, geo))
+        slots = list(f.st.slots.get(h, {}))
+        marks = [u.oos or u.retreated for u in us]
+        p = stacking.plan(f.lay, h, marks, ids[h], f.st.names.get(h), slots)
+        f.plans[h] = p
+        f.boxes_by_hex[h] = list(p.tiles)
+        for u, box in zip(us, p.boxes):
+            placements.append((u, box, COUNTER))
+        if p.badge:
+            f.dbg["stacks"][h] = [u.id for u in us]
     return placements
 
 
@@ -188,10 +203,10 @@ def _occupancy(f: Frame) -> None:
 
 
 def _names(f: Frame) -> None:
-    """Town names: in the middle of an empty hex, under the hex id or the counters otherwise."""
+    """Town names: in the middle of an empty hex, else where the stack's plan put them."""
     for h, ns in f.st.names.items():
-        bs = f.boxes_by_hex.get(h)
-        box = ns.place(min(b[1] for b in bs) if bs else None)
+        p = f.plans.get(h)
+        box = p.name if p is not None and p.name is not None else ns.place(None)
         f.img.paste(ns.image, box[:2], ns.image)
         f.occ.box(box, 60)
         f.text_occ.box(box, 255, pad=5)
@@ -216,7 +231,7 @@ def _moves(f: Frame, summary: Summary) -> None:
         base = (tip[0] + back[0] * 18, tip[1] + back[1] * 18)
         overlay.draw_trail(f.img, pts, colours.SIDE[side]["trail"], head=(base, tip))
         f.dbg["moves"].append({"unit": uid, "path": path})
-        f.drawn.add("move")
+        f.drawn.add(f"move_{side}")
 
 
 def _tychinovka(f: Frame) -> None:
@@ -236,10 +251,11 @@ def _tychinovka(f: Frame) -> None:
 
 def _counters(f: Frame, placements: Sequence[Placement]) -> None:
     d = canvas.draw(f.img)
-    for u, box, geo in placements:
+    for u, box, size in placements:
         spec = f.scenario.units[u.id]
         reduced = bool(u.reduced and spec.steps == 2)
-        spr = counters.sprite(spec, reduced, u.oos, u.retreated, geo.size, geo.strip)
+        strip = STRIP if box[3] - box[1] > size else 0
+        spr = counters.sprite(spec, reduced, u.oos, u.retreated, size, strip)
         d.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=colours.SHADOW)
         f.img.paste(spr, box[:2])
         marks = [m for m, on in (("oos", u.oos), ("retreat", u.retreated)) if on]
@@ -248,14 +264,19 @@ def _counters(f: Frame, placements: Sequence[Placement]) -> None:
         f.dbg["units"][u.id] = {
             "hex": u.hex,
             "box": box,
-            "counter_box": (box[0], box[1], box[0] + geo.size, box[1] + geo.size),
+            "counter_box": (box[0], box[1], box[0] + size, box[1] + size),
             "center": ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
             "side": u.side,
             "reduced": reduced,
             "markers": marks,
-            "size": geo.size,
+            "size": size,
             "strength": counters.printed_strength(spec, reduced),
         }
         f.drawn.update((f"{u.side}_unit", f"nato_{spec.type}", *marks))
         if reduced:
             f.drawn.add("reduced")
+    for h, p in f.plans.items():
+        if p.badge is not None:
+            hidden = len(f.dbg["stacks"][h]) - len(p.boxes)
+            counters.draw_badge(f.img, p.badge, f"+{hidden}")
+            f.dbg["badges"][h] = p.badge

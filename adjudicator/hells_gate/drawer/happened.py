@@ -4,11 +4,13 @@ the weather; as many lines as fit above the legend."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.events import Summary
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import Scenario
 from render.canvas import Canvas, Colour, Draw
 from render.panel import text_block
@@ -45,18 +47,34 @@ def draw_happened(
     W: float,
     bottom: float,
     dbg: dict[str, Any],
+    stacks: Sequence[tuple[str, list[str]]] = (),
 ) -> None:
     d.line((x0, y, x0 + W, y), fill=colours.PANEL_LINE, width=2)
     y += 8
-    lines = _attack_lines(s, W) + _unit_lines(scenario, s, W)  # (text, colour, size)
-    if s.weather:
-        lines.append((s.weather, colours.PANEL_MUTED, 17))
-    if not lines:
-        lines.append(("Nothing happened on the map since the last image.", colours.PANEL_MUTED, 17))
-    shown = text_block(img, x0, y, bottom, lines, colours.PANEL_MUTED)
+    lines = happened_lines(scenario, s, stacks, W)
+    shown = text_block(img, x0, y, bottom, lines, colours.PANEL_MUTED, more_size=SMALL, width=W)
     dbg["happened"] = [t for t, _, _ in lines]
+    dbg["happened_items"] = happened_lines(scenario, s, stacks, math.inf)  # one per item
     dbg["happened_shown"] = shown
     dbg["destroyed"] = [u for u, _, _ in s.destroyed]
+
+
+def happened_lines(
+    scenario: Scenario, s: Summary, stacks: Sequence[tuple[str, list[str]]], W: float
+) -> list[Line]:
+    """What happened, wrapped to W: the stacks drawn with a count badge (every unit there),
+    the attacks, the units, the weather."""
+    lines: list[Line] = [
+        (f"STACK {h}: {', '.join(us)}", colours.PANEL_TEXT, SMALL) for h, us in stacks
+    ]
+    lines += _attack_lines(s, W) + _unit_lines(scenario, s, W)  # (text, colour, size)
+    if s.weather:
+        lines.append((s.weather, colours.PANEL_MUTED, SMALL))
+    if not lines:
+        lines.append(
+            ("Nothing happened on the map since the last image.", colours.PANEL_MUTED, SMALL)
+        )
+    return lines
 
 
 def _attack_lines(s: Summary, W: float) -> list[Line]:
@@ -66,7 +84,7 @@ def _attack_lines(s: Summary, W: float) -> list[Line]:
     side = s.attacks[0].side
     when = f"{colours.SIDE[side]['name'] if side in colours.SIDE else ''} combat".strip()
     lines: list[Line] = [
-        (f"ATTACKS, {when}" + (f", turn {turn}" if turn else ""), colours.PANEL_TEXT, 18)
+        (f"ATTACKS, {when}" + (f", turn {turn}" if turn else ""), colours.PANEL_TEXT, SMALL)
     ]
     for a in s.attacks:
         shifts = ", ".join(shift_text(sh) for sh in a.shifts)
@@ -77,8 +95,8 @@ def _attack_lines(s: Summary, W: float) -> list[Line]:
             + (f" ({shifts})" if shifts else "")
             + f" = {a.final_column}{kind}, die{NB}{a.die}:{NB}{a.result.replace(' ', NB)}"
         )
-        for i, part in enumerate(wrap(line, 17, W - 16)):
-            lines.append(("    " * (i > 0) + part, colours.PANEL_TEXT, 17))
+        for i, part in enumerate(wrap(line, SMALL, W - 30)):
+            lines.append(("    " * (i > 0) + part, colours.PANEL_TEXT, SMALL))
     return lines
 
 
@@ -105,7 +123,7 @@ def _unit_lines(scenario: Scenario, s: Summary, W: float) -> list[Line]:
     for head, col, items in groups:
         if not items:
             continue
-        size = 18 if head == "DESTROYED" else 17
-        for i, line in enumerate(wrap(f"{head}: " + ", ".join(items), size, W)):
+        size = SMALL
+        for i, line in enumerate(wrap(f"{head}: " + ", ".join(items), size, W - 30)):
             lines.append(("    " * (i > 0) + line, col, size))
     return lines

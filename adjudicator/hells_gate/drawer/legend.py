@@ -5,22 +5,24 @@ recorded (key, label) in the layer's legend, which the tests compare with what a
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from adjudicator.hells_gate.drawer import colours, counters, symbols
+from adjudicator.hells_gate.drawer.sizes import COUNTER, SMALL, STRIP
 from adjudicator.hells_gate.scenario import Scenario
 from render import canvas, overlay
 from render import legend as toolkit
 from render.canvas import Canvas, Draw
-from render.text import font
+from render.text import font, wrap
 
 if TYPE_CHECKING:
     from adjudicator.hells_gate.drawer.terrain import Static
 
 Row = tuple[str, str, Callable[[float, float], None]]  # key, label, draw(x, y)
 
-SAMPLE = 52  # side of the sample counters
+SAMPLE = COUNTER  # side of the sample counters: as on the map
 NATO_TYPES = [
     ("infantry", "infantry"),
     ("cavalry", "cavalry"),
@@ -30,34 +32,63 @@ NATO_TYPES = [
 
 
 def draw_legend(img: Canvas, scenario: Scenario, st: Static) -> None:
+    """The legend at the bottom of the panel, its text at sizes.SMALL; every arrow and trail in
+    the colour of the side that drew it, as on the map."""
     lay = st.layout
     d = canvas.draw(img)
     x0 = st.panel_x + 16
     W = lay.panel_w - 32
-    top = lay.size[1] - 392
+    about = wrap(COUNTER_TEXT, SMALL, W)
+    rows = _terrain_rows(img, d) + _symbol_rows(img, d)
+    per_col = math.ceil(len(rows) / 2)
+    samples_h = SAMPLE + STRIP + 2 + 2 * (SMALL + 4) + 8  # counters, marker strips, 2 lines
+    height = 34 + samples_h + len(about) * LINE + 2 * NATO_H + 4 + per_col * ROW
+    top = lay.size[1] - height - 12
     st.legend_top = top
-    toolkit.heading(d, x0, top, W, "LEGEND", colours.PANEL_LINE, colours.PANEL_TEXT)
+    toolkit.heading(d, x0, top, W, "LEGEND", colours.PANEL_LINE, colours.PANEL_TEXT, SMALL)
     y = top + 34
     samples = _samples(scenario)
     sprites = [(spr, label) for _, spr, label in samples]
-    toolkit.sample_row(img, d, x0, y, W, sprites, colours.PANEL_TEXT)
-    st.legend.extend((key, label) for key, _, label in samples)
-    y += 88
-    d.text(
-        (x0, y),
-        "Counter: id, size (X bde, XX div, XXX corps), type, strength; [n] bracketed.",
-        font=font(13),
-        fill=colours.PANEL_MUTED,
+    toolkit.sample_row(
+        img, d, x0, y, W, sprites, colours.PANEL_TEXT, size=SMALL, label_dy=SAMPLE + STRIP + 2
     )
-    y += 22
-    toolkit.inline_row(
-        img, d, x0, y, W, [(_nato_box(t), label) for t, label in NATO_TYPES], colours.PANEL_TEXT
-    )
+    st.legend.extend((key, label.replace("\n", " ")) for key, _, label in samples)
+    y += samples_h
+    for line in about:
+        d.text((x0, y), line, font=font(SMALL), fill=colours.PANEL_MUTED)
+        y += LINE
+    for pair in (NATO_TYPES[:2], NATO_TYPES[2:]):
+        items = [(_nato_box(t), label) for t, label in pair]
+        toolkit.inline_row(img, d, x0, y, W, items, colours.PANEL_TEXT, size=SMALL)
+        y += NATO_H
     st.legend.extend((f"nato_{t}", label) for t, label in NATO_TYPES)
-    y += 32
-    rows = _terrain_rows(img, d) + _symbol_rows(img, d)
-    toolkit.symbol_columns(d, x0, y, W, [(fn, label) for _, label, fn in rows], colours.PANEL_TEXT)
+    toolkit.symbol_columns(
+        d,
+        x0,
+        y + 4,
+        W,
+        [(_recorded(st, key, fn), label) for key, label, fn in rows],
+        colours.PANEL_TEXT,
+        size=SMALL,
+        row_h=ROW,
+    )
     st.legend.extend((key, label) for key, label, _ in rows)
+
+
+def _recorded(st: Static, key: str, fn: Callable[[float, float], None]) -> Callable[..., None]:
+    """fn, also keeping where it drew its symbol (st.legend_at[key]: the top-left corner)."""
+
+    def at(x: float, y: float) -> None:
+        st.legend_at[key] = (x, y)
+        fn(x, y)
+
+    return at
+
+
+COUNTER_TEXT = "Counter: id, size (X bde, XX div, XXX corps), type, strength; [n] bracketed."
+LINE = 22  # between lines of text
+ROW = 28  # between rows of symbols
+NATO_H = 28  # between rows of unit types
 
 
 def _samples(scenario: Scenario) -> list[tuple[str, Canvas, str]]:
@@ -68,18 +99,18 @@ def _samples(scenario: Scenario) -> list[tuple[str, Canvas, str]]:
     red = next((u for u in units if u.side == "german" and u.steps == 2), ger)
     S = SAMPLE
     return [
-        ("soviet_unit", counters.sprite(sov, False, False, False, S, 0), "Soviet (star)"),
-        ("german_unit", counters.sprite(ger, False, False, False, S, 0), "German (cross)"),
-        ("reduced", counters.sprite(red, True, False, False, S, 0), "reduced side"),
+        ("soviet_unit", counters.sprite(sov, False, False, False, S, 0), "Soviet\n(star)"),
+        ("german_unit", counters.sprite(ger, False, False, False, S, 0), "German\n(cross)"),
+        ("reduced", counters.sprite(red, True, False, False, S, 0), "reduced\nside"),
         (
             "oos",
-            counters.sprite(dataclasses.replace(sov, id="unit"), False, True, False, S, 11),
-            "Out of supply",
+            counters.sprite(dataclasses.replace(sov, id="unit"), False, True, False, S, STRIP),
+            "out of\nsupply",
         ),
         (
             "retreat",
-            counters.sprite(dataclasses.replace(ger, id="unit"), False, False, True, S, 11),
-            "Retreat marker",
+            counters.sprite(dataclasses.replace(ger, id="unit"), False, False, True, S, STRIP),
+            "retreat\nmarker",
         ),
     ]
 
@@ -130,7 +161,7 @@ def _terrain_rows(img: Canvas, d: Draw) -> list[Row]:
         ("clear", "clear", clear),
         ("woods", "woods", woods),
         ("cherkassy", "city (Cherkassy)", city),
-        ("town", "town (name only)", town),
+        ("town", "town", town),
         ("river", "river hexside", river),
         ("map_edge", "map edge", edge),
         ("dnieper", "Dnieper (off map)", water),
@@ -164,34 +195,50 @@ def _symbol_rows(img: Canvas, d: Draw) -> list[Row]:
         ("supply_soviet", "Soviet supply hex", sup("soviet")),
         ("supply_german", "German supply hex", sup("german")),
         ("airfield", "Korsun airfield", air),
-        ("tychinovka", "Tychinovka marker (T2)", tych),
-        ("attack", "attack: odds, die, hits", lambda x, y: _attack(img, x, y)),
-        ("move", "move (faint trail)", lambda x, y: _move(img, x, y)),
+        ("tychinovka", "Tychinovka (T2)", tych),
+        *(
+            (f"attack_{side}", f"{colours.SIDE[side]['name']} attack", _attack(img, side))
+            for side in colours.SIDE
+        ),
+        *(
+            (f"move_{side}", f"{colours.SIDE[side]['name']} move", _move(img, side))
+            for side in colours.SIDE
+        ),
         ("retreat_arrow", "retreat", lambda x, y: _retreat(img, x, y)),
     ]
 
 
-def _attack(img: Canvas, x: float, y: float) -> None:
-    overlay.draw_arrow(
-        img,
-        (x, y + 10),
-        (x + 36, y + 10),
-        colours.SIDE["soviet"]["arrow"],
-        width=7,
-        head_len=13,
-        head_w=16,
-        halo_w=2,
-    )
+def _attack(img: Canvas, side: str) -> Callable[[float, float], None]:
+    """An attack arrow of a side, in the side's arrow colour (as drawer/attacks.py draws it)."""
+
+    def fn(x: float, y: float) -> None:
+        overlay.draw_arrow(
+            img,
+            (x, y + 10),
+            (x + 36, y + 10),
+            colours.SIDE[side]["arrow"],
+            width=7,
+            head_len=13,
+            head_w=16,
+            halo_w=2,
+        )
+
+    return fn
 
 
-def _move(img: Canvas, x: float, y: float) -> None:
-    overlay.draw_trail(
-        img,
-        [(x + 4, y + 10), (x + 30, y + 10)],
-        colours.SIDE["german"]["trail"],
-        width=5,
-        head=((x + 24, y + 10), (x + 36, y + 10)),
-    )
+def _move(img: Canvas, side: str) -> Callable[[float, float], None]:
+    """A move trail of a side, in the side's trail colour (as drawer/frame.py draws it)."""
+
+    def fn(x: float, y: float) -> None:
+        overlay.draw_trail(
+            img,
+            [(x + 4, y + 10), (x + 30, y + 10)],
+            colours.SIDE[side]["trail"],
+            width=5,
+            head=((x + 24, y + 10), (x + 36, y + 10)),
+        )
+
+    return fn
 
 
 def _retreat(img: Canvas, x: float, y: float) -> None:

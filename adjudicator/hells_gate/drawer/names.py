@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import HexSpec
 from render import canvas
 from render.canvas import Canvas
 from render.hexes import Layout
-from render.text import Font, fit_font
+from render.text import Font, font
 
 
 def display_name(name: str) -> str:
@@ -68,6 +69,13 @@ def _label_image(label: str, f: Font, city: bool) -> Canvas:
     return img
 
 
+def _squeeze(img: Canvas, max_w: float) -> Canvas:
+    """The sprite squeezed sideways to max_w if it is wider (its glyphs keep their height)."""
+    if img.width <= max_w:
+        return img
+    return img.resize((round(max_w), img.height), canvas.LANCZOS)
+
+
 def name_sprite(lay: Layout, hex_id: str, spec: HexSpec, id_bottom: float) -> NameSprite:
     """The name of the town in a hex (spec: the hex's scenario data), id_bottom: the bottom of
     the hex id's text."""
@@ -76,8 +84,7 @@ def name_sprite(lay: Layout, hex_id: str, spec: HexSpec, id_bottom: float) -> Na
     name = display_name(spec.name)
     city = spec.terrain == "cherkassy"
     label = name.upper() if city else name
-    f = fit_font(label, 17 if city else 16, 1.55 * lay.R, 11)
-    img = _label_image(label, f, city)
+    img = _squeeze(_label_image(label, font(SMALL), city), 1.25 * lay.R)
     w, h = img.size
     cx, cy = lay.center(hex_id)
     # in the middle, unless it would run into the symbols at the hex's left and right corners

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.hells_gate.drawer import colours, counters, happened
 from adjudicator.hells_gate.drawer.colours import RGB, Banner
 from adjudicator.hells_gate.drawer.events import Summary
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, Result, SideVP
 from render import canvas
@@ -56,7 +57,8 @@ def draw_panel(
         "active": state.active_side,
         "vp": {"soviet": sv, "german": gv},
     }
-    happened.draw_happened(img, d, scenario, summary, x0, y, W, st.legend_top - 8, dbg)
+    stacks = [(h, us) for h, us in dbg.get("stacks", {}).items()]
+    happened.draw_happened(img, d, scenario, summary, x0, y, W, st.legend_top - 8, dbg, stacks)
 
 
 def _title(
@@ -69,20 +71,16 @@ def _title(
     title: str | None,
 ) -> int:
     head = title or scenario.title
-    text(img, (x0, y), head, fit_size(head, 24, W, 14), colours.PANEL_TEXT)
-    y += 30
+    for line in wrap(head, 24, W)[:2]:
+        text(img, (x0, y), line, 24, colours.PANEL_TEXT)
+        y += 30
     if title:
-        text(
-            img,
-            (x0, y),
-            scenario.title,
-            fit_size(scenario.title, 15, W, 10),
-            colours.PANEL_MUTED,
-        )
-        y += 20
+        for line in wrap(scenario.title, SMALL, W)[:2]:
+            text(img, (x0, y), line, SMALL, colours.PANEL_MUTED)
+            y += 22
     if view:
-        text(img, (x0, y), f"{view.title()} player's view", 15, colours.PANEL_MUTED)
-        y += 20
+        text(img, (x0, y), f"{view.title()} player's view", SMALL, colours.PANEL_MUTED)
+        y += 22
     return y + 6
 
 
@@ -92,8 +90,8 @@ def _turn_track(
     """The current turn black, past turns grey, red turns framed in red."""
     red = set(scenario.flags.get("red_turns", []))
     n = scenario.turns
-    text(img, (x0, y), "TURN", 14, colours.PANEL_MUTED)
-    y += 18
+    text(img, (x0, y), "TURN", SMALL, colours.PANEL_MUTED)
+    y += 22
     cells: list[tuple[str, RGB, RGB, int, RGB]] = []
     for t in range(1, n + 1):
         current = t == state.turn
@@ -104,21 +102,15 @@ def _turn_track(
     track(img, d, x0, y, W, 42, cells, 22, gap=5)
     y += 48
     red_txt = ", ".join(str(t) for t in sorted(red))
-    text(
-        img,
-        (x0, y),
-        f"Turn {state.turn} of {n}"
-        + (f"   ·   red turns {red_txt}: Soviet rebuild" if red else ""),
-        14,
-        colours.PANEL_MUTED,
-    )
-    return y + 26
+    line = f"Turn {state.turn} of {n}" + (f", red turns {red_txt}: Soviet rebuild" if red else "")
+    text(img, (x0, y), line, fit_size(line, SMALL, W, SMALL), colours.PANEL_MUTED)
+    return y + 28
 
 
 def _phase_track(img: Canvas, d: Draw, x0: float, y: int, W: float, state: GameState) -> int:
     """A row of phases per side (its emblem at the left), then the joint phase."""
-    text(img, (x0, y), "PHASE", 14, colours.PANEL_MUTED)
-    y += 18
+    text(img, (x0, y), "PHASE", SMALL, colours.PANEL_MUTED)
+    y += 22
     label_w = 34
     for r, side in enumerate(PHASE_ROWS):
         yy = y + r * 32
@@ -136,7 +128,7 @@ def _phase_track(img: Canvas, d: Draw, x0: float, y: int, W: float, state: GameS
                     c["text"] if on else colours.PANEL_MUTED,
                 )
             )
-        track(img, d, x0 + label_w, yy, W - label_w, 28, cells, 15, gap=4)
+        track(img, d, x0 + label_w, yy, W - label_w, 28, cells, SMALL, gap=4)
     yy = y + 64
     box = (x0 + label_w, yy, x0 + W, yy + 26)
     on = state.phase == "joint"
@@ -145,7 +137,7 @@ def _phase_track(img: Canvas, d: Draw, x0: float, y: int, W: float, state: GameS
         img,
         ((box[0] + box[2]) / 2, yy + 13),
         "Joint phase (weather, end of turn)",
-        15,
+        SMALL,
         WHITE if on else colours.PANEL_MUTED,
         "mm",
     )
@@ -173,9 +165,9 @@ def _banner(img: Canvas, d: Draw, x0: float, y: int, W: float, state: GameState)
     )
     y += 58
     if pending:
-        for line in wrap(f"{c['name']} must {pending.prompt}.", 15, W)[:3]:
-            text(img, (x0, y), line, 15, colours.PANEL_TEXT)
-            y += 19
+        for line in wrap(f"{c['name']} must {pending.prompt}.", SMALL, W)[:3]:
+            text(img, (x0, y), line, SMALL, colours.PANEL_TEXT)
+            y += 22
         y += 4
     return y + 4
 
@@ -186,7 +178,7 @@ def _game_over(img: Canvas, d: Draw, x0: float, y: int, W: float, result: Result
     c: Banner = colours.SIDE.get(win, neutral)
     s = "GAME OVER: DRAW" if win == "draw" else f"GAME OVER: {str(win).upper()} WINS"
     d.rectangle((x0, y, x0 + W, y + 52), fill=c["face"], outline=c["line"], width=2)
-    text(img, (x0 + W / 2, y + 26), s, fit_size(s, 26, W - 20), c["text"], "mm")
+    text(img, (x0 + W / 2, y + 26), s, fit_size(s, 26, W - 20, SMALL), c["text"], "mm")
     return y + 62
 
 
@@ -196,25 +188,25 @@ def _weather_and_vp(
     snow = state.weather == "snow"
     fg = colours.SNOW_TEXT if snow else colours.MUD_TEXT
     d.rectangle(
-        (x0, y, x0 + 130, y + 46),
+        (x0, y, x0 + 130, y + 56),
         fill=colours.SNOW if snow else colours.MUD,
         outline=colours.PANEL_LINE,
     )
-    text(img, (x0 + 10, y + 5), "WEATHER", 11, fg)
-    text(img, (x0 + 10, y + 18), state.weather.upper(), 22, fg)
+    text(img, (x0 + 10, y + 5), "WEATHER", SMALL, fg)
+    text(img, (x0 + 10, y + 27), state.weather.upper(), 22, fg)
     vx = x0 + 142
-    d.rectangle((vx, y, x0 + W, y + 46), fill=WHITE, outline=colours.PANEL_LINE)
+    d.rectangle((vx, y, x0 + W, y + 56), fill=WHITE, outline=colours.PANEL_LINE)
     text(
         img,
         (vx + 10, y + 5),
         "VICTORY POINTS" + (" (final)" if state.result else " so far"),
-        11,
+        SMALL,
         colours.PANEL_MUTED,
     )
     xx = vx + 10
     for side, v in (("soviet", sv), ("german", gv)):
-        counters.emblem(d, side, xx + 8, y + 31, 8)
+        counters.emblem(d, side, xx + 8, y + 40, 8)
         t = f"{colours.SIDE[side]['name']} {v}"
-        text(img, (xx + 20, y + 31), t, 20, colours.PANEL_TEXT, "lm")
+        text(img, (xx + 20, y + 40), t, 20, colours.PANEL_TEXT, "lm")
         xx += 20 + text_length(t, 20) + 22
-    return y + 58
+    return y + 68

@@ -4,6 +4,7 @@ slots at a hex's left and right corners where they go."""
 from __future__ import annotations
 
 from adjudicator.hells_gate.drawer import colours, counters
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.canvas import Draw
 from render.hexes import Layout
 from render.text import font
@@ -62,4 +63,5 @@ def draw_tychinovka(d: Draw, cx: float, cy: float, r: float) -> None:
     d.rectangle(
         (cx - r, cy - r, cx + r, cy + r), fill=colours.TYCHINOVKA, outline=colours.INK, width=1
     )
-    d.text((cx, cy + 0.5), "T2", font=font(round(r * 1.1)), fill=colours.INK, anchor="mm")
+    size = max(SMALL, round(r * 1.1))
+    d.text((cx, cy + 0.5), "T2", font=font(size), fill=colours.INK, anchor="mm")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.hells_gate.drawer import colours, legend, names, symbols
 from adjudicator.hells_gate.drawer.names import NameSprite
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import Scenario
 from render import canvas
 from render.canvas import Box, Canvas, Colour, Draw, Point
@@ -30,6 +31,7 @@ class Static:
     slots: dict[str, dict[str, str]] = field(default_factory=dict)  # hex -> {"left": what, ...}
     legend: list[tuple[str, str]] = field(default_factory=list)  # (key, label), drawing order
     legend_top: int = 0
+    legend_at: dict[str, tuple[float, float]] = field(default_factory=dict)  # key -> symbol's x, y
     names: dict[str, NameSprite] = field(default_factory=dict)  # hex -> its town's name
     palette: Canvas | None = None  # set once the layer is cached (drawer/probe.py)
     panel_x: int = 0
@@ -202,7 +204,7 @@ def draw_city(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
 
 def _dnieper_label(img: Canvas, lay: Layout) -> None:
     """The Dnieper's name, vertical, in the water beyond the east edge."""
-    tmp = vertical_label("DNIEPER", 15, colours.RIVER_LABEL, colours.WATER)
+    tmp = vertical_label("DNIEPER", SMALL, colours.RIVER_LABEL, colours.WATER)
     mx1 = lay.map_box[2]
     # the notch between the last column's hexes 3 and 4 (or the middle of the edge)
     y = lay.margin + lay.h * (lay.nrows // 2)

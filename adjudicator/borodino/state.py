@@ -1,0 +1,71 @@
+"""The state of a Borodino referee game: where every unit is, the phase, the boxes, the markers.
+
+Unit locations (rule 1.5 and its Decision): "map" (with a hex, Formed or Disordered),
+"withdrawn", "recovery", "recovered" (in the Recovery Box, recovered, awaiting placement, 4.5),
+"eliminated" (the Permanently Eliminated box, 1.7) and "later" (not yet entered, 6.4).
+
+Phases: "activations" (between activations: reports, `activate`, `morale`, `recovery`),
+"activation" (one AG's or independent unit's Activation Phase), "rally" (its Rally phase),
+"recovery" (the Morale Phase is done; the Recovery Phase is next) and "placement" (recovered
+units are being returned, one side at a time). Plain data; JSON round trip exact.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+OFF_MAP = ("withdrawn", "recovery", "recovered", "eliminated")  # 1.8 (+ awaiting placement, 4.5)
+
+
+@dataclass
+class Spot:
+    """Where one unit is and which side is up."""
+
+    where: str  # map | withdrawn | recovery | recovered | eliminated | later
+    hex: str | None = None
+    disordered: bool = False
+
+    @property
+    def on_map(self) -> bool:
+        return self.where == "map"
+
+    @property
+    def off_map(self) -> bool:
+        return self.where in OFF_MAP
+
+
+@dataclass
+class State:
+    units: dict[str, Spot]
+    turn: int = 1
+    phase: str = "activations"
+    active: str | None = None  # the AG (or independent unit) of the activation / Rally phase
+    initiative: str = "russian"  # the side the open phase waits for first (alternates)
+    activated: list[str] = field(default_factory=list)  # activations of this turn
+    acted: dict[str, list[str]] = field(default_factory=dict)  # 2.2: unit -> what it did
+    attempted: list[str] = field(default_factory=list)  # 2.7: rally attempts of the phase
+    morale_done: bool = False  # the Morale Phase of this turn has been held
+    collapsed: list[str] = field(default_factory=list)  # 6.7: Collapsed markers; 6.9
+    out_of_game: list[str] = field(default_factory=list)  # 3.2: AGs out for good
+    placing: list[str] = field(default_factory=list)  # the sides still to place, first first
+    first: str | None = None  # 3.8: who went first in the last Recovery Phase
+    recovery_phases: int = 0  # Recovery Phases held
+    entered: list[str] = field(default_factory=list)  # 6.4: units that have entered play
+    disputes: list[dict[str, Any]] = field(default_factory=list)
+    fixed_dice: list[int] = field(default_factory=list)  # a sandbox moderator's `dice`
+    result: dict[str, Any] | None = None
+    sandbox: bool = False
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        doc = copy.deepcopy(data)
+        doc["units"] = {u: Spot(**s) for u, s in doc["units"].items()}
+        return cls(**doc)

@@ -1,0 +1,139 @@
+"""The Borodino rally/recovery/collapse referee as a GameSystem (adjudicator.core.system).
+
+The registered `SYSTEM` (entry point `borodino` in the group `pbem.games`) binds the rules to an
+order of battle (sample.toml by default, `--scenario FILE` for a real one); `drawer` names the
+module that draws the boxes image. The rules are Borodino's (borodino-recovery.md); other games
+of the series can reuse them with their own data. Pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.borodino import legal, rules, views
+from adjudicator.borodino import orders as O
+from adjudicator.borodino.data import Scenario, parse_scenario
+from adjudicator.borodino.grammar import SIDES, BorodinoGrammar
+from adjudicator.borodino.state import State
+from adjudicator.core import commands as C
+from adjudicator.core.dice import DiceSource
+from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event, Viewer
+from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
+
+SYSTEM_ID = "borodino"
+HEADLINES = frozenset(  # what an after-phase post tells: every roll, its outcome, the boxes
+    {
+        "UnitRouted", "UnitEliminated", "UnitRallied", "RallyFailed", "RallyPhase",
+        "MoraleHeld", "MoraleChecked", "GroupCollapsed", "GroupOutOfGame", "FirstPlayerRolled",
+        "UnitRecovered", "RecoveryFailed", "UnitReturned", "PlacementWaits", "WithdrawnMoved",
+        "BoxesNow", "LossesNow", "ReportDisputed", PHASE_BEGAN, DEFAULT_APPLIED, GAME_ENDED,
+    }
+)  # fmt: skip
+
+
+class BorodinoSystem:
+    id = SYSTEM_ID
+    sides = SIDES
+    drawer = "adjudicator.borodino.drawer"
+    headlines = HEADLINES
+    hidden_information = False  # every counter and box is public
+    side_maps = False  # one image for everyone: nothing on it is hidden
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.title = scenario.title
+        footer = views.help_footer(scenario)
+        self.grammar = _Grammar(scenario, footer)
+
+    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
+        state = rules.initial_state(self.scenario, sandbox)
+        jager = "on" if self.scenario.use_jager_rules else "off"
+        text = (f"{self.title}: turn 1, Russian first. Die d{self.scenario.die_sides}; jager "
+                f"rules {jager} (applied by the players on their board).")  # fmt: skip
+        return Outcome(state, [Event("GameStarted", text)])
+
+    def apply(self, state: State, actor: str, order: object, dice: DiceSource) -> Outcome:
+        return rules.apply(self.scenario, state, actor, order, dice)
+
+    def legal_orders(self, state: State, side: str) -> list[object]:
+        return legal.legal_orders(self.scenario, state, side)
+
+    def order_templates(self, state: State, side: str) -> tuple[str, ...]:
+        return legal.templates(self.scenario, state, side)
+
+    def situation(self, state: State) -> Situation:
+        moving = views.to_move(self.scenario, state)
+        pending: tuple[Waiting, ...] = ()
+        if state.phase == "placement" and state.placing and state.result is None:
+            pending = (Waiting(state.placing[0], views.placement_prompt(self.scenario, state)),)
+        key = (
+            "" if state.result is not None else f"{state.turn}|{views.phase_id(state)}|{moving[0]}"
+        )
+        return Situation(state.turn, views.phase_id(state), views.label(state), moving, pending,
+                         state.result, key)  # fmt: skip
+
+    def default_order(self, state: State) -> object:
+        return C.Default()
+
+    def kind_of(self, order: object) -> str:
+        if isinstance(order, O.QUERIES):
+            return "query"
+        if isinstance(order, O.MODERATOR_ORDERS):
+            return "moderator"
+        return "order"
+
+    def is_private(self, query: object) -> bool:
+        return False
+
+    def answer(self, state: State, actor: str, query: object) -> Answer:
+        if isinstance(query, C.Help):
+            return Answer(self.grammar.help(query.command))
+        return Answer(views.status(self.scenario, state, actor))
+
+    def view(self, state: State, viewer: Viewer) -> State:
+        return state
+
+    def show(self, state: State) -> dict[str, Any]:
+        doc = state.to_dict()
+        doc["use_jager_rules"] = self.scenario.use_jager_rules
+        doc["die_sides"] = self.scenario.die_sides
+        return doc
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return State.from_dict(data)
+
+
+class _Grammar(BorodinoGrammar):
+    """The grammar, with the deadline defaults and the jager note under `help`."""
+
+    def __init__(self, scenario: Scenario, footer: str):
+        super().__init__(scenario, {"default": f"Moderator: do what a passed deadline does. "
+                                    f"{footer} Example: default"})  # fmt: skip
+        self.footer = footer
+
+    def help(self, topic: str | None = None) -> str:
+        text = super().help(topic)
+        return f"{text}\n{self.footer}" if not topic else text
+
+
+@dataclass(frozen=True)
+class BorodinoType:
+    id: str = SYSTEM_ID
+    title: str = "Borodino: rally, recovery and collapse (a referee for the players' own board)"
+    name: str = "Borodino referee"
+    sides: tuple[Side, ...] = SIDES
+    data_package: str = "adjudicator.borodino"
+    data_file: str = "sample.toml"
+    default_source: str = "borodino/sample.toml"
+
+    def load(self, text: str, source: str) -> BorodinoSystem:
+        return BorodinoSystem(parse_scenario(text, source))
+
+
+SYSTEM: SystemType = BorodinoType()
+
+__all__ = ["SIDES", "SYSTEM", "BorodinoSystem", "BorodinoType"]

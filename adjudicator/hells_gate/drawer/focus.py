@@ -1,0 +1,137 @@
+"""The focus image of a phase post, for a phone: the part of the map where the last phase's
+actions are (attacks, retreats, moves), cropped and enlarged, with a compact panel below; the
+whole map when the actions are spread out or there are none. At most FOCUS_MAX px on its long
+side, so that a chat shows it without shrinking it (Telegram shows photos at 1280 px).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.drawer.events import EventLike
+from adjudicator.hells_gate.drawer.sizes import SMALL
+from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.state import GameState
+from render import canvas
+from render.canvas import Canvas
+from render.text import text, text_length, wrap
+
+FOCUS_MAX = 1280  # the long side of a focus image, at most
+MAX_ENLARGE = 1.6  # a small area is enlarged at most this much
+SPREAD = 0.55  # actions over more than this share of the map: the whole map is shown
+PANEL_LINES = 6  # lines of "what happened" in the compact panel, at most
+LINE = 24
+PAD = 12
+MIN_WIDTH = 720  # the panel is at least this wide, the map centred above it
+
+
+def action_hexes(dbg: dict[str, Any]) -> set[str]:
+    """The hexes of the last phase's attacks (targets and origins), retreats and moves."""
+    hexes: set[str] = set()
+    for a in dbg["attacks"]:
+        hexes.add(a["hex"])
+        hexes.update(a["origins"])
+    for r in dbg["retreats"]:
+        hexes.update((r["from"], r["to"]))
+    for m in dbg["moves"]:
+        hexes.update(m["path"])
+    return hexes
+
+
+def crop_box(scenario: Scenario, dbg: dict[str, Any]) -> tuple[int, int, int, int]:
+    """The part of the map to show: the actions' hexes (and attack labels) with half a hex
+    around, or the whole map if they cover more than SPREAD of it (or there are none)."""
+    from adjudicator.hells_gate.drawer.frame import static_layer
+
+    lay = static_layer(scenario).layout
+    mx0, my0, mx1, my1 = lay.map_box
+    whole = (mx0 - 8, my0 - 8, mx1 + 8, my1 + 8)
+    hexes = [h for h in action_hexes(dbg) if h in scenario.hexes]
+    if not hexes:
+        return whole
+    boxes = [
+        (x - lay.R * 1.5, y - lay.h, x + lay.R * 1.5, y + lay.h)
+        for x, y in (lay.center(h) for h in hexes)
+    ] + [a["label_box"] for a in dbg["attacks"]]
+    x0 = max(whole[0], min(b[0] for b in boxes))
+    y0 = max(whole[1], min(b[1] for b in boxes))
+    x1 = min(whole[2], max(b[2] for b in boxes))
+    y1 = min(whole[3], max(b[3] for b in boxes))
+    share = (x1 - x0) * (y1 - y0) / ((whole[2] - whole[0]) * (whole[3] - whole[1]))
+    if share > SPREAD:
+        return whole
+    return (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+
+
+def compose_focus(
+    scenario: Scenario,
+    state: GameState,
+    events: Iterable[EventLike] = (),
+    view: str | None = None,
+    title: str | None = None,
+) -> tuple[Canvas, dict[str, Any]]:
+    """The focus image and what it shows: {"crop": box of the full map, "scale", "size",
+    "hexes": the actions' hexes, "panel_lines"}."""
+    from adjudicator.hells_gate.drawer.frame import compose
+
+    full, dbg = compose(scenario, state, events, view, title)
+    box = crop_box(scenario, dbg)
+    cw, ch = box[2] - box[0], box[3] - box[1]
+    width = min(FOCUS_MAX, round(cw * MAX_ENLARGE))
+    for _ in range(3):  # the panel's height depends on its width, the map's scale on both
+        lines = _panel_lines(scenario, state, dbg, title, width - 2 * PAD)
+        panel_h = PAD * 2 + LINE * len(lines)
+        scale = min(FOCUS_MAX / cw, (FOCUS_MAX - panel_h) / ch, MAX_ENLARGE)
+        w, h = math.floor(cw * scale), math.floor(ch * scale)
+        width = max(w, MIN_WIDTH)
+    out = canvas.new_image((width, h + panel_h), colours.PANEL_BG)
+    out.paste(full.crop(box).resize((w, h), canvas.LANCZOS), ((width - w) // 2, 0))
+    d = canvas.draw(out)
+    d.line((0, h, width, h), fill=colours.PANEL_LINE, width=2)
+    y = h + PAD
+    for s, colour, size in lines:
+        body = s.lstrip(" ")
+        text(out, (PAD + text_length(s[: len(s) - len(body)], size), y), body, size, colour)
+        y += LINE
+    info = {
+        "crop": box,
+        "scale": scale,
+        "size": out.size,
+        "hexes": sorted(action_hexes(dbg)),
+        "panel_lines": [s for s, _, _ in lines],
+        "map_height": h,
+    }
+    return out, info
+
+
+def _panel_lines(
+    scenario: Scenario, state: GameState, dbg: dict[str, Any], title: str | None, width: float
+) -> list[tuple[str, colours.RGB, int]]:
+    """Title; turn, phase, whose move, weather, VP; then what happened, wrapped, at most
+    PANEL_LINES lines (the last one says how many more the full map lists)."""
+    p = dbg["panel"]
+    side = colours.SIDE.get(p["active"] or "")
+    status = f"Turn {p['turn']} of {scenario.turns}, {p['phase']}, {p['weather']}"
+    if state.result is not None:
+        status += ", game over"
+    elif side is not None:
+        status += f", {side['name']} to {'decide' if state.pending else 'move'}"
+    status += f". VP: Soviet {p['vp']['soviet']}, German {p['vp']['german']}"
+    head: list[tuple[str, colours.RGB, int]] = [
+        (s, colours.PANEL_TEXT, SMALL + 2) for s in wrap(title or scenario.title, SMALL + 2, width)
+    ]
+    head += [(s, colours.PANEL_MUTED, SMALL) for s in wrap(status, SMALL, width)]
+    body = [
+        ("    " * (i > 0) + s, colour, SMALL)
+        for line, colour, _ in dbg["happened_items"]
+        for i, s in enumerate(wrap(line, SMALL, width - 30))
+    ]
+    if len(body) > PANEL_LINES:
+        more = len(body) - PANEL_LINES + 1
+        body = body[: PANEL_LINES - 1] + [
+            (f"... {more} more lines: say `map full`", colours.PANEL_MUTED, SMALL)
+        ]
+    return head + body

@@ -1,0 +1,173 @@
+"""One player, two platforms: a Discord user and a Telegram user linked into one identity.
+
+    code, expires = identities.new_code(store, "telegram:7001", now=now)   # sent to him by DM
+    identities.confirm(store, "discord:123", code, now=now)                # said on Discord
+
+A link is made by its owner only: `identity link` sends a one-time code to the asker's private
+chat, and `identity confirm CODE` said by his account on the OTHER platform joins the two. From
+then on, each account may act for the seats and roles of the other. In each game the link is
+written in the log (a chained `moderation` row, action "identity", like a seat row) when the
+linked account first acts there, before its first order; the seat and role checks of a change
+(app.roles) count the accounts the game's log records as one with the speaker, so the audit
+trail shows which account gave which order and why it was allowed.
+
+Decision: an account is linked to at most one account of the other platform (two platforms);
+a new link of an account already linked is refused. Codes live 30 minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from sqlalchemy.engine import Connection
+
+from adjudicator.core.errors import Rejection
+from storage import GameTx, Store, chat_store
+
+CODE_TTL = timedelta(minutes=30)
+CODE_LENGTH = 8
+_PARTNER = "identity:"  # state key: an account -> the account linked with it
+_CODE = "identity-code:"  # state key: a code -> {"user", "expires"}
+_BY_KEY = "identity-code-key:"  # state key: the message that asked -> its code (redelivery)
+_PLATFORMS = {"discord": "Discord", "telegram": "Telegram", "terminal": "the terminal"}
+
+
+def platform_name(user: str) -> str:
+    return _PLATFORMS.get(user.partition(":")[0], user.partition(":")[0])
+
+
+def partners(store: Store | Connection, user: str | None) -> list[str]:
+    """The accounts linked with `user` (none, or one on the other platform); store: a store,
+    or the connection of the caller's transaction."""
+    if user is None:
+        return []
+    found = chat_store.get_state(store, _PARTNER + user)
+    return [found[0]] if found else []
+
+
+def accounts(store: Store, user: str | None) -> list[str]:
+    """`user` and the accounts linked with it: one player."""
+    return [] if user is None else [user, *partners(store, user)]
+
+
+def new_code(
+    store: Store, user: str, *, now: datetime, key: str | None = None
+) -> tuple[str, datetime]:
+    """A one-time code for `user` to confirm from his other account: (code, expires_at). A
+    redelivered request (the same key) gets the same code."""
+    if key is not None and (done := chat_store.get_state(store, _BY_KEY + key)):
+        code = done[0]
+        held = chat_store.get_state(store, _CODE + code)
+        if held is not None:
+            return code, datetime.fromisoformat(json.loads(held[0])["expires"])
+    code = "".join(secrets.choice(chat_store.CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    expires = now + CODE_TTL
+    doc = json.dumps({"user": user, "expires": expires.isoformat()})
+    chat_store.set_state(store, _CODE + code, doc, now=now)
+    if key is not None:
+        chat_store.set_state(store, _BY_KEY + key, code, now=now)
+    return code, expires
+
+
+def confirm(store: Store, user: str, code: str, *, now: datetime) -> str:
+    """Link `user` with the account that asked for `code`; that account. Rejection (rule None)
+    when the code is unknown, used or expired, or names an account of the same platform, or
+    either account is linked already."""
+    code = chat_store.normalise_code(code)
+    held = chat_store.get_state(store, _CODE + code)
+    doc = json.loads(held[0]) if held else None
+    if doc is None or doc.get("used"):
+        if doc is not None and doc.get("used") == user:
+            return str(doc["user"])  # a redelivered confirm
+        raise Rejection(
+            "unknown-identity-code",
+            f"unknown code {code[:12]!r}: say `identity link` to get a new one by private message",
+        )
+    other = str(doc["user"])
+    if datetime.fromisoformat(doc["expires"]) <= now:
+        raise Rejection(
+            "identity-code-expired", f"the code {code} has expired: say `identity link` again"
+        )
+    if other == user:
+        raise Rejection(
+            "same-account",
+            "this is the account that asked for the code: confirm it from your account on the "
+            "other platform",
+        )
+    if other.partition(":")[0] == user.partition(":")[0]:
+        raise Rejection(
+            "same-platform",
+            f"both accounts are on {platform_name(user)}: a link joins one Discord and one "
+            "Telegram account",
+        )
+    for who in (user, other):
+        linked = partners(store, who)
+        if linked and linked != [user if who == other else other]:
+            raise Rejection(
+                "already-linked",
+                f"{who} is linked already (with {linked[0]}): one account per platform",
+            )
+    chat_store.set_state(store, _PARTNER + user, other, now=now)
+    chat_store.set_state(store, _PARTNER + other, user, now=now)
+    doc["used"] = user
+    chat_store.set_state(store, _CODE + code, json.dumps(doc), now=now)
+    return other
+
+
+# -- in a game's log
+def recorded(tx: GameTx, user: str) -> list[str]:
+    """The accounts this game's log records as one player with `user`."""
+    found = []
+    for row in tx.rows_of_kind("moderation"):
+        p = row.payload
+        if p.get("action") == "identity" and user in (p.get("user"), p.get("as")):
+            found.append(p["as"] if p["user"] == user else p["user"])
+    return list(dict.fromkeys(found))
+
+
+def _has_role(tx: GameTx, users: Iterable[str]) -> bool:
+    wanted = set(users)
+    return bool(wanted & set(tx.moderators())) or any(u in wanted for u in tx.seats().values())
+
+
+def for_change(tx: GameTx, user: str | None, key: str | None) -> list[str]:
+    """The accounts a change by `user` may act as in this game: those its log records as one
+    with him, after writing the link row first when his linked account holds a seat or role
+    here and he holds none (his first act here as that player)."""
+    if user is None:
+        return []
+    known = recorded(tx, user)
+    if _has_role(tx, [user, *known]):
+        return known
+    for other in partners(tx.conn, user):
+        if other not in known and _has_role(tx, [other]):
+            payload = {"action": "identity", "user": user, "as": other,
+                       "why": "accounts linked by their owner (identity confirm)"}  # fmt: skip
+            row_key = None if key is None else f"{key}:identity"
+            tx.append("moderation", "system", f"identity {user} {other}", payload,
+                      user=user, key=row_key)  # fmt: skip
+            known.append(other)
+    return known
+
+
+def identity_text(p: dict[str, str], by: str) -> str:
+    return (
+        f"{p['user']} ({platform_name(p['user'])}) and {p['as']} ({platform_name(p['as'])}) "
+        "are one player in this game: their accounts are linked."
+    )
+
+
+__all__ = [
+    "CODE_TTL",
+    "accounts",
+    "confirm",
+    "for_change",
+    "identity_text",
+    "new_code",
+    "partners",
+    "platform_name",
+    "recorded",
+]

@@ -1,0 +1,129 @@
+"""The audit files in chat: `audit export` (the JSONL export) and `audit page` (the offline page
+that verifies it in any browser), and `audit spectators on|off`.
+
+Who may ask: every player (a user seated in the game) and every moderator, at any time. The open
+dice epoch is always left out (its seed is secret until it ends, so its rolls could not be
+checked) and the reply says so; hidden information is in the file only once the game has ended
+(app.audit.player_export). Spectators (anyone else in the chat) get the files only where a
+moderator said `audit spectators on`. Decision: the default is OFF: a game's players and
+moderators choose whether onlookers may pull the whole log as files (everything in it has been
+posted in the chat already, so allowing it gives nothing secret away).
+
+The file goes back as a document attachment on either platform (Outgoing.document).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from app import audit, games
+from app.messages import Outgoing
+from bots.chat_commands import ChatRefused, Ctx
+from storage import chat_store
+from storage.audit.page import page_html
+
+if TYPE_CHECKING:
+    from bots.chat import ChatService
+
+FILES = ("export", "page")
+SUBCOMMANDS = (*FILES, "spectators")
+SPECTATORS_DEFAULT = False  # Decision (see the module doc): spectators may not, until allowed
+
+
+def _spectators_key(game: str) -> str:
+    return f"audit-spectators:{game}"
+
+
+def spectators_allowed(chat: ChatService, game: str) -> bool:
+    found = chat_store.get_state(chat.store, _spectators_key(game))
+    return SPECTATORS_DEFAULT if found is None else found[0] == "on"
+
+
+def run(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    what = words[1].lower()
+    rec = chat.store.load(game, with_log=False)
+    moderator = ctx.user in rec.moderators
+    if what == "spectators":
+        return _spectators(chat, ctx, game, words, moderator)
+    if len(words) > 2:
+        raise ChatRefused(f"say `audit {what}` (it takes nothing after it).")
+    player = ctx.user in rec.seats.values()
+    if not (player or moderator or spectators_allowed(chat, game)):
+        raise ChatRefused(
+            f"{chat.name(ctx.user)} is not a player or moderator of {game}: the audit files are"
+            " for its players and moderators (a moderator may allow spectators with"
+            " `audit spectators on`)."
+        )
+    data, left_out, rows = audit.player_export(chat.store, game)
+    head = _head_hash(data)
+    lines = [f"**{game}**: {_what(what)}: {rows} row(s), 0-{rows - 1}, head hash {head}."]
+    lines += _notes(chat, game, left_out, rows)
+    if what == "export":
+        name = f"{game}-audit.jsonl"
+        lines.append(
+            f"Check it anywhere with `pbem audit --verify {name}`, or ask `audit page` for a page"
+            " that checks it in any browser."
+        )
+    else:
+        name = f"{game}-audit.html"
+        data = page_html(data).encode()
+        lines.append(
+            "Open it in any browser, even offline: it checks every row, seed and roll itself,"
+            " and says VERIFIED or the first row that fails."
+        )
+    out = Outgoing(
+        ctx.platform, ctx.chat_id, "\n".join(lines), image=data, image_name=name,
+        reply_to=ctx.key, document=True,
+    )  # fmt: skip
+    return [out]
+
+
+def _what(what: str) -> str:
+    return "the audit export" if what == "export" else "the audit page"
+
+
+def _head_hash(data: bytes) -> str:
+    return str(json.loads(data.split(b"\n", 1)[0]).get("head_hash"))
+
+
+def _notes(chat: ChatService, game: str, left_out: int | None, rows: int) -> list[str]:
+    if left_out is None:
+        notes = ["Nothing left out: every dice epoch's seed is revealed."]
+    else:
+        left = (
+            f"Left out: dice epoch {left_out}, still open (rows from {rows} on): its seed is"
+            " secret until the epoch ends; ask again then to check its rolls."
+        )
+        notes = [left]
+    if games.system_of(chat.store, game).hidden_information:
+        over = games.system_of(chat.store, game).situation(chat.service.state(game)).over
+        notes.append(
+            "Hidden information: included (the game has ended), so every hidden draw and"
+            " private event is checked too."
+            if over
+            else "Hidden information: sealed until the game ends (the file holds only its"
+            " commitments)."
+        )
+    return notes
+
+
+def _spectators(
+    chat: ChatService, ctx: Ctx, game: str, words: list[str], moderator: bool
+) -> list[Outgoing]:
+    now = "on" if spectators_allowed(chat, game) else "off"
+    if len(words) == 2:
+        return chat.answer(ctx, public=[f"Spectators' audit files in {game}: {now}."])
+    if len(words) != 3 or words[2].lower() not in ("on", "off"):
+        raise ChatRefused("say `audit spectators on` or `audit spectators off`.")
+    if not moderator:
+        raise ChatRefused(
+            f"{chat.name(ctx.user)} is not a moderator of {game}: only a moderator says whether"
+            f" spectators get the audit files (now: {now})."
+        )
+    value = words[2].lower()
+    chat_store.set_state(chat.store, _spectators_key(game), value, now=ctx.now)
+    return chat.answer(ctx, public=[f"Spectators' audit files in {game}: {value}."])
+
+
+__all__ = ["SPECTATORS_DEFAULT", "SUBCOMMANDS", "run", "spectators_allowed"]

@@ -1,0 +1,173 @@
+"""`help` in a chat: at most MAX_LINES lines for the asker's role, the phase and the game;
+`help all` every command; `help <COMMAND>` one command (the game's or the chat's own).
+
+What a role is shown (from the help paragraphs of the grammar kit: a paragraph that begins
+"Moderator" is a moderator's command, "Moderator, sandbox games" or one of the system's
+moderator group only in a sandbox game; the group of questions is everyone's; the rest are the
+players' orders):
+- a spectator: the questions, and `join` while a side is free;
+- a player: what he may do now (the command words of his legal orders), his orders, questions;
+- a moderator: also the moderator commands (the sandbox ones only in a sandbox game).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.core import commands as C
+from adjudicator.core.errors import Rejection
+from adjudicator.grammar import MODERATOR, QUESTIONS, VerbTable
+from app import games, identities
+from app.messages import Outgoing
+from app.submit import is_query
+from bots.chat_commands import ChatRefused, Ctx, _started
+
+if TYPE_CHECKING:
+    from bots.chat import ChatService
+
+MAX_LINES = 15
+
+# the chat's own commands: (usage, what it does, who) -- who: "all", "moderator"
+CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "new": ("new <GAME> [sandbox]", "a new game in this chat (when none is running)", "all"),
+    "join": ("join <SIDE>", "take a free side (before the start)", "all"),
+    "leave": ("leave", "give your side back (before the start)", "all"),
+    "start": ("start", "begin once every side is taken", "all"),
+    "link": (
+        "link | link <CODE>",
+        "a one-time code; in another chat, `link <CODE>` makes it follow this game",
+        "all",
+    ),
+    "map": ("map [full]", "the map now (`map full`: the full-resolution file)", "all"),
+    "deadline": (
+        "deadline [<DURATION> | decisions <DURATION>]",
+        "the deadlines; moderators set the time per phase or per decision (48h, 12h, 2d)",
+        "all",
+    ),
+    "extend": (
+        "extend <DURATION>",
+        "moderators: more time for the current deadline (12h)",
+        "moderator",
+    ),
+    "whoami": ("whoami", "your identity, linked accounts and seats", "all"),
+    "identity": (
+        "identity link | identity confirm <CODE>",
+        "link your Discord and Telegram accounts into one player (the code comes by DM)",
+        "all",
+    ),
+    "help": ("help [all | <COMMAND>]", "this help; `help all` every command", "all"),
+}
+
+
+def _table(grammar: Any) -> VerbTable | None:
+    table = getattr(grammar, "table", None)
+    return table if isinstance(table, VerbTable) else None
+
+
+def _who(system: Any, table: VerbTable, name: str) -> str:
+    """ "question", "sandbox", "moderator" or "player": who uses a command of the grammar,
+    told by the example its help paragraph ends with (it parses: a grammar kit invariant)."""
+    text = table.commands[name][1]
+    group = next((g for g, names in table.groups.items() if name in names), "")
+    try:
+        item = system.grammar.parse(text.rpartition("Example: ")[2])
+    except Rejection:
+        item = None
+    if item is not None and is_query(system, item) and not text.startswith("Moderator"):
+        return "question"  # (the audit is a moderator's question)
+    moderating = item is not None and (
+        isinstance(item, C.MODERATION) or system.kind_of(item) == "moderator"
+    )
+    if moderating or text.startswith("Moderator"):
+        sandbox = group == MODERATOR and not isinstance(item, C.Default)
+        return "sandbox" if sandbox or text.startswith("Moderator, sandbox") else "moderator"
+    return "question" if group == QUESTIONS else "player"
+
+
+def _words(system: Any, table: VerbTable, who: str) -> list[str]:
+    """The command words (one per verb) whose commands are for `who`."""
+    found = [n.split()[0] for n in table.commands if _who(system, table, n) == who]
+    return [w for w in dict.fromkeys(found) if w != "help"]
+
+
+def brief(chat: ChatService, ctx: Ctx, game: str) -> str:
+    system = games.system_of(chat.store, game)
+    rec = chat.service.record(game)
+    state = chat.service.state(game)
+    sit = system.situation(state)
+    me = set(identities.accounts(chat.store, ctx.user))
+    sides = [s for s, u in rec.seats.items() if u in me]
+    moderator = bool(me & set(rec.moderators))
+    names = {s.id: s.name for s in system.sides}
+    waiting = " and ".join(names.get(s, s) for s in sit.to_move) or "nobody"
+    lines = [f"**{game}**, {sit.label}: waiting for {waiting}."]
+    if sides:
+        role = f"You play {' and '.join(names.get(s, s) for s in sides)}"
+        role += " and moderate this game." if moderator else "."
+    else:
+        role = "You moderate this game." if moderator else "You are a spectator."
+    lines.append(role)
+    table = _table(system.grammar)
+    if not _started(chat, game):
+        lines.append("Not started yet: each player takes a side, then `start`.")
+    if table is None:  # a grammar not built with the kit: its own help, cut to size
+        lines += system.grammar.help().splitlines()[: MAX_LINES - 4]
+    else:
+        for side in sides:
+            if side in sit.to_move and _started(chat, game):
+                now = _now_words(system, state, side)
+                if now:
+                    lines.append(
+                        f"Now ({names.get(side, side)}): {', '.join(f'`{w}`' for w in now)}"
+                    )
+        if sides:
+            lines.append(f"Orders: {', '.join(_words(system, table, 'player'))}")
+        lines.append(f"Questions: {', '.join(_words(system, table, 'question'))}, map, deadline")
+        if moderator:
+            words = _words(system, table, "moderator")
+            lines.append(f"Moderator: {', '.join(words)}, deadline, extend")
+            if rec.sandbox:
+                lines.append(f"Sandbox: {', '.join(_words(system, table, 'sandbox'))}")
+    free = [s.id for s in system.sides if rec.seats.get(s.id) is None]
+    if free:
+        lines.append(f"Free: {' or '.join(f'`join {s}`' for s in free)}.")
+    lines.append("Chat: whoami, identity link (one player on Discord and Telegram), link.")
+    lines.append("`help <COMMAND>` explains one (`help attack`); `help all` lists every command.")
+    return "\n".join(lines[:MAX_LINES])
+
+
+def _now_words(system: Any, state: Any, side: str) -> list[str]:
+    """The command words of a side's legal orders now, with `options` to list them."""
+    orders = system.legal_orders(state, side)
+    found = [system.grammar.format(o).split()[0] for o in orders]
+    return [*dict.fromkeys(found), "options"] if found else []
+
+
+def full(chat: ChatService, game: str) -> str:
+    """`help all`: every command of the game, then the chat's."""
+    system = games.system_of(chat.store, game)
+    chat_lines = [f"  {usage}: {what}" for usage, what, _ in CHAT_COMMANDS.values()]
+    return "\n".join([system.grammar.help(), "Chat commands:", *chat_lines])
+
+
+def help_command(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    """`help` (at most MAX_LINES lines, for the asker), `help all`, `help <COMMAND>`."""
+    if len(words) == 1:
+        return chat.answer(ctx, public=[brief(chat, ctx, game)])
+    if len(words) == 2 and words[1].lower() == "all":
+        return chat.answer(ctx, public=[full(chat, game)])
+    return chat.answer(ctx, public=[one(chat, game, " ".join(words[1:]))])
+
+
+def one(chat: ChatService, game: str | None, topic: str) -> str:
+    """`help <COMMAND>`: a chat command's usage, or the game's help of one of its commands."""
+    word = topic.split()[0].lower()
+    if word in CHAT_COMMANDS:
+        usage, what, _ = CHAT_COMMANDS[word]
+        return f"Usage: {usage}\n{what[0].upper()}{what[1:]}."
+    if game is None:
+        raise ChatRefused("no game is played here: say `help` for how to start one.")
+    return str(games.system_of(chat.store, game).grammar.help(topic))
+
+
+__all__ = ["CHAT_COMMANDS", "MAX_LINES", "brief", "full", "help_command", "one"]

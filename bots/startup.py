@@ -1,0 +1,84 @@
+"""A failed start of `pbem serve` told in one line: what failed, and what to check.
+
+The traceback goes to the DEBUG log only (`PBEM_LOG_LEVEL=DEBUG`); the platforms' libraries are
+imported lazily, so a process with one bot never loads the other's.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+class StartFailed(Exception):
+    """One part of the service did not start: `what` says which ("the Telegram bot did not
+    start"), `cause` is the error."""
+
+    def __init__(self, what: str, cause: BaseException, check: str | None = None):
+        super().__init__(f"{what}: {cause}")
+        self.what, self.cause, self.check = what, cause, check
+
+
+def _short(exc: BaseException, limit: int = 160) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _telegram(exc: BaseException) -> str | None:
+    error = sys.modules.get("telegram.error")
+    if error is None:
+        return None
+    if isinstance(exc, error.InvalidToken):
+        return (
+            "Telegram refused the token; check TELEGRAM_TOKEN (the token @BotFather gave: "
+            "/mybots > the bot > API Token)"
+        )
+    if isinstance(exc, error.Conflict):
+        return (
+            f"Telegram answered a conflict ({_short(exc)}); check that no other process polls "
+            "this token, or that no webhook is set when TELEGRAM_WEBHOOK_URL is not"
+        )
+    if isinstance(exc, error.NetworkError):
+        return (
+            f"could not reach the Telegram Bot API ({_short(exc)}); check the network, and "
+            "TELEGRAM_BASE_URL if you set it"
+        )
+    if isinstance(exc, error.TelegramError):
+        return f"Telegram refused the start ({_short(exc)}); check the TELEGRAM_* settings"
+    return None
+
+
+def _discord(exc: BaseException) -> str | None:
+    discord = sys.modules.get("discord")
+    if discord is None:
+        return None
+    if isinstance(exc, discord.LoginFailure):
+        return (
+            "Discord refused the token; check DISCORD_TOKEN (Developer Portal > the "
+            "application > Bot > Reset Token)"
+        )
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return (
+            "Discord refused the Message Content intent; enable it (Developer Portal > Bot > "
+            "Privileged Gateway Intents) or unset DISCORD_MESSAGE_CONTENT"
+        )
+    if isinstance(exc, discord.HTTPException):
+        return f"Discord refused the start ({_short(exc)}); check the DISCORD_* settings"
+    return None
+
+
+def explain(exc: BaseException) -> str:
+    """One line: what failed and what to check."""
+    what, cause, check = ("the service did not start", exc, None)
+    if isinstance(exc, StartFailed):
+        what, cause, check = exc.what, exc.cause, exc.check
+    advice = _telegram(cause) or _discord(cause)
+    if advice is None and check is not None:
+        advice = f"{type(cause).__name__}: {_short(cause)}; check {check}"
+    if advice is None and isinstance(cause, OSError):
+        advice = f"{_short(cause)}; check the network and the addresses in the settings"
+    if advice is None:
+        advice = f"{type(cause).__name__}: {_short(cause)}"
+    return f"{what}: {advice}"
+
+
+__all__ = ["StartFailed", "explain"]

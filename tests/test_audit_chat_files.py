@@ -1,0 +1,161 @@
+"""`audit export` and `audit page` in chat, end to end on both platforms (tests/e2e_support.py:
+the real python-telegram-bot and discord.py against their local fakes): a player gets the files as
+document attachments, the open dice epoch left out and said so, hidden information only after the
+end; a spectator only once a moderator said `audit spectators on` (the default is off).
+
+The game is the hidden duel (tests/systems/duel.py): alice moderates and plays north, bob south,
+carol only watches. The moves are set up straight through the chat service; the audit commands go
+through the platforms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import re
+
+import pytest
+
+from adjudicator.core import registry
+from bots import cli
+from storage.audit import parse_export
+from tests import e2e_support as E
+from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.telegram_api import FakeTelegramAPI
+from tests.systems import duel
+
+DUEL_TURNS = 3  # tests/systems/duel.toml
+TURN = [("alice", "draw"), ("alice", "roll"), ("alice", "play")] + [
+    ("bob", "draw"),
+    ("bob", "roll"),
+    ("bob", "play"),
+]
+
+
+@pytest.fixture(autouse=True)
+def duel_system():
+    registry.register(duel.SYSTEM)
+    yield
+    registry.unregister(duel.SYSTEM.id)
+
+
+def run(coro, timeout: float = 90.0) -> None:
+    asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+async def duel_game(world: E.World, chat: E.Chat, turns: int) -> str:
+    """A hidden duel with `turns` turns played: alice (moderator) north, bob south, carol seen."""
+    for user, text in [
+        ("alice", "new hidden-duel"),
+        ("alice", "join north"),
+        ("bob", "join south"),
+        ("alice", "start"),
+        ("carol", "status"),
+    ] + TURN * turns:
+        outs = await E.direct(world, chat, user, text)
+        assert outs and not outs[0].text.startswith("Refused"), (text, outs[0].text)
+    return world.game(*chat.key)
+
+
+async def finish(world: E.World, chat: E.Chat, turns_played: int) -> None:
+    for user, text in TURN * (DUEL_TURNS - turns_played):
+        outs = await E.direct(world, chat, user, text)
+        assert outs and not outs[0].text.startswith("Refused"), (text, outs[0].text)
+
+
+def audit_files(fake: FakeDiscord, since: int) -> list[tuple[str, bytes]]:
+    """The audit files Discord got since `since` (a map post may arrive meanwhile)."""
+    return [f for s in fake.sent[since:] for f in s.files if "-audit." in f[0]]
+
+
+def verified(tmp_path, data: bytes, capsys) -> str:
+    (tmp_path / "got.jsonl").write_bytes(data)
+    capsys.readouterr()
+    assert cli.main(["audit", "--verify", str(tmp_path / "got.jsonl")]) == 0
+    return capsys.readouterr().out
+
+
+def embedded(page: bytes) -> bytes:
+    found = re.search(rb'id="export">\n(.*?)\n</script>', page, re.DOTALL)
+    assert found and b"<script>" in page and b"default-src 'none'" in page
+    return base64.b64decode(b"".join(found.group(1).split()))
+
+
+def test_a_telegram_player_gets_the_export_and_the_page_as_files(tmp_path, capsys):
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api) as w,
+        ):
+            group = E.TelegramChat(w, E.TG_GROUP)
+            game = await duel_game(w, group, turns=1)
+            since = len(api.calls)
+            a = await group.say("bob", "audit export")
+            assert "Left out: dice epoch 2, still open" in a.public
+            assert "Hidden information: sealed until the game ends" in a.public
+            data = a.outs[0].image  # delivered: the harness waits for it on the platform
+            assert data is not None and data in a.images
+            (call,) = [c for c in api.calls[since:] if c.method == "sendDocument"]
+            assert call.filenames["document"] == f"{game}-audit.jsonl" and call.document == data
+            header, rows = parse_export(data)
+            assert header["rows"] == len(rows) and rows[-1]["kind"] == "reveal"
+            assert "secret" not in data.decode()  # hidden values stay sealed while it runs
+            assert "OK: the chain holds" in verified(tmp_path, data, capsys)
+
+            a = await group.say("alice", "audit page")
+            page = a.outs[0].image
+            assert (
+                page in a.images and embedded(page) == data and b"storage/audit/page.js" not in page
+            )
+            assert api.calls[-1].filenames.get("document") == f"{game}-audit.html"
+
+            since = len(api.calls)
+            a = await group.say("carol", "audit export")  # a spectator: not by default
+            assert a.public.startswith("Refused") and "audit spectators on" in a.public
+            assert a.outs[0].image is None and not [c for c in api.calls[since:] if c.document]
+            a = await group.say("bob", "audit spectators on")
+            assert a.public.startswith("Refused") and "not a moderator" in a.public
+            assert "files in" in (await group.say("alice", "audit spectators on")).public
+            a = await group.say("carol", "audit page")
+            assert a.outs[0].image in a.images and embedded(a.outs[0].image) == data
+
+            await finish(w, group, turns_played=1)
+            a = await group.say("bob", "audit export")
+            assert "Nothing left out" in a.public and "Hidden information: included" in a.public
+            final = a.outs[0].image
+            out = verified(tmp_path, final, capsys)
+            assert "hidden seed revealed" in out and '"secret"' in final.decode()
+
+    run(scenario())
+
+
+def test_a_discord_player_gets_the_files_and_a_spectator_only_when_allowed(tmp_path, capsys):
+    async def scenario():
+        async with (
+            FakeDiscord() as fake,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), discord=fake) as w,
+        ):
+            channel = E.DiscordChat(w, fake.channel_id)
+            game = await duel_game(w, channel, turns=2)
+            since = len(fake.sent)
+            a = await channel.say("bob", "audit export")
+            assert "Left out: dice epoch 3, still open" in a.public
+            ((name, data),) = audit_files(fake, since)
+            assert name == f"{game}-audit.jsonl" and a.outs[0].image == data
+            assert "OK: the chain holds" in verified(tmp_path, data, capsys)
+            since = len(fake.sent)
+            a = await channel.say("alice", "audit page", via="slash")
+            ((name, page),) = audit_files(fake, since)
+            assert name == f"{game}-audit.html" and embedded(page) == data
+
+            since = len(fake.sent)
+            a = await channel.say("carol", "audit page")
+            assert a.public.startswith("Refused") and a.outs[0].image is None
+            assert not audit_files(fake, since)
+            await channel.say("alice", "audit spectators on")
+            a = await channel.say("carol", "audit export")
+            assert a.outs[0].image == data and data in a.images
+            assert "off" in (await channel.say("alice", "audit spectators off")).public
+            assert (await channel.say("carol", "audit export")).public.startswith("Refused")
+
+    run(scenario())
