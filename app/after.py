@@ -187,9 +187,10 @@ def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:
     if not others:
         return
     speaker = run.actor.name or run.actor.user or "the operator"
+    hidden = run.system.hidden_information  # an order given privately may name a secret
     lines = []
     for reply in done:
-        lines.append(f"**{speaker}**: `{reply.line}`")
+        lines.append(f"**{speaker}**:" if hidden else f"**{speaker}**: `{reply.line}`")
         lines += names.pretty(tx.conn, reply.reply).split("\n")
     outs = [Outgoing(p, c, "\n".join(lines)) for p, c in others]
     key = None if run.key is None else f"{run.key}:mirror"

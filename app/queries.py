@@ -103,6 +103,9 @@ def status(store: Store, game: str, system: GameSystem, view: str | None = None)
     return "\n".join([text, *fair_lines(rec)])
 
 
+SEALED_ORDER = "(its order, as its side gave it: not shown until the game ends)"
+
+
 def log_text(
     store: Store, game: str, count: int | None = None, viewer: Viewer | None = None
 ) -> str:
@@ -126,6 +129,12 @@ def log_doc(
     rows = store.log(game)
     effective = {r["index"] for r in fold.effective_orders([r.to_dict() for r in rows])}
     shown = rows if count is None else rows[-count:] if count > 0 else []
+    seer = viewer or Viewer.public()
+    hidden = games.system_of(store, game).hidden_information and not seer.over
+
+    def sealed(row: Any) -> bool:  # an order's text may name what only its side knows
+        return hidden and row.kind == "order" and row.actor not in seer.sides
+
     details = {row.index: row_details(row, viewer) for row in shown}
     ids = {row.user for row in shown if row.user}
     for row in shown:
@@ -142,7 +151,7 @@ def log_doc(
             "actor": row.actor,
             "user": row.user,
             "user_name": known.get(row.user, row.user) if row.user else None,
-            "text": named(row.text),
+            "text": SEALED_ORDER if sealed(row) else named(row.text),
             "details": [named(line) for line in details[row.index]],
             "effective": row.kind != "order" or row.index in effective,
             "created_at": row.created_at,

@@ -1,0 +1,209 @@
+"""Battles and sieges of the sample rules (N3, N4; rules 2.5, 2.7, 2.8, 2.12, 4.3-4.6, N20).
+
+A battle runs round by round until it needs a decision (a hit among equally strong blocks, a
+retreat with a choice) or ends; its progress is plain data in `state.battle`, so a decision
+resumes it. Every battle die is public (N24: the battle reveals its blocks to both players); a
+siege's dice come from the hidden seed and only their owner is told them (their count would
+betray the besiegers' strength); everyone learns the result. Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core.dice import DiceSource
+from adjudicator.core.events import Audience, Event
+from adjudicator.northern_war import board
+from adjudicator.northern_war.board import enemy_in, on_map, other
+from adjudicator.northern_war.data import LETTERS, Scenario
+from adjudicator.northern_war.state import EXILE, ON_MAP, POOL, REMOVED, NWState
+
+ROUNDS = 3  # N3 d
+SIEGE_DRAWS = 4  # hidden dice drawn per besieging block (the highest strength, 2.6)
+
+
+def describe(sc: Scenario, state: NWState, blocks: list[str]) -> str:
+    return ", ".join(
+        f"{sc.blocks[b].name} {sc.blocks[b].rating} strength {state.strength[b]}" for b in blocks
+    )
+
+
+def firing_order(sc: Scenario, state: NWState, area: str, defender: str) -> list[str]:
+    """N3 d: letter order A-D; at one letter the defender first; N20 default: strongest
+    first, ties by block id."""
+    return sorted(
+        on_map(sc, state, area),
+        key=lambda b: (LETTERS.index(sc.blocks[b].letter), sc.side_of(b) != defender,
+                       -state.strength[b], b),
+    )  # fmt: skip
+
+
+def begin(sc: Scenario, state: NWState, area: str) -> list[Event]:
+    sides = board.sides_in(sc, state, area)
+    defender = state.holders.get(area) or min(sides)
+    attacker = other(defender)
+    state.battle = {"area": area, "defender": defender, "attacker": attacker, "round": 1,
+                    "queue": firing_order(sc, state, area, defender), "hits": 0,
+                    "target": None, "retreating": []}  # fmt: skip
+    name = sc.territories[area].name
+    text = (f"Battle in {name} ({board.label(sc, state)}): {defender} defends with "
+            f"{describe(sc, state, on_map(sc, state, area, defender))}; {attacker} attacks with "
+            f"{describe(sc, state, on_map(sc, state, area, attacker))}.")  # fmt: skip
+    return [Event("BattleBegan", text, {"area": area, "defender": defender})]
+
+
+def hit(sc: Scenario, state: NWState, block: str) -> list[Event]:
+    """Rules 2.7, 2.8, 4.3, 4.6: one step off; at 0 the block is eliminated."""
+    state.strength[block] -= 1
+    blk = sc.blocks[block]
+    if state.strength[block] > 0:
+        text = f"{blk.name} takes a hit: strength {state.strength[block]}."
+        return [Event("BlockHit", text, {"block": block})]
+    state.at[block] = None
+    if block == "charles":
+        state.status[block], state.exile_attempts = EXILE, 0
+        text = f"{blk.name} is eliminated and goes into exile (4.6)."
+    elif blk.royal:
+        state.status[block] = REMOVED
+        state.truce_due.append(blk.nation)
+        text = (f"{blk.name} is eliminated and removed from the game; armistice for "
+                f"{sc.nations[blk.nation].name} at the end of the phase (4.3, 4.4).")  # fmt: skip
+    else:
+        state.status[block] = POOL
+        text = f"{blk.name} is eliminated and goes to the replacement pool (2.8)."
+    return [Event("BlockEliminated", text, {"block": block})]
+
+
+def strongest(sc: Scenario, state: NWState, area: str, side: str) -> list[str]:
+    """N3 e: the blocks a hit may reduce (the highest current strength)."""
+    targets = on_map(sc, state, area, side)
+    if not targets:
+        return []
+    top = max(state.strength[b] for b in targets)
+    return [b for b in targets if state.strength[b] == top]
+
+
+def retreats(sc: Scenario, state: NWState, block: str) -> list[str]:
+    """N3 g: adjacent territories without enemy blocks (land for land blocks)."""
+    side, here = sc.side_of(block), state.at[block]
+    assert here is not None
+    return [
+        t for t in sc.territories[here].borders
+        if not enemy_in(sc, state, t, side) and sc.territories[t].sea == (not sc.blocks[block].land)
+    ]  # fmt: skip
+
+
+def retreat(sc: Scenario, state: NWState, block: str, area: str) -> list[Event]:
+    bt = state.battle
+    assert bt is not None
+    bt["retreating"].remove(block)
+    state.at[block] = area
+    text = f"{sc.blocks[block].name} retreats to {sc.territories[area].name}."
+    return [Event("BlockRetreated", text, {"block": block, "to": area})]
+
+
+def run(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
+    """Carry the battle on until it needs a decision or is over (state.battle None)."""
+    events: list[Event] = []
+    bt = state.battle
+    while bt is not None and state.pending is None:
+        area = bt["area"]
+        if bt["retreating"]:
+            block = bt["retreating"][0]
+            choices = retreats(sc, state, block)
+            if len(choices) > 1:
+                state.pending = {"kind": "retreat", "side": bt["attacker"], "block": block,
+                                 "choices": choices}  # fmt: skip
+            elif choices:
+                events += retreat(sc, state, block, choices[0])
+            else:
+                bt["retreating"].remove(block)
+                events += [Event("NoRetreat", f"{sc.blocks[block].name} cannot retreat.", {})]
+                state.strength[block] = 1
+                events += hit(sc, state, block)
+        elif bt["hits"] > 0:
+            equal = strongest(sc, state, area, bt["target"])
+            if not equal:
+                bt["hits"] = 0
+            elif len(equal) > 1:
+                state.pending = {"kind": "hit", "side": bt["target"], "choices": equal}
+            else:
+                bt["hits"] -= 1
+                events += hit(sc, state, equal[0])
+        elif bt["queue"]:
+            events += fire(sc, state, bt, bt["queue"].pop(0), dice)
+        else:
+            events += round_end(sc, state, bt)
+        bt = state.battle
+    return events
+
+
+def fire(
+    sc: Scenario, state: NWState, bt: dict[str, Any], block: str, dice: DiceSource
+) -> list[Event]:
+    if state.status[block] != ON_MAP or state.at[block] != bt["area"]:
+        return []  # eliminated before its turn to fire
+    blk = sc.blocks[block]
+    rolled = dice.dice(state.strength[block], 6, f"battle {bt['area']} {block}")
+    hits = sum(1 for d in rolled if d <= blk.number)  # rule 2.12
+    bt["hits"], bt["target"] = hits, other(sc.side_of(block))
+    text = (f"Round {bt['round']}: {blk.name} ({blk.rating}, strength {state.strength[block]}) "
+            f"rolls {' '.join(map(str, rolled))}: {hits} hit(s).")  # fmt: skip
+    return [Event("BlockFired", text, {"block": block, "dice": list(rolled), "hits": hits})]
+
+
+def round_end(sc: Scenario, state: NWState, bt: dict[str, Any]) -> list[Event]:
+    area = bt["area"]
+    left = {s: on_map(sc, state, area, s) for s in (bt["defender"], bt["attacker"])}
+    name = sc.territories[area].name
+    for side, blocks in left.items():
+        if not blocks:
+            state.battle = None
+            text = f"The battle in {name} is over: {other(side)} holds the field."
+            return [Event("BattleEnded", text, {"area": area, "winner": other(side)})]
+    if bt["round"] >= ROUNDS:  # N3 f: the attackers retreat
+        if not bt["retreating"] and not bt.get("retreat_done"):
+            bt["retreating"], bt["retreat_done"] = list(left[bt["attacker"]]), True
+            text = f"After {ROUNDS} rounds in {name} the attacking blocks retreat (N3 f)."
+            return [Event("AttackersRetreat", text, {"area": area})]
+        state.battle = None
+        text = f"The battle in {name} is over: {bt['defender']} holds the field."
+        return [Event("BattleEnded", text, {"area": area, "winner": bt["defender"]})]
+    bt["round"] += 1
+    bt["queue"] = firing_order(sc, state, area, bt["defender"])
+    return []
+
+
+def resolve_sieges(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
+    """N4 c, d, N21 (default order: the map's): hidden dice, the result for everyone."""
+    events: list[Event] = []
+    order = {t: n for n, t in enumerate(sc.territories)}
+    for area, side, group in sorted(state.sieges, key=lambda s: order[s[0]]):
+        blocks = [b for b in group if state.status[b] == ON_MAP and state.at[b] == area]
+        name, fortress = sc.territories[area].name, sc.territories[area].fortress
+        if not blocks or enemy_in(sc, state, area, side) or state.control[area] == side:
+            text = f"The siege of {name} lapses: no besieging block is left there."
+            events.append(Event("SiegeLapsed", text, {"area": area, "side": side}))
+            continue
+        rolled: list[int] = []
+        hits = 0
+        for b in blocks:  # always SIEGE_DRAWS dice: their number in the log betrays nothing
+            dice_b = dice.dice(SIEGE_DRAWS, 6, f"siege {area}", hidden=True)[: state.strength[b]]
+            rolled.extend(dice_b)
+            hits += sum(1 for d in dice_b if d <= sc.blocks[b].number)
+        won = hits >= fortress
+        if won:
+            state.control[area] = side
+        when = board.label(sc, state)
+        state.sieges_seen.setdefault(side, []).append([state.count, when, area, rolled, hits, won])
+        mine = (f"Siege of {name}: your blocks roll {' '.join(map(str, rolled))}: {hits} hit(s) "
+                f"against a garrison of {fortress}.")  # fmt: skip
+        outcome = (
+            f"the garrison surrenders; {name} passes to {side}" if won else "the garrison holds"
+        )
+        events += [
+            Event("SiegeDice", mine, {"area": area}, Audience.of_side(side)),
+            Event("SiegeResolved", f"Siege of {name} by {side}: {outcome}.",
+                  {"area": area, "side": side, "surrendered": won}),
+        ]  # fmt: skip
+    state.sieges = []
+    return events

@@ -1,0 +1,199 @@
+"""The scenario data of the block game: nations, territories (the map), blocks and the setup,
+read from TOML and checked (rules 2.2, 2.14, 3.9; part B: N1, N4 a, N5, N8 c, N13, N15, N17, N19).
+
+Every entry a check refuses is named in the ScenarioError (source, entry, what is wrong). Pure.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.core.scenario import ScenarioError
+
+SIDE_IDS = ("sweden", "coalition")
+TYPES = ("army", "regiment", "fleet")
+LETTERS = "ABCD"  # rule 2.11: the firing order
+STARS = ("none", "hollow", "black")
+ARMS = ("infantry", "cavalry")
+
+
+@dataclass(frozen=True)
+class Nation:
+    id: str
+    name: str
+    side: str
+    colour: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Territory:
+    id: str
+    name: str
+    group: str  # "sweden", "russia" or "" (rule 1.5: the groups of territories)
+    control: str  # the side controlling it at the start (N5)
+    fortress: int  # N4 a: 0 none, else the garrison
+    home: str  # the nation whose home territory it is (N8 c), or ""
+    pos: tuple[int, int]
+    borders: tuple[str, ...]
+    sea: bool = False  # a sea zone (none in the sample scenario, N9)
+
+
+@dataclass(frozen=True)
+class Block:
+    id: str
+    name: str
+    nation: str
+    type: str
+    max_strength: int
+    letter: str  # rule 2.10: the combat rating's letter ...
+    number: int  # ... and number (rule 2.12)
+    move: int
+    supply_trains: int
+    red_dot: bool
+    royal: bool
+    star: str
+    arm: str
+    at: str  # the setup (N17)
+    strength: int
+
+    @property
+    def rating(self) -> str:
+        return f"{self.letter}{self.number}"
+
+    @property
+    def land(self) -> bool:
+        return self.type in ("army", "regiment")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    title: str
+    sample_rules: bool
+    first_year: int
+    years: int
+    turns_per_year: int
+    action_table: dict[int, int]
+    victory: tuple[str, ...]
+    nations: dict[str, Nation]
+    territories: dict[str, Territory]  # in the file's order (the default orders of N21, N3 a)
+    blocks: dict[str, Block]
+
+    def side_of(self, block: str) -> str:
+        return self.nations[self.blocks[block].nation].side
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.territories[a].borders
+
+
+def load(text: str, source: str) -> Scenario:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(source, "file", f"not TOML: {exc}") from None
+    try:
+        return _scenario(raw, source)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ScenarioError(source, "file", f"missing or wrong entry: {exc!r}") from None
+
+
+def _scenario(raw: dict[str, Any], source: str) -> Scenario:
+    if raw.get("sample_rules") is not True:
+        raise ScenarioError(
+            source, "sample_rules", "must be true: only the part-B sample rules are implemented "
+            "(battles, sieges and the rest of the source are not in the source text)",
+        )  # fmt: skip
+    nations = {k: _nation(k, v, source) for k, v in raw["nations"].items()}
+    territories = {t["id"]: _territory(t, source) for t in raw["territories"]}
+    for t in territories.values():
+        for b in t.borders:
+            if b not in territories or t.id not in territories[b].borders:
+                raise ScenarioError(source, f"territories.{t.id}", f"border {b!r} is not mutual")
+        if t.home and t.home not in nations:
+            raise ScenarioError(source, f"territories.{t.id}", f"unknown home {t.home!r}")
+    blocks = {b["id"]: _block(b, nations, territories, source) for b in raw["blocks"]}
+    for nation in nations:
+        royals = [b for b in blocks.values() if b.nation == nation and b.royal]
+        if len(royals) != 1:
+            raise ScenarioError(source, f"nations.{nation}", "needs exactly one royal block (2.3)")
+    if "charles" not in blocks or not blocks["charles"].royal:
+        raise ScenarioError(source, "blocks", "Charles XII (id 'charles') must be a royal block")
+    table = {int(k): int(v) for k, v in raw["action_table"].items()}
+    if sorted(table) != [1, 2, 3, 4, 5] or table[3] != 2 or min(table.values()) < 1:
+        raise ScenarioError(source, "action_table", "needs 1-5 (6 is an event); 3 gives 2 (5.11)")
+    victory = tuple(raw["victory"])
+    for v in victory:
+        if v not in territories:
+            raise ScenarioError(source, "victory", f"unknown territory {v!r}")
+    for key in ("years", "turns_per_year"):
+        if int(raw[key]) < 1:
+            raise ScenarioError(source, key, "must be at least 1")
+    _no_contact(blocks, nations, source)
+    return Scenario(
+        str(raw["title"]), True, int(raw["first_year"]), int(raw["years"]),
+        int(raw["turns_per_year"]), table, victory, nations, territories, blocks,
+    )  # fmt: skip
+
+
+def _nation(key: str, raw: dict[str, Any], source: str) -> Nation:
+    if raw["side"] not in SIDE_IDS:
+        raise ScenarioError(source, f"nations.{key}", f"side must be one of {SIDE_IDS}")
+    r, g, b = (int(c) for c in raw["colour"])
+    return Nation(key, str(raw["name"]), str(raw["side"]), (r, g, b))
+
+
+def _territory(raw: dict[str, Any], source: str) -> Territory:
+    tid = str(raw["id"])
+    if raw["control"] not in SIDE_IDS:
+        raise ScenarioError(source, f"territories.{tid}", f"control must be one of {SIDE_IDS}")
+    fortress = int(raw.get("fortress", 0))
+    if not 0 <= fortress <= 3:
+        raise ScenarioError(source, f"territories.{tid}", "fortress must be 0 to 3 (N4 a)")
+    x, y = (int(c) for c in raw["pos"])
+    return Territory(
+        tid, str(raw["name"]), str(raw.get("group", "")), str(raw["control"]), fortress,
+        str(raw.get("home", "")), (x, y), tuple(raw["borders"]), bool(raw.get("sea", False)),
+    )  # fmt: skip
+
+
+def _block(raw: dict[str, Any], nations: dict[str, Nation], territories: dict[str, Territory],
+           source: str) -> Block:  # fmt: skip
+    bid, where = str(raw["id"]), f"blocks.{raw['id']}"
+    fire = str(raw["fire"])
+    block = Block(
+        bid, str(raw["name"]), str(raw["nation"]), str(raw["type"]), int(raw["max_strength"]),
+        fire[:1], int(fire[1:]), int(raw["move"]), int(raw.get("supply_trains", 0)),
+        bool(raw.get("red_dot", False)), bool(raw.get("royal", False)),
+        str(raw.get("star", "none")), str(raw.get("arm", "")), str(raw["at"]),
+        int(raw["strength"]),
+    )  # fmt: skip
+    problems = [
+        (block.nation not in nations, f"unknown nation {block.nation!r}"),
+        (block.type not in TYPES, f"type must be one of {TYPES} (3.1)"),
+        (not 2 <= block.max_strength <= 4, "max_strength must be 2 to 4 (2.6)"),
+        (block.letter not in LETTERS or not 1 <= block.number <= 6, "fire must be A-D and 1-6"),
+        (block.type == "regiment" and block.max_strength not in (2, 3), "a regiment has 2-3 (3.9)"),
+        (block.type != "army" and block.supply_trains, "only armies have supply trains (3.9)"),
+        (block.type == "regiment" and block.arm not in ARMS, f"a regiment's arm is one of {ARMS}"),
+        (block.star not in STARS, f"star must be one of {STARS}"),
+        (block.star != "none" and block.nation != "russia", "only Russian blocks have stars"),
+        (block.royal and block.type != "army", "a royal block is an army block (4.1)"),
+        (block.at not in territories, f"unknown territory {block.at!r}"),
+        (not 1 <= block.strength <= block.max_strength, "strength must be 1 to max_strength"),
+        (block.move < 1, "move must be at least 1"),
+    ]
+    for bad, what in problems:
+        if bad:
+            raise ScenarioError(source, where, what)
+    return block
+
+
+def _no_contact(blocks: dict[str, Block], nations: dict[str, Nation], source: str) -> None:
+    """N3 (i): blocks of both sides never share a territory at the start of an action phase."""
+    sides: dict[str, set[str]] = {}
+    for b in blocks.values():
+        sides.setdefault(b.at, set()).add(nations[b.nation].side)
+    for where, found in sides.items():
+        if len(found) > 1:
+            raise ScenarioError(source, f"territories.{where}", "blocks of both sides at start")
