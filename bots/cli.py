@@ -153,7 +153,7 @@ def cmd_demo(args) -> int:
 
     store = _store(args, ":memory:")  # a demo does not belong in the players' database
     try:
-        result = run_demo(args.seed, store)
+        result = run_demo(args.seed, store, system=args.game)
     except DemoError as exc:
         print(f"pbem: {exc}", file=sys.stderr)
         return REFUSED

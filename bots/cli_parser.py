@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", parents=[common], help="watch two random players play a game")
     demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument(
+        "--game", metavar="SYSTEM", default=DEFAULT_SYSTEM, help="the game system (`pbem games`)"
+    )
     demo.add_argument("--images", metavar="DIR", help="write the map image of every phase to DIR")
 
     render = sub.add_parser(

@@ -68,32 +68,36 @@ def run_demo(
     store: Store | None = None,
     name: str | None = None,
     write: Callable[[str], None] = print,
+    system: str | None = None,
 ) -> DemoResult:
     store = store or Store(":memory:")
     name = name or _free_name(store, f"demo-{seed}")
     service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, name))
-    service.new_game(name)
-    system = service.system(name)
+    if system is None:
+        service.new_game(name)
+    else:
+        service.new_game(name, system=system)
+    rules = service.system(name)
     rng = random.Random(seed)
     phase_key, said, count = None, [], 0
-    here = system.situation(service.state(name))
+    here = rules.situation(service.state(name))
     while not here.over and count < MAX_ORDERS:
         key = (here.turn, here.phase)
         if key != phase_key:
             _flush(write, phase_key, said)
             phase_key, said = key, []
         side = here.to_move[0]
-        text = choose(rng, legal_texts(system, service.state(name), side))
+        text = choose(rng, legal_texts(rules, service.state(name), side))
         replies = service.say(name, side, text)
         if not replies[0].ok:  # a legal order refused: an engine bug worth shouting about
             raise DemoError(f"legal order {text!r} by {side} refused: {replies[0].error}")
         said.append(f"{side[0]}:{text}" if side != phase_key[1].split("-")[0] else text)
         count += 1
-        here = system.situation(service.state(name))
+        here = rules.situation(service.state(name))
     _flush(write, phase_key, said)
     final = service.show(name)
-    write(f"Result after {count} orders: {result_text(final.get('result'), system)}")
-    write(f"VP: {vp_text(final.get('vp'), system)}")
+    write(f"Result after {count} orders: {result_text(final.get('result'), rules)}")
+    write(f"VP: {vp_text(final.get('vp'), rules)}")
     return DemoResult(name, count, final.get("result"), final.get("vp"))
 
 
@@ -117,6 +121,8 @@ def result_text(result: dict | None, system: GameSystem) -> str:
     if not result:
         return "unfinished"
     winner = result.get("winner")
+    if winner != "draw" and winner not in {s.id for s in system.sides} and result.get("text"):
+        return str(result["text"])  # a system with no winner to name says why
     head = "a draw" if winner == "draw" else f"{side_name(system.sides, str(winner))} victory"
     scores = ", ".join(f"{s.name} {result.get(s.id)} VP" for s in system.sides if s.id in result)
     return f"{head} ({scores})" if scores else head
