@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from adjudicator.core import registry
 from adjudicator.core.dice import HashDice
 from adjudicator.core.errors import Rejection
-from adjudicator.stalins_war.system import SYSTEM, StalinsWar
 from adjudicator.stalins_war.state import SwState
+from adjudicator.stalins_war.system import SYSTEM, StalinsWar
 from app import games
-from adjudicator.core import registry
 
 
 def system() -> StalinsWar:

@@ -126,7 +126,10 @@ def test_t7_7_14_an_event_giving_ops_resets_and_is_not_reduced(game):
 def test_t8_10_3_10_9_10_10_soviet_rp_limits(game):
     sw, state, dice = game
     state = say(sw, give(at(state, "soviet", 1), "soviet", 8), "soviet", "play 8 rp")
-    assert refused(sw, give(at(state, "soviet", 2), "soviet", 11), "soviet", "play 11 rp").rule == "10.9"
+    assert (
+        refused(sw, give(at(state, "soviet", 2), "soviet", 11), "soviet", "play 11 rp").rule
+        == "10.9"
+    )
     state = say(sw, give(at(state, "soviet", 2), "soviet", 13), "soviet", "pass0 move")
     state = say(sw, give(at(state, "soviet", 3), "soviet", 11), "soviet", "play 11 rp")
     state = say(sw, at(state, "soviet", 4), "soviet", "pass0 move")
@@ -269,7 +272,7 @@ def test_t10_4_5_to_4_8_automatic_soviet_cards(game):
 def test_4_1_4_3_16_3_draw_phase_discards_are_counts_for_the_opponent(game):
     sw, state, dice = game
     state.phase, state.to_move = "draw", "soviet"
-    card = sorted(state.players["soviet"].hand)[0]
+    card = min(state.players["soviet"].hand)
     out = sw.apply(state, "soviet", sw.grammar.parse(f"discard {card}"), dice)
     public = [e.text for e in out.events if e.audience.public]
     assert any("discards 1 card(s) face down" in t for t in public)
@@ -318,7 +321,7 @@ def test_12_3_12_5_banked_ops_lost_and_the_game_ends_after_turn_18(game):
 
 
 def test_a_roll_is_public_with_its_purpose():
-    sw, state, dice = dealt(3)
+    sw, state, _dice = dealt(3)
     out = sw.apply(state, "soviet", sw.grammar.parse("roll 2d6 attack on Kiev"), HashDice(5))
     (event,) = out.events
     assert event.audience.public and "attack on Kiev" in event.text and len(out.rolls) == 2
