@@ -1,6 +1,7 @@
 """End to end, Stalin's War through the REAL python-telegram-bot and discord.py against the local
 fakes: the deal and each hand by private message, the group sees only the public record (counts,
-the cards played face up), a refusal cites its rule, and a whole turn of five action rounds each."""
+the cards played face up), a refusal cites its rule, a private message that cannot be delivered
+gives the group notice, and a whole turn of five action rounds each."""
 
 from __future__ import annotations
 
@@ -78,6 +79,16 @@ def test_a_turn_in_a_telegram_group_hands_by_private_message(tmp_path):
             assert "draw phase" in (await said(group, "carol", "status")).public
             public = "\n".join(c.rendered or "" for c in api.calls if c.chat_id == E.TG_GROUP)
             assert "Your hand" not in public
+            # a private message that cannot be delivered: the group is told, without the hand
+            api.block_private(E.TG_USERS["bob"].id)
+            await said(group, "bob", "draw")  # the Soviet player decides first (4.2)
+            since = len(api.calls)
+            a = await said(group, "alice", "draw")  # then both draw: bob's hand cannot reach him
+            [notice] = await w.tg_posts(E.TG_GROUP, "could not be delivered", since=since)
+            assert "bob" in notice.rendered and "Your hand" not in notice.rendered
+            assert all("Your hand" not in (c.rendered or "") for c in api.sent(None, E.TG_GROUP))
+            [dm] = await w.tg_posts(E.TG_USERS["alice"].id, "the draw phase of turn 1")
+            assert len(hand_of(dm.rendered)) == 6
             (tmp_path / "transcript.txt").write_text("\n".join(TRANSCRIPT), "utf-8")
 
     run(scenario())

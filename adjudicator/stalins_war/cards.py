@@ -52,7 +52,7 @@ class Card:
         rp = ", ".join(f"{n} {v}" for n, v in self.rp if v) or "none"
         extra = []
         if self.rp_with:
-            extra.append(f"RP + {self.rp_with}")
+            extra.append(f"may be played rp+{self.rp_with} (10.2)")
         if self.event_ops:
             extra.append(f"event gives {self.event_ops} OPS")
         if self.gives_rp:

@@ -89,6 +89,6 @@ def draw(
         else (f"{state.phase} - action round {state.round} - {NAMES.get(state.to_move, '')} to act")
     )
     if state.phase == "draw" and not state.result:
-        where = f"draw phase - {NAMES.get(state.to_move, '')} decides"
+        where = f"Turn {state.turn}, draw phase: {NAMES.get(state.to_move, '')} decides"
     text.text(image, (12, HEIGHT - 12), where, 11, INK, anchor="lm")
     return png.encode(image)

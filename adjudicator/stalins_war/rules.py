@@ -131,11 +131,10 @@ def play(deck: Deck, state: SwState, side: str, order: Play) -> list[Event]:
             texts.played(deck, state, side, card, mode),
             {"side": side, "card": card.number, "mode": mode, "ops": ops},
         ),
-        hand_event(deck, side, p, f"you played {card.label}"),
     ]
     if ops == 0:
         events += close_round(deck, state)
-    return events
+    return [*events, hand_event(deck, side, p, f"you played {card.label}")]
 
 
 def record_rp(p: Player, rp: tuple[tuple[str, int], ...]) -> None:
@@ -175,10 +174,10 @@ def zero(deck: Deck, state: SwState, side: str, order: Zero, dice: DiceSource) -
             {"side": side, "variant": order.variant},
         ),
     )
-    if order.swap is not None:
-        events.append(hand_event(deck, side, p, "you replaced one card (9.9)"))
     if p.banked == 0:
         events += close_round(deck, state)
+    if order.swap is not None:
+        events.append(hand_event(deck, side, p, "you replaced one card (9.9)"))
     return events
 
 
