@@ -30,11 +30,14 @@ async def said(chat, user: str, text: str, via: str = "order"):
     return a
 
 
-async def a_turn(chat, hands: dict[str, list[int]], via: str = "order") -> None:
-    """Five action rounds each: a card for OPS where one is held, else a 0-OPS round."""
+async def a_turn(
+    chat, hands: dict[str, list[int]], via: str = "order", first: tuple[str, ...] = ()
+) -> None:
+    """Five action rounds each (or what is left of them after the actions `first` of round 1):
+    a card for OPS or RP where one is held, else a 0-OPS round; a roll posted to the group."""
     players = {"axis": "alice", "soviet": "bob"}
     for rnd in range(1, 6):
-        for side in ("axis", "soviet"):
+        for side in first if rnd == 1 and first else ("axis", "soviet"):
             user = players[side]
             if hands[side] and rnd != 3:
                 card = hands[side].pop(0)
@@ -118,5 +121,20 @@ def test_a_discord_channel_sees_counts_and_the_cards_played_only(tmp_path):
             assert f"Axis plays #{card} " in a.public
             others = [n for n in alice_hand if n != card]
             assert not any(re.search(rf"#{n}\b", a.public) for n in others)
+            if "OPS)." in a.public and ": 0 OPS" not in a.public:
+                await channel.say("alice", "end")
+            a = await channel.say("bob", "hand", via="slash")  # answered ephemerally
+            assert a.seen[0].where == "ephemeral" and sorted(hand_of(a.private)) == sorted(bob_hand)
+            a = await channel.say("carol", "hand", via="slash")
+            assert "Your hand" not in a.text
+            hands = {"axis": sorted(others), "soviet": sorted(bob_hand)}
+            await a_turn(channel, hands, via="mention", first=("soviet",))
+            since = len(fake.sent)
+            await channel.say("bob", "draw")
+            await channel.say("alice", "draw")  # both draw: bob's new hand by DM
+            dms = [x for x in fake.sent[since:] if x.kind == "dm" and "Your hand" in x.content]
+            assert dms and all(
+                "Your hand" not in x.content for x in fake.sent if x.kind == "channel"
+            )
 
     run(scenario())
