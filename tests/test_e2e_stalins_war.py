@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 
 from tests import e2e_support as E
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegramAPI
 
 CARD = re.compile(r"- #(\d+) ")
-TRANSCRIPT: list[str] = []
+TRANSCRIPT: list[tuple[float, str]] = []
 
 
 def run(coro, timeout: float = 120.0) -> None:
@@ -25,9 +26,22 @@ def hand_of(text: str) -> list[int]:
 
 
 async def said(chat, user: str, text: str, via: str = "order"):
-    a = await chat.say(user, text, via=via)
-    TRANSCRIPT.append(f"{user}> {text}\n  [group] {a.public}\n  [private to {user}] {a.private}")
-    return a
+    TRANSCRIPT.append((time.monotonic(), f"{user}> {text}"))
+    return await chat.say(user, text, via=via)
+
+
+def transcript(api) -> str:
+    """What each Telegram chat showed, in order, between the lines the players sent."""
+    names = {str(u.id): n for n, u in E.TG_USERS.items()}
+    lines = list(TRANSCRIPT)
+    for c in api.calls:
+        if c.ok and c.method in E.SENDS and (c.rendered or c.photo is not None):
+            where = "group" if c.chat_id == E.TG_GROUP else f"DM to {names.get(str(c.chat_id))}"
+            photo = " [image]" if c.photo is not None else ""
+            lines.append(
+                (c.at, f"  [{where}]{photo} " + (c.rendered or "").replace("\n", "\n    "))
+            )
+    return "\n".join(text for _, text in sorted(lines, key=lambda x: x[0]))
 
 
 async def a_turn(
@@ -92,7 +106,7 @@ def test_a_turn_in_a_telegram_group_hands_by_private_message(tmp_path):
             assert all("Your hand" not in (c.rendered or "") for c in api.sent(None, E.TG_GROUP))
             [dm] = await w.tg_posts(E.TG_USERS["alice"].id, "the draw phase of turn 1")
             assert len(hand_of(dm.rendered)) == 6
-            (tmp_path / "transcript.txt").write_text("\n".join(TRANSCRIPT), "utf-8")
+            (tmp_path / "transcript.txt").write_text(transcript(api), "utf-8")
 
     run(scenario())
 
@@ -132,9 +146,12 @@ def test_a_discord_channel_sees_counts_and_the_cards_played_only(tmp_path):
             since = len(fake.sent)
             await channel.say("bob", "draw")
             await channel.say("alice", "draw")  # both draw: bob's new hand by DM
-            dms = [x for x in fake.sent[since:] if x.kind == "dm" and "Your hand" in x.content]
-            assert dms and all(
-                "Your hand" not in x.content for x in fake.sent if x.kind == "channel"
+            await E.until(
+                lambda: [
+                    x for x in fake.sent[since:] if x.kind == "dm" and "Your hand" in x.content
+                ],
+                "the Soviet hand by DM",
             )
+            assert all("Your hand" not in x.content for x in fake.sent if x.kind == "channel")
 
     run(scenario())
