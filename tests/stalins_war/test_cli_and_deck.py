@@ -66,7 +66,7 @@ def test_pbem_new_with_the_sample_a_sandbox_and_an_owners_deck(tmp_path, capsys)
     assert cli.main(["new", "c", "--game", "stalins-war", "--scenario", str(own), "--db", db]) == 0
     assert "my own cards" in capsys.readouterr().out
     bad = tmp_path / "bad.toml"
-    bad.write_text(SAMPLE.replace("hand_size = 6", "hand_size = \"x\""), "utf-8")
+    bad.write_text(SAMPLE.replace("hand_size = 6", 'hand_size = "x"'), "utf-8")
     assert cli.main(["new", "d", "--game", "stalins-war", "--scenario", str(bad), "--db", db]) == 2
     assert "hand_size" in capsys.readouterr().err
     assert cli.main(["say", "c", "--as", "axis", "draw", "--db", db]) == 0
