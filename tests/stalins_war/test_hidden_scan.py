@@ -1,5 +1,6 @@
 """Hidden hands: a scan of 200 random games at the engine and view level (no images) and 10
-through the chat service, a planted leak that makes the scan fail, the fuzz of random legal
+through the chat service (plus 2 by the contract's two-seed method), planted leaks that make
+the scans fail, the fuzz of random legal
 plays, and the export of a running game (no card of any hand) and of a finished one (audit)."""
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from importlib import resources
 from adjudicator.core.dice import HashDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Event, Viewer
+from adjudicator.stalins_war import cycle, rules, texts
 from adjudicator.stalins_war.state import End, other
 from adjudicator.stalins_war.system import StalinsWar
 from app import audit
 from app.service import GameService
 from bots.demo import choose, legal_texts
 from storage import Store
-from tests.contract.conftest import DRIVERS, two_runs
+from tests.contract.conftest import DRIVERS, GROUP, Run, Table, two_runs
+from tests.contract.drivers import MODERATOR
 from tests.contract.test_contract import hidden_leaks
 from tests.stalins_war.helpers import system
 
@@ -91,12 +94,64 @@ def test_16_1_a_planted_leak_makes_the_scan_fail():
     assert scan_game(short(rules=LeakyDraw), 1)
 
 
-def test_16_7_ten_chat_games_differing_only_in_the_hidden_seed_tell_nobody_a_hand():
+def test_16_7_chat_games_differing_only_in_the_hidden_seed_tell_nobody_a_hand():
+    """The contract's method (the same messages, another hidden seed): 0-OPS rounds and draws
+    only, since a card named in one game is not in the other's hand."""
     d = replace(DRIVERS["stalins-war"], chat_orders=7, ask_every=6)
-    for n in range(5):  # 5 pairs: 10 chat games
+    for n in range(1):
         run_a, run_b = two_runs(d, (f"{n}a".ljust(64, "a"), f"{n}b".ljust(64, "b")))
         assert run_a.masks != run_b.masks
         assert hidden_leaks(run_a, run_b) == []
+
+
+def chat_scan(seed: int, orders: int) -> list[str]:
+    """One chat game of random legal orders, card plays included, with the questions of the
+    group, a spectator, the moderator and each side (in the group and in private): after each
+    message, no text anyone got names a card of a hand he may not see (a card once played face
+    up may be named again: the log tells it)."""
+    service = GameService(Store(":memory:"))
+    d = DRIVERS["stalins-war"]
+    table, rng, found, done = Table(d, service, Run()), random.Random(seed), [], {}
+    table.send(MODERATOR, GROUP, "new stalins-war")
+    for side, user in d.seats.items():
+        table.send(user, GROUP, f"join {side}")
+    table.send(MODERATOR, GROUP, "start")
+    ever_public: set[str] = set()
+    for n in range(orders):
+        if n % 5 == 4:
+            table.questions()
+        state = table.state()
+        side = table.system.situation(state).to_move[0]
+        table.send(d.seats[side], GROUP, choose(rng, legal_texts(table.system, state, side)))
+        state, sw = table.state(), table.system
+        for owner in ("axis", "soviet"):
+            ever_public |= {
+                sw.deck.card(owner, r["card"]).label
+                for r in state.played
+                if r["side"] == owner and r["card"] is not None
+            }
+        for audience, got in table.run.received.items():
+            blind = [s for s in ("axis", "soviet") if audience != f"side:{s}"]
+            secret = set().union(*(secret_labels(sw, state, s) for s in blind)) - ever_public
+            for _, text in got[done.get(audience, 0) :]:
+                found += [f"{audience}: {label} in {text!r}" for label in secret if label in text]
+            done[audience] = len(got)
+    return found
+
+
+def test_16_1_to_16_6_ten_chat_games_with_card_plays_tell_nobody_a_hand():
+    assert [leak for seed in range(10) for leak in chat_scan(seed, 10)] == []
+
+
+def test_16_1_the_chat_scan_finds_a_hand_told_to_the_group(monkeypatch):
+    def leaky(deck, side, p, why):  # the canary: the hand goes to everyone
+        return Event("HandShown", texts.hand_text(deck, side, p, why))
+
+    monkeypatch.setattr(cycle, "hand_event", leaky)
+    monkeypatch.setattr(rules, "hand_event", leaky)
+    leaks = chat_scan(1, 3)
+    assert any(leak.startswith("group: ") for leak in leaks)
+    assert any(leak.startswith("side:soviet: ") and "Axis" in leak for leak in leaks)
 
 
 def test_fuzz_random_legal_plays_keep_the_books():
