@@ -17,7 +17,10 @@ SIDE_IDS = (AXIS, SOVIET)
 
 
 def phase_id(state: SwState) -> str:
-    return f"{state.to_move}-{state.phase}"
+    """The phase as posts, deadlines and the log name it: "round-2-axis", "draw-soviet"."""
+    if state.phase == ACTION:
+        return f"round-{state.round}-{state.to_move}"
+    return f"{state.phase}-{state.to_move}"
 
 
 def hand_event(deck: Deck, side: str, p: Player, why: str) -> Event:

@@ -27,6 +27,15 @@ if TYPE_CHECKING:
     from adjudicator.stalins_war.state import SpendLeave
 
 NAMES = {AXIS: "Axis", SOVIET: "Soviet"}
+KIND_WORDS = {
+    OPS: "OPS round, green",
+    RP: "RP round, grey",
+    EVENT: "event round, grey",
+    RP_OPS: "RP and OPS round, grey",
+    RP_EVENT: "RP and event round, grey",
+    ZERO_MOVE: "0-OPS round variant 1, yellow",
+    "zero-reset": "0-OPS round variant 2, grey",
+}  # rule 5.9
 MODE_WORDS = {
     OPS: "for OPS",
     RP: "for RP",
@@ -129,7 +138,8 @@ def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> st
             else f" {label} goes to the discard pile."
         )
     head = (
-        f"Action round {state.round} of turn {state.turn}, {NAMES[side]}: {what} ({opened.kind})."
+        f"Action round {state.round} of turn {state.turn}, {NAMES[side]}: {what} "
+        f"({KIND_WORDS[opened.kind]})."
     )
     return f"{head}{ops_line(opened)}{gone}\n{track_text(deck, state)}"
 
