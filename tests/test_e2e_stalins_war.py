@@ -96,6 +96,11 @@ def test_a_turn_in_a_telegram_group_hands_by_private_message(tmp_path):
             assert "draw phase" in (await said(group, "carol", "status")).public
             public = "\n".join(c.rendered or "" for c in api.calls if c.chat_id == E.TG_GROUP)
             assert "Your hand" not in public
+            # a roll asked in a private chat is posted to the group all the same
+            dm = E.TelegramChat(w, E.TG_USERS["bob"].id)
+            a = await said(dm, "bob", "roll 1d6 morale of the Kiev garrison")
+            assert a.seen[0].where == "dm" and "rolls 1d6 for morale of the Kiev garrison" in a.text
+            await w.tg_posts(E.TG_GROUP, "rolls 1d6 for morale of the Kiev garrison")
             # a private message that cannot be delivered: the group is told, without the hand
             api.block_private(E.TG_USERS["bob"].id)
             await said(group, "bob", "draw")  # the Soviet player decides first (4.2)
