@@ -17,6 +17,7 @@ from adjudicator.stalins_war.state import (
     Draw,
     End,
     HandQ,
+    OptionsQ,
     Play,
     Roll,
     SpendCombat,
@@ -185,6 +186,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         ),
     ),
     "hand": ("hand", "Your hand, sent to you privately. Example: hand"),
+    "options": (
+        "options",
+        "The orders you may give now (answered to you privately). Example: options",
+    ),
     "deck": (
         "deck",
         (
@@ -241,6 +246,7 @@ VERBS = (
     ),
     _verb("totalwar", _done(TotalWar()), {TotalWar: lambda o: "totalwar"}),
     _verb("hand", _done(HandQ()), {HandQ: lambda o: "hand"}, "Questions"),
+    _verb("options", _done(OptionsQ()), {OptionsQ: lambda o: "options"}, "Questions"),
     _verb("deck", _done(DeckQ()), {DeckQ: lambda o: "deck"}, "Questions"),
     _verb("track", _done(TrackQ()), {TrackQ: lambda o: "track"}, "Questions"),
 )

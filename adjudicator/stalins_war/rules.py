@@ -144,7 +144,7 @@ def record_rp(p: Player, rp: tuple[tuple[str, int], ...]) -> None:
 
 def zero(deck: Deck, state: SwState, side: str, order: Zero, dice: DiceSource) -> list[Event]:
     p = state.players[side]
-    if order.variant == ZERO_MOVE.split("-")[1] and order.swap is not None:
+    if order.variant == "move" and order.swap is not None:
         raise Rejection("no-swap", "only variant 2 (`pass0 reset swap <CARD>`) swaps a card", "9.7")
     if order.swap is not None and order.swap not in p.hand:
         raise Rejection(

@@ -217,4 +217,9 @@ class TrackQ:
     pass
 
 
-QUERIES = (HandQ, DeckQ, TrackQ)
+@dataclass(frozen=True)
+class OptionsQ:
+    pass
+
+
+QUERIES = (HandQ, DeckQ, TrackQ, OptionsQ)

@@ -29,6 +29,7 @@ from adjudicator.stalins_war.state import (
     Draw,
     End,
     HandQ,
+    OptionsQ,
     Play,
     Roll,
     SpendCombat,
@@ -45,7 +46,6 @@ from adjudicator.stalins_war.state import (
 )
 
 SIDES = (Side(AXIS, "Axis", ("ax",)), Side(SOVIET, "Soviet", ("sov", "ussr")))
-SPENDS = (SpendLeave, SpendStrategic, SpendCombat)
 SPEND_TEMPLATES = (
     "spend leave <HEX> <UNIT>... [stays <UNIT>...]",
     "spend strategic <UNIT>... [from <HEX>]",
@@ -239,7 +239,7 @@ class StalinsWar:
         return "query" if isinstance(order, (*QUERIES, C.Status, C.Help, C.Log)) else "order"
 
     def is_private(self, query: object) -> bool:
-        return isinstance(query, HandQ)
+        return isinstance(query, HandQ | OptionsQ)
 
     def answer(self, state: SwState, actor: str, query: object) -> Answer:
         if isinstance(query, C.Help):
@@ -249,11 +249,21 @@ class StalinsWar:
             if p is None or p.hidden:
                 return Answer("Only a seated player sees his own hand (16.1).")
             return Answer(texts.hand_text(self.deck, actor, p, "you asked"))
+        if isinstance(query, OptionsQ):
+            return Answer(self.options_text(state, actor))
         if isinstance(query, DeckQ):
             return Answer(texts.deck_text(self.deck, state))
         if isinstance(query, TrackQ):
             return Answer(f"{texts.where(state)}\n{texts.track_text(self.deck, state)}")
         return Answer(texts.status_text(self.deck, state, actor))
+
+    def options_text(self, state: SwState, actor: str) -> str:
+        legal = [self.grammar.format(o) for o in self.legal_orders(state, actor)]
+        more = list(self.order_templates(state, actor))
+        if not legal and not more:
+            return "You have no order to give now."
+        head = f"{texts.where(state)}\nYou may give: " if legal else "You may give: "
+        return head + ", ".join(f"`{t}`" for t in [*legal, *more]) + "."
 
     # -- the state as JSON
     def show(self, state: SwState) -> dict[str, Any]:

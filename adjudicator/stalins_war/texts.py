@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.stalins_war.cards import AXIS, SOVIET, Deck
+from adjudicator.stalins_war.cards import AXIS, SOVIET, Card, Deck
 from adjudicator.stalins_war.state import (
     DRAW,
     EVENT,
@@ -74,10 +74,7 @@ def hand_text(deck: Deck, side: str, p: Player, why: str) -> str:
     return "\n".join(lines)
 
 
-def played(deck: Deck, state: SwState, side: str, card: object, mode: str) -> str:
-    from adjudicator.stalins_war.cards import Card
-
-    assert isinstance(card, Card)
+def played(deck: Deck, state: SwState, side: str, card: Card, mode: str) -> str:
     p = state.players[side]
     head = f"{NAMES[side]} plays {card.label} {MODE_WORDS[mode]}"
     parts = []

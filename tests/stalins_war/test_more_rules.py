@@ -97,3 +97,18 @@ def test_a_bad_order_is_refused_by_the_grammar_with_its_usage(game):
         sw.grammar.parse("play 7 sideways")
     with pytest.raises(Exception, match="2d6"):
         sw.grammar.parse("roll lots for fun")
+
+
+def test_options_lists_the_legal_orders_privately(game):
+    sw, state, _ = game
+    assert sw.is_private(sw.grammar.parse("options"))
+    seen = sw.view(state, Viewer.of(["axis"]))
+    text = sw.answer(seen, "axis", sw.grammar.parse("options")).text
+    card = min(state.players["axis"].hand)
+    assert (
+        f"`play {card} ops`" in text
+        and "`pass0 move`" in text
+        and "`roll <N>d<F> <PURPOSE>`" in text
+    )
+    other = sw.answer(sw.view(state, Viewer.of(["soviet"])), "soviet", sw.grammar.parse("options"))
+    assert "play" not in other.text and "roll" in other.text
