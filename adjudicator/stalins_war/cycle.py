@@ -17,10 +17,10 @@ SIDE_IDS = (AXIS, SOVIET)
 
 
 def phase_id(state: SwState) -> str:
-    """The phase as posts, deadlines and the log name it: "round-2-axis", "draw-soviet"."""
+    """The phase as posts, deadlines and the log name it: "axis-round-2", "soviet-draw"."""
     if state.phase == ACTION:
-        return f"round-{state.round}-{state.to_move}"
-    return f"{state.phase}-{state.to_move}"
+        return f"{state.to_move}-round-{state.round}"
+    return f"{state.to_move}-{state.phase}"
 
 
 def hand_event(deck: Deck, side: str, p: Player, why: str) -> Event:

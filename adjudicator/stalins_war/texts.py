@@ -28,13 +28,13 @@ if TYPE_CHECKING:
 
 NAMES = {AXIS: "Axis", SOVIET: "Soviet"}
 KIND_WORDS = {
-    OPS: "OPS round, green",
-    RP: "RP round, grey",
-    EVENT: "event round, grey",
-    RP_OPS: "RP and OPS round, grey",
-    RP_EVENT: "RP and event round, grey",
-    ZERO_MOVE: "0-OPS round variant 1, yellow",
-    "zero-reset": "0-OPS round variant 2, grey",
+    OPS: "OPS round (green)",
+    RP: "RP round (grey)",
+    EVENT: "event round (grey)",
+    RP_OPS: "RP and OPS round (grey)",
+    RP_EVENT: "RP and event round (grey)",
+    ZERO_MOVE: "0-OPS round, variant 1 (yellow)",
+    "zero-reset": "0-OPS round, variant 2 (grey)",
 }  # rule 5.9
 MODE_WORDS = {
     OPS: "for OPS",
@@ -125,19 +125,17 @@ def ops_line(opened: Open) -> str:
 
 def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> str:
     side = opened.side
-    what = "0-OPS round" if opened.card is None else deck.card(side, opened.card).label
+    what = KIND_WORDS[opened.kind]
     gone = ""
     if opened.card is not None:
         label = deck.card(side, opened.card).label
+        what = f"{label}, {what}"
         gone = (
             f" {label} is removed from the game (11.4)."
             if removed
             else f" {label} goes to the discard pile."
         )
-    head = (
-        f"Action round {state.round} of turn {state.turn}, {NAMES[side]}: {what} "
-        f"({KIND_WORDS[opened.kind]})."
-    )
+    head = f"Action round {state.round} of turn {state.turn}, {NAMES[side]}: {what}."
     return f"{head}{ops_line(opened)}{gone}\n{track_text(deck, state)}"
 
 
