@@ -15,7 +15,7 @@ BOXES = {"green": (90, 170, 90), "yellow": (230, 200, 70), "grey": (160, 160, 16
 SIDE_COLOURS = {"axis": (90, 100, 110), "soviet": (170, 50, 40)}
 NAMES = {"axis": "Axis", "soviet": "Soviet"}
 KIND_BOX = {"ops": "green", "zero-move": "yellow"}
-WIDTH, HEIGHT = 760, 330
+WIDTH, HEIGHT = 760, 336
 TRACK = 7  # boxes drawn on the Consecutive OPS track: 0 to 6+
 
 
@@ -31,7 +31,7 @@ def _turn_track(image: Any, pen: Any, state: Any, turns: int) -> None:
 def _side(image: Any, pen: Any, system: Any, state: Any, side: str, y: int) -> None:
     p = state.players[side]
     colour = SIDE_COLOURS[side]
-    pen.rectangle((8, y, WIDTH - 8, y + 120), fill=PAPER, outline=colour, width=2)
+    pen.rectangle((8, y, WIDTH - 8, y + 122), fill=PAPER, outline=colour, width=2)
     text.text(image, (16, y + 8), NAMES[side], 14, colour)
     text.text(image, (16, y + 30), "Consecutive OPS", 11, INK)
     for n in range(TRACK):
@@ -47,7 +47,7 @@ def _side(image: Any, pen: Any, system: Any, state: Any, side: str, y: int) -> N
             anchor="mm",
         )
         if min(p.count, TRACK - 1) == n:
-            pen.ellipse((x + 40, y + 16, x + 56, y + 32), fill=colour, outline=INK)
+            pen.ellipse((x + 18, y + 13, x + 34, y + 27), fill=colour, outline=INK)  # the marker
     text.text(image, (16, y + 58), "Actions", 11, INK)
     for n in range(5):
         x = 130 + n * 40
@@ -68,9 +68,9 @@ def _side(image: Any, pen: Any, system: Any, state: Any, side: str, y: int) -> N
         for n, face_up in p.discard[-4:]
         if face_up and n is not None
     ]
-    gone = [system.deck.card(side, n).label for n in p.removed[-3:]]
-    line = f"Face up (last): {', '.join(up) or '-'}   Removed: {', '.join(gone) or '-'}"
-    text.text(image, (16, y + 100), line[:120], 10, INK)
+    gone = [system.deck.card(side, n).label for n in p.removed[-4:]]
+    text.text(image, (16, y + 98), f"Face up (last): {', '.join(up) or '-'}"[:110], 10, INK)
+    text.text(image, (16, y + 110), f"Removed: {', '.join(gone) or '-'}"[:110], 10, INK)
 
 
 def draw(
@@ -83,12 +83,13 @@ def draw(
     _turn_track(image, pen, state, system.deck.turns)
     for row, side in enumerate(("axis", "soviet")):
         _side(image, pen, system, state, side, 62 + row * 128)
-    where = (
-        "game over"
-        if state.result
-        else (f"{state.phase} - action round {state.round} - {NAMES.get(state.to_move, '')} to act")
-    )
-    if state.phase == "draw" and not state.result:
-        where = f"Turn {state.turn}, draw phase: {NAMES.get(state.to_move, '')} decides"
+    who = NAMES.get(state.to_move, "")
+    where = {
+        "action": f"Turn {state.turn}, action round {state.round}: {who} to act",
+        "draw": f"Turn {state.turn}, draw phase: {who} decides",
+        "setup": f"Setup: {who} draws his hand",
+    }.get(state.phase, "")
+    if state.result:
+        where = f"Game over after turn {state.turn} (rule 12.5)"
     text.text(image, (12, HEIGHT - 12), where, 11, INK, anchor="lm")
     return png.encode(image)
