@@ -112,3 +112,14 @@ def test_options_lists_the_legal_orders_privately(game):
     )
     other = sw.answer(sw.view(state, Viewer.of(["soviet"])), "soviet", sw.grammar.parse("options"))
     assert "play" not in other.text and "roll" in other.text
+
+
+def test_the_image_of_the_public_card_state_is_a_png_in_every_phase(game):
+    from adjudicator.stalins_war import drawer
+
+    sw, state, dice = game
+    for s in (state, at(state, "soviet", 5)):
+        png = drawer.draw(sw, sw.view(s, Viewer.public()), title="t")
+        assert png.startswith(b"\x89PNG")
+    s = say(sw, at(state, "soviet", 5), "soviet", "pass0 move")
+    assert drawer.draw(sw, sw.view(s, Viewer.public())).startswith(b"\x89PNG")  # draw phase
