@@ -117,7 +117,7 @@ def test_options_lists_the_legal_orders_privately(game):
 def test_the_image_of_the_public_card_state_is_a_png_in_every_phase(game):
     from adjudicator.stalins_war import drawer
 
-    sw, state, dice = game
+    sw, state, _ = game
     for s in (state, at(state, "soviet", 5)):
         png = drawer.draw(sw, sw.view(s, Viewer.public()), title="t")
         assert png.startswith(b"\x89PNG")
