@@ -123,6 +123,8 @@ def result_text(result: dict | None, system: GameSystem) -> str:
     if not result:
         return "unfinished"
     winner = result.get("winner")
+    if winner != "draw" and winner not in {s.id for s in system.sides} and result.get("text"):
+        return str(result["text"])  # a system with no winner to name says why
     head = "a draw" if winner == "draw" else f"{side_name(system.sides, str(winner))} victory"
     scores = ", ".join(f"{s.name} {result.get(s.id)} VP" for s in system.sides if s.id in result)
     return f"{head} ({scores})" if scores else head

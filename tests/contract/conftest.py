@@ -231,7 +231,11 @@ def chat_game(table: Table, rng: random.Random) -> None:
             table.questions()
         state = table.state()
         side = table.system.situation(state).to_move[0]
-        table.send(d.seats[side], GROUP, choose(rng, legal_texts(table.system, state, side)))
+        if d.script_order is not None:
+            text = d.script_order(rng, table.system, state, side)
+        else:
+            text = choose(rng, legal_texts(table.system, state, side))
+        table.send(d.seats[side], GROUP, text)
 
 
 def chat_run(d: Driver, hidden_seed: str, script=None) -> Run:

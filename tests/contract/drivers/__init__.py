@@ -37,6 +37,10 @@ class Driver:
     chat_orders: int = 30  # the orders of a chat run (fewer if the game ends first)
     ask_every: int = 3  # the audiences ask their questions every so many orders
     masks: Callable[[Any, str | None], Masks] = no_masks
+    # the order a chat run's player sends: (rng, system, state, side) -> text; None: any legal
+    # order. The second run replays the first one's texts, so a system whose orders name a
+    # hidden thing (a card in hand) picks the orders that name none here.
+    script_order: Callable[[Any, Any, Any, str], str] | None = None
 
     @property
     def hidden(self) -> bool:

@@ -1,0 +1,258 @@
+"""The card data (rule 3.5, Q1): a TOML deck read and checked into `Deck`, never literals.
+
+A deck file holds the game's fixed data: the title, the number of turns (1.2), the hand size
+(1.11), the automatic Soviet cards by turn (4.5), the Axis turns with two RP plays (10.5, 10.6),
+the mud rounds (Q5), the nationalities of each side (10.1) and one `[[card]]` table per card:
+owner, number, name, group, printed OPS, printed RP per nationality, event text, `starred`,
+`rp_with` (10.2: "event" or "ops") and what the event gives (`event_ops` 7.14, `event_rp` 10.7).
+docs/stalins-war.md documents the format. Pure: no I/O (the caller gives the text).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from adjudicator.core.scenario import ScenarioError
+
+AXIS, SOVIET = "axis", "soviet"
+OWNERS = (AXIS, SOVIET)
+BLITZKRIEG, TOTAL_WAR = "blitzkrieg", "total-war"
+GROUPS = (BLITZKRIEG, TOTAL_WAR)
+RP_WITH = ("", "event", "ops")
+SET_ASIDE = (1, 2, 3, 4, 5, 6)  # rule 3.8: the Soviet cards #1 to #6
+
+
+@dataclass(frozen=True)
+class Card:
+    owner: str
+    number: int
+    name: str
+    group: str
+    ops: int
+    rp: tuple[tuple[str, int], ...]  # printed RP per nationality (10.1), in the deck's order
+    event: str
+    starred: bool = False  # 11.4
+    rp_with: str = ""  # 10.2: "event" | "ops": RP together with that use
+    event_ops: int = 0  # 7.14: OPS the event gives
+    event_rp: tuple[tuple[str, int], ...] = ()  # 10.7: RP the event gives
+
+    @property
+    def label(self) -> str:
+        """How every message names the card: "#7 Army Group Centre*" (a star: starred)."""
+        return f"#{self.number} {self.name}{'*' if self.starred else ''}"
+
+    @property
+    def gives_rp(self) -> bool:
+        return any(v for _, v in self.event_rp)
+
+    def line(self) -> str:
+        """The card as a hand lists it: number, name, OPS, RP, what the event does."""
+        rp = ", ".join(f"{n} {v}" for n, v in self.rp if v) or "none"
+        extra = []
+        if self.rp_with:
+            extra.append(f"may be played rp+{self.rp_with} (10.2)")
+        if self.event_ops:
+            extra.append(f"event gives {self.event_ops} OPS")
+        if self.gives_rp:
+            extra.append("event gives RP")
+        more = f"; {'; '.join(extra)}" if extra else ""
+        return f"{self.label}: OPS {self.ops}, RP {rp}{more}. {self.event}"
+
+
+@dataclass(frozen=True)
+class Deck:
+    title: str
+    sample: bool
+    turns: int
+    hand_size: int
+    reinforcements: dict[int, tuple[int, ...]]  # turn -> Soviet card numbers (4.5)
+    axis_rp_two_turns: frozenset[int]  # 10.6
+    mud_rounds: frozenset[tuple[int, int]]  # (turn, action round), Q5
+    nationalities: dict[str, tuple[str, ...]]
+    cards: dict[str, dict[int, Card]] = field(default_factory=dict)  # owner -> number -> card
+
+    def card(self, owner: str, number: int) -> Card:
+        return self.cards[owner][number]
+
+    def group(self, owner: str, group: str) -> list[int]:
+        return [n for n, c in sorted(self.cards[owner].items()) if c.group == group]
+
+    def axis_rp_limit(self, turn: int) -> int:
+        """Rules 10.4, 10.5: one Axis RP play a turn, two in the turns of rule 10.6."""
+        return 2 if turn in self.axis_rp_two_turns else 1
+
+    def mud(self, turn: int, action_round: int) -> bool:
+        return (turn, action_round) in self.mud_rounds
+
+
+def load_deck(text: str, source: str) -> Deck:
+    """Parse and check a deck file; every problem names the file, the entry and what is wrong."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(source, "file", f"not TOML: {exc}") from None
+    r = _Reader(source)
+    nations = r.table(data, "nationalities")
+    nationalities = {o: tuple(r.strings(nations, o, f"nationalities.{o}")) for o in OWNERS}
+    reinf = {
+        r.int_of(k, f"reinforcements.{k}", 1): tuple(r.ints(v, f"reinforcements.{k}"))
+        for k, v in r.table(data, "reinforcements").items()
+    }
+    deck = Deck(
+        title=r.string(data, "title"),
+        sample=bool(data.get("sample", False)),
+        turns=r.int_of(data.get("turns"), "turns", 1),
+        hand_size=r.int_of(data.get("hand_size"), "hand_size", 1),
+        reinforcements=reinf,
+        axis_rp_two_turns=frozenset(r.ints(data.get("axis_rp_two_turns", []), "axis_rp_two_turns")),
+        mud_rounds=frozenset(
+            (r.int_of(p[0], "mud_rounds", 1), r.int_of(p[1], "mud_rounds", 1, 5))
+            for p in _pairs(r, data.get("mud_rounds", []))
+        ),
+        nationalities=nationalities,
+        cards={o: {} for o in OWNERS},
+    )
+    cards = data.get("card")
+    if not isinstance(cards, list) or not cards:
+        r.fail("card", "the deck has no [[card]] tables")
+    for n, entry in enumerate(cards, 1):
+        card = _card(r, entry, f"card {n}", nationalities)
+        if card.number in deck.cards[card.owner]:
+            r.fail(f"card {n}", f"{card.owner} card #{card.number} is given twice")
+        deck.cards[card.owner][card.number] = card
+    _check(r, deck)
+    return deck
+
+
+def _pairs(r: _Reader, value: Any) -> list[list[Any]]:
+    if not isinstance(value, list) or any(not isinstance(p, list) or len(p) != 2 for p in value):
+        r.fail("mud_rounds", "must be a list of [turn, action round] pairs")
+    return list(value)
+
+
+def _card(r: _Reader, entry: Any, where: str, nationalities: dict[str, tuple[str, ...]]) -> Card:
+    if not isinstance(entry, dict):
+        r.fail(where, "a card must be a table")
+    owner = r.choice(entry, "owner", OWNERS, where)
+    where = f"{where} ({owner} #{entry.get('number')})"
+    unknown = set(entry) - {
+        "owner",
+        "number",
+        "name",
+        "group",
+        "ops",
+        "rp",
+        "event",
+        "starred",
+        "rp_with",
+        "event_ops",
+        "event_rp",
+    }
+    if unknown:
+        r.fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
+    return Card(
+        owner=owner,
+        number=r.int_of(entry.get("number"), f"{where}: number", 1),
+        name=r.string(entry, "name", where),
+        group=r.choice(entry, "group", GROUPS, where),
+        ops=r.int_of(entry.get("ops"), f"{where}: ops", 0),
+        rp=_rp(r, entry.get("rp", {}), nationalities[owner], f"{where}: rp"),
+        event=r.string(entry, "event", where),
+        starred=r.boolean(entry, "starred", where),
+        rp_with=r.choice(entry, "rp_with", RP_WITH, where, ""),
+        event_ops=r.int_of(entry.get("event_ops", 0), f"{where}: event_ops", 0),
+        event_rp=_rp(r, entry.get("event_rp", {}), nationalities[owner], f"{where}: event_rp"),
+    )
+
+
+def _rp(
+    r: _Reader, value: Any, nations: tuple[str, ...], where: str
+) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, dict):
+        r.fail(where, "must be a table of nationality = RP")
+    unknown = set(value) - set(nations)
+    if unknown:
+        r.fail(
+            where, f"unknown nationality {', '.join(sorted(unknown))}; known: {', '.join(nations)}"
+        )
+    return tuple((n, r.int_of(value.get(n, 0), f"{where}.{n}", 0)) for n in nations)
+
+
+def _check(r: _Reader, deck: Deck) -> None:
+    soviet = deck.cards[SOVIET]
+    missing = [n for n in SET_ASIDE if n not in soviet]
+    if missing:
+        r.fail("card", f"the Soviet cards #1 to #6 are needed (rule 3.8); missing {missing}")
+    for turn, numbers in deck.reinforcements.items():
+        if any(n not in SET_ASIDE for n in numbers):
+            r.fail(f"reinforcements.{turn}", "only the set-aside Soviet cards #1 to #6 (rule 4.5)")
+    for owner in OWNERS:
+        start = [n for n in deck.group(owner, BLITZKRIEG) if owner == AXIS or n not in SET_ASIDE]
+        if len(start) < 1:
+            r.fail("card", f"the {owner} player needs Blitzkrieg cards to draw (rule 3.10)")
+
+
+class _Reader:
+    """Typed reads of a TOML table; every failure names the file and the entry."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, entry: str, problem: str) -> NoReturn:
+        raise ScenarioError(self.source, entry, problem)
+
+    def table(self, data: dict[str, Any], key: str) -> dict[str, Any]:
+        value = data.get(key)
+        if not isinstance(value, dict):
+            self.fail(key, "a table is missing")
+        return dict(value)
+
+    def string(self, data: dict[str, Any], key: str, where: str = "") -> str:
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{where}: {key}" if where else key, "a text is missing")
+        return str(value).strip()
+
+    def strings(self, data: dict[str, Any], key: str, where: str) -> list[str]:
+        value = data.get(key)
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            self.fail(where, "must be a list of names")
+        return list(value)
+
+    def ints(self, value: Any, where: str) -> list[int]:
+        if not isinstance(value, list):
+            self.fail(where, "must be a list of whole numbers")
+        return [self.int_of(v, where, 1) for v in value]
+
+    def int_of(self, value: Any, where: str, low: int, high: int | None = None) -> int:
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            self.fail(where, f"must be a whole number of at least {low}, not {value!r}")
+        if high is not None and value > high:
+            self.fail(where, f"must be at most {high}, not {value!r}")
+        return int(value)
+
+    def boolean(self, data: dict[str, Any], key: str, where: str) -> bool:
+        value = data.get(key, False)
+        if not isinstance(value, bool):
+            self.fail(f"{where}: {key}", "must be true or false")
+        return bool(value)
+
+    def choice(
+        self,
+        data: dict[str, Any],
+        key: str,
+        options: tuple[str, ...],
+        where: str,
+        default: str | None = None,
+    ) -> str:
+        value = data.get(key, default)
+        if value not in options:
+            self.fail(
+                f"{where}: {key}",
+                f"must be one of {', '.join(repr(o) for o in options)}, not {value!r}",
+            )
+        return str(value)

@@ -1,0 +1,215 @@
+"""Setup (3.8 to 3.10), drawing and the reshuffle (3.13), the draw phase (section 4), the
+end-of-turn phase (section 12) and the hooks of section 13. Each hand change sends the hand to
+its owner only (a private event); everyone else learns counts (16.1 to 16.5). Shuffles come from
+the hidden seed (`hidden=True`, 16.7). Pure.
+"""
+
+from __future__ import annotations
+
+from adjudicator.core.dice import DiceSource
+from adjudicator.core.errors import Rejection
+from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Audience, Event
+from adjudicator.stalins_war import texts
+from adjudicator.stalins_war.cards import AXIS, BLITZKRIEG, SET_ASIDE, SOVIET, TOTAL_WAR, Deck
+from adjudicator.stalins_war.state import ACTION, DRAW, SETUP, Discard, Player, SwState
+
+SIDE_IDS = (AXIS, SOVIET)
+
+
+def phase_id(state: SwState) -> str:
+    """The phase as posts, deadlines and the log name it: "axis-round-2", "soviet-draw"."""
+    if state.phase == ACTION:
+        return f"{state.to_move}-round-{state.round}"
+    return f"{state.to_move}-{state.phase}"
+
+
+def hand_event(deck: Deck, side: str, p: Player, why: str) -> Event:
+    """The hand, as text, for its owner only (sent by private message after every change)."""
+    return Event(
+        "HandShown", texts.hand_text(deck, side, p, why), {"side": side}, Audience.of_side(side)
+    )
+
+
+def setup(deck: Deck, sandbox: bool) -> tuple[SwState, list[Event]]:
+    """Rules 3.8, 3.9, 3.11: the Soviet #1 to #6 set aside; each player's Blitzkrieg cards are
+    his deck, shuffled and dealt when he says `draw` (3.10: the setup rolls no dice)."""
+    players = {}
+    for side in SIDE_IDS:
+        cards = [n for n in deck.group(side, BLITZKRIEG) if side == AXIS or n not in SET_ASIDE]
+        players[side] = Player(
+            deck=cards,
+            set_aside=[n for n in SET_ASIDE if side == SOVIET],
+            hand_size=deck.hand_size,
+            rp={n: 0 for n in deck.nationalities[side]},
+        )
+    state = SwState(players=players, sandbox=sandbox, phase=SETUP)
+    return state, [Event("GameStarted", texts.started(deck))]
+
+
+def deal(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]:
+    """Rule 3.10: the player's Blitzkrieg cards are shuffled (hidden seed) and he draws his
+    hand; the Axis player first, then the Soviet player; then turn 1 begins."""
+    p = state.players[side]
+    p.deck = list(dice.shuffle(p.deck, f"{side} deck", hidden=True))
+    events = draw_cards(deck, state, side, p.hand_size, dice)
+    events.append(hand_event(deck, side, p, "the deal (3.10)"))
+    if side == AXIS:
+        state.to_move = SOVIET
+        return events
+    state.phase, state.to_move = ACTION, AXIS
+    text = "Turn 1, action round 1: the Axis player acts first (5.3)."
+    return [*events, Event(PHASE_BEGAN, text, {"turn": 1, "phase": phase_id(state)})]
+
+
+def draw_cards(deck: Deck, state: SwState, side: str, n: int, dice: DiceSource) -> list[Event]:
+    """Draw n cards, reshuffling the discard pile into a new deck when the deck runs out (3.13).
+    The cards drawn are the owner's to see (his hand event follows); everyone learns the count."""
+    p, events, drawn = state.players[side], [], 0
+    for _ in range(n):
+        if not p.deck:
+            if not p.discard:
+                break  # rule 3.13: nothing to shuffle, he stops drawing
+            pile = [c for c, _up in p.discard]
+            p.deck, p.discard = list(dice.shuffle(pile, f"{side} reshuffle", hidden=True)), []
+            events.append(
+                Event(
+                    "DeckReshuffled",
+                    f"{texts.NAMES[side]} shuffles the discard "
+                    f"pile ({len(pile)} cards) into a new draw deck (3.13).",
+                    {"side": side, "cards": len(pile)},
+                )
+            )
+        p.hand.append(p.deck.pop(0))
+        drawn += 1
+    if drawn:
+        events.append(
+            Event(
+                "CardsDrawn",
+                f"{texts.NAMES[side]} draws {drawn} card(s): "
+                f"{len(p.hand)} in hand, {len(p.deck)} in the deck.",
+                {"side": side, "drawn": drawn},
+            )
+        )
+    return events
+
+
+def start_draw_phase(state: SwState) -> list[Event]:
+    """After the 5th Soviet action (2.4): the hook other_phases, then phase Г, Soviet first."""
+    state.phase, state.to_move, state.decided, state.discarded = DRAW, SOVIET, [], {}
+    text = (
+        f"Turn {state.turn}, strategic card draw phase: the Soviet player discards any "
+        "cards (`discard <CARD>...`) and then says `draw` (4.1, 4.2)."
+    )
+    return [Event(PHASE_BEGAN, text, {"turn": state.turn, "phase": phase_id(state)})]
+
+
+def discard(deck: Deck, state: SwState, side: str, order: Discard) -> list[Event]:
+    p = state.players[side]
+    missing = [n for n in order.cards if n not in p.hand]
+    if missing or len(set(order.cards)) != len(order.cards):
+        what = f"#{missing[0]} is not in your hand" if missing else "a card is named twice"
+        raise Rejection(
+            "not-in-hand", f"{what}; `hand` shows your cards, `draw` ends your discards", "4.1"
+        )
+    for n in order.cards:
+        p.hand.remove(n)
+        p.discard.append([n, False])  # rules 4.3, 16.3: face down
+    state.discarded[side] = state.discarded.get(side, 0) + len(order.cards)
+    public = Event(
+        "CardsDiscarded",
+        f"{texts.NAMES[side]} discards {len(order.cards)} card(s) "
+        f"face down (4.1, 16.3); {len(p.hand)} in hand.",
+        {"side": side, "cards": len(order.cards)},
+    )
+    return [public, hand_event(deck, side, p, "you discarded")]
+
+
+def decide(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]:
+    """`draw`: the side has decided (4.2); after both, the draws (4.4, 4.5) and phase Д."""
+    state.decided.append(side)
+    said = state.discarded.get(side, 0)
+    if side == SOVIET:
+        state.to_move = AXIS
+        text = (
+            f"The Soviet player discarded {said} card(s) (4.3). The Axis player discards "
+            "any cards and then says `draw`."
+        )
+        return [Event("DrawDecided", text, {"side": side, "discarded": said})]
+    events = [
+        Event(
+            "DrawDecided",
+            f"The Axis player discarded {said} card(s).",
+            {"side": side, "discarded": said},
+        )
+    ]
+    for who in SIDE_IDS[::-1]:  # the Soviet player first receives his automatic cards (4.5)
+        events += draw_up(deck, state, who, dice)
+    return events + end_of_turn(deck, state)
+
+
+def draw_up(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]:
+    p, events = state.players[side], []
+    arriving = [n for n in deck.reinforcements.get(state.turn, ()) if n in p.set_aside]
+    if side == SOVIET and arriving:  # rules 4.5, 4.6, 4.7; public (16.5)
+        for n in arriving:
+            p.set_aside.remove(n)
+            p.hand.append(n)
+        names = " and ".join(deck.card(SOVIET, n).label for n in arriving)
+        events.append(
+            Event(
+                "ReinforcementCards",
+                f"The Soviet player receives {names} (4.5).",
+                {"side": side, "cards": arriving},
+            )
+        )
+    missing = max(0, p.hand_size - len(p.hand))  # rule 4.8: above the hand size, none drawn
+    events += draw_cards(deck, state, side, missing, dice)
+    return [*events, hand_event(deck, side, p, f"the draw phase of turn {state.turn}")]
+
+
+def end_of_turn(deck: Deck, state: SwState) -> list[Event]:
+    """Phase Д (12.1 to 12.6): trenches are the board's; banked OPS to 0; the game ends after
+    the end-of-turn phase of the last turn, or by automatic victory (a hook)."""
+    for p in state.players.values():
+        p.banked = 0  # rule 12.3
+    victory = automatic_victory(state)
+    if victory is not None or state.turn >= deck.turns:
+        state.result = victory or {
+            "winner": "none",
+            "turn": state.turn,
+            "text": f"the game ends after the end-of-turn phase of turn {state.turn} (rule 12.5); "
+            "the source gives no victory conditions, so no winner is named",
+        }
+        state.to_move = ""
+        return [Event(GAME_ENDED, f"Game over: {state.result['text']}.", dict(state.result))]
+    state.turn, state.round, state.phase, state.to_move = state.turn + 1, 1, ACTION, AXIS
+    state.played, state.decided, state.discarded = [], [], {}
+    for p in state.players.values():  # per-turn records (10.3 to 10.9); counts carry over (7.9)
+        p.rp_plays, p.last, p.rp_event, p.boxes = 0, None, False, []
+    text = f"Turn {state.turn} begins: action round 1, the Axis player acts first (12.4, 5.3)."
+    return [Event(PHASE_BEGAN, text, {"turn": state.turn, "phase": phase_id(state)})]
+
+
+def automatic_victory(state: SwState) -> dict[str, object] | None:
+    """Hook (12.5, Q26): automatic victory is not in the source."""
+    return None
+
+
+def total_war_begins(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]:
+    """Hook (3.4, Q4): the player's Total War cards are shuffled into his draw deck."""
+    p = state.players[side]
+    if p.total_war:
+        raise Rejection("total-war-begun", "your Total War has begun already", "3.4")
+    p.total_war = True
+    cards = deck.group(side, TOTAL_WAR)
+    p.deck = list(dice.shuffle([*p.deck, *cards], f"{side} total war", hidden=True))
+    text = (
+        f"Total War begins for the {texts.NAMES[side]} player: {len(cards)} Total War "
+        f"cards are shuffled into the draw deck, now {len(p.deck)} cards (3.4)."
+    )
+    return [Event("TotalWarBegan", text, {"side": side, "cards": len(cards)})]
+
+
+def set_hand_size(state: SwState, side: str, value: int) -> None:
+    """Hook (3.12, Q2): rule 7.6 (oil, events) is not in the source."""
+    state.players[side].hand_size = value

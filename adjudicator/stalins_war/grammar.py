@@ -1,0 +1,256 @@
+"""The order language of Stalin's War (issue: play, discard, draw, pass0, spend, end, roll,
+hand, deck, track; plus the shared kit). Card numbers may be written `12` or `#12`; hexes and
+units are the players' own board's names (one word each). parse(format(o)) == o. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from adjudicator.grammar import Cursor, GrammarKit, Lexicon, Verb
+from adjudicator.grammar.verbs import join
+from adjudicator.stalins_war.state import (
+    MODES,
+    DeckQ,
+    Discard,
+    Draw,
+    End,
+    HandQ,
+    OptionsQ,
+    Play,
+    Roll,
+    SpendCombat,
+    SpendLeave,
+    SpendStrategic,
+    TotalWar,
+    TrackQ,
+    Zero,
+)
+
+MAX_DICE, MAX_FACES = 20, 100
+KEYWORDS = ("stays", "from")
+
+
+def card_number(c: Cursor) -> int:
+    word = c.peek()
+    digits = word.removeprefix("#") if word is not None else ""
+    if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
+        c.fail("bad-number", f"a card number is expected (`12` or `#12`), not {word!r}")
+    c.i += 1
+    return int(digits)
+
+
+def _names(c: Cursor, what: str) -> tuple[str, ...]:
+    found: list[str] = []
+    while c.peek() is not None and c.peek() not in KEYWORDS:
+        word = c.word(what)
+        if word != "and":
+            found.append(word)
+    if not found:
+        c.fail("syntax", f"{what} is missing")
+    return tuple(found)
+
+
+def _play(c: Cursor) -> Play:
+    card = card_number(c)
+    mode = c.choice("the use", {m: m for m in MODES}, " | ".join(MODES))
+    return Play(card, mode)
+
+
+def _pass0(c: Cursor) -> Zero:
+    variant = c.choice("the variant", {"move": "move", "reset": "reset"}, "move | reset")
+    swap = None
+    if variant == "reset" and c.accept("swap"):
+        swap = card_number(c)
+    return Zero(variant, swap)
+
+
+def _spend(c: Cursor) -> object:
+    kind = c.choice(
+        "what the OPS pay",
+        {k: k for k in ("leave", "strategic", "combat")},
+        "leave | strategic | combat",
+    )
+    if kind == "leave":
+        hex_ = c.word("the hex")
+        units = _names(c, "the units that leave")
+        stays = _names(c, "the units that stay") if c.accept("stays") else ()
+        return SpendLeave(hex_, units, stays)
+    if kind == "strategic":
+        units = _names(c, "the units")
+        origin = c.word("the hex") if c.accept("from") else None
+        return SpendStrategic(units, origin)
+    return SpendCombat(_names(c, "the hexes"))
+
+
+def _discard(c: Cursor) -> Discard:
+    cards = [card_number(c)]
+    while c.peek() is not None:
+        c.accept("and")
+        cards.append(card_number(c))
+    return Discard(tuple(cards))
+
+
+def _roll(c: Cursor) -> Roll:
+    word = (c.peek() or "").lower()
+    count, _, faces = word.partition("d")
+    if (
+        not (count.isdigit() and faces.isdigit())
+        or not (1 <= int(count) <= MAX_DICE)
+        or not (2 <= int(faces) <= MAX_FACES)
+    ):
+        c.fail(
+            "bad-number",
+            f"the dice are written like 2d6 (1 to {MAX_DICE} dice of 2 to "
+            f"{MAX_FACES} faces), not {word!r}",
+        )
+    c.i += 1
+    purpose = c.rest("the purpose of the roll (`roll 2d6 attack on Kiev`)")
+    return Roll(int(count), int(faces), purpose)
+
+
+def _done(order: object) -> Callable[[Cursor], object]:
+    def parse(c: Cursor) -> object:
+        c.done()
+        return order
+
+    return parse
+
+
+def _leave(o: SpendLeave) -> str:
+    stays = ("stays", *o.stays) if o.stays else ()
+    return join("spend leave", o.hex, *o.units, *stays)
+
+
+def _strategic(o: SpendStrategic) -> str:
+    return join("spend strategic", *o.units, *(("from", o.origin) if o.origin else ()))
+
+
+ENTRIES: dict[str, tuple[str, str]] = {
+    "play": (
+        "play <CARD> ops|rp|event|rp+ops|rp+event",
+        (
+            "Play a card of your hand in your action round: for OPS (7.1), for RP (10.1) or as "
+            "an event (11.1); rp+ops and rp+event only for a card whose text allows both "
+            "(10.2). Example: play 7 ops"
+        ),
+    ),
+    "pass0": (
+        "pass0 move | pass0 reset [swap <CARD>]",
+        (
+            "A 0-OPS round (section 9): `move` (variant 1: units may move or fight, the count "
+            "stays) or `reset` (variant 2: no movement or combat, the count goes to 0, and you "
+            "may swap one card for the top card of your deck). Example: pass0 reset swap 8"
+        ),
+    ),
+    "spend": (
+        (
+            "spend leave <HEX> <UNIT>... [stays <UNIT>...] | spend strategic <UNIT>... "
+            "[from <HEX>] | spend combat <HEX>..."
+        ),
+        (
+            "Record OPS spent on your own board (section 8): units that started the round in "
+            "an enemy-ZOC hex leave it (1 OPS when the last of them leaves; name those that "
+            "stay), strategic movement (1 OPS a unit), Combat markers (1 OPS a hex). "
+            "Example: spend combat kiev"
+        ),
+    ),
+    "end": ("end", "End your action round; OPS not spent are lost (8.21). Example: end"),
+    "discard": (
+        "discard <CARD>...",
+        (
+            "Draw phase: discard cards of your hand face down (4.1); "
+            "then `draw`. Example: discard 8 11"
+        ),
+    ),
+    "draw": (
+        "draw",
+        (
+            "Draw phase: you have discarded what you wanted; the draws follow when both "
+            "players have decided (4.2 to 4.5). Example: draw"
+        ),
+    ),
+    "roll": (
+        "roll <N>d<F> <PURPOSE>",
+        (
+            "Roll dice for your board with a stated purpose; every "
+            "roll is posted to the group. Example: roll 2d6 attack on Kiev"
+        ),
+    ),
+    "totalwar": (
+        "totalwar",
+        (
+            "Your Total War begins (as your board says, 3.3): your Total War "
+            "cards are shuffled into your draw deck (3.4). Example: totalwar"
+        ),
+    ),
+    "hand": ("hand", "Your hand, sent to you privately. Example: hand"),
+    "options": (
+        "options",
+        "The orders you may give now (answered to you privately). Example: options",
+    ),
+    "deck": (
+        "deck",
+        (
+            "Each player's deck, hand, discard pile and removed cards (counts, and the "
+            "cards played face up). Example: deck"
+        ),
+    ),
+    "track": (
+        "track",
+        "The consecutive OPS track, the RP recorded and the actions of this turn. Example: track",
+    ),
+}
+
+
+def _verb(
+    word: str,
+    parser: Callable[[Cursor], object],
+    formats: dict[type, Any],
+    group: str = "Cards",
+    raw: bool = False,
+) -> Verb:
+    return Verb(word, parser, {word: ENTRIES[word]}, formats, group=group, raw=raw)
+
+
+VERBS = (
+    _verb("play", _play, {Play: lambda o: join("play", o.card, o.mode)}),
+    _verb(
+        "pass0",
+        _pass0,
+        {
+            Zero: lambda o: join(
+                "pass0", o.variant, *(("swap", o.swap) if o.swap is not None else ())
+            )
+        },
+    ),
+    _verb(
+        "spend",
+        _spend,
+        {
+            SpendLeave: _leave,
+            SpendStrategic: _strategic,
+            SpendCombat: lambda o: join("spend combat", *o.hexes),
+        },
+    ),
+    _verb("end", _done(End()), {End: lambda o: "end"}),
+    _verb("discard", _discard, {Discard: lambda o: join("discard", *o.cards)}),
+    _verb("draw", _done(Draw()), {Draw: lambda o: "draw"}),
+    _verb(
+        "roll",
+        _roll,
+        {Roll: lambda o: join("roll", f"{o.count}d{o.faces}", o.purpose)},
+        "Dice",
+        raw=True,
+    ),
+    _verb("totalwar", _done(TotalWar()), {TotalWar: lambda o: "totalwar"}),
+    _verb("hand", _done(HandQ()), {HandQ: lambda o: "hand"}, "Questions"),
+    _verb("options", _done(OptionsQ()), {OptionsQ: lambda o: "options"}, "Questions"),
+    _verb("deck", _done(DeckQ()), {DeckQ: lambda o: "deck"}, "Questions"),
+    _verb("track", _done(TrackQ()), {TrackQ: lambda o: "track"}, "Questions"),
+)
+
+
+def grammar(sides: Any) -> GrammarKit:
+    return GrammarKit(Lexicon([]), sides, VERBS)

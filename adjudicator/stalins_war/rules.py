@@ -1,0 +1,321 @@
+"""The action phase (sections 5 to 11): playing a card, the 0-OPS rounds, spending OPS, the end
+of an action round. Each function changes the state copy it is given and returns the events;
+a refusal (Rejection, with the rule) is raised before anything is changed. Pure.
+"""
+
+from __future__ import annotations
+
+from adjudicator.core.dice import DiceSource
+from adjudicator.core.errors import Rejection
+from adjudicator.core.events import PHASE_BEGAN, Event
+from adjudicator.stalins_war import texts
+from adjudicator.stalins_war.cards import AXIS, SOVIET, Deck
+from adjudicator.stalins_war.cycle import draw_cards, hand_event, phase_id, start_draw_phase
+from adjudicator.stalins_war.state import (
+    BOX,
+    EVENT,
+    OPS,
+    RP,
+    RP_EVENT,
+    RP_OPS,
+    ZERO_MOVE,
+    ZERO_RESET,
+    Open,
+    Play,
+    Player,
+    SpendCombat,
+    SpendLeave,
+    SpendStrategic,
+    SwState,
+    Zero,
+)
+
+RP_PLAYS = (RP, RP_OPS, RP_EVENT)  # rule 10.11: a card played for RP, with or without more
+EVENT_PLAYS = (EVENT, RP_EVENT)
+
+
+def reduction(count: int) -> int:
+    """Rules 7.5, 7.6, 7.8 (Q12): the box's reduction is count - 1, never below 0."""
+    return max(0, count - 1)
+
+
+def modified_ops(printed: int, count: int) -> int:
+    """Rule 7.8: the modified OPS value, never below 0."""
+    return max(0, printed - reduction(count))
+
+
+def check_play(deck: Deck, state: SwState, side: str, order: Play) -> None:
+    p = state.players[side]
+    if order.card not in p.hand:
+        held = (
+            "you hold no card: take a 0-OPS round (`pass0 move` or `pass0 reset`)"
+            if not p.hand
+            else ("`hand` shows your cards (privately)")
+        )
+        raise Rejection("not-in-hand", f"card #{order.card} is not in your hand; {held}", "5.5")
+    card = deck.card(side, order.card)
+    if order.mode in (RP_OPS, RP_EVENT) and card.rp_with != order.mode.split("+")[1]:
+        also = f"`play {card.number} rp+{card.rp_with}`" if card.rp_with else "no combined play"
+        raise Rejection(
+            "not-combined",
+            f"{card.label} does not allow RP together with "
+            f"{order.mode.split('+')[1]} (its text allows {also}); play it as ops, rp or event",
+            "10.2",
+        )
+    if order.mode in RP_PLAYS:
+        check_rp_play(deck, state, side, p)
+    if order.mode in EVENT_PLAYS and side == AXIS and card.gives_rp and p.rp_event:
+        raise Rejection(
+            "rp-event-limit",
+            f"the Axis player has played an event that gives RP this turn "
+            f"already; play {card.label} for OPS or RP instead",
+            "10.8",
+        )
+
+
+def rp_limit(deck: Deck, state: SwState, side: str) -> tuple[int, str]:
+    if side == SOVIET:
+        return 2, "10.3"
+    limit = deck.axis_rp_limit(state.turn)
+    return limit, "10.5" if limit > 1 else "10.4"
+
+
+def check_rp_play(deck: Deck, state: SwState, side: str, p: Player) -> None:
+    if p.last in RP_PLAYS:
+        raise Rejection(
+            "rp-twice-running",
+            "you played a card for RP in your previous action round of this "
+            "turn; play a card for OPS or as an event, or take a 0-OPS round",
+            "10.9",
+        )
+    limit, rule = rp_limit(deck, state, side)
+    if p.rp_plays >= limit:
+        raise Rejection(
+            "rp-limit",
+            f"the {texts.NAMES[side]} player may play cards for RP at most {limit} "
+            f"time(s) in turn {state.turn} and has done so; play for OPS or as an event",
+            rule,
+        )
+
+
+def play(deck: Deck, state: SwState, side: str, order: Play) -> list[Event]:
+    check_play(deck, state, side, order)
+    p, card, mode = state.players[side], deck.card(side, order.card), order.mode
+    mud = deck.mud(state.turn, state.round)
+    p.hand.remove(card.number)  # rule 6.4: the card leaves the hand at once
+    ops, gained = 0, 0
+    if mode == OPS:
+        p.count += 1  # rule 7.4
+        ops = modified_ops(card.ops, p.count)  # rules 7.5 to 7.8
+        gained = ops
+    else:
+        if not mud:  # rules 7.10(a), 7.10(b), 7.14; a mud round keeps the count (7.12)
+            p.count = 0
+        if mode in RP_PLAYS:
+            record_rp(p, card.rp)  # rule 10.1
+            p.rp_plays += 1
+        if mode == RP_OPS:
+            ops = card.ops  # Q17: the OPS of a combined play are not reduced
+        if mode in EVENT_PLAYS:
+            ops = card.event_ops  # rule 7.14: not reduced
+            if card.gives_rp:
+                record_rp(p, card.event_rp)  # rule 10.7
+                if side == AXIS:
+                    p.rp_event = True  # rule 10.8
+        gained = ops
+    p.last = mode
+    state.open = Open(side, mode, card.number, ops, gained)
+    events = [
+        Event(
+            "CardPlayed",
+            texts.played(deck, state, side, card, mode),
+            {"side": side, "card": card.number, "mode": mode, "ops": ops},
+        ),
+    ]
+    if ops == 0:
+        events += close_round(deck, state)
+    return [*events, hand_event(deck, side, p, f"you played {card.label}")]
+
+
+def record_rp(p: Player, rp: tuple[tuple[str, int], ...]) -> None:
+    for nation, value in rp:
+        p.rp[nation] = p.rp.get(nation, 0) + value
+
+
+def zero(deck: Deck, state: SwState, side: str, order: Zero, dice: DiceSource) -> list[Event]:
+    p = state.players[side]
+    if order.variant == "move" and order.swap is not None:
+        raise Rejection("no-swap", "only variant 2 (`pass0 reset swap <CARD>`) swaps a card", "9.7")
+    if order.swap is not None and order.swap not in p.hand:
+        raise Rejection(
+            "not-in-hand",
+            f"card #{order.swap} is not in your hand; `pass0 reset` without a "
+            "swap, or `hand` to see your cards",
+            "9.9",
+        )
+    events: list[Event] = []
+    if order.variant == "move":
+        kind = ZERO_MOVE  # rule 9.3: the count stays
+    else:
+        kind = ZERO_RESET
+        if not deck.mud(state.turn, state.round):
+            p.count = 0  # rules 9.7, 9.8
+        if order.swap is not None:  # rule 9.9: one card, face down; the top card replaces it
+            p.hand.remove(order.swap)
+            p.discard.append([order.swap, False])
+            events += draw_cards(deck, state, side, 1, dice)
+    p.last = kind
+    state.open = Open(side, kind, None, p.banked, 0)  # rule 9.6: only banked OPS may be spent
+    events.insert(
+        0,
+        Event(
+            "ZeroRound",
+            texts.zero_text(deck, state, side, kind, order.swap),
+            {"side": side, "variant": order.variant},
+        ),
+    )
+    if p.banked == 0:
+        events += close_round(deck, state)
+    if order.swap is not None:
+        events.append(hand_event(deck, side, p, "you replaced one card (9.9)"))
+    return events
+
+
+def _need(opened: Open, cost: int, what: str, rule: str) -> None:
+    if cost > opened.ops:
+        source = "banked OPS (9.6)" if opened.kind in (ZERO_MOVE, ZERO_RESET) else "OPS"
+        raise Rejection(
+            "no-ops",
+            f"{what} costs {cost} OPS and {opened.ops} {source} are left; spend "
+            "less, or `end` the action round",
+            rule,
+        )
+
+
+def _movement(opened: Open) -> None:
+    if opened.combat:
+        raise Rejection(
+            "movement-over",
+            "Combat markers are placed after all movement: no OPS may be spent "
+            "on movement once one is placed; place more Combat markers or `end`",
+            "8.14",
+        )
+
+
+def spend_leave(state: SwState, opened: Open, order: SpendLeave) -> list[Event]:
+    _movement(opened)
+    z = opened.zoc.get(order.hex, {"started": [], "left": [], "paid": False})
+    if z["paid"]:
+        raise Rejection(
+            "left-already",
+            f"every unit that started the round in {order.hex} has left it; the "
+            "1 OPS was paid once (at most once a hex and round)",
+            "8.6",
+        )
+    again = sorted(set(order.units) & set(z["left"]))
+    clash = sorted(set(order.units) & set(order.stays))
+    if again or clash:
+        which = ", ".join(again or clash)
+        raise Rejection(
+            "unit-twice",
+            f"{which} {'left' if again else 'cannot both leave and stay in'} "
+            f"{order.hex} already; name each unit once",
+            "8.3",
+        )
+    started = sorted(set(z["started"]) | set(order.units) | set(order.stays))
+    left = sorted(set(z["left"]) | set(order.units))
+    cost = 1 if set(left) == set(started) else 0  # rules 8.3 to 8.5
+    if cost:
+        _need(opened, 1, f"the last unit that started the round in {order.hex} leaving it", "8.6")
+    opened.zoc[order.hex] = {"started": started, "left": left, "paid": bool(cost)}
+    opened.ops -= cost
+    if cost:
+        opened.moves.append(order.hex)  # rule 8.12
+    line = texts.leave_text(order, started, left, cost)
+    opened.spent.append(line)
+    return [
+        Event(
+            "OpsSpent",
+            f"{texts.NAMES[opened.side]}: {line}; {opened.ops} OPS left.",
+            {"side": opened.side, "cost": cost, "left": opened.ops},
+        )
+    ]
+
+
+def spend_strategic(state: SwState, opened: Open, order: SpendStrategic) -> list[Event]:
+    _movement(opened)
+    cost = len(order.units)  # rule 8.9
+    _need(opened, cost, f"strategic movement of {cost} unit(s)", "8.9")
+    opened.ops -= cost
+    if order.origin:
+        opened.moves.append(order.origin)  # rule 8.13
+    line = f"strategic movement of {', '.join(order.units)} for {cost} OPS (8.9)"
+    opened.spent.append(line)
+    return [
+        Event(
+            "OpsSpent",
+            f"{texts.NAMES[opened.side]}: {line}; {opened.ops} OPS left.",
+            {"side": opened.side, "cost": cost, "left": opened.ops},
+        )
+    ]
+
+
+def spend_combat(state: SwState, opened: Open, order: SpendCombat) -> list[Event]:
+    twice = sorted({h for h in order.hexes if order.hexes.count(h) > 1 or h in opened.combat})
+    if twice:
+        raise Rejection(
+            "combat-marker-twice",
+            f"{', '.join(twice)} has a Combat marker this round already; one Combat marker a hex",
+            "8.16",
+        )
+    cost = len(order.hexes)  # rule 8.15
+    _need(opened, cost, f"{cost} Combat marker(s)", "8.15")
+    opened.ops -= cost
+    opened.combat.extend(order.hexes)
+    both = [h for h in order.hexes if h in opened.moves]
+    note = f" ({', '.join(both)}: movement and combat, 2 OPS in all, 8.20)" if both else ""
+    line = f"Combat markers in {', '.join(order.hexes)} for {cost} OPS (8.15){note}"
+    opened.spent.append(line)
+    return [
+        Event(
+            "OpsSpent",
+            f"{texts.NAMES[opened.side]}: {line}; {opened.ops} OPS left.",
+            {"side": opened.side, "cost": cost, "left": opened.ops},
+        )
+    ]
+
+
+def close_round(deck: Deck, state: SwState) -> list[Event]:
+    """The end of an action round (6.4, 8.21, 11.4), and the next action or the draw phase."""
+    opened = state.open
+    assert opened is not None
+    p = state.players[opened.side]
+    removed = False
+    if opened.card is not None:
+        card = deck.card(opened.side, opened.card)
+        removed = card.starred and opened.kind in EVENT_PLAYS  # rules 11.4, 11.5
+        if removed:
+            p.removed.append(card.number)
+        else:
+            p.discard.append([card.number, True])  # rules 3.7, 6.4
+    p.boxes.append(opened.kind)
+    state.played.append(
+        {
+            "side": opened.side,
+            "round": state.round,
+            "kind": opened.kind,
+            "card": opened.card,
+            "box": BOX[opened.kind],
+        }
+    )
+    summary = texts.round_summary(deck, state, opened, removed)
+    state.open = None
+    events = [Event("RoundEnded", summary, {"side": opened.side, "round": state.round})]
+    if opened.side == AXIS:
+        state.to_move = SOVIET
+    elif state.round < 5:
+        state.round, state.to_move = state.round + 1, AXIS
+    else:  # after the 5th Soviet action: other phases (hook, rule 2.4), then the draw phase
+        return events + start_draw_phase(state)
+    label = f"Turn {state.turn}, action round {state.round}: {texts.NAMES[state.to_move]} to act."
+    return [*events, Event(PHASE_BEGAN, label, {"turn": state.turn, "phase": phase_id(state)})]

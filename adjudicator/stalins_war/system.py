@@ -1,0 +1,303 @@
+"""Stalin's War as a trusted card dealer: the GameSystem of the card and action-round engine
+(rules spec stalins-war-cards.md) and its SystemType. The map, movement and combat are on the
+players' own board; the service deals, keeps the hands secret, keeps the books (consecutive OPS,
+RP and their limits, starred cards) and rolls the dice players ask for, in public. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.core import commands as C
+from adjudicator.core.dice import DiceSource, RecordingDice
+from adjudicator.core.errors import Rejection
+from adjudicator.core.events import GAME_ENDED, Event, Viewer
+from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation
+from adjudicator.stalins_war import cycle, rules, texts
+from adjudicator.stalins_war.cards import AXIS, SOVIET, Deck, load_deck
+from adjudicator.stalins_war.grammar import grammar
+from adjudicator.stalins_war.state import (
+    ACTION,
+    DRAW,
+    MODES,
+    QUERIES,
+    SETUP,
+    DeckQ,
+    Discard,
+    Draw,
+    End,
+    HandQ,
+    OptionsQ,
+    Play,
+    Roll,
+    SpendCombat,
+    SpendLeave,
+    SpendStrategic,
+    SwState,
+    TotalWar,
+    TrackQ,
+    Zero,
+    copy,
+    from_json,
+    hidden_view,
+    to_json,
+)
+
+SIDES = (Side(AXIS, "Axis", ("ax",)), Side(SOVIET, "Soviet", ("sov", "ussr")))
+SPEND_TEMPLATES = (
+    "spend leave <HEX> <UNIT>... [stays <UNIT>...]",
+    "spend strategic <UNIT>... [from <HEX>]",
+    "spend combat <HEX>...",
+)
+HEADLINES = frozenset(
+    {
+        "GameStarted",
+        "CardPlayed",
+        "ZeroRound",
+        "OpsSpent",
+        "RoundEnded",
+        "DiceRolled",
+        "CardsDiscarded",
+        "DrawDecided",
+        "ReinforcementCards",
+        "DeckReshuffled",
+        "CardsDrawn",
+        "TotalWarBegan",
+        GAME_ENDED,
+    }
+)
+
+
+class StalinsWar:
+    id = "stalins-war"
+    sides = SIDES
+    drawer = "adjudicator.stalins_war.drawer"
+    headlines = HEADLINES
+    hidden_information = True
+    side_maps = False  # the secret is a hand of cards, sent as text: one public image
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self.title = deck.title
+        self.grammar = grammar(SIDES)
+
+    # -- playing
+    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
+        state, events = cycle.setup(self.deck, sandbox)
+        return Outcome(state, events)
+
+    def apply(self, state: SwState, actor: str, order: object, dice: DiceSource) -> Outcome:
+        if isinstance(order, C.Default):
+            order = self.default_order(state)
+        if actor == SYSTEM_ACTOR:
+            actor = state.to_move
+        if state.result is not None:
+            raise Rejection("game-over", f"the game is over: {state.result['text']}", "12.5")
+        if actor not in state.players:
+            raise Rejection("not-a-side", "only the Axis or the Soviet player gives orders", None)
+        new, recording = copy(state), RecordingDice(dice)
+        events = self._apply(new, actor, order, recording)
+        return Outcome(new, events, recording.rolls)
+
+    def _apply(self, new: SwState, actor: str, order: object, dice: DiceSource) -> list[Event]:
+        if isinstance(order, Roll):
+            return [roll(actor, order, dice)]
+        if isinstance(order, TotalWar):
+            return cycle.total_war_begins(self.deck, new, actor, dice)
+        self._check_turn(new, actor, order)
+        if new.phase == SETUP:
+            return cycle.deal(self.deck, new, actor, dice)
+        if new.phase == DRAW:
+            if isinstance(order, Discard):
+                return cycle.discard(self.deck, new, actor, order)
+            return cycle.decide(self.deck, new, actor, dice)
+        if isinstance(order, Play):
+            return rules.play(self.deck, new, actor, order)
+        if isinstance(order, Zero):
+            return rules.zero(self.deck, new, actor, order, dice)
+        opened = new.open
+        assert opened is not None
+        if isinstance(order, End):
+            return rules.close_round(self.deck, new)
+        if isinstance(order, SpendLeave):
+            events = rules.spend_leave(new, opened, order)
+        elif isinstance(order, SpendStrategic):
+            events = rules.spend_strategic(new, opened, order)
+        else:
+            assert isinstance(order, SpendCombat)
+            events = rules.spend_combat(new, opened, order)
+        if opened.ops == 0:  # nothing left to spend: the round ends (8.21)
+            events += rules.close_round(self.deck, new)
+        return events
+
+    def _check_turn(self, state: SwState, actor: str, order: object) -> None:
+        name = texts.NAMES[state.to_move]
+        if actor != state.to_move:
+            rule = "4.2" if state.phase == DRAW else "5.4"
+            now = (
+                "decides in the draw phase"
+                if state.phase == DRAW
+                else (f"has action round {state.round}")
+            )
+            raise Rejection(
+                "not-your-turn",
+                f"the {name} player {now} now; wait for him (`roll` and `hand` work at any time)",
+                rule,
+            )
+        if state.phase == SETUP:
+            if not isinstance(order, Draw):
+                raise Rejection(
+                    "setup", "the game begins with the deal: say `draw` for your hand", "3.10"
+                )
+            return
+        if state.phase == DRAW:
+            if not isinstance(order, Discard | Draw):
+                raise Rejection(
+                    "draw-phase",
+                    "this is the draw phase: `discard <CARD>...` face down, then `draw`",
+                    "4.1",
+                )
+            return
+        if state.open is None and not isinstance(order, Play | Zero):
+            raise Rejection(
+                "no-action-yet",
+                "first choose your action: `play <CARD> ops|rp|"
+                "event`, or a 0-OPS round `pass0 move` / `pass0 reset`",
+                "5.5",
+            )
+        if state.open is not None and not isinstance(
+            order, End | SpendLeave | SpendStrategic | SpendCombat
+        ):
+            raise Rejection(
+                "round-open",
+                f"your action round is open ({state.open.ops} OPS "
+                "left): `spend ...` them, or `end`",
+                "5.2",
+            )
+
+    # -- the one gate and the deadline
+    def legal_orders(self, state: SwState, side: str) -> Sequence[object]:
+        if state.result is not None or side != state.to_move:
+            return []
+        hand = sorted(state.players[side].hand)
+        if state.phase == SETUP:
+            return [Draw()]
+        if state.phase == DRAW:
+            return [Draw(), *(Discard((n,)) for n in hand)]
+        if state.open is not None:
+            return [End()]
+        legal: list[object] = []
+        for n in hand:
+            for mode in MODES:
+                try:
+                    rules.check_play(self.deck, state, side, Play(n, mode))
+                except Rejection:
+                    continue
+                legal.append(Play(n, mode))
+        return [*legal, Zero("move"), Zero("reset"), *(Zero("reset", n) for n in hand)]
+
+    def order_templates(self, state: SwState, side: str) -> Sequence[str]:
+        if state.result is not None or side not in state.players:
+            return ()
+        found = ["roll <N>d<F> <PURPOSE>"]
+        if not state.players[side].total_war:
+            found.append("totalwar")
+        if side == state.to_move and state.phase == DRAW:
+            found.append("discard <CARD>...")
+        if side == state.to_move and state.open is not None and state.open.ops > 0:
+            found += SPEND_TEMPLATES
+        return found
+
+    def default_order(self, state: SwState) -> object:
+        """A passed deadline: `draw` (no discard), `end`, or a variant-1 0-OPS round (5.7)."""
+        if state.phase in (DRAW, SETUP):
+            return Draw()
+        return End() if state.open is not None else Zero("move")
+
+    def situation(self, state: SwState) -> Situation:
+        if state.result is not None:
+            return Situation(
+                state.turn, "over", f"turn {state.turn}, game over", (), (), state.result, ""
+            )
+        name = texts.NAMES[state.to_move]
+        if state.phase == SETUP:
+            label = f"setup, {name} draws his hand"
+        elif state.phase == ACTION:
+            label = f"turn {state.turn}, action round {state.round}, {name}"
+        else:
+            label = f"turn {state.turn}, draw phase, {name} decides"
+        key = f"{state.turn}|{state.phase}|{state.round}|{state.to_move}|{state.open is not None}"
+        return Situation(state.turn, cycle.phase_id(state), label, (state.to_move,), (), None, key)
+
+    # -- what a viewer sees
+    def view(self, state: SwState, viewer: Viewer) -> SwState:
+        return state if viewer.over else hidden_view(state, viewer.sides)
+
+    # -- questions
+    def kind_of(self, order: object) -> str:
+        return "query" if isinstance(order, (*QUERIES, C.Status, C.Help, C.Log)) else "order"
+
+    def is_private(self, query: object) -> bool:
+        return isinstance(query, HandQ | OptionsQ)
+
+    def answer(self, state: SwState, actor: str, query: object) -> Answer:
+        if isinstance(query, C.Help):
+            return Answer(self.grammar.help(query.command))
+        if isinstance(query, HandQ):
+            p = state.players.get(actor)
+            if p is None or p.hidden:
+                return Answer("Only a seated player sees his own hand (16.1).")
+            return Answer(texts.hand_text(self.deck, actor, p, "you asked"))
+        if isinstance(query, OptionsQ):
+            return Answer(self.options_text(state, actor))
+        if isinstance(query, DeckQ):
+            return Answer(texts.deck_text(self.deck, state))
+        if isinstance(query, TrackQ):
+            return Answer(f"{texts.where(state)}\n{texts.track_text(self.deck, state)}")
+        return Answer(texts.status_text(self.deck, state, actor))
+
+    def options_text(self, state: SwState, actor: str) -> str:
+        legal = [self.grammar.format(o) for o in self.legal_orders(state, actor)]
+        more = list(self.order_templates(state, actor))
+        if not legal and not more:
+            return "You have no order to give now."
+        head = f"{texts.where(state)}\nYou may give: " if legal else "You may give: "
+        return head + ", ".join(f"`{t}`" for t in [*legal, *more]) + "."
+
+    # -- the state as JSON
+    def show(self, state: SwState) -> dict[str, Any]:
+        return {**to_json(state), "vp": None}
+
+    def state_to_json(self, state: SwState) -> dict[str, Any]:
+        return to_json(state)
+
+    def state_from_json(self, data: dict[str, Any]) -> SwState:
+        return from_json(data)
+
+
+def roll(side: str, order: Roll, dice: DiceSource) -> Event:
+    """A roll a player asks for, with its purpose: public, so nobody fishes for dice in private."""
+    values = dice.dice(order.count, order.faces, f"{side}: {order.purpose}")
+    total = sum(values)
+    shown = " + ".join(map(str, values)) + (f" = {total}" if len(values) > 1 else "")
+    text = f"{texts.NAMES[side]} rolls {order.count}d{order.faces} for {order.purpose}: {shown}."
+    return Event("DiceRolled", text, {"side": side, "dice": list(values), "total": total})
+
+
+@dataclass(frozen=True)
+class StalinsWarType:
+    id: str = "stalins-war"
+    title: str = "Stalin's War: strategic cards, action rounds, OPS and RP"
+    name: str = "Stalin's War"
+    sides: tuple[Side, ...] = SIDES
+    data_package: str = "adjudicator.stalins_war"
+    data_file: str = "sample_deck.toml"
+    default_source: str = "stalins_war/sample_deck.toml"
+
+    def load(self, text: str, source: str) -> StalinsWar:
+        return StalinsWar(load_deck(text, source))
+
+
+SYSTEM = StalinsWarType()
