@@ -85,6 +85,6 @@ def test_12_5_the_demo_plays_18_turns_says_so_and_the_audit_replays_every_shuffl
     )
     assert cli.main(["audit", "demo-2", "--db", db]) == 0
     report = capsys.readouterr().out
-    found = re.search(r"hidden seed revealed, (\d+) hidden draw", report)
+    found = re.search(r"hidden seed revealed, (\d+) hidden value", report)
     assert found and int(found.group(1)) > 300, report
     assert "every event, state hash and the final state matches" in report

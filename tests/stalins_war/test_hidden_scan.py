@@ -204,6 +204,6 @@ def test_16_7_export_holds_no_hand_before_the_end_and_audits_every_shuffle_after
     service.export("sw", tmp_path / "over.jsonl")
     ok, report = audit.verify_file(tmp_path / "over.jsonl")
     assert ok, report
-    found = re.search(r"hidden seed revealed, (\d+) hidden draw", report)
+    found = re.search(r"hidden seed revealed, (\d+) hidden value", report)
     assert found and int(found.group(1)) > 50, report
     store.close()
