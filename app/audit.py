@@ -8,7 +8,10 @@ on a stored game.
 
 `player_export` is what a player gets in chat (`audit export`, `audit page`): every row up to the
 open dice epoch (left out: its seed is still secret, its rolls could not be checked), never an
-unrevealed seed, hidden information only once the game has ended. `load_export` reads a file for
+unrevealed seed, hidden information only once the game has ended. Decision: a game with hidden
+information gives no player file before its end (Withheld): its chained order rows carry the
+texts a side gave in private (`move lewenhaupt courland`, `discard 12`), which only that side
+may read while the game runs, and a row cannot be cut out of the chain it is hashed into. `load_export` reads a file for
 `pbem audit --verify`: a missing, unreadable, malformed or truncated file raises ExportUnreadable
 with one clear sentence instead of a report of nothing.
 """
@@ -196,9 +199,22 @@ def open_epoch_row(rows: list[dict[str, Any]]) -> int | None:
     return opened[0]["index"] if opened else None
 
 
+class Withheld(Exception):
+    """A running game with hidden information: no player file before its end (module doc)."""
+
+
 def player_export(store: Store, name: str) -> tuple[bytes, int | None, int]:
     """(the export's bytes, the open epoch left out (None: none), the row it starts at): every
     row before the open epoch. Never an unrevealed seed; hidden values only after the end."""
+    system = games.system_of(store, name)
+    if system.hidden_information:
+        rec = store.load(name, with_log=False)
+        if not system.situation(system.state_from_json(rec.snapshot)).over:
+            raise Withheld(
+                f"{name} keeps hidden information, and its log holds the orders each side gave"
+                " in private: the audit files are given once the game has ended (then with every"
+                f" hidden draw checked too). Until then the host checks it with `pbem audit {name}`."
+            )
     header, rows = export_doc(store, name)
     cut = open_epoch_row(rows)
     left_out = None
@@ -222,6 +238,7 @@ def write_page(path: str | Path, data: bytes) -> None:
 
 __all__ = [
     "ExportUnreadable",
+    "Withheld",
     "audit_game",
     "check",
     "export",

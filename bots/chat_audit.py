@@ -3,8 +3,8 @@ that verifies it in any browser), and `audit spectators on|off`.
 
 Who may ask: every player (a user seated in the game) and every moderator, at any time. The open
 dice epoch is always left out (its seed is secret until it ends, so its rolls could not be
-checked) and the reply says so; hidden information is in the file only once the game has ended
-(app.audit.player_export). Spectators (anyone else in the chat) get the files only where a
+checked) and the reply says so; a game with hidden information gives its files only once it
+has ended (app.audit.player_export, Withheld). Spectators (anyone else in the chat) get the files only where a
 moderator said `audit spectators on`. Decision: the default is OFF: a game's players and
 moderators choose whether onlookers may pull the whole log as files (everything in it has been
 posted in the chat already, so allowing it gives nothing secret away).
@@ -55,7 +55,10 @@ def run(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoi
             " for its players and moderators (a moderator may allow spectators with"
             " `audit spectators on`)."
         )
-    data, left_out, rows = audit.player_export(chat.store, game)
+    try:
+        data, left_out, rows = audit.player_export(chat.store, game)
+    except audit.Withheld as exc:
+        raise ChatRefused(str(exc)) from exc
     head = _head_hash(data)
     lines = [f"**{game}**: {_what(what)}: {rows} row(s), 0-{rows - 1}, head hash {head}."]
     lines += _notes(chat, game, left_out, rows)

@@ -1,11 +1,14 @@
 """`audit export` and `audit page` in chat, end to end on both platforms (tests/e2e_support.py:
 the real python-telegram-bot and discord.py against their local fakes): a player gets the files as
-document attachments, the open dice epoch left out and said so, hidden information only after the
-end; a spectator only once a moderator said `audit spectators on` (the default is off).
+document attachments, the open dice epoch left out and said so; a game with hidden information
+gives no file before its end (its order rows hold what a side said in private) and everything,
+hidden draws included, after it; a spectator only once a moderator said `audit spectators on`
+(the default is off).
 
-The game is the hidden duel (tests/systems/duel.py): alice moderates and plays north, bob south,
-carol only watches. The moves are set up straight through the chat service; the audit commands go
-through the platforms.
+The games are the hidden duel (tests/systems/duel.py) and the public dice race
+(tests/systems/race.py): alice moderates and plays the first side, bob the second, carol only
+watches. The moves are set up straight through the chat service; the audit commands go through
+the platforms.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from storage.audit import parse_export
 from tests import e2e_support as E
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegramAPI
-from tests.systems import duel
+from tests.systems import duel, race
 
 DUEL_TURNS = 3  # tests/systems/duel.toml
 TURN = [("alice", "draw"), ("alice", "roll"), ("alice", "play")] + [
@@ -32,11 +35,16 @@ TURN = [("alice", "draw"), ("alice", "roll"), ("alice", "play")] + [
 ]
 
 
+RACE_TURN = [("alice", "roll"), ("bob", "roll")]  # two turns cannot reach the goal of 12
+
+
 @pytest.fixture(autouse=True)
-def duel_system():
-    registry.register(duel.SYSTEM)
+def test_systems():
+    for kind in (duel.SYSTEM, race.SYSTEM):
+        registry.register(kind)
     yield
-    registry.unregister(duel.SYSTEM.id)
+    for kind in (duel.SYSTEM, race.SYSTEM):
+        registry.unregister(kind.id)
 
 
 def run(coro, timeout: float = 90.0) -> None:
@@ -45,13 +53,18 @@ def run(coro, timeout: float = 90.0) -> None:
 
 async def duel_game(world: E.World, chat: E.Chat, turns: int) -> str:
     """A hidden duel with `turns` turns played: alice (moderator) north, bob south, carol seen."""
+    return await game_of(world, chat, "hidden-duel", ("north", "south"), TURN * turns)
+
+
+async def game_of(world: E.World, chat: E.Chat, system: str, sides, moves) -> str:
     for user, text in [
-        ("alice", "new hidden-duel"),
-        ("alice", "join north"),
-        ("bob", "join south"),
+        ("alice", f"new {system}"),
+        ("alice", f"join {sides[0]}"),
+        ("bob", f"join {sides[1]}"),
         ("alice", "start"),
         ("carol", "status"),
-    ] + TURN * turns:
+        *moves,
+    ]:
         outs = await E.direct(world, chat, user, text)
         assert outs and not outs[0].text.startswith("Refused"), (text, outs[0].text)
     return world.game(*chat.key)
@@ -90,17 +103,21 @@ def test_a_telegram_player_gets_the_export_and_the_page_as_files(tmp_path, capsy
             group = E.TelegramChat(w, E.TG_GROUP)
             game = await duel_game(w, group, turns=1)
             since = len(api.calls)
+            a = await group.say("bob", "audit export")  # running, with hidden information
+            assert a.public.startswith("Refused") and "once the game has ended" in a.public
+            assert not [c for c in api.calls[since:] if c.method == "sendDocument"]
+            await finish(w, group, turns_played=1)
+            since = len(api.calls)
             a = await group.say("bob", "audit export")
-            assert "Left out: dice epoch 2, still open" in a.public
-            assert "Hidden information: sealed until the game ends" in a.public
+            assert "Nothing left out" in a.public and "Hidden information: included" in a.public
             data = a.outs[0].image  # delivered: the harness waits for it on the platform
             assert data is not None and data in a.images
             (call,) = [c for c in api.calls[since:] if c.method == "sendDocument"]
             assert call.filenames["document"] == f"{game}-audit.jsonl" and call.document == data
             header, rows = parse_export(data)
-            assert header["rows"] == len(rows) and rows[-1]["kind"] == "reveal"
-            assert "secret" not in data.decode()  # hidden values stay sealed while it runs
-            assert "OK: the chain holds" in verified(tmp_path, data, capsys)
+            assert header["rows"] == len(rows)
+            out = verified(tmp_path, data, capsys)
+            assert "hidden seed revealed" in out and '"secret"' in data.decode()
 
             a = await group.say("alice", "audit page")
             page = a.outs[0].image
@@ -119,13 +136,6 @@ def test_a_telegram_player_gets_the_export_and_the_page_as_files(tmp_path, capsy
             a = await group.say("carol", "audit page")
             assert a.outs[0].image in a.images and embedded(a.outs[0].image) == data
 
-            await finish(w, group, turns_played=1)
-            a = await group.say("bob", "audit export")
-            assert "Nothing left out" in a.public and "Hidden information: included" in a.public
-            final = a.outs[0].image
-            out = verified(tmp_path, final, capsys)
-            assert "hidden seed revealed" in out and '"secret"' in final.decode()
-
     run(scenario())
 
 
@@ -136,10 +146,10 @@ def test_a_discord_player_gets_the_files_and_a_spectator_only_when_allowed(tmp_p
             E.World(str(tmp_path / "g.db"), E.now_clock(), discord=fake) as w,
         ):
             channel = E.DiscordChat(w, fake.channel_id)
-            game = await duel_game(w, channel, turns=2)
+            game = await game_of(w, channel, "dice-race", ("red", "blue"), RACE_TURN * 2)
             since = len(fake.sent)
-            a = await channel.say("bob", "audit export")
-            assert "Left out: dice epoch 3, still open" in a.public
+            a = await channel.say("bob", "audit export")  # a public game: at any time
+            assert re.search(r"Left out: dice epoch \d+, still open", a.public), a.public
             ((name, data),) = audit_files(fake, since)
             assert name == f"{game}-audit.jsonl" and a.outs[0].image == data
             assert "OK: the chain holds" in verified(tmp_path, data, capsys)
