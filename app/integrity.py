@@ -51,6 +51,19 @@ def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
         )
 
 
+def checked_state(tx: GameTx, system: GameSystem) -> Any:
+    """The snapshot's state, once it is known to be the state the log recorded."""
+    try:
+        state = system.state_from_json(tx.snapshot)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        row = tx.state_row()
+        at = row.index if row is not None else tx.head_index
+        problem = f"the stored snapshot is no state of the game ({type(exc).__name__}: {exc})"
+        raise Tampered(tx.name, {"index": at, "problem": problem}) from exc
+    check_snapshot(tx, system, state)
+    return state
+
+
 def frozen_text(failure: dict[str, Any], name: str) -> str:
     return (
         f"Game {name} is FROZEN: its stored log fails its checks at row {failure['index']}: "
@@ -202,6 +215,7 @@ def expect_head(rows: list[dict[str, Any]], text: str) -> tuple[bool, str]:
 __all__ = [
     "FROZEN",
     "check_snapshot",
+    "checked_state",
     "expect_head",
     "frozen_text",
     "listen",

@@ -148,8 +148,7 @@ class _Run:
         self.deadline_at, self.expect = deadline_at, expect
 
     def __call__(self, tx: GameTx) -> list[Reply | None]:
-        before = self.system.state_from_json(tx.snapshot)
-        integrity.check_snapshot(tx, self.system, before)
+        before = integrity.checked_state(tx, self.system)
         state = before
         replies: list[Reply | None] = []
         self.applied: list[tuple[object, Reply]] = []  # (line's order, its reply), this attempt

@@ -63,7 +63,7 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
     mods = list(s.exec(select(Moderator).where(Moderator.game_id == g.id)))
     have = {m.user: m.row_hash for m in mods}
     for user, digest in have.items():
-        if want["moderators"].get(user) != digest:
+        if user not in want["moderators"] or want["moderators"][user] != digest:
             return _fail(
                 by_hash.get(want["moderators"].get(user) or "", g.head_index),
                 f"moderator table row {user!r} disagrees with the chain (no chained row makes"

@@ -173,6 +173,7 @@ class Store:
                     g = self._game(s, name, lock=True)
                     self._guard(s, g)
                     tx = GameTx(s, g)
+                    tx.seats(), tx.moderators()  # every power's cache against its chained row
                     result = fn(tx)
                     tx.finish()
                 return result
