@@ -117,7 +117,9 @@ def repair(core: Core, name: str, user: str | None = None) -> dict[str, Any]:
             raise ValueError(f"game {name!r}: row 0 itself is bad; repair it from an export")
         kept, dropped = rows[:cut], rows[cut:]
         if dropped:
-            s.exec(delete(LogEntry).where(LogEntry.game_id == g.id, LogEntry.index >= cut))  # type: ignore[call-overload]
+            s.exec(
+                delete(LogEntry).where(col(LogEntry.game_id) == g.id, col(LogEntry.index) >= cut)
+            )
         state = fold.replay(system, fold.with_secrets([record(e) for e in entries[:cut]]))
         _restore_epochs(s, g, kept)
         g.head_index, g.head_hash = kept[-1]["index"], kept[-1]["hash"]

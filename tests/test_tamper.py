@@ -24,7 +24,6 @@ from storage import outbox as outbox_rows
 from tests.playing import legal_text, play_random
 
 USERS = {"soviet": "telegram:1", "german": "telegram:2"}
-TRIED: list[str] = []  # the tamper cases tried (the report's figure)
 
 
 def execute(store: Store, sql: str, **params) -> None:
@@ -84,13 +83,9 @@ def restarted(service: GameService, stores) -> GameService:
     return GameService(stores(service.store.url))
 
 
-def case(name: str) -> None:
-    TRIED.append(name)
-
-
 # -- rows of the log (found by the whole-chain check before a game is first served)
 def test_13_1_an_edited_row_freezes_the_game_naming_it(game, stores):
-    case("row edited")
+    """Tamper case: row edited."""
     rows = raw_rows(game.store)
     k = len(rows) // 2
     execute(game.store, 'UPDATE logentry SET text = :t WHERE "index" = :k', t="forged", k=k)
@@ -98,14 +93,14 @@ def test_13_1_an_edited_row_freezes_the_game_naming_it(game, stores):
 
 
 def test_13_1_a_deleted_row_freezes_the_game_naming_it(game, stores):
-    case("row deleted")
+    """Tamper case: row deleted."""
     k = len(raw_rows(game.store)) // 2
     execute(game.store, 'DELETE FROM logentry WHERE "index" = :k', k=k)
     assert_frozen(restarted(game, stores), k)
 
 
 def test_13_1_an_inserted_row_freezes_the_game_naming_it(game, stores):
-    case("row inserted")
+    """Tamper case: row inserted."""
     store = game.store
     rows = raw_rows(store)
     k = len(rows) // 2
@@ -127,7 +122,7 @@ def test_13_1_an_inserted_row_freezes_the_game_naming_it(game, stores):
 
 
 def test_13_1_swapped_rows_freeze_the_game_naming_the_first(game, stores):
-    case("rows swapped")
+    """Tamper case: rows swapped."""
     store = game.store
     k = len(raw_rows(store)) // 2
     execute(store, 'UPDATE logentry SET "index" = -1 WHERE "index" = :k', k=k)
@@ -137,7 +132,7 @@ def test_13_1_swapped_rows_freeze_the_game_naming_the_first(game, stores):
 
 
 def test_13_1_a_payload_that_is_no_json_freezes_the_game(game, stores):
-    case("non-JSON payload")
+    """Tamper case: non-JSON payload."""
     k = len(raw_rows(game.store)) // 2
     execute(game.store, 'UPDATE logentry SET payload = :p WHERE "index" = :k', p="{not json", k=k)
     assert_frozen(restarted(game, stores), k)
@@ -145,7 +140,7 @@ def test_13_1_a_payload_that_is_no_json_freezes_the_game(game, stores):
 
 # -- before every write, in constant time: the same process notices at once
 def test_13_1_an_edited_head_row_is_refused_in_the_same_process(game):
-    case("head row edited")
+    """Tamper case: head row edited."""
     head = scalar(game.store, "SELECT head_index FROM game")
     execute(game.store, 'UPDATE logentry SET text = :t WHERE "index" = :k', t="forged", k=head)
     assert_frozen(game, head)
@@ -160,14 +155,14 @@ def forge_snapshot(service: GameService) -> None:
 
 
 def test_13_1_a_forged_snapshot_is_refused(game):
-    case("snapshot forged")
+    """Tamper case: snapshot forged."""
     forge_snapshot(game)
     message = assert_frozen(game, None)
     assert "snapshot" in message
 
 
 def test_13_2_a_seat_given_in_the_table_is_refused_to_everyone(game):
-    case("seat table edited")
+    """Tamper case: seat table edited."""
     execute(game.store, "UPDATE seat SET \"user\" = 'telegram:666' WHERE side = 'soviet'")
     message = assert_frozen(game, None)
     assert "seat table gives soviet to telegram:666" in message
@@ -176,7 +171,7 @@ def test_13_2_a_seat_given_in_the_table_is_refused_to_everyone(game):
 
 
 def test_13_2_an_inserted_moderator_row_is_refused(game):
-    case("moderator row inserted")
+    """Tamper case: moderator row inserted."""
     gid = scalar(game.store, "SELECT id FROM game")
     execute(
         game.store, "INSERT INTO moderator (game_id, \"user\") VALUES (:g, 'telegram:666')", g=gid
@@ -188,7 +183,7 @@ def test_13_2_an_inserted_moderator_row_is_refused(game):
 
 
 def test_13_2_a_changed_seed_of_the_open_epoch_is_caught_before_its_first_use(game):
-    case("open epoch's seed changed")
+    """Tamper case: open epoch's seed changed."""
     execute(game.store, "UPDATE dicesecret SET seed = :s WHERE kind = 'epoch' AND NOT revealed",
             s="ab" * 32)  # fmt: skip
     message = assert_frozen(game, None)
@@ -196,32 +191,32 @@ def test_13_2_a_changed_seed_of_the_open_epoch_is_caught_before_its_first_use(ga
 
 
 def test_13_2_a_changed_salt_digest_is_refused(game):
-    case("salt digest")
+    """Tamper case: salt digest."""
     execute(game.store, "UPDATE game SET salt_digest = :d", d="f" * 64)
     assert "salt digest" in assert_frozen(game, None)
 
 
 def test_13_2_a_moved_roll_counter_is_refused(game):
-    case("roll counter")
+    """Tamper case: roll counter."""
     execute(game.store, "UPDATE game SET epoch_next_n = 1")
     assert "roll counter" in assert_frozen(game, None)
 
 
 def test_13_2_a_changed_epoch_column_of_a_salt_row_is_refused(game):
-    case("epoch column")
+    """Tamper case: epoch column."""
     execute(game.store, "UPDATE logentry SET epoch = epoch + 1 WHERE kind = 'salt'")
     assert_frozen(game, None)
 
 
 def test_13_2_a_changed_epoch_column_of_an_old_row_is_found_on_restart(game, stores):
-    case("epoch column (old row)")
+    """Tamper case: epoch column (old row)."""
     k = scalar(game.store, "SELECT MIN(\"index\") FROM logentry WHERE kind = 'reveal'")
     execute(game.store, 'UPDATE logentry SET epoch = 99 WHERE "index" = :k', k=k)
     assert_frozen(restarted(game, stores), k)
 
 
 def test_13_2_the_epoch_counter_is_checked(game):
-    case("epoch counter")
+    """Tamper case: epoch counter."""
     execute(game.store, "UPDATE game SET epoch = epoch + 1")
     assert_frozen(game, None)
 
@@ -297,7 +292,7 @@ def test_13_3_a_kept_head_is_confirmed(game, capsys):
 
 
 def test_13_3_truncation_is_caught_by_a_kept_head(game, capsys):
-    case("truncation (kept head)")
+    """Tamper case: truncation (kept head)."""
     store = game.store
     play_random(game, "g", 2, seed=5)
     kept = saved_post(game)
@@ -312,7 +307,7 @@ def test_13_3_truncation_is_caught_by_a_kept_head(game, capsys):
 
 
 def test_13_3_a_rechained_rewrite_is_caught_by_a_kept_head(game, capsys):
-    case("re-chained rewrite (kept head)")
+    """Tamper case: re-chained rewrite (kept head)."""
     store = game.store
     kept = saved_post(game)
     rows = raw_rows(store)
@@ -331,3 +326,15 @@ def test_13_3_a_rechained_rewrite_is_caught_by_a_kept_head(game, capsys):
     code = main(["audit", "g", "--db", store.url, "--expect-head", kept])
     out = capsys.readouterr().out
     assert code != 0 and "NOT in the log" in out and "rewritten" in out, out
+
+
+def test_13_3_a_kept_head_is_checked_in_an_export_without_the_database(game, capsys, tmp_path):
+    kept = saved_post(game)
+    path = tmp_path / "g.jsonl"
+    assert main(["audit", "g", "--db", game.store.url, "--export", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["audit", "--verify", str(path), "--expect-head", kept]) == 0
+    assert "the log still holds it" in capsys.readouterr().out
+    other = "Log row 3, head hash " + "0" * 64
+    assert main(["audit", "--verify", str(path), "--expect-head", other]) != 0
+    assert "NOT in the log" in capsys.readouterr().out
