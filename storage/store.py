@@ -226,6 +226,18 @@ class Store:
             self.frozen.pop(name, None)
         return failure
 
+    def roles_failure(self, name: str) -> dict | None:
+        """The seats and moderators a question is answered by, against their chained rows (a
+        failure freezes the game): a forged seat shows no side's private view."""
+        with self._session(read=True) as s:
+            g = self._game(s, name)
+            seats = s.exec(select(Seat).where(Seat.game_id == g.id)).all()
+            mods = s.exec(select(Moderator).where(Moderator.game_id == g.id)).all()
+            failure = trust.check_roles(s, g, seats, mods)
+        if failure is not None:
+            self._freeze(name, failure)
+        return failure
+
     # -- reading
     def load(self, name: str, *, with_log: bool = True) -> GameRecord:
         with self._session(read=True) as s:

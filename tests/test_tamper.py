@@ -338,3 +338,11 @@ def test_13_3_a_kept_head_is_checked_in_an_export_without_the_database(game, cap
     other = "Log row 3, head hash " + "0" * 64
     assert main(["audit", "--verify", str(path), "--expect-head", other]) != 0
     assert "NOT in the log" in capsys.readouterr().out
+
+
+def test_13_2_a_forged_seat_answers_no_question_as_that_side(game):
+    """Tamper case: seat table edited, then a question (a side's view is a power too)."""
+    execute(game.store, "UPDATE seat SET \"user\" = 'telegram:666' WHERE side = 'german'")
+    (reply,) = game.say("g", None, "status", user="telegram:666")
+    assert not reply.ok and reply.error["code"] == "frozen", reply.reply
+    assert "seat table gives german to telegram:666" in reply.error["message"]
