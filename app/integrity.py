@@ -100,8 +100,14 @@ def listen(core: Core) -> None:
         store.tamper_listeners.append(told)
 
 
-def repair(core: Core, name: str, user: str | None = None) -> dict[str, Any]:
-    """Rebuild a game from its last good row; the payload of the chained repair row."""
+def repair(
+    core: Core,
+    name: str,
+    user: str | None = None,
+    export: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """Rebuild a game from its last good row, or from an export's rows (its header and rows,
+    already checked by the audit); the payload of the chained repair row."""
     store = core.store
     system = games.system_of(store, name)
     failure = store.verify(name)
@@ -111,39 +117,91 @@ def repair(core: Core, name: str, user: str | None = None) -> dict[str, Any]:
             s.exec(select(LogEntry).where(LogEntry.game_id == g.id).order_by(col(LogEntry.index)))
         )
         rows = [trust.entry_row(e) for e in entries]
-        bad = chain.chain_failure(rows)
-        cut = len(rows) if bad is None else bad["index"]
-        if cut == 0:
-            raise ValueError(f"game {name!r}: row 0 itself is bad; repair it from an export")
-        kept, dropped = rows[:cut], rows[cut:]
-        if dropped:
-            s.exec(
-                delete(LogEntry).where(col(LogEntry.game_id) == g.id, col(LogEntry.index) >= cut)
-            )
-        state = fold.replay(system, fold.with_secrets([record(e) for e in entries[:cut]]))
-        _restore_epochs(s, g, kept)
-        g.head_index, g.head_hash = kept[-1]["index"], kept[-1]["hash"]
-        g.snapshot = dump(system.state_to_json(state))
-        fill_caches(s, g, kept)
-        s.add(g)
-        s.flush()
+        if export is None:
+            bad = chain.chain_failure(rows)
+            cut = len(rows) if bad is None else bad["index"]
+            if cut == 0:
+                raise ValueError(f"game {name!r}: row 0 itself is bad; repair it from an export")
+            dropped: list[str] = [str(r.get("hash")) for r in rows[cut:]]
+            if dropped:
+                s.exec(
+                    delete(LogEntry).where(
+                        col(LogEntry.game_id) == g.id, col(LogEntry.index) >= cut
+                    )
+                )
+            kept = entries[:cut]
+            source = f"repair from row {cut - 1}"
+        else:
+            kept, dropped = _from_export(s, g, entries, export)
+            source = f"repair from an export of {len(kept)} rows"
+        payload, turn = _rebuild(s, g, system, kept, failure)
+        payload["dropped"] = dropped
         tx = GameTx(s, g)
-        payload = {
-            "action": "repair",
-            "why": None if failure is None else failure["problem"],
-            "from_row": cut - 1,
-            "dropped": [r.get("hash") for r in dropped],
-            "state_sha256": sealing.state_digest(system, state),
-        }
-        tx.append("moderation", "moderator", f"repair from row {cut - 1}", payload, user=user)
-        if g.epoch:
+        tx.append("moderation", "moderator", source, payload, user=user)
+        if g.epoch:  # a seed the dropped rows may have used never rolls again
             tx.reveal_epoch()
-            tx.open_epoch(system.situation(state).turn or 1, core.seeds())
+            tx.open_epoch(turn, core.seeds())
         tx.finish()
     store._verified.discard(name)
     if store.verify(name) is not None:
         raise ValueError(f"game {name!r} still fails after the repair: {store.frozen[name]}")
     return payload
+
+
+def _from_export(
+    s: Any, g: Any, entries: list[LogEntry], export: tuple[dict[str, Any], list[dict[str, Any]]]
+) -> tuple[list[LogEntry], list[str]]:
+    """Replace the stored rows by the export's (a stored row's off-chain secret is kept)."""
+    header, rows = export
+    if header.get("game_uid") != g.uid:
+        raise ValueError(f"the export is of game uid {header.get('game_uid')}, not {g.uid}")
+    secrets = {e.hash: e.secret for e in entries}
+    s.exec(delete(LogEntry).where(col(LogEntry.game_id) == g.id))
+    s.flush()
+    open_epoch = 0
+    kept = []
+    for row in rows:
+        p = row["payload"]
+        if row["kind"] == "epoch":
+            open_epoch = p.get("epoch", 0)
+        epoch = trust.row_epoch(row)
+        if epoch is trust.ANY:
+            epoch = open_epoch or None
+        secret = row.get("secret")
+        e = LogEntry(
+            game_id=g.id, **{f: row[f] for f in chain.CHAINED_FIELDS if f != "payload"},
+            payload=dump(p), prev_hash=row["prev_hash"], hash=row["hash"], epoch=epoch,
+            secret=dump(secret) if secret is not None else secrets.get(row["hash"]),
+        )  # fmt: skip
+        s.add(e)
+        kept.append(e)
+        if row["kind"] == "reveal":
+            open_epoch = 0
+    s.flush()
+    exported = {r["hash"] for r in rows}
+    return kept, [e.hash for e in entries if e.hash not in exported]
+
+
+def _rebuild(
+    s: Any, g: Any, system: GameSystem, kept: list[LogEntry], failure: dict[str, Any] | None
+) -> tuple[dict[str, Any], int]:
+    """The state, the head and every cache from the kept rows: (the repair row's payload, the
+    turn of the rebuilt state)."""
+    rows = [trust.entry_row(e) for e in kept]
+    state = fold.replay(system, fold.with_secrets([record(e) for e in kept]))
+    _restore_epochs(s, g, rows)
+    g.head_index, g.head_hash = rows[-1]["index"], rows[-1]["hash"]
+    g.snapshot = dump(system.state_to_json(state))
+    fill_caches(s, g, rows)
+    s.add(g)
+    s.flush()
+    payload = {
+        "action": "repair",
+        "why": None if failure is None else failure["problem"],
+        "from_row": rows[-1]["index"],
+        "state_sha256": sealing.state_digest(system, state),
+    }
+    return payload, system.situation(state).turn or 1
 
 
 def _restore_epochs(s: Any, g: Any, kept: list[dict[str, Any]]) -> None:

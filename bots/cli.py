@@ -337,9 +337,17 @@ def cmd_repair(args) -> int:
     store = _store(args)
     core = Core(store)
     failure = store.verify(args.name)
+    export = None
     try:
-        payload = integrity.repair(core, args.name, args.by)
-    except ValueError as exc:
+        if args.from_export:
+            header, rows, _ = audit.load_export(args.from_export)
+            ok, text, _ = audit.check(header, rows, str(args.from_export))
+            if not ok:
+                print(f"pbem repair: the export fails its audit:\n{text}", file=sys.stderr)
+                return REFUSED
+            export = (header, rows)
+        payload = integrity.repair(core, args.name, args.by, export)
+    except (ValueError, audit.ExportUnreadable) as exc:
         print(f"pbem repair: {exc}", file=sys.stderr)
         return REFUSED
     what = "it held" if failure is None else f"first bad row {failure['index']}"

@@ -126,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     repair.add_argument("name")
     repair.add_argument("--by", metavar="USER", help="the moderator it is logged for")
+    repair.add_argument(
+        "--from-export",
+        metavar="FILE.jsonl",
+        help="rebuild from this export (`pbem audit NAME --export`) instead of the last good row",
+    )
 
     invite = sub.add_parser(
         "invite",

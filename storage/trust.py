@@ -173,7 +173,7 @@ chained_row = _by_hash  # the chained row with this hash, or None
 
 def _epoch_column_problem(row: dict[str, Any]) -> str | None:
     expected = row_epoch(row)
-    if expected is not _ANY and row["epoch"] != expected:
+    if expected is not ANY and row["epoch"] != expected:
         return (
             f"row {row['index']}: its epoch column says {row['epoch']!r}, its chained payload"
             f" {expected!r}"
@@ -181,20 +181,20 @@ def _epoch_column_problem(row: dict[str, Any]) -> str | None:
     return None
 
 
-_ANY = object()
+ANY = object()
 
 
 def row_epoch(row: dict[str, Any]) -> Any:
-    """The epoch column a row must carry, from its chained payload (_ANY: not determined)."""
+    """The epoch column a row must carry, from its chained payload (ANY: not determined)."""
     p = row.get("payload")
     if not isinstance(p, dict):
-        return _ANY
+        return ANY
     if row["kind"] in ("epoch", "salt", "reveal"):
         return p.get("epoch")
     if row["kind"] == "order":
         drawn = [r.get("epoch") for r in p.get("rolls", []) if r.get("n") is not None]
-        return drawn[0] if drawn else _ANY  # an order without draws keeps the open epoch's
-    return None if row["kind"] in ("setup", "moderation", "undo", "rewind") else _ANY
+        return drawn[0] if drawn else ANY  # an order without draws keeps the open epoch's
+    return None if row["kind"] in ("setup", "moderation", "undo", "rewind") else ANY
 
 
 def salts_of(s: Session, g: Game, epoch: int) -> tuple[list[str], Failure | None]:
@@ -350,6 +350,7 @@ def full_failure(s: Session, g: Game) -> Failure | None:
 
 
 __all__ = [
+    "ANY",
     "Tampered",
     "chained_row",
     "check_dice",

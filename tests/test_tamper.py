@@ -346,3 +346,22 @@ def test_13_2_a_forged_seat_answers_no_question_as_that_side(game):
     (reply,) = game.say("g", None, "status", user="telegram:666")
     assert not reply.ok and reply.error["code"] == "frozen", reply.reply
     assert "seat table gives german to telegram:666" in reply.error["message"]
+
+
+def test_13_1_repair_from_an_export_restores_the_rows_and_is_logged(game, stores, capsys, tmp_path):
+    store = game.store
+    path = tmp_path / "g.jsonl"
+    assert main(["audit", "g", "--db", store.url, "--export", str(path)]) == 0
+    exported = len(raw_rows(store))
+    play_random(game, "g", 2, seed=5)
+    execute(store, 'DELETE FROM logentry WHERE "index" = 3')
+    fresh = restarted(game, stores)
+    assert_frozen(fresh, 3)
+    capsys.readouterr()
+    assert main(["repair", "g", "--db", store.url, "--from-export", str(path)]) == 0
+    assert f"rebuilt from row {exported - 1}" in capsys.readouterr().out
+    (repair,) = [r for r in fresh.store.log("g") if r.payload.get("action") == "repair"]
+    assert repair.index == exported and repair.text.startswith("repair from an export")
+    assert next_order(fresh).ok
+    ok, report, _ = fresh.audit("g")
+    assert ok, report
