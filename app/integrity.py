@@ -139,6 +139,10 @@ def repair(
         tx = GameTx(s, g)
         tx.append("moderation", "moderator", source, payload, user=user)
         if g.epoch:  # a seed the dropped rows may have used never rolls again
+            try:
+                tx.seed()  # checked against its commitment: a changed seed is lost for good
+            except Tampered as exc:
+                raise ValueError(f"cannot repair {name!r}: {exc.failure['problem']}") from exc
             tx.reveal_epoch()
             tx.open_epoch(turn, core.seeds())
         tx.finish()

@@ -365,3 +365,12 @@ def test_13_1_repair_from_an_export_restores_the_rows_and_is_logged(game, stores
     assert next_order(fresh).ok
     ok, report, _ = fresh.audit("g")
     assert ok, report
+
+
+def test_13_1_repair_refuses_to_reveal_a_changed_seed(game, capsys):
+    execute(game.store, "UPDATE dicesecret SET seed = :s WHERE kind = 'epoch' AND NOT revealed",
+            s="ab" * 32)  # fmt: skip
+    assert not next_order(game).ok
+    assert main(["repair", "g", "--db", game.store.url]) != 0
+    assert "does not match the commitment" in capsys.readouterr().err
+    assert not next_order(game).ok  # still frozen
