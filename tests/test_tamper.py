@@ -374,3 +374,22 @@ def test_13_1_repair_refuses_to_reveal_a_changed_seed(game, capsys):
     assert main(["repair", "g", "--db", game.store.url]) != 0
     assert "does not match the commitment" in capsys.readouterr().err
     assert not next_order(game).ok  # still frozen
+
+
+def test_13_2_the_migration_fills_every_cache_row_hash_of_an_old_database(tmp_path):
+    import shutil
+
+    from tests.test_legacy_games import FIXTURES
+
+    path = tmp_path / "legacy.db"
+    shutil.copy(FIXTURES / "legacy-0.1.db", path)
+    store = Store(str(path))
+    try:
+        assert scalar(store, 'SELECT COUNT(*) FROM seat WHERE "user" IS NOT NULL') > 0
+        assert scalar(store, "SELECT COUNT(*) FROM seat WHERE row_hash IS NULL") == 0
+        assert scalar(store, "SELECT COUNT(*) FROM moderator WHERE row_hash IS NULL") == 0
+        assert scalar(store, "SELECT COUNT(*) FROM game WHERE epoch_row_hash IS NULL") == 0
+        for g in store.list_games():
+            assert store.verify(g.name) is None, g.name
+    finally:
+        store.close()
