@@ -23,7 +23,7 @@ from typing import Any
 
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
-from app import fold, games, sealing
+from app import fold, games, integrity, sealing
 from storage import GameRecord, Store
 from storage.audit import (
     FORMAT,
@@ -69,8 +69,27 @@ def _final_digest(rec: GameRecord) -> str:
 
 
 def audit_game(store: Store, name: str) -> tuple[bool, str, AuditReport]:
-    """(ok, text, report): the audit of the stored log, then its replay through the rules."""
-    return check(*export_doc(store, name), source=f"game {name!r}")
+    """(ok, text, report): the audit of the stored log, its replay through the rules, then the
+    tables and the snapshot against the chain (a failure there freezes the game)."""
+    header, rows = export_doc(store, name)
+    ok, text, report = check(header, rows, source=f"game {name!r}")
+    failure = store.verify(name) or _snapshot_failure(rows, header.get("state_sha256"))
+    if failure is not None:
+        store.frozen.setdefault(name, failure)
+        return False, f"{text}\n{integrity.frozen_text(failure, name)}", report
+    tables = (
+        "Tables: every seat, moderator, seed, salt digest, roll counter and epoch column agrees"
+        " with the chain; the snapshot is the state the log recorded."
+    )
+    return ok, f"{text}\n{tables}", report
+
+
+def _snapshot_failure(rows: list[dict[str, Any]], digest: Any) -> dict[str, Any] | None:
+    recorded = [r for r in rows if "state_sha256" in (r.get("payload") or {})]
+    if not recorded or recorded[-1]["payload"]["state_sha256"] == digest:
+        return None
+    at = recorded[-1]["index"]
+    return {"index": at, "problem": f"the stored snapshot is not the state row {at} recorded"}
 
 
 def export(store: Store, name: str, path: str | Path) -> tuple[bool, str, AuditReport]:

@@ -46,5 +46,10 @@ class Core:
     now: Callable[[], datetime] = _utc_now
     images: bool = True
 
+    def __post_init__(self) -> None:
+        from app import integrity  # it needs Core: imported when a Core is made
+
+        integrity.listen(self)
+
 
 __all__ = ["Actor", "Core"]

@@ -20,7 +20,7 @@ from app import after, clock, games, sealing
 from app.changes import NoDice
 from app.context import Core
 from app.replies import fair_lines
-from storage import Conflict, GameTx, Store, clocks
+from storage import Conflict, GameTx, Store, Tampered, clocks
 from storage import outbox as outbox_rows
 
 T = TypeVar("T")
@@ -69,6 +69,8 @@ def transact(store: Store, game: str, fn: Callable[[GameTx], T]) -> T:
         return store.transact(game, fn)
     except Conflict as exc:
         raise Rejection("conflict", str(exc), None) from exc
+    except Tampered as exc:  # frozen (app/integrity.py)
+        raise Rejection("frozen", str(exc), None) from exc
 
 
 def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict[str, Any]:

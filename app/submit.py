@@ -23,11 +23,11 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
 from adjudicator.core.system import SYSTEM_ACTOR, GameSystem
 from adjudicator.grammar import ParseError
-from app import changes, games, identities, queries, roles
+from app import changes, games, identities, integrity, queries, roles
 from app.after import after_change
 from app.context import Actor, Core
 from app.replies import Reply, change_reply, not_applied, refused, row_text
-from storage import Conflict, GameTx
+from storage import Conflict, GameTx, Tampered
 from storage import outbox as outbox_rows
 
 SHARED_QUERIES = (*C.SERVICE_QUERIES, *C.SHARED_QUERIES)
@@ -80,6 +80,9 @@ def submit(
         replies = nothing.replies
     except Conflict as exc:
         return Submitted([refused(parsed[0][0], "conflict", str(exc), None)], False, parsed)
+    except Tampered as exc:  # frozen: nothing is applied until a moderator's `pbem repair`
+        frozen = integrity.frozen_text(exc.failure, game)
+        return Submitted([refused(parsed[0][0], integrity.FROZEN, frozen, None)], False, parsed)
     outbox_rows.notify()  # wake this process's senders: the posts are committed
     for pos, (line, item) in enumerate(parsed[: len(replies)]):  # questions: after the commit
         if replies[pos] is None:
@@ -145,7 +148,7 @@ class _Run:
         self.deadline_at, self.expect = deadline_at, expect
 
     def __call__(self, tx: GameTx) -> list[Reply | None]:
-        before = self.system.state_from_json(tx.snapshot)
+        before = integrity.checked_state(tx, self.system)
         state = before
         replies: list[Reply | None] = []
         self.applied: list[tuple[object, Reply]] = []  # (line's order, its reply), this attempt

@@ -14,7 +14,8 @@ from adjudicator.core import registry
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
 from adjudicator.core.system import MODERATOR_ACTOR
-from app import audit, frames, games
+from app import audit, frames, games, integrity
+from app.context import Core
 from app.fold import ReplayMismatch
 from app.service import GameService
 from bots import host
@@ -291,6 +292,7 @@ def cmd_audit(args) -> int:
             return REFUSED
         ok, text, _ = audit.check(header, rows, str(args.verify))
         print(text)
+        ok = _expect_head(args, rows) and ok
     elif not args.name:
         print("pbem audit: give a game NAME or --verify FILE.jsonl", file=sys.stderr)
         return USAGE
@@ -306,6 +308,7 @@ def cmd_audit(args) -> int:
         else:
             ok, text, _ = service.audit(args.name)
             print(text)
+        ok = _expect_head(args, service.store.rows(args.name)) and ok
         data = audit.export_data(service.store, args.name)[2] if args.html else b""
     if args.html:
         audit.write_page(args.html, data)
@@ -314,6 +317,46 @@ def cmd_audit(args) -> int:
             " every row, seed and roll itself (docs/audit.md)."
         )
     return OK if ok else REFUSED
+
+
+def _expect_head(args, rows: list[dict]) -> bool:
+    """`--expect-head`: whether the log still holds a head a player kept (True: not asked)."""
+    if not getattr(args, "expect_head", None):
+        return True
+    try:
+        ok, line = integrity.expect_head(rows, args.expect_head)
+    except ValueError as exc:
+        print(f"pbem audit: --expect-head: {exc}", file=sys.stderr)
+        return False
+    print(line)
+    return ok
+
+
+def cmd_repair(args) -> int:
+    """`pbem repair NAME`: rebuild a frozen game from its last good row; logged."""
+    store = _store(args)
+    core = Core(store)
+    failure = store.verify(args.name)
+    export = None
+    try:
+        if args.from_export:
+            header, rows, _ = audit.load_export(args.from_export)
+            ok, text, _ = audit.check(header, rows, str(args.from_export))
+            if not ok:
+                print(f"pbem repair: the export fails its audit:\n{text}", file=sys.stderr)
+                return REFUSED
+            export = (header, rows)
+        payload = integrity.repair(core, args.name, args.by, export)
+    except (ValueError, audit.ExportUnreadable) as exc:
+        print(f"pbem repair: {exc}", file=sys.stderr)
+        return REFUSED
+    what = "it held" if failure is None else f"first bad row {failure['index']}"
+    print(
+        f"Repaired {args.name} ({what}): rebuilt from row {payload['from_row']}, "
+        f"{len(payload['dropped'])} row(s) after it dropped; the repair is logged at row "
+        f"{store.load(args.name, with_log=False).head_index}."
+    )
+    return OK
 
 
 COMMANDS = {
@@ -327,6 +370,7 @@ COMMANDS = {
     "games": cmd_games,
     "replay": cmd_replay,
     "audit": cmd_audit,
+    "repair": cmd_repair,
     "serve": cmd_serve,
     "invite": host.cmd_invite,
     "backup": host.cmd_backup,

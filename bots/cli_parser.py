@@ -107,10 +107,29 @@ def build_parser() -> argparse.ArgumentParser:
         "--verify", metavar="FILE.jsonl", help="check an exported file (no database needed)"
     )
     audit.add_argument(
+        "--expect-head",
+        metavar="HASH",
+        help="say whether the log still holds this head hash at its row: a bare hash, or the"
+        ' text a post ends with ("Log row N, head hash H"); catches truncation and rewrites',
+    )
+    audit.add_argument(
         "--html",
         metavar="FILE.html",
         help="also write the offline audit page: one HTML file that verifies the export in any"
         " browser (docs/audit.md)",
+    )
+
+    repair = sub.add_parser(
+        "repair",
+        parents=[common],
+        help="a moderator's rebuild of a frozen game from its last good row (logged)",
+    )
+    repair.add_argument("name")
+    repair.add_argument("--by", metavar="USER", help="the moderator it is logged for")
+    repair.add_argument(
+        "--from-export",
+        metavar="FILE.jsonl",
+        help="rebuild from this export (`pbem audit NAME --export`) instead of the last good row",
     )
 
     invite = sub.add_parser(

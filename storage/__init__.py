@@ -18,6 +18,7 @@ from storage.store import (
     database_url,
     state_hash,
 )
+from storage.trust import Tampered
 
 __all__ = [
     "Conflict",
@@ -29,6 +30,7 @@ __all__ = [
     "LogRecord",
     "StorageError",
     "Store",
+    "Tampered",
     "database_url",
     "state_hash",
 ]

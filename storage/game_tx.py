@@ -16,7 +16,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from storage import chain
+from storage import chain, trust
 from storage import dice as committed
 from storage.engine import dump
 from storage.models import DiceSecret, Game, LogEntry, Moderator, Seat, iso_now
@@ -44,6 +44,8 @@ class GameTx:
         self._moderators: list[str] | None = None
         self._clock: tuple[tuple[int, bool], ClockRow] | None = None
         self._secrets: dict[tuple[str, int], str] | None = None
+        self._seeds_checked: set[tuple[str, int]] = set()
+        self._pending: list[Seat | Moderator] = []  # cache rows waiting for their chained row
 
     # -- reading
     @property
@@ -108,14 +110,37 @@ class GameTx:
     def seats(self) -> dict[str, str | None]:
         if self._seats is None:
             q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
-            self._seats = {seat.side: seat.user for seat in self.s.exec(q)}
+            rows = list(self.s.exec(q))
+            self._check(trust.check_roles(self.s, self.g, rows, ()))
+            self._seats = {seat.side: seat.user for seat in rows}
         return dict(self._seats)
 
     def moderators(self) -> list[str]:
         if self._moderators is None:
-            q = select(Moderator.user).where(Moderator.game_id == self.g.id)
-            self._moderators = list(self.s.exec(q.order_by(col(Moderator.id))).all())
+            q = select(Moderator).where(Moderator.game_id == self.g.id)
+            rows = list(self.s.exec(q.order_by(col(Moderator.id))))
+            self._check(trust.check_roles(self.s, self.g, (), rows))
+            self._moderators = [m.user for m in rows]
         return list(self._moderators)
+
+    def _check(self, failure: trust.Failure | None) -> None:
+        """A power is read only from a cache that agrees with its chained row."""
+        if failure is not None and not self._pending:
+            raise trust.Tampered(self.g.name, failure)
+
+    def state_row(self) -> LogRecord | None:
+        """The last row that records a state hash: the snapshot must hash to it."""
+        q = select(LogEntry).where(
+            LogEntry.game_id == self.g.id,
+            col(LogEntry.kind).in_(("setup", "order", "undo", "rewind", "moderation")),
+        )
+        for e in self.s.exec(q.order_by(col(LogEntry.index).desc())):
+            row = trust.entry_row(e)
+            if "_error" in row:
+                raise trust.Tampered(self.name, {"index": e.index, "problem": row["_error"]})
+            if "state_sha256" in row["payload"]:
+                return record(e)
+        return None
 
     def clock(self) -> ClockRow:
         """The game's clock as storage/clocks.py reads it, read again only after a clock write
@@ -153,7 +178,12 @@ class GameTx:
         q = select(LogEntry.payload).where(
             LogEntry.game_id == self.g.id, LogEntry.kind == "salt", LogEntry.epoch == epoch
         )
-        return [json.loads(p)["salt"] for p in self.s.exec(q.order_by(col(LogEntry.index)))]
+        salts = [json.loads(p)["salt"] for p in self.s.exec(q.order_by(col(LogEntry.index)))]
+        if epoch == self.g.epoch:
+            checked, failure = trust.salts_of(self.s, self.g, epoch)
+            self._check(failure)
+            return checked
+        return salts
 
     def seed(self) -> str | None:
         """The open epoch's seed (None when no epoch is open)."""
@@ -162,12 +192,23 @@ class GameTx:
         seed = self._unrevealed().get(("epoch", self.g.epoch))
         if seed is None:
             raise LookupError(f"game {self.g.name!r}: no seed for the open epoch {self.g.epoch}")
+        self._check_seed("epoch", self.g.epoch, seed)
         return seed
+
+    def _check_seed(self, kind: str, epoch: int, seed: str) -> None:
+        """A seed is checked against its chained commitment before its first use."""
+        if (kind, epoch) not in self._seeds_checked:
+            self._check(trust.check_seed(self.s, self.g, kind, epoch, seed))
+            self._seeds_checked.add((kind, epoch))
 
     def hidden_seed(self) -> str | None:
         """The unrevealed hidden seed (of the latest epoch that committed one), or None."""
         hidden = [(k[1], seed) for k, seed in self._unrevealed().items() if k[0] == "hidden"]
-        return max(hidden)[1] if hidden else None
+        if not hidden:
+            return None
+        epoch, seed = max(hidden)
+        self._check_seed("hidden", epoch, seed)
+        return seed
 
     def _unrevealed(self) -> dict[tuple[str, int], str]:
         """(kind, epoch) -> seed of every unrevealed secret, read once per transaction (the
@@ -211,6 +252,11 @@ class GameTx:
         written = record_from(row, prev, digest, epoch, secret)
         self.written.append(written)
         self.g.head_index, self.g.head_hash = index, digest
+        if kind in ("moderation", "setup"):
+            for cached in self._pending:  # the seats and moderators this row changed
+                cached.row_hash = digest
+                self.s.add(cached)
+            self._pending = []
         return written
 
     def set_snapshot(self, state_dict: dict) -> None:
@@ -218,10 +264,15 @@ class GameTx:
         self.g.snapshot = dump(state_dict)
 
     def set_next_n(self, next_n: int) -> None:
+        """After the order row that drew (its hash is the bookkeeping's source row)."""
+        if next_n != self.g.epoch_next_n:
+            self.g.epoch_row_hash = self.written[-1].hash
         self.g.epoch_next_n = next_n
 
     def set_salt_digest(self, digest: str) -> None:
+        """After the salt row (its hash is the bookkeeping's source row)."""
         self.g.salt_digest = digest
+        self.g.epoch_row_hash = self.written[-1].hash
 
     def set_paused(self, paused: bool, why: str | None) -> None:
         self.g.paused, self.g.paused_why = paused, why if paused else None
@@ -230,10 +281,13 @@ class GameTx:
         seat = self.s.exec(select(Seat).where(Seat.game_id == self.g.id, Seat.side == side)).one()
         seat.user = user
         self.s.add(seat)
+        self._pending.append(seat)
         self._seats = None
 
     def add_moderator(self, user: str) -> None:
-        self.s.add(Moderator(game_id=self.g.id, user=user))
+        mod = Moderator(game_id=self.g.id, user=user)
+        self.s.add(mod)
+        self._pending.append(mod)
         self._moderators = None
 
     def remove_moderator(self, user: str) -> None:
@@ -271,6 +325,7 @@ class GameTx:
         row = self.append("epoch", "system", f"dice epoch {k} for turn {turn}", payload, epoch=k)
         g = self.g
         g.epoch, g.epoch_turn, g.epoch_commitment = k, turn, payload["commitment"]
+        g.epoch_row_hash = row.hash
         g.epoch_next_n, g.salt_digest = 1, committed.EMPTY_SALT_DIGEST
         return row
 
@@ -291,6 +346,7 @@ class GameTx:
             "reveal", "system", f"dice epoch {k} ends", {"epoch": k, "seed": secret.seed}, epoch=k
         )
         g = self.g
+        g.epoch_row_hash = row.hash
         g.epoch, g.epoch_turn, g.epoch_commitment, g.epoch_next_n, g.salt_digest = (
             0,
             None,

@@ -12,7 +12,9 @@ Invariants:
 - `Game.snapshot` is only a cache of the state after row `head_index`: the state is the fold of
   the effective log rows and can always be rebuilt from them. `Game.version` is SQLAlchemy's
   version counter: an UPDATE of a game row that someone else changed first raises StaleDataError.
-- Seat and Moderator rows are the current roles; every change of them is also a chained log row.
+- Seat and Moderator rows are the current roles, caches of chained rows: each carries the hash
+  of the row it comes from (`row_hash`), checked on the read that grants a power; the game row's
+  dice bookkeeping names its row in `epoch_row_hash` (storage/trust.py).
 
 JSON is stored as text so the same schema runs on SQLite and PostgreSQL. The schema is created by
 the Alembic migrations in storage/migrations (never by `create_all` in production code).
@@ -55,6 +57,7 @@ class Game(SQLModel, table=True):
     salt_digest: str | None = None  # of the open epoch's salts, in log order
     paused: bool = False
     paused_why: str | None = None
+    epoch_row_hash: str | None = None  # the chained row the dice bookkeeping comes from
 
     @declared_attr  # type: ignore[misc]
     def __mapper_args__(cls):
@@ -68,6 +71,7 @@ class Seat(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", index=True)
     side: str
     user: str | None = None
+    row_hash: str | None = None  # the chained row that gave the side to its user (or row 0)
 
 
 class Moderator(SQLModel, table=True):
@@ -76,6 +80,7 @@ class Moderator(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     user: str
+    row_hash: str | None = None  # the chained row that made him a moderator
 
 
 class DiceSecret(SQLModel, table=True):
@@ -98,6 +103,7 @@ class LogEntry(SQLModel, table=True):
         UniqueConstraint("game_id", "index", name="uq_logentry_game_index"),
         UniqueConstraint("game_id", "key", name="uq_logentry_game_key"),
         Index("ix_logentry_game_kind_epoch", "game_id", "kind", "epoch"),
+        Index("ix_logentry_game_hash", "game_id", "hash"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -33,6 +33,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
+from storage import trust
 from storage.engine import (
     DEFAULT_DB,
     HEAD_REVISION,
@@ -90,6 +91,9 @@ class Store:
         self.engine = make_engine(self.url)
         self._bindings: dict[str, tuple[str, str]] = {}  # game -> (system id, scenario text)
         self._texts: dict[str, str] = {}  # each scenario text once, however many games share it
+        self._verified: set[str] = set()  # games whose whole chain this process checked
+        self.frozen: dict[str, dict] = {}  # game -> its first failure (storage/trust.py)
+        self.tamper_listeners: list[Callable[[str, dict], None]] = []  # told once per freeze
         # reads see one snapshot: the game row and its log rows agree (SQLite: a deferred BEGIN)
         snapshot = {"isolation_level": "REPEATABLE READ"} if self.dialect == "postgresql" else {}
         self.reader = self.engine.execution_options(pbem_read=True, **snapshot)
@@ -138,10 +142,10 @@ class Store:
         game with hidden information records that of its public view)."""
         with self._session() as s, s.begin():
             g = _insert_game(s, name, uid, game, scenario_text, sandbox, initial_state_dict)
-            s.add_all(Seat(game_id=g.id, side=side) for side in sides)
-            if creator is not None:
-                s.add(Moderator(game_id=g.id, user=creator))
             tx = GameTx(s, g)
+            tx._pending = [Seat(game_id=g.id, side=side) for side in sides]
+            if creator is not None:
+                tx._pending.append(Moderator(game_id=g.id, user=creator))
             setup = {
                 "scenario_sha256": scenario_hash(scenario_text),
                 "sandbox": sandbox,
@@ -152,6 +156,7 @@ class Store:
             tx.append("setup", "system", "new game", setup, user=creator)
             tx.open_epoch(turn, seed, hidden_seed or "new")
             tx.finish()
+        self._verified.add(name)
         log.info("created game %r (%s, sandbox=%s)", name, game, sandbox)
         return self.load(name)
 
@@ -165,10 +170,16 @@ class Store:
         for attempt in range(1, attempts + 1):
             try:
                 with self._session() as s, s.begin():
-                    tx = GameTx(s, self._game(s, name, lock=True))
+                    g = self._game(s, name, lock=True)
+                    self._guard(s, g)
+                    tx = GameTx(s, g)
+                    tx.seats(), tx.moderators()  # every power's cache against its chained row
                     result = fn(tx)
                     tx.finish()
                 return result
+            except trust.Tampered as exc:
+                self._freeze(name, exc.failure)
+                raise
             except (StaleDataError, DBAPIError) as exc:
                 if not retryable(exc):
                     raise
@@ -180,6 +191,52 @@ class Store:
                     ) from exc
                 time.sleep(random.uniform(0, 0.002 * 2**attempt))
         raise AssertionError("unreachable")
+
+    # -- trust (storage/trust.py)
+    def _guard(self, s: Session, g: Game) -> None:
+        """Before a write: the whole chain once per process (and while frozen), then the head
+        and the dice bookkeeping (constant time). Tampered names the first bad row."""
+        if g.name not in self._verified or g.name in self.frozen:
+            failure = trust.full_failure(s, g)
+            if failure is not None:
+                raise trust.Tampered(g.name, failure)
+            self._verified.add(g.name)
+            self.frozen.pop(g.name, None)
+        failure = trust.check_head(s, g)
+        if failure is not None:
+            raise trust.Tampered(g.name, failure)
+
+    def _freeze(self, name: str, failure: dict) -> None:
+        new = name not in self.frozen
+        self.frozen[name] = failure
+        if new:
+            log.error("game %r frozen: row %s: %s", name, failure["index"], failure["problem"])
+            for listener in list(self.tamper_listeners):
+                listener(name, failure)
+
+    def verify(self, name: str) -> dict | None:
+        """The whole chain and every cache of a game: its first failure, or None (the audit,
+        and `pbem serve` before it serves a game). A failure freezes the game."""
+        with self._session(read=True) as s:
+            failure = trust.full_failure(s, self._game(s, name))
+        if failure is not None:
+            self._freeze(name, failure)
+        else:
+            self._verified.add(name)
+            self.frozen.pop(name, None)
+        return failure
+
+    def roles_failure(self, name: str) -> dict | None:
+        """The seats and moderators a question is answered by, against their chained rows (a
+        failure freezes the game): a forged seat shows no side's private view."""
+        with self._session(read=True) as s:
+            g = self._game(s, name)
+            seats = s.exec(select(Seat).where(Seat.game_id == g.id)).all()
+            mods = s.exec(select(Moderator).where(Moderator.game_id == g.id)).all()
+            failure = trust.check_roles(s, g, seats, mods)
+        if failure is not None:
+            self._freeze(name, failure)
+        return failure
 
     # -- reading
     def load(self, name: str, *, with_log: bool = True) -> GameRecord:

@@ -19,7 +19,10 @@ from tests.test_chat_service import Chat
 
 GROUP = "-100900"
 USERS = {"soviet": 2, "german": 3}
-STATEMENTS_PER_ORDER = 20  # measured 18 on average over a game (28 before the caches)
+# measured 26 on average over a game with the trust checks before every write (storage/trust.py:
+# the head and its tail, the dice bookkeeping's row, the epoch's commitment and salts, the state
+# row, the seats' and moderators' rows); 18 before them, 28 before the caches
+STATEMENTS_PER_ORDER = 28
 
 
 @pytest.fixture
@@ -53,7 +56,7 @@ def test_an_order_costs_a_bounded_number_of_statements(counted):
         (reply, *_) = chat.say(USERS[side], text)
         assert not reply.text.startswith("Refused"), reply.text
         spent.append(len(seen) - mark)
-        assert spent[-1] <= 40, (text, seen[mark:])  # a phase end writes more, never unbounded
+        assert spent[-1] <= 50, (text, seen[mark:])  # a phase end writes more, never unbounded
     assert sum(spent) / len(spent) <= STATEMENTS_PER_ORDER, spent
 
 

@@ -1,0 +1,289 @@
+"""A game that fails its checks is frozen; moderators are told; `pbem repair` brings it back.
+
+- `check_snapshot(tx, system, state)`, before every order (constant time): the snapshot hashes to
+  the state hash the last state-recording row chained (of the public view for a system with
+  hidden information, app/sealing.py state_digest), and that row is a chained row.
+- `tell_moderators`: the store calls it once when a game freezes: a post to every chat bound to
+  the game, naming the first bad row and pinging the moderators the chain names.
+- `repair(core, name, user)`: rebuild from the last good row. The rows from the first bad one on
+  are dropped (they are no longer the chain anyone saw: their hashes are listed in the repair
+  row), the state is replayed from the kept rows, every cache is rewritten from the chain, and a
+  chained `moderation` row with action "repair" records what was done; the open dice epoch is
+  revealed and a fresh one opened (a seed that the dropped rows may have used is never used again).
+- `expect_head(rows, text)`: whether the log still holds a head hash a player kept from a post.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlmodel import col, delete, select
+
+from adjudicator.core.system import GameSystem
+from app import fold, games, sealing
+from app.context import Core
+from storage import GameTx, Tampered, chain, trust
+from storage.caches import derive, fill_caches
+from storage.engine import dump
+from storage.models import DiceSecret, LogEntry
+from storage.records import record
+
+FROZEN = "frozen"
+
+
+def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
+    """The snapshot is the state the log recorded last (Tampered names the row, if not)."""
+    row = tx.state_row()
+    if row is None:
+        return
+    if trust.chained_row(tx.s, tx.g, row.hash) is None:
+        raise Tampered(tx.name, {"index": row.index, "problem": f"row {row.index} is not chained"})
+    recorded = row.payload.get("state_sha256")
+    if sealing.state_digest(system, state) != recorded:
+        raise Tampered(
+            tx.name,
+            {
+                "index": row.index,
+                "problem": f"the stored snapshot is not the state row {row.index} recorded "
+                f"(state_sha256 {str(recorded)[:12]}...): the snapshot was changed",
+            },
+        )
+
+
+def checked_state(tx: GameTx, system: GameSystem) -> Any:
+    """The snapshot's state, once it is known to be the state the log recorded."""
+    try:
+        state = system.state_from_json(tx.snapshot)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        row = tx.state_row()
+        at = row.index if row is not None else tx.head_index
+        problem = f"the stored snapshot is no state of the game ({type(exc).__name__}: {exc})"
+        raise Tampered(tx.name, {"index": at, "problem": problem}) from exc
+    check_snapshot(tx, system, state)
+    return state
+
+
+def frozen_text(failure: dict[str, Any], name: str) -> str:
+    return (
+        f"Game {name} is FROZEN: its stored log fails its checks at row {failure['index']}: "
+        f"{failure['problem']}. No order is taken until a moderator runs `pbem repair {name}` "
+        "(docs/threat-model.md); `pbem audit` shows the same."
+    )
+
+
+def tell_moderators(core: Core, name: str, failure: dict[str, Any]) -> None:
+    """One post to every chat bound to the game, pinging the moderators the chain names."""
+    from app import notify  # the outbox path imports the application core: no import cycle
+
+    mods = list(derive(core.store.rows(name))["moderators"])
+    outs = notify.outgoings(core.store, name, frozen_text(failure, name), mods)
+    if outs:
+        key = f"frozen:{name}:{failure['index']}:{failure['problem'][:40]}"
+        notify.write(core.store, name, outs, key=key, now=core.now())
+
+
+def listen(core: Core) -> None:
+    """Tell the moderators of every game the store freezes (once per store)."""
+    store = core.store
+    if not any(getattr(fn, "pbem_integrity", False) for fn in store.tamper_listeners):
+
+        def told(name: str, failure: dict[str, Any]) -> None:
+            try:
+                tell_moderators(core, name, failure)
+            except Exception:  # the freeze stands even when the post cannot be written
+                import logging
+
+                logging.getLogger(__name__).exception("could not tell %s's moderators", name)
+
+        told.pbem_integrity = True  # type: ignore[attr-defined]
+        store.tamper_listeners.append(told)
+
+
+def repair(
+    core: Core,
+    name: str,
+    user: str | None = None,
+    export: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """Rebuild a game from its last good row, or from an export's rows (its header and rows,
+    already checked by the audit); the payload of the chained repair row."""
+    store = core.store
+    system = games.system_of(store, name)
+    failure = store.verify(name)
+    with store._session() as s, s.begin():
+        g = store._game(s, name, lock=True)
+        entries = list(
+            s.exec(select(LogEntry).where(LogEntry.game_id == g.id).order_by(col(LogEntry.index)))
+        )
+        rows = [trust.entry_row(e) for e in entries]
+        if export is None:
+            bad = chain.chain_failure(rows)
+            cut = len(rows) if bad is None else bad["index"]
+            if cut == 0:
+                raise ValueError(f"game {name!r}: row 0 itself is bad; repair it from an export")
+            dropped: list[str] = [str(r.get("hash")) for r in rows[cut:]]
+            if dropped:
+                s.exec(
+                    delete(LogEntry).where(
+                        col(LogEntry.game_id) == g.id, col(LogEntry.index) >= cut
+                    )
+                )
+            kept = entries[:cut]
+            source = f"repair from row {cut - 1}"
+        else:
+            kept, dropped = _from_export(s, g, entries, export)
+            source = f"repair from an export of {len(kept)} rows"
+        payload, turn = _rebuild(s, g, system, kept, failure)
+        payload["dropped"] = dropped
+        tx = GameTx(s, g)
+        tx.append("moderation", "moderator", source, payload, user=user)
+        if g.epoch:  # a seed the dropped rows may have used never rolls again
+            try:
+                tx.seed()  # checked against its commitment: a changed seed is lost for good
+            except Tampered as exc:
+                raise ValueError(f"cannot repair {name!r}: {exc.failure['problem']}") from exc
+            tx.reveal_epoch()
+            tx.open_epoch(turn, core.seeds())
+        tx.finish()
+    store._verified.discard(name)
+    if store.verify(name) is not None:
+        raise ValueError(f"game {name!r} still fails after the repair: {store.frozen[name]}")
+    return payload
+
+
+def _from_export(
+    s: Any, g: Any, entries: list[LogEntry], export: tuple[dict[str, Any], list[dict[str, Any]]]
+) -> tuple[list[LogEntry], list[str]]:
+    """Replace the stored rows by the export's (a stored row's off-chain secret is kept)."""
+    header, rows = export
+    if header.get("game_uid") != g.uid:
+        raise ValueError(f"the export is of game uid {header.get('game_uid')}, not {g.uid}")
+    secrets = {e.hash: e.secret for e in entries}
+    s.exec(delete(LogEntry).where(col(LogEntry.game_id) == g.id))
+    s.flush()
+    open_epoch = 0
+    kept = []
+    for row in rows:
+        p = row["payload"]
+        if row["kind"] == "epoch":
+            open_epoch = p.get("epoch", 0)
+        epoch = trust.row_epoch(row)
+        if epoch is trust.ANY:
+            epoch = open_epoch or None
+        secret = row.get("secret")
+        e = LogEntry(
+            game_id=g.id, **{f: row[f] for f in chain.CHAINED_FIELDS if f != "payload"},
+            payload=dump(p), prev_hash=row["prev_hash"], hash=row["hash"], epoch=epoch,
+            secret=dump(secret) if secret is not None else secrets.get(row["hash"]),
+        )  # fmt: skip
+        s.add(e)
+        kept.append(e)
+        if row["kind"] == "reveal":
+            open_epoch = 0
+    s.flush()
+    exported = {r["hash"] for r in rows}
+    return kept, [e.hash for e in entries if e.hash not in exported]
+
+
+def _rebuild(
+    s: Any, g: Any, system: GameSystem, kept: list[LogEntry], failure: dict[str, Any] | None
+) -> tuple[dict[str, Any], int]:
+    """The state, the head and every cache from the kept rows: (the repair row's payload, the
+    turn of the rebuilt state)."""
+    rows = [trust.entry_row(e) for e in kept]
+    state = fold.replay(system, fold.with_secrets([record(e) for e in kept]))
+    _restore_epochs(s, g, rows)
+    g.head_index, g.head_hash = rows[-1]["index"], rows[-1]["hash"]
+    g.snapshot = dump(system.state_to_json(state))
+    fill_caches(s, g, rows)
+    s.add(g)
+    s.flush()
+    payload = {
+        "action": "repair",
+        "why": None if failure is None else failure["problem"],
+        "from_row": rows[-1]["index"],
+        "state_sha256": sealing.state_digest(system, state),
+    }
+    return payload, system.situation(state).turn or 1
+
+
+def _restore_epochs(s: Any, g: Any, kept: list[dict[str, Any]]) -> None:
+    """The dice bookkeeping of the kept rows: the open epoch as its row committed it."""
+    opened = {r["payload"]["epoch"]: r for r in kept if r["kind"] == "epoch"}
+    revealed = {r["payload"]["epoch"] for r in kept if r["kind"] == "reveal"}
+    last = max(opened, default=0)
+    for secret in s.exec(select(DiceSecret).where(DiceSecret.game_id == g.id)):
+        if secret.epoch > last:
+            s.delete(secret)  # committed by a dropped row only
+        elif secret.kind == "epoch":
+            secret.revealed = secret.epoch in revealed
+            s.add(secret)
+    s.flush()
+    k = last if last and last not in revealed else 0
+    g.epoch = k
+    g.epoch_turn = opened[k]["payload"].get("turn") if k else None
+    g.epoch_commitment = opened[k]["payload"].get("commitment") if k else None
+    g.epoch_next_n, g.salt_digest = 1, None
+
+
+_POSTED = re.compile(r"(?:log row|row)\s+(\d+)\D{0,20}?head hash\s+([0-9a-f]{64})", re.IGNORECASE)
+_COUNTED = re.compile(r"(\d+)\s+rows?,\s*head hash\s+([0-9a-f]{64})", re.IGNORECASE)
+
+
+def parse_head(text: str) -> tuple[int | None, str]:
+    """(row index or None, hash) of what a player kept: a bare hash, or a post's
+    "Log row N, head hash H" / "Log: N rows, head hash H"."""
+    if m := _POSTED.search(text):
+        return int(m.group(1)), m.group(2).lower()
+    if m := _COUNTED.search(text):
+        return int(m.group(1)) - 1, m.group(2).lower()
+    h = re.search(r"[0-9a-fA-F]{64}", text)
+    if h is None:
+        raise ValueError(
+            "no head hash in it: give the 64-hex head hash, or the text of a post "
+            '("Log row N, head hash H")'
+        )
+    return None, h.group(0).lower()
+
+
+def expect_head(rows: list[dict[str, Any]], text: str) -> tuple[bool, str]:
+    """Whether the log still holds the kept head at its position (and still chains to it)."""
+    index, digest = parse_head(text)
+    at = next((r["index"] for r in rows if r.get("hash") == digest), None)
+    where = f"row {index}" if index is not None else "its row"
+    if at is None:
+        if index is not None and index >= len(rows):
+            why = f"the log has only {len(rows)} rows now: it was truncated"
+        elif index is not None:
+            why = f"row {index} now has hash {str(rows[index].get('hash'))[:16]}...: rewritten"
+        else:
+            why = "no row has it: the log was truncated or rewritten"
+        return False, f"Expected head {digest[:16]}... at {where}: NOT in the log ({why})."
+    if index is not None and at != index:
+        return False, f"Expected head {digest[:16]}... at row {index}: it stands at row {at}."
+    bad = chain.chain_failure(rows)
+    if bad is not None and bad["index"] <= at:
+        return False, f"Expected head {digest[:16]}... is at row {at}, but {bad['problem']}."
+    if bad is not None:
+        return True, (
+            f"Expected head {digest[:16]}... at row {at}: the log still holds it; a later row "
+            f"breaks the chain ({bad['problem']})."
+        )
+    return True, (
+        f"Expected head {digest[:16]}... at row {at}: the log still holds it, and its "
+        f"{len(rows) - at - 1} later row(s) chain from it."
+    )
+
+
+__all__ = [
+    "FROZEN",
+    "check_snapshot",
+    "checked_state",
+    "expect_head",
+    "frozen_text",
+    "listen",
+    "parse_head",
+    "repair",
+    "tell_moderators",
+]

@@ -1,0 +1,114 @@
+"""The caches of the chain: what the seat, moderator and dice bookkeeping tables must hold.
+
+`derive` reads it off the chained rows (the migration of old games uses it too), `table_failure`
+names the first table row that disagrees (the audit's table check), `fill_caches` rewrites the
+tables from the chain (`pbem repair`). See storage/trust.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from storage.models import DiceSecret, Game, Moderator, Seat
+from storage.trust import Failure, _fail, check_seed
+
+
+def derive(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the caches must hold, from the chained rows: seats {side: (user, hash)},
+    moderators {user: hash}, the dice bookkeeping's source row hash."""
+    seats: dict[str, tuple[str | None, str]] = {}
+    mods: dict[str, str] = {}
+    dice_src: str | None = None
+    open_epoch = 0
+    for row in rows:
+        p = row.get("payload")
+        if not isinstance(p, dict):
+            continue
+        kind = row["kind"]
+        if kind == "setup" and p.get("creator"):
+            mods[p["creator"]] = row["hash"]
+        elif kind == "moderation":
+            action = p.get("action")
+            if action in ("seat", "unseat") and p.get("side"):
+                seats[p["side"]] = (p.get("user") if action == "seat" else None, row["hash"])
+            elif action == "moderator-add":
+                mods[p["user"]] = row["hash"]
+            elif action == "moderator-remove":
+                mods.pop(p.get("user"), None)
+        elif kind in ("epoch", "salt", "reveal"):
+            dice_src = row["hash"]
+            open_epoch = p.get("epoch", 0) if kind == "epoch" else open_epoch
+        elif kind == "order" and any(
+            r.get("n") is not None and r.get("epoch") == open_epoch for r in p.get("rolls", [])
+        ):
+            dice_src = row["hash"]
+    return {"seats": seats, "moderators": mods, "dice": dice_src}
+
+
+def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | None:
+    """A cache table row that disagrees with what the chain derives."""
+    want = derive(rows)
+    by_hash = {r["hash"]: r["index"] for r in rows}
+    seats = list(s.exec(select(Seat).where(Seat.game_id == g.id).order_by(col(Seat.id))))
+    for seat in seats:
+        user, digest = want["seats"].get(seat.side, (None, rows[0]["hash"]))
+        if seat.user != user or (user is not None and seat.row_hash != digest):
+            return _fail(
+                by_hash.get(digest, 0),
+                f"seat table row {seat.side} = {seat.user!r} disagrees with the chain: row"
+                f" {by_hash.get(digest, 0)} gives it to {user!r}",
+            )
+    mods = list(s.exec(select(Moderator).where(Moderator.game_id == g.id)))
+    have = {m.user: m.row_hash for m in mods}
+    for user, digest in have.items():
+        if user not in want["moderators"] or want["moderators"][user] != digest:
+            return _fail(
+                by_hash.get(want["moderators"].get(user) or "", g.head_index),
+                f"moderator table row {user!r} disagrees with the chain (no chained row makes"
+                " him a moderator now)",
+            )
+    for user, digest in want["moderators"].items():
+        if user not in have:
+            return _fail(by_hash[digest], f"moderator {user!r} of row {by_hash[digest]} is"
+                         " missing from the moderator table")  # fmt: skip
+    if g.epoch_row_hash != want["dice"]:
+        return _fail(
+            by_hash.get(want["dice"] or "", g.head_index),
+            "the game row's dice bookkeeping names another row than the chain's last dice row",
+        )
+    revealed = {
+        (r["payload"].get("epoch")): r["payload"].get("seed") for r in rows if r["kind"] == "reveal"
+    }
+    q = select(DiceSecret).where(DiceSecret.game_id == g.id)
+    for secret in s.exec(q.order_by(col(DiceSecret.id))):
+        if secret.kind == "epoch" and secret.epoch in revealed:
+            if revealed[secret.epoch] != secret.seed:
+                return _fail(g.head_index, f"the stored seed of epoch {secret.epoch} is not the"
+                             " one its reveal row published")  # fmt: skip
+            continue
+        fail = check_seed(s, g, secret.kind, secret.epoch, secret.seed)
+        if fail:
+            return fail
+    return None
+
+
+def fill_caches(s: Session, g: Game, rows: list[dict[str, Any]]) -> None:
+    """Rewrite the cache tables from the chain (the migration of old games, and repair)."""
+    want = derive(rows)
+    for seat in s.exec(select(Seat).where(Seat.game_id == g.id)):
+        seat.user, seat.row_hash = want["seats"].get(seat.side, (None, rows[0]["hash"]))
+        s.add(seat)
+    for mod in list(s.exec(select(Moderator).where(Moderator.game_id == g.id))):
+        if mod.user in want["moderators"]:
+            mod.row_hash = want["moderators"].pop(mod.user)
+            s.add(mod)
+        else:
+            s.delete(mod)
+    for user, digest in want["moderators"].items():
+        s.add(Moderator(game_id=g.id, user=user, row_hash=digest))
+    g.epoch_row_hash = want["dice"]
+
+
+__all__ = ["derive", "fill_caches", "table_failure"]

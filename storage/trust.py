@@ -1,0 +1,363 @@
+"""Trust in a stored game: the checks before every write, and the derivation of every cache.
+
+The chained log is the only authority. The tables a power is read from are caches of chained
+rows, and each cache row carries the hash of the chained row it comes from:
+- `Seat.row_hash`: the row that gave the side to its user (a `moderation` seat row), or row 0;
+- `Moderator.row_hash`: the row that made him a moderator (row 0's creator, or `moderator add`);
+- `Game.epoch_row_hash`: the last row that changed the dice bookkeeping (`epoch`, `salt`,
+  `reveal`, or an `order` that drew): `epoch`, `epoch_turn`, `epoch_commitment`, `epoch_next_n`
+  and `salt_digest` must be what that row (and the epoch's salts) say.
+
+`check_head` (constant time, before every write): the head row is the game row's head, hashes to
+its hash and links to its predecessor; the dice bookkeeping agrees with its row. `check_roles`
+(constant time per seat or moderator read): each cache row's source row is a chained row saying
+what the cache says. `full_failure` (the whole log, once per process and by the audit): the chain,
+then every cache table against what the chain derives (`derive`), every row's epoch column, and
+every seed against its commitment. A failure is a dict {"index", "problem"}: the first bad row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from storage import chain
+from storage import dice as committed
+from storage.errors import StorageError
+from storage.models import Game, LogEntry, Moderator, Seat
+
+Failure = dict[str, Any]
+
+
+class Tampered(StorageError):
+    """The stored game disagrees with its chain: it is frozen until a moderator repairs it."""
+
+    def __init__(self, name: str, failure: Failure):
+        self.name, self.failure = name, failure
+        self.index = failure.get("index")
+        super().__init__(
+            f"game {name!r} is frozen: its stored log fails its checks at row {self.index}: "
+            f"{failure['problem']}. No order is taken until a moderator runs `pbem repair {name}`"
+            " (docs/threat-model.md)."
+        )
+
+
+def entry_row(e: LogEntry) -> dict[str, Any]:
+    """A stored row as chained (its payload parsed; `_error` when it is no JSON)."""
+    row: dict[str, Any] = {
+        "index": e.index, "kind": e.kind, "actor": e.actor, "user": e.user, "text": e.text,
+        "key": e.key, "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash,
+        "epoch": e.epoch,
+    }  # fmt: skip
+    try:
+        row["payload"] = json.loads(e.payload)
+    except (TypeError, ValueError):
+        row["payload"] = e.payload
+        row["_error"] = "its payload is not JSON"
+    return row
+
+
+def _own_hash_problem(row: dict[str, Any]) -> str | None:
+    if "_error" in row:
+        return f"row {row['index']}: {row['_error']}"
+    try:
+        if chain.row_hash(row["prev_hash"], row) != row["hash"]:
+            return f"row {row['index']}: hash mismatch (its content was edited)"
+    except (TypeError, ValueError) as exc:
+        return f"row {row['index']}: fields are not plain JSON ({exc})"
+    return None
+
+
+TAIL = 8  # the rows read with the head in one statement (most checks find their row there)
+
+
+def _cache(s: Session, g: Game) -> dict[Any, Any]:
+    """This transaction's rows read for the checks, by index and by hash."""
+    return s.info.setdefault(("pbem_trust", g.id), {})
+
+
+def _keep(s: Session, g: Game, entries: Iterable[LogEntry]) -> None:
+    cache = _cache(s, g)
+    for e in entries:
+        cache[e.index] = cache[e.hash] = e
+
+
+def _entry(s: Session, g: Game, index: int) -> LogEntry | None:
+    cache = _cache(s, g)
+    if index not in cache:
+        q = select(LogEntry).where(LogEntry.game_id == g.id, LogEntry.index == index)
+        e = s.exec(q).first()
+        if e is None:
+            return None
+        _keep(s, g, [e])
+    return cache[index]
+
+
+def _fetch(s: Session, g: Game, hashes: Iterable[str]) -> None:
+    """The rows with these hashes and the rows after them, into the cache: two statements."""
+    cache = _cache(s, g)
+    wanted = [h for h in hashes if h and h not in cache]
+    if not wanted:
+        return
+    q = select(LogEntry).where(LogEntry.game_id == g.id, col(LogEntry.hash).in_(wanted))
+    found = list(s.exec(q))
+    _keep(s, g, found)
+    after = [e.index + 1 for e in found if e.index + 1 not in cache]
+    if after:
+        q = select(LogEntry).where(LogEntry.game_id == g.id, col(LogEntry.index).in_(after))
+        _keep(s, g, s.exec(q))
+
+
+def _fail(index: int, problem: str) -> Failure:
+    return {"index": index, "problem": problem}
+
+
+def check_head(s: Session, g: Game) -> Failure | None:
+    """Before a write: the head row and its link, and the dice bookkeeping (constant time)."""
+    q = select(LogEntry).where(LogEntry.game_id == g.id, LogEntry.index >= g.head_index - TAIL)
+    _cache(s, g).clear()
+    _keep(s, g, s.exec(q))
+    head = _entry(s, g, g.head_index)
+    if head is None or head.hash != g.head_hash:
+        found = "missing" if head is None else f"hash {head.hash[:12]}..."
+        return _fail(
+            g.head_index,
+            f"the game's head is row {g.head_index} with hash {g.head_hash[:12]}..., "
+            f"the log's row {g.head_index} is {found} (rows deleted, added or edited)",
+        )
+    row = entry_row(head)
+    problem = _own_hash_problem(row)
+    if problem:
+        return _fail(head.index, problem)
+    prev = _entry(s, g, g.head_index - 1) if g.head_index else None
+    expected_prev = chain.GENESIS if prev is None else prev.hash
+    if g.head_index and prev is None:
+        return _fail(g.head_index - 1, f"row {g.head_index - 1} is missing (deleted)")
+    if head.prev_hash != expected_prev:
+        return _fail(head.index, f"row {head.index}: prev_hash does not link to the row before")
+    if prev is not None:
+        problem = _own_hash_problem(entry_row(prev))
+        if problem:
+            return _fail(prev.index, problem)
+    problem = _epoch_column_problem(row)
+    if problem:
+        return _fail(head.index, problem)
+    return check_dice(s, g)
+
+
+def _by_hash(s: Session, g: Game, digest: str | None) -> dict[str, Any] | None:
+    """The chained row with this hash, when it hashes to it and the next row links to it."""
+    if not digest:
+        return None
+    _fetch(s, g, [digest])
+    e = _cache(s, g).get(digest)
+    if e is None or e.index > g.head_index or e.hash != digest:
+        return None
+    row = entry_row(e)
+    if _own_hash_problem(row):
+        return None
+    if e.index < g.head_index:
+        nxt = _entry(s, g, e.index + 1)
+        if nxt is None or nxt.prev_hash != e.hash:
+            return None
+    elif e.hash != g.head_hash:
+        return None
+    return row
+
+
+chained_row = _by_hash  # the chained row with this hash, or None
+
+
+def _epoch_column_problem(row: dict[str, Any]) -> str | None:
+    expected = row_epoch(row)
+    if expected is not ANY and row["epoch"] != expected:
+        return (
+            f"row {row['index']}: its epoch column says {row['epoch']!r}, its chained payload"
+            f" {expected!r}"
+        )
+    return None
+
+
+ANY = object()
+
+
+def row_epoch(row: dict[str, Any]) -> Any:
+    """The epoch column a row must carry, from its chained payload (ANY: not determined)."""
+    p = row.get("payload")
+    if not isinstance(p, dict):
+        return ANY
+    if row["kind"] in ("epoch", "salt", "reveal"):
+        return p.get("epoch")
+    if row["kind"] == "order":
+        drawn = [r.get("epoch") for r in p.get("rolls", []) if r.get("n") is not None]
+        return drawn[0] if drawn else ANY  # an order without draws keeps the open epoch's
+    return None if row["kind"] in ("setup", "moderation", "undo", "rewind") else ANY
+
+
+def salts_of(s: Session, g: Game, epoch: int) -> tuple[list[str], Failure | None]:
+    """The epoch's salts in log order, each row checked against its chained payload."""
+    q = select(LogEntry).where(
+        LogEntry.game_id == g.id, LogEntry.kind == "salt", LogEntry.epoch == epoch
+    )
+    salts = []
+    for e in s.exec(q.order_by(col(LogEntry.index))):
+        row = entry_row(e)
+        problem = _own_hash_problem(row) or _epoch_column_problem(row)
+        if problem:
+            return [], _fail(e.index, problem)
+        salts.append(row["payload"]["salt"])
+    return salts, None
+
+
+def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, Failure | None]:
+    cache = _cache(s, g)
+    if ("epoch", epoch) not in cache:
+        q = select(LogEntry).where(
+            LogEntry.game_id == g.id, LogEntry.kind == "epoch", LogEntry.epoch == epoch
+        )
+        cache[("epoch", epoch)] = s.exec(q).first()
+    e = cache[("epoch", epoch)]
+    if e is None:
+        return None, _fail(g.head_index, f"no chained `epoch` row opens the open epoch {epoch}")
+    row = entry_row(e)
+    problem = _own_hash_problem(row) or _epoch_column_problem(row)
+    return (None, _fail(e.index, problem)) if problem else (row, None)
+
+
+def check_dice(s: Session, g: Game) -> Failure | None:
+    """The game row's dice bookkeeping against the chained row it comes from."""
+    src = _by_hash(s, g, g.epoch_row_hash)
+    if src is None:
+        return _fail(
+            g.head_index,
+            "the game row's dice bookkeeping names no chained row (epoch_row_hash "
+            f"{(g.epoch_row_hash or '')[:12]}... is not in the log)",
+        )
+    at = src["index"]
+    p = src["payload"]
+    if src["kind"] == "reveal" or (src["kind"] == "order" and not g.epoch):
+        if g.epoch or g.epoch_commitment or g.salt_digest:
+            return _fail(at, f"row {at} ended the dice epochs but the game row has one open")
+        return None
+    k = g.epoch
+    if src["kind"] == "epoch" or src["kind"] == "salt":
+        want_n = 1
+    else:
+        ns = [r["n"] for r in p.get("rolls", []) if r.get("n") is not None and r.get("epoch") == k]
+        if not ns:
+            return _fail(at, f"row {at} drew nothing in the game row's epoch {k}")
+        want_n = max(ns) + 1
+    if src.get("epoch") != k:
+        return _fail(at, f"the game row's open epoch is {k}, its source row {at} is of epoch"
+                     f" {src.get('epoch')}")  # fmt: skip
+    if g.epoch_next_n != want_n:
+        return _fail(at, f"the roll counter says draw {g.epoch_next_n} is next, row {at} says"
+                     f" {want_n}")  # fmt: skip
+    opened, fail = epoch_row(s, g, k)
+    if fail or opened is None:
+        return fail
+    op = opened["payload"]
+    if g.epoch_commitment != op.get("commitment") or g.epoch_turn != op.get("turn"):
+        return _fail(opened["index"], f"the game row's commitment or turn of epoch {k} is not"
+                     f" the one row {opened['index']} committed")  # fmt: skip
+    salts, fail = salts_of(s, g, k)
+    if fail:
+        return fail
+    if (g.salt_digest or committed.EMPTY_SALT_DIGEST) != committed.salt_digest(salts):
+        return _fail(at, f"the stored salt digest of epoch {k} is not the digest of its"
+                     f" {len(salts)} chained salt row(s)")  # fmt: skip
+    return None
+
+
+def check_seed(s: Session, g: Game, kind: str, epoch: int, seed: str) -> Failure | None:
+    """A seed against the commitment its epoch row chained, before its first use."""
+    opened, fail = epoch_row(s, g, epoch)
+    if fail or opened is None:
+        return fail
+    field = "commitment" if kind == "epoch" else "hidden_commitment"
+    if committed.commitment(seed) != opened["payload"].get(field):
+        return _fail(
+            opened["index"],
+            f"the stored {'hidden ' if kind == 'hidden' else ''}seed of epoch {epoch} does not"
+            f" match the commitment row {opened['index']} chained",
+        )
+    return None
+
+
+def check_roles(
+    s: Session, g: Game, seats: Iterable[Seat], mods: Iterable[Moderator]
+) -> Failure | None:
+    """Each seat held and each moderator against the chained row it names (constant time each)."""
+    seats, mods = list(seats), list(mods)
+    _fetch(s, g, [x.row_hash or "" for x in [*seats, *mods]])
+    for seat in seats:
+        if seat.user is None:
+            continue
+        row = _by_hash(s, g, seat.row_hash)
+        p = row["payload"] if row else {}
+        if not (
+            row
+            and row["kind"] == "moderation"
+            and p.get("action") == "seat"
+            and (p.get("side"), p.get("user")) == (seat.side, seat.user)
+        ):
+            return _fail(
+                row["index"] if row else g.head_index,
+                f"the seat table gives {seat.side} to {seat.user}, and no chained row does"
+                f" (its row hash {(seat.row_hash or 'none')[:12]}...)",
+            )
+    for mod in mods:
+        row = _by_hash(s, g, mod.row_hash)
+        p = row["payload"] if row else {}
+        ok = row is not None and (
+            (row["kind"] == "setup" and p.get("creator") == mod.user)
+            or (
+                row["kind"] == "moderation"
+                and p.get("action") == "moderator-add"
+                and p.get("user") == mod.user
+            )
+        )
+        if not ok:
+            return _fail(
+                row["index"] if row else g.head_index,
+                f"the moderator table names {mod.user}, and no chained row made him one"
+                f" (its row hash {(mod.row_hash or 'none')[:12]}...)",
+            )
+    return None
+
+
+def full_failure(s: Session, g: Game) -> Failure | None:
+    """The whole log's chain, then every cache against the chain (the audit's table check)."""
+    entries = list(
+        s.exec(select(LogEntry).where(LogEntry.game_id == g.id).order_by(col(LogEntry.index)))
+    )
+    rows = [entry_row(e) for e in entries]
+    fail = chain.chain_failure(rows)
+    if fail:
+        return _fail(fail["index"], fail["problem"])
+    if not rows or rows[-1]["index"] != g.head_index or rows[-1]["hash"] != g.head_hash:
+        return _fail(len(rows) - 1, "the game row's head is not the log's last row")
+    for row in rows:
+        problem = _epoch_column_problem(row)
+        if problem:
+            return _fail(row["index"], problem)
+    from storage.caches import table_failure
+
+    return table_failure(s, g, rows) or check_head(s, g)
+
+
+__all__ = [
+    "ANY",
+    "Tampered",
+    "chained_row",
+    "check_dice",
+    "check_head",
+    "check_roles",
+    "check_seed",
+    "entry_row",
+    "full_failure",
+    "salts_of",
+]
