@@ -17,7 +17,7 @@ from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games
 from app.fold import ReplayMismatch
 from app.service import GameService
-from bots import host
+from bots import health, host
 from bots.cli_parser import build_parser
 from storage import StorageError, Store
 
@@ -330,6 +330,7 @@ COMMANDS = {
     "serve": cmd_serve,
     "invite": host.cmd_invite,
     "backup": host.cmd_backup,
+    "health": health.cmd_health,
 }
 
 if __name__ == "__main__":
