@@ -90,7 +90,7 @@ async def serving(tmp_path, env: dict[str, str]) -> AsyncIterator[Serve]:
 
     task = asyncio.create_task(S.serve(config, stop=stop, ready=on_ready))
     try:
-        done, _ = await asyncio.wait(
+        _done, _ = await asyncio.wait(
             {task, asyncio.ensure_future(ready.wait())}, return_when="FIRST_COMPLETED"
         )
         yield Serve(task, stop, parts, logs)
@@ -203,52 +203,55 @@ def test_a_fatal_gateway_close_restarts_the_discord_bot(tmp_path, code):
 
 def test_a_fatal_gateway_close_stops_serve_when_configured(tmp_path):
     async def scenario():
-        async with FakeDiscord() as fake:
-            async with serving(tmp_path, discord_env(fake, PBEM_ON_BOT_FAILURE="stop")) as s:
-                await fake.wait_identified(timeout=20)
-                await fake.close_gateway(4004)
-                assert await s.task == 1  # serve ends by itself, with an error
-                lines = s.logs.lines()
-                assert lines[0].startswith("the Discord bot stopped: Discord closed the gateway")
-                assert "4004: authentication failed; check DISCORD_TOKEN" in lines[0]
-                assert lines[-1].startswith("serve failed: the Discord bot stopped")
-                assert len(fake.identifies) == 1  # not restarted
+        async with (
+            FakeDiscord() as fake,
+            serving(tmp_path, discord_env(fake, PBEM_ON_BOT_FAILURE="stop")) as s,
+        ):
+            await fake.wait_identified(timeout=20)
+            await fake.close_gateway(4004)
+            assert await s.task == 1  # serve ends by itself, with an error
+            lines = s.logs.lines()
+            assert lines[0].startswith("the Discord bot stopped: Discord closed the gateway")
+            assert "4004: authentication failed; check DISCORD_TOKEN" in lines[0]
+            assert lines[-1].startswith("serve failed: the Discord bot stopped")
+            assert len(fake.identifies) == 1  # not restarted
 
     run(scenario())
 
 
 def test_a_revoked_telegram_token_restarts_polling_once_valid_again(tmp_path):
     async def scenario():
-        async with FakeTelegramAPI() as tg:
-            async with serving(tmp_path, telegram_env(tg)) as s:
-                front = s.fronts["telegram"]
-                tg.revoke_token()
-                await until(lambda: front.state == "restarting", "the bot to be seen dead")
-                code, body = await s.health()
-                assert code == 1 and not body["ok"]
-                assert body["bots"]["telegram"]["state"] == "restarting"
-                assert "refused the token" in body["bots"]["telegram"]["last_error"]
-                tg.restore_token()
-                await until(lambda: front.state == "connected", "the bot to restart")
-                tg.push_message("/order help", chat_id=GROUP_A, user_id=7)
-                await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=20)
-                code, body = await s.health()
-                assert code == 0 and body["bots"]["telegram"]["restarts"] >= 1
-                first = s.logs.lines()[0]
-                assert first.startswith("the Telegram bot stopped: Telegram refused the token")
+        async with FakeTelegramAPI() as tg, serving(tmp_path, telegram_env(tg)) as s:
+            front = s.fronts["telegram"]
+            tg.revoke_token()
+            await until(lambda: front.state == "restarting", "the bot to be seen dead")
+            code, body = await s.health()
+            assert code == 1 and not body["ok"]
+            assert body["bots"]["telegram"]["state"] == "restarting"
+            assert "refused the token" in body["bots"]["telegram"]["last_error"]
+            tg.restore_token()
+            await until(lambda: front.state == "connected", "the bot to restart")
+            tg.push_message("/order help", chat_id=GROUP_A, user_id=7)
+            await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=20)
+            code, body = await s.health()
+            assert code == 0 and body["bots"]["telegram"]["restarts"] >= 1
+            first = s.logs.lines()[0]
+            assert first.startswith("the Telegram bot stopped: Telegram refused the token")
 
     run(scenario())
 
 
 def test_a_revoked_telegram_token_stops_serve_when_configured(tmp_path):
     async def scenario():
-        async with FakeTelegramAPI() as tg:
-            async with serving(tmp_path, telegram_env(tg, PBEM_ON_BOT_FAILURE="stop")) as s:
-                tg.revoke_token()
-                assert await s.task == 1
-                assert s.logs.lines()[-1].startswith(
-                    "serve failed: the Telegram bot stopped: Telegram refused the token"
-                )
+        async with (
+            FakeTelegramAPI() as tg,
+            serving(tmp_path, telegram_env(tg, PBEM_ON_BOT_FAILURE="stop")) as s,
+        ):
+            tg.revoke_token()
+            assert await s.task == 1
+            assert s.logs.lines()[-1].startswith(
+                "serve failed: the Telegram bot stopped: Telegram refused the token"
+            )
 
     run(scenario())
 
@@ -268,21 +271,20 @@ def test_a_flood_wait_in_one_chat_never_delays_another_and_keeps_its_order(tmp_p
     meanwhile; A's two messages are answered afterwards, in their order."""
 
     async def scenario():
-        async with FakeTelegramAPI() as tg:
-            async with serving(tmp_path, telegram_env(tg)):
-                hold = tg.hold_next(GROUP_A)
-                first = tg.push_message("/order help", chat_id=GROUP_A, user_id=7)
-                await hold.held.wait()
-                second = tg.push_message("/order games", chat_id=GROUP_A, user_id=7)
-                tg.push_message("/order help", chat_id=GROUP_B, user_id=8, user_name="bob")
-                [b] = await tg.wait_for_call("sendMessage", chat_id=GROUP_B, timeout=20)
-                assert "No game is played" in b.params["text"]
-                assert not tg.sent("sendMessage", chat_id=GROUP_A)  # A still waits
-                hold.release.set()
-                calls = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, count=2, timeout=20)
-                ids = [_reply_to(c) for c in calls]
-                assert ids == [first["message"]["message_id"], second["message"]["message_id"]]
-                assert [c.status for c in tg.calls if c.chat_id == GROUP_A][0] == 429
+        async with FakeTelegramAPI() as tg, serving(tmp_path, telegram_env(tg)):
+            hold = tg.hold_next(GROUP_A)
+            first = tg.push_message("/order help", chat_id=GROUP_A, user_id=7)
+            await hold.held.wait()
+            second = tg.push_message("/order games", chat_id=GROUP_A, user_id=7)
+            tg.push_message("/order help", chat_id=GROUP_B, user_id=8, user_name="bob")
+            [b] = await tg.wait_for_call("sendMessage", chat_id=GROUP_B, timeout=20)
+            assert "No game is played" in b.params["text"]
+            assert not tg.sent("sendMessage", chat_id=GROUP_A)  # A still waits
+            hold.release.set()
+            calls = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, count=2, timeout=20)
+            ids = [_reply_to(c) for c in calls]
+            assert ids == [first["message"]["message_id"], second["message"]["message_id"]]
+            assert next(c.status for c in tg.calls if c.chat_id == GROUP_A) == 429
 
     run(scenario())
 
@@ -290,28 +292,27 @@ def test_a_flood_wait_in_one_chat_never_delays_another_and_keeps_its_order(tmp_p
 @pytest.mark.parametrize("failure", ["5xx", "429 past its retries"])
 def test_a_lost_telegram_reply_is_retried_through_the_outbox(tmp_path, failure):
     async def scenario():
-        async with FakeTelegramAPI() as tg:
-            async with serving(tmp_path, telegram_env(tg)) as s:
-                if failure == "5xx":
-                    tg.fail_next(GROUP_A, code=500)
-                else:
-                    for _ in range(4):  # the adapter waits 3 out, then gives up to the outbox
-                        tg.rate_limit_next(GROUP_A, retry_after=1)  # (PTB reads 0 as none)
-                tg.push_message("/order new hells-gate", chat_id=GROUP_A, user_id=7)
-                calls = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=20)
-                assert any("New game" in c.params["text"] for c in calls)
-                refused = [c for c in tg.calls if c.chat_id == GROUP_A and not c.ok]
-                assert refused and refused[0].status == (500 if failure == "5xx" else 429)
-                store = s.parts["store"]
-                await until(
-                    lambda: any(
-                        r.dedupe_key and r.dedupe_key.startswith("reply:tg:")
-                        for r in outbox.rows(store, status=outbox.SENT)
-                    ),
-                    "the reply's outbox row to be sent",
-                )
-                sent = tg.sent("sendMessage", chat_id=GROUP_A)
-                assert sum("New game" in c.params["text"] for c in sent) == 1  # once
+        async with FakeTelegramAPI() as tg, serving(tmp_path, telegram_env(tg)) as s:
+            if failure == "5xx":
+                tg.fail_next(GROUP_A, code=500)
+            else:
+                for _ in range(4):  # the adapter waits 3 out, then gives up to the outbox
+                    tg.rate_limit_next(GROUP_A, retry_after=1)  # (PTB reads 0 as none)
+            tg.push_message("/order new hells-gate", chat_id=GROUP_A, user_id=7)
+            calls = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=20)
+            assert any("New game" in c.params["text"] for c in calls)
+            refused = [c for c in tg.calls if c.chat_id == GROUP_A and not c.ok]
+            assert refused and refused[0].status == (500 if failure == "5xx" else 429)
+            store = s.parts["store"]
+            await until(
+                lambda: any(
+                    r.dedupe_key and r.dedupe_key.startswith("reply:tg:")
+                    for r in outbox.rows(store, status=outbox.SENT)
+                ),
+                "the reply's outbox row to be sent",
+            )
+            sent = tg.sent("sendMessage", chat_id=GROUP_A)
+            assert sum("New game" in c.params["text"] for c in sent) == 1  # once
 
     run(scenario())
 
