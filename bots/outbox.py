@@ -388,7 +388,6 @@ __all__ = [
     "dedupe_keys",
     "enqueue",
     "enqueue_in",
-    "enqueue_reply",
     "known_keys",
     "lane_of",
     "purge_sent",
@@ -396,34 +395,3 @@ __all__ = [
     "run_sender",
     "wake_senders",
 ]
-
-
-def enqueue_reply(
-    store: Store,
-    outgoing: Outgoing,
-    *,
-    key: str,
-    parts_sent: int = 0,
-    fallback_chat_id: str | None = None,
-    as_document: bool = False,
-) -> list[int]:
-    """A direct reply the adapter could not send (network, 5xx, 403, a 429 past its retries),
-    written as a pending row that resumes after the `parts_sent` parts already delivered; `key`
-    makes it idempotent (a redelivered message's reply is written once)."""
-    from sqlalchemy import update
-
-    with store.engine.begin() as conn:
-        ids = posts.write_in(
-            conn,
-            None,
-            [outgoing],
-            key=key,
-            now=_now(None),
-            fallback_chat_id=fallback_chat_id,
-            as_document=as_document,
-        )
-        if ids and parts_sent:
-            conn.execute(update(OUTBOX).where(OUTBOX.c.id.in_(ids)).values(parts_sent=parts_sent))
-    if ids:
-        sql.notify()
-    return ids

@@ -16,6 +16,12 @@
   (`as you` switches back); in a sandbox game (`new hells-gate sandbox`) one user may also
   `join` both sides. Private answers (options, previews) are shown marked "[private to NAME]".
 
+Each bot starts on its own (bots/serve_bots.py): one that fails is told in one line and the
+others go on; none left is exit 1. Each is then watched (bots/supervise.py): a bot that dies
+(a fatal gateway close, a revoked token) is restarted with backoff, or stops `serve` with exit 1
+(PBEM_ON_BOT_FAILURE). GET /healthz on 127.0.0.1:PBEM_HEALTH_PORT (bots/health.py, `pbem
+health`) says which bots are connected, the outbox backlog and the scheduler leader.
+
 Always: the scheduler (bots/scheduler.py: deadlines, reminders, outages; one leader per
 PostgreSQL database) and the outbox sender (bots/outbox.py: every post of a game, retried).
 Logs are structured (key=value lines, or JSON lines with PBEM_LOG_FORMAT=json) on standard error,

@@ -10,17 +10,52 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import update
+
+from app import outbox as posts
 from app.messages import Outgoing
 from bots import outbox
 from bots.config import Config
 from bots.supervise import Started, Supervised, task_death
-from storage import chat_store
+from storage import Store, chat_store
+from storage import outbox as sql
+from storage.outbox import OUTBOX
 
 log = logging.getLogger("pbem.serve")
 
 DISCORD_CONNECT_WAIT = 30.0  # seconds a start waits for the gateway before running on anyway
+
+
+def enqueue_reply(
+    store: Store,
+    outgoing: Outgoing,
+    *,
+    key: str,
+    parts_sent: int = 0,
+    fallback_chat_id: str | None = None,
+    as_document: bool = False,
+) -> list[int]:
+    """A direct reply the adapter could not send (network, 5xx, 403, a 429 past its retries),
+    written as a pending row that resumes after the `parts_sent` parts already delivered; `key`
+    makes it idempotent (a redelivered message's reply is written once)."""
+    with store.engine.begin() as conn:
+        ids = posts.write_in(
+            conn,
+            None,
+            [outgoing],
+            key=key,
+            now=datetime.now(UTC),
+            fallback_chat_id=fallback_chat_id,
+            as_document=as_document,
+        )
+        if ids and parts_sent:
+            conn.execute(update(OUTBOX).where(OUTBOX.c.id.in_(ids)).values(parts_sent=parts_sent))
+    if ids:
+        sql.notify()
+    return ids
 
 
 def _supervised(config: Config, platform: str, what: str, start: Any) -> Supervised:
@@ -44,7 +79,7 @@ def telegram_front(config: Config, chat: Any, store: Any) -> Supervised:
         out: Outgoing, key: str, parts: int, chat_id: str | None, full: bool
     ) -> None:
         await asyncio.to_thread(
-            outbox.enqueue_reply,
+            enqueue_reply,
             store,
             out,
             key=key,
@@ -78,7 +113,7 @@ def discord_front(config: Config, chat: Any, store: Any) -> Supervised:
     from bots.platforms import discord as dc
 
     async def fallback(out: Outgoing, key: str) -> None:
-        await asyncio.to_thread(outbox.enqueue_reply, store, out, key=key)
+        await asyncio.to_thread(enqueue_reply, store, out, key=key)
 
     async def start() -> Started:
         dc.point_at(config.get("DISCORD_API_BASE"), config.get("DISCORD_GATEWAY_URL"))
@@ -124,4 +159,4 @@ def discord_front(config: Config, chat: Any, store: Any) -> Supervised:
     return _supervised(config, "discord", "the Discord bot", start)
 
 
-__all__ = ["DISCORD_CONNECT_WAIT", "discord_front", "telegram_front"]
+__all__ = ["DISCORD_CONNECT_WAIT", "discord_front", "enqueue_reply", "telegram_front"]

@@ -30,7 +30,12 @@ Rate limits (HTTP 429) are waited out and retried by discord.py itself.
 
 Sharding: Discord requires it above 2,500 servers (one gateway connection may serve at most 2,500);
 `build_bot(..., sharded=True)` makes an `AutoShardedBot`, which asks Discord for the recommended
-shard count and runs all shards in this process.
+shard count and runs all shards in this process; `shard_count` (and `shard_ids`) split the shards
+across processes (DISCORD_SHARD_COUNT, DISCORD_SHARD_IDS). `point_at` points discord.py at another
+API root and gateway (DISCORD_API_BASE, DISCORD_GATEWAY_URL; `proxy`: DISCORD_PROXY).
+
+A direct reply that cannot be sent (network, 5xx, 403, a 429 past discord.py's retries) is handed
+to `bot.fallback` (the durable outbox in `pbem serve`); one chat's messages are handled in order.
 
 Running beside other bots in one event loop:
 

@@ -22,6 +22,10 @@ balancer); the adapter registers the URL with `setWebhook` and serves it with a 
 server on `webhook_listen:webhook_port` (TLS terminated by a reverse proxy in front of it).
 `TELEGRAM_BASE_URL` points the bot at a self-hosted Bot API server (larger files, lower latency).
 
+Updates of different chats are handled concurrently, those of one chat in order, under Telegram's
+limits (bots.platforms.telegram_flow); a direct reply that cannot be sent goes to `fallback` (the
+durable outbox in `pbem serve`). A webhook is refused without its secret (`TelegramConfig.check`).
+
 The parts: this module (the bot: lifecycle and incoming updates; `build`, `start`, `stop`,
 `send`), `bots.platforms.telegram_send` (the sending and its error mapping),
 `bots.platforms.telegram_webhook` (webhook mode), `bots.platforms.telegram_text` (commands and
