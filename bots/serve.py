@@ -229,6 +229,8 @@ class _Run:
         config, store = self.config, self.store
         await self._start_bots()
         senders = {name: front.send for name, front in self.fronts.items()}
+        # what the bots started with (their adapters: tests and operators look at them)
+        first = {n: f.current.send for n, f in self.fronts.items() if f.current is not None}
         terminal = None
         if not (config.discord_token or config.telegram_token):
             terminal = Terminal(
@@ -253,7 +255,7 @@ class _Run:
                     "scheduler": self.scheduler,
                     "chat": self.chat,
                     "store": store,
-                    "senders": senders,
+                    "senders": first,
                     "fronts": self.fronts,
                     "health_port": self.health_port,
                 }
@@ -281,6 +283,8 @@ class _Run:
             try:
                 await front.first_start()
             except StartFailed as exc:
+                if len(wanted) == 1:  # the one bot: its failure is serve's, one line
+                    raise
                 failed.append(explain(exc))
                 log.error("%s", failed[-1])
                 log.debug("%s: the traceback", exc.what, exc_info=exc.cause)
