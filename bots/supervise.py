@@ -28,6 +28,7 @@ from bots.startup import StartFailed, explain
 log = logging.getLogger("pbem.serve")
 
 RESTART, STOP = "restart", "stop"
+BOT_DOWN_WAIT = 15.0  # seconds an outbox row waits while its bot restarts (100 waits allowed)
 
 
 @dataclass
@@ -61,7 +62,10 @@ class Supervised:
     async def send(self, outgoing: Any, **kwargs: Any) -> Any:
         current = self.current
         if current is None:
-            raise RetryLater(f"{self.what} is not running ({self.state}); retried later")
+            raise RetryLater(  # a wait, not a failure: the row keeps its attempts
+                f"{self.what} is not running ({self.state}); retried later",
+                retry_after=max(self.first_delay, BOT_DOWN_WAIT),
+            )
         if self._accepts is not None:
             kwargs = {k: v for k, v in kwargs.items() if k in self._accepts}
         return await current.send(outgoing, **kwargs)

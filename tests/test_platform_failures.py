@@ -387,3 +387,26 @@ def test_discord_shard_settings_split_the_shards_across_processes(tmp_path):
         Config.load({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "2"})
     with pytest.raises(ConfigError, match="restart or stop"):
         Config.load({"PBEM_ON_BOT_FAILURE": "ignore"})
+
+
+def test_posts_for_a_bot_that_is_restarting_wait_in_the_outbox_without_failing():
+    """While a bot is down its sender answers RetryLater with a wait (not an attempt): the
+    outbox keeps the row for the bot's return (bots/retry.py counts waits apart)."""
+    from bots.platforms.common import RetryLater
+    from bots.supervise import BOT_DOWN_WAIT, Supervised
+
+    async def never() -> Any:
+        raise AssertionError("not started")
+
+    front = Supervised("telegram", never, "the Telegram bot", first_delay=0.01)
+    front.state = "restarting"
+    with pytest.raises(RetryLater) as caught:
+        asyncio.run(front.send(object()))
+    assert caught.value.retry_after == BOT_DOWN_WAIT
+    assert "the Telegram bot is not running (restarting)" in str(caught.value)
+    assert front.status() == {
+        "connected": False,
+        "state": "restarting",
+        "restarts": 0,
+        "last_error": None,
+    }

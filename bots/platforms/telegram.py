@@ -210,14 +210,22 @@ class TelegramBot(TelegramSender):
             log.warning("telegram: the check of the bot's rights failed", exc_info=True)
 
     async def stop(self) -> None:
-        if self.app.updater is not None and self.app.updater.running:
-            await self.app.updater.stop()
+        """Stop polling (or the webhook), the application, its HTTP clients; each step runs even
+        when one before it fails (a dead bot, e.g. after a revoked token, fails some)."""
+        try:
+            if self.app.updater is not None and self.app.updater.running:
+                await self.app.updater.stop()
+        except Exception:
+            log.warning("telegram: stopping the updater failed", exc_info=True)
         if self._webhook_runner is not None:
             await self._webhook_runner.cleanup()
             self._webhook_runner = None
-        if self.app.running:
-            await self.app.stop()
-        await self.app.shutdown()
+        try:
+            if self.app.running:
+                await self.app.stop()
+            await self.app.shutdown()
+        except Exception:
+            log.warning("telegram: stopping the application failed", exc_info=True)
         # after a failed initialize (a refused token) PTB leaves its HTTP clients open
         for request in getattr(self.app.bot, "_request", ()):
             await request.shutdown()
