@@ -339,4 +339,6 @@ async def stop(bot: PbemBot | ShardedPbemBot, *, timeout: float = 10.0) -> None:
 
 def _report_end(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and (error := task.exception()) is not None:
-        log.error("the Discord bot stopped", exc_info=error)
+        # `pbem serve` reports it in one line and restarts the bot (bots/supervise.py)
+        log.warning("the Discord bot's gateway connection ended: %r", error)
+        log.debug("the Discord bot stopped: the traceback", exc_info=error)

@@ -13,11 +13,21 @@ under Telegram's limits.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 from typing import Any
 
 from telegram import Update
 from telegram.ext import AIORateLimiter, BaseUpdateProcessor
+
+
+def _not_a_handled_429(record: logging.LogRecord) -> bool:
+    """The limiter logs every 429 it hands on as an ERROR with a traceback; the adapter waits
+    it out or gives the message to the outbox, and logs that itself."""
+    return "Rate limit hit after maximum of" not in record.getMessage()
+
+
+logging.getLogger("telegram.ext.AIORateLimiter").addFilter(_not_a_handled_429)
 
 MAX_CONCURRENT = 256  # updates handled at once (of as many chats)
 OVERALL_PER_SECOND = 30
