@@ -18,7 +18,7 @@ from app import audit, frames, games, integrity
 from app.context import Core
 from app.fold import ReplayMismatch
 from app.service import GameService
-from bots import host
+from bots import health, host
 from bots.cli_parser import build_parser
 from storage import StorageError, Store
 
@@ -374,6 +374,7 @@ COMMANDS = {
     "serve": cmd_serve,
     "invite": host.cmd_invite,
     "backup": host.cmd_backup,
+    "health": health.cmd_health,
 }
 
 if __name__ == "__main__":

@@ -153,6 +153,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     backup.add_argument("file", metavar="FILE", help="the new file to write")
 
+    health = sub.add_parser(
+        "health",
+        parents=[common],
+        help="ask a running `pbem serve` which bots are connected, the outbox backlog and the "
+        "scheduler leader (exit 0: all connected, 1: not, 2: no answer)",
+    )
+    health.add_argument("--port", help="serve's PBEM_HEALTH_PORT (default: the setting)")
+    health.add_argument("--url", help="the full URL of /healthz instead")
+    health.add_argument("--json", action="store_true", help="print the JSON answer")
+    health.add_argument("--config", metavar="FILE.toml", help="settings file")
+
     serve = sub.add_parser(
         "serve",
         parents=[common],

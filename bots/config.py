@@ -64,6 +64,28 @@ VARIABLES: tuple[Variable, ...] = (
     Variable(
         "DISCORD_SYNC_GUILD", None, "sync the slash commands to this guild id only (instant; tests)"
     ),
+    Variable(
+        "DISCORD_SHARD_COUNT",
+        None,
+        "the total number of shards (all processes): a sharded bot with exactly that many",
+    ),
+    Variable(
+        "DISCORD_SHARD_IDS",
+        None,
+        "the shards this process runs, e.g. 0,1 or 0-3 (needs DISCORD_SHARD_COUNT)",
+    ),
+    Variable(
+        "DISCORD_API_BASE",
+        None,
+        "Discord REST API root (a proxy, a test server), e.g. http://127.0.0.1:8080",
+    ),
+    Variable("DISCORD_GATEWAY_URL", None, "Discord gateway URL, e.g. wss://gateway.example.org/"),
+    Variable(
+        "DISCORD_PROXY",
+        None,
+        "HTTP(S) proxy for every Discord REST and gateway connection",
+        secret=True,
+    ),
     Variable("TELEGRAM_TOKEN", None, "Telegram bot token: starts the Telegram bot", secret=True),
     Variable("TELEGRAM_BASE_URL", None, "a self-hosted Bot API server, e.g. http://127.0.0.1:8081"),
     Variable("TELEGRAM_BASE_FILE_URL", None, "its file URL (default: derived from the base URL)"),
@@ -79,6 +101,25 @@ VARIABLES: tuple[Variable, ...] = (
         None,
         "checked in X-Telegram-Bot-Api-Secret-Token on each webhook call",
         secret=True,
+    ),
+    Variable(
+        "TELEGRAM_RATE_LIMIT",
+        "1",
+        "1: keep under Telegram's limits before they bite (30 messages/s, 20/min a group)",
+    ),
+    Variable(
+        "PBEM_ON_BOT_FAILURE",
+        "restart",
+        "a bot that dies after startup (fatal gateway close, revoked token): restart it with "
+        "backoff, or stop serve with exit code 1",
+    ),
+    Variable("PBEM_RESTART_SECONDS", "5", "the first wait before a dead bot is restarted"),
+    Variable("PBEM_RESTART_MAX_SECONDS", "300", "the longest wait between restarts (doubling)"),
+    Variable(
+        "PBEM_HEALTH_PORT",
+        "8079",
+        "GET /healthz on 127.0.0.1:PORT (bots connected, outbox backlog, scheduler leader; "
+        "`pbem health`); off: none; 0: any free port",
     ),
     Variable("PBEM_TICK_SECONDS", "30", "how often due deadlines are checked; the heartbeat"),
     Variable(
@@ -131,8 +172,18 @@ class Config:
 
     def check(self) -> None:
         """Parse every typed value once, so a bad one fails at startup, not mid-game."""
-        for name in ("DISCORD_SHARDED", "DISCORD_MESSAGE_CONTENT"):
+        for name in ("DISCORD_SHARDED", "DISCORD_MESSAGE_CONTENT", "TELEGRAM_RATE_LIMIT"):
             self.flag(name)
+        if self.get("PBEM_ON_BOT_FAILURE") not in ("restart", "stop"):
+            raise ConfigError(
+                f"PBEM_ON_BOT_FAILURE must be restart or stop, not {self.get('PBEM_ON_BOT_FAILURE')!r}"
+            )
+        for name in ("PBEM_RESTART_SECONDS", "PBEM_RESTART_MAX_SECONDS"):
+            if self.number(name, float) < 0:
+                raise ConfigError(f"{name} must not be negative")
+        if self.health_port is not None and not 0 <= self.health_port <= 65535:
+            raise ConfigError("PBEM_HEALTH_PORT must be a port (0-65535) or off")
+        self._check_shards()
         for name in ("TELEGRAM_WEBHOOK_PORT",):
             self.number(name, int)
         for name in ("PBEM_TICK_SECONDS", "PBEM_LEADER_RETRY_SECONDS", "PBEM_OUTAGE_SECONDS"):
@@ -147,6 +198,34 @@ class Config:
             self.number("DISCORD_SYNC_GUILD", int)
         if self.log_format not in ("kv", "json"):
             raise ConfigError(f"PBEM_LOG_FORMAT must be kv or json, not {self.log_format!r}")
+
+    def _check_shards(self) -> None:
+        count = self.get("DISCORD_SHARD_COUNT")
+        if count is not None and self.number("DISCORD_SHARD_COUNT", int) < 1:
+            raise ConfigError("DISCORD_SHARD_COUNT must be at least 1")
+        ids_text = self.get("DISCORD_SHARD_IDS")
+        if not ids_text:
+            return
+        if count is None:
+            raise ConfigError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the total)")
+        ids: list[int] = []
+        for piece in ids_text.split(","):
+            first, dash, last = piece.strip().partition("-")
+            if not first.isdigit() or (dash and not last.isdigit()):
+                raise ConfigError(f"DISCORD_SHARD_IDS: {piece.strip()!r} is no shard id or range")
+            ids += range(int(first), int(last) + 1) if dash else [int(first)]
+        if max(ids) >= int(count):
+            raise ConfigError(f"DISCORD_SHARD_IDS: shard ids run from 0 to {int(count) - 1}")
+
+    @property
+    def health_port(self) -> int | None:
+        value = (self.get("PBEM_HEALTH_PORT") or "off").strip().lower()
+        if value in ("off", "none", "no"):
+            return None
+        try:
+            return int(value)
+        except ValueError:
+            raise ConfigError(f"PBEM_HEALTH_PORT must be a port or off, not {value!r}") from None
 
     # -- reading
     def get(self, name: str) -> str | None:

@@ -16,6 +16,12 @@
   (`as you` switches back); in a sandbox game (`new hells-gate sandbox`) one user may also
   `join` both sides. Private answers (options, previews) are shown marked "[private to NAME]".
 
+Each bot starts on its own (bots/serve_bots.py): one that fails is told in one line and the
+others go on; none left is exit 1. Each is then watched (bots/supervise.py): a bot that dies
+(a fatal gateway close, a revoked token) is restarted with backoff, or stops `serve` with exit 1
+(PBEM_ON_BOT_FAILURE). GET /healthz on 127.0.0.1:PBEM_HEALTH_PORT (bots/health.py, `pbem
+health`) says which bots are connected, the outbox backlog and the scheduler leader.
+
 Always: the scheduler (bots/scheduler.py: deadlines, reminders, outages; one leader per
 PostgreSQL database) and the outbox sender (bots/outbox.py: every post of a game, retried).
 Logs are structured (key=value lines, or JSON lines with PBEM_LOG_FORMAT=json) on standard error,
@@ -27,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import re
@@ -38,9 +43,8 @@ from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
 from app.images import renderer
-from app.messages import Outgoing
 from app.service import GameService
-from bots import outbox
+from bots import outbox, serve_bots
 from bots.chat import ChatService
 from bots.clock import Clock, SystemClock
 from bots.config import Config
@@ -54,7 +58,8 @@ from bots.serve_terminal import (
     terminal_loop,
 )
 from bots.startup import StartFailed, explain
-from storage import Store, chat_store
+from bots.supervise import Supervised
+from storage import Store
 
 __all__ = [
     "LOCAL_CHAT",
@@ -72,7 +77,6 @@ log = logging.getLogger("pbem.serve")
 
 _TELEGRAM_TOKEN = re.compile(r"\b\d{5,}:[A-Za-z0-9_-]{30,}\b")
 DB_CHECK = "PBEM_DB (or --db): its directory must exist and be writable, a server must be up"
-DISCORD_CONNECT_WAIT = 30.0  # seconds a start waits for the gateway before running on anyway
 QUIET_LOGGERS = ("apscheduler", "httpx", "httpcore", "discord.gateway", "discord.client")
 
 
@@ -137,6 +141,10 @@ def setup_logging(config: Config, *, terminal: bool, stream: IO[str] | None = No
         logging.getLogger(name).setLevel(max(level, logging.WARNING))
 
 
+class NoFrontEnd(Exception):
+    """Every bot configured failed to start: `pbem serve` exits 1."""
+
+
 # -- the service
 async def serve(
     config: Config,
@@ -173,6 +181,9 @@ async def serve(
     code = 0
     try:
         await started.main(stdin, stdout, ready)
+    except NoFrontEnd as exc:  # each bot's own line is logged already
+        log.error("serve failed: %s", exc)
+        code = 1
     except Exception as exc:  # one line on what failed and what to check; the traceback at DEBUG
         log.error("serve failed: %s", explain(exc))
         log.debug("serve failed: the traceback", exc_info=True)
@@ -198,6 +209,9 @@ class _Run:
         service = GameService(store)
         self.chat = ChatService(service, clock=clock)
         self.running: list[tuple[str, Callable[[], Any]]] = []  # (what, async stop) in start order
+        self.fronts: dict[str, Supervised] = {}  # the bots that started, by platform
+        self.fatal: str | None = None  # why a dead bot stopped serve (PBEM_ON_BOT_FAILURE=stop)
+        self.health_port: int | None = None
         self.tasks: list[asyncio.Task] = []
         self.scheduler = Scheduler(
             service,
@@ -213,17 +227,10 @@ class _Run:
     ) -> None:
         """Start the bots (or the terminal), the outbox sender and the scheduler; run them."""
         config, store = self.config, self.store
-        senders: dict[str, Callable[..., Any]] = {}
-        if config.telegram_token:
-            try:
-                senders["telegram"] = await _start_telegram(config, self.chat, store, self.running)
-            except Exception as exc:
-                raise StartFailed("the Telegram bot did not start", exc) from exc
-        if config.discord_token:
-            try:
-                senders["discord"] = await _start_discord(config, self.chat, store, self.running)
-            except Exception as exc:
-                raise StartFailed("the Discord bot did not start", exc) from exc
+        await self._start_bots()
+        senders = {name: front.send for name, front in self.fronts.items()}
+        # what the bots started with (their adapters: tests and operators look at them)
+        first = {n: f.current.send for n, f in self.fronts.items() if f.current is not None}
         terminal = None
         if not (config.discord_token or config.telegram_token):
             terminal = Terminal(
@@ -240,15 +247,77 @@ class _Run:
             self.tasks.append(asyncio.create_task(sender, name="outbox"))
         await self.scheduler.start()
         self.running.append(("scheduler", self.scheduler.stop))
+        if senders:
+            await self._start_health()
         if ready is not None:
             ready(
-                {"scheduler": self.scheduler, "chat": self.chat, "store": store, "senders": senders}
+                {
+                    "scheduler": self.scheduler,
+                    "chat": self.chat,
+                    "store": store,
+                    "senders": first,
+                    "fronts": self.fronts,
+                    "health_port": self.health_port,
+                }
             )
         if terminal is not None:
             await self._terminal(terminal, stdin)
         else:
             log.info("ready bots=%s", ",".join(sorted(senders)))
             await self.stop.wait()
+            if self.fatal is not None:
+                raise NoFrontEnd(self.fatal)
+
+    async def _start_bots(self) -> None:
+        """Each bot started on its own: one that fails is told in one line (what failed, what
+        to check) and the others go on; none left is a failed start. Each is then watched
+        (bots/supervise.py: restarted with backoff, or `serve` stopped, as configured)."""
+        config = self.config
+        wanted = []
+        if config.telegram_token:
+            wanted.append(serve_bots.telegram_front(config, self.chat, self.store))
+        if config.discord_token:
+            wanted.append(serve_bots.discord_front(config, self.chat, self.store))
+        failed = []
+        for front in wanted:
+            try:
+                await front.first_start()
+            except StartFailed as exc:
+                if len(wanted) == 1:  # the one bot: its failure is serve's, one line
+                    raise
+                failed.append(explain(exc))
+                log.error("%s", failed[-1])
+                log.debug("%s: the traceback", exc.what, exc_info=exc.cause)
+                continue
+            self.fronts[front.platform] = front
+            self.running.append((front.platform, front.close))
+            watch = front.watch(self.stop, self._fatal)
+            self.tasks.append(asyncio.create_task(watch, name=f"watch-{front.platform}"))
+        if wanted and not self.fronts:
+            raise NoFrontEnd("no front end is left: " + "; ".join(failed))
+
+    def _fatal(self, line: str) -> None:
+        self.fatal = line
+        self.stop.set()
+
+    async def _start_health(self) -> None:
+        port = self.config.health_port
+        if port is None:
+            return
+        from bots import health
+
+        def report() -> dict:
+            return health.snapshot(self.fronts, self.store, self.scheduler)
+
+        try:
+            runner, self.health_port = await health.serve_health(port, report)
+        except OSError as exc:  # one line; the bots serve on without it
+            log.warning(
+                "health: could not listen on 127.0.0.1:%d (%s); check PBEM_HEALTH_PORT", port, exc
+            )
+            return
+        self.running.append(("health", runner.cleanup))
+        log.info("health on http://127.0.0.1:%d/healthz", self.health_port)
 
     async def _terminal(self, terminal: Terminal, stdin: IO[str]) -> None:
         """The terminal front end until the end of input, its posts printed as they come."""
@@ -276,52 +345,6 @@ class _Run:
 
 def _db_label(store) -> str:
     return store.engine.url.render_as_string(hide_password=True)
-
-
-# The platform adapters are imported only when their token is set: the terminal front end (and a
-# process with one bot) never loads the other platform's library.
-async def _start_telegram(config: Config, chat, store, running: list) -> Callable[..., Any]:
-    from bots.platforms.telegram import TelegramBot, TelegramConfig
-
-    async def forward(out: Outgoing) -> None:  # an answer for another platform: the outbox
-        await asyncio.to_thread(outbox.enqueue, store, None, [out])
-
-    bot = TelegramBot(
-        chat,
-        TelegramConfig.from_env(config.env()),
-        forward=forward,
-        chats=functools.partial(chat_store.platform_chats, store, "telegram"),
-    )
-    await bot.start()
-    running.append(("telegram", bot.stop))
-    mode = "webhook" if config.get("TELEGRAM_WEBHOOK_URL") else "polling"
-    log.info("telegram started mode=%s bot=@%s", mode, bot.app.bot.username)
-    return bot.send
-
-
-async def _start_discord(config: Config, chat, store, running: list) -> Callable[..., Any]:
-    from bots.platforms import discord as dc
-
-    guild = config.get("DISCORD_SYNC_GUILD")
-    bot = dc.build_bot(
-        chat,
-        sharded=config.flag("DISCORD_SHARDED"),
-        prefix=config.get("DISCORD_PREFIX") or "!",
-        message_content=config.flag("DISCORD_MESSAGE_CONTENT"),
-        sync_guild=int(guild) if guild else None,
-        chats=functools.partial(chat_store.platform_chats, store, "discord"),
-    )
-    runner = await dc.start(bot, config.discord_token or "")
-    running.append(("discord", functools.partial(dc.stop, bot)))
-    # A refusal at connection (an intent not enabled, a gateway that will not have the bot)
-    # ends the connect task at once: wait a little for it, so that it fails the start.
-    ready = asyncio.ensure_future(bot.wait_until_ready())
-    await asyncio.wait({ready, runner}, timeout=DISCORD_CONNECT_WAIT, return_when="FIRST_COMPLETED")
-    ready.cancel()
-    if runner.done() and not runner.cancelled() and runner.exception() is not None:
-        raise runner.exception()  # type: ignore[misc]
-    log.info("discord started sharded=%s", config.flag("DISCORD_SHARDED"))
-    return functools.partial(dc.send_outgoing, bot)
 
 
 def run(config: Config, **kw) -> int:

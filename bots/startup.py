@@ -47,6 +47,17 @@ def _telegram(exc: BaseException) -> str | None:
     return None
 
 
+GATEWAY_CLOSES = {  # the closes discord.py does not reconnect after, and what to check
+    4004: "authentication failed; check DISCORD_TOKEN (it may have been reset)",
+    4010: "invalid shard; check DISCORD_SHARD_COUNT and DISCORD_SHARD_IDS",
+    4011: "sharding required (over 2,500 servers); set DISCORD_SHARDED=1 or DISCORD_SHARD_COUNT",
+    4012: "invalid API version; upgrade discord.py",
+    4013: "invalid intents; check DISCORD_MESSAGE_CONTENT",
+    4014: "disallowed intents; enable them (Developer Portal > Bot) or unset "
+    "DISCORD_MESSAGE_CONTENT",
+}
+
+
 def _discord(exc: BaseException) -> str | None:
     discord = sys.modules.get("discord")
     if discord is None:
@@ -61,6 +72,8 @@ def _discord(exc: BaseException) -> str | None:
             "Discord refused the Message Content intent; enable it (Developer Portal > Bot > "
             "Privileged Gateway Intents) or unset DISCORD_MESSAGE_CONTENT"
         )
+    if isinstance(exc, discord.ConnectionClosed) and exc.code in GATEWAY_CLOSES:
+        return f"Discord closed the gateway with {exc.code}: {GATEWAY_CLOSES[exc.code]}"
     if isinstance(exc, discord.HTTPException):
         return f"Discord refused the start ({_short(exc)}); check the DISCORD_* settings"
     return None
@@ -72,6 +85,8 @@ def explain(exc: BaseException) -> str:
     if isinstance(exc, StartFailed):
         what, cause, check = exc.what, exc.cause, exc.check
     advice = _telegram(cause) or _discord(cause)
+    if advice is None and type(cause).__name__ == "WebhookWithoutSecret":
+        advice = str(cause)
     if advice is None and check is not None:
         advice = f"{type(cause).__name__}: {_short(cause)}; check {check}"
     if advice is None and isinstance(cause, OSError):

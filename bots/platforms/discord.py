@@ -30,7 +30,12 @@ Rate limits (HTTP 429) are waited out and retried by discord.py itself.
 
 Sharding: Discord requires it above 2,500 servers (one gateway connection may serve at most 2,500);
 `build_bot(..., sharded=True)` makes an `AutoShardedBot`, which asks Discord for the recommended
-shard count and runs all shards in this process.
+shard count and runs all shards in this process; `shard_count` (and `shard_ids`) split the shards
+across processes (DISCORD_SHARD_COUNT, DISCORD_SHARD_IDS). `point_at` points discord.py at another
+API root and gateway (DISCORD_API_BASE, DISCORD_GATEWAY_URL; `proxy`: DISCORD_PROXY).
+
+A direct reply that cannot be sent (network, 5xx, 403, a 429 past discord.py's retries) is handed
+to `bot.fallback` (the durable outbox in `pbem serve`); one chat's messages are handled in order.
 
 Running beside other bots in one event loop:
 
@@ -54,7 +59,7 @@ import contextlib
 import logging
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.messages import Incoming, Outgoing
@@ -107,6 +112,8 @@ __all__ = [
     "ShardedPbemBot",
     "build_bot",
     "invite_url",
+    "parse_shard_ids",
+    "point_at",
     "register_commands",
     "send_outgoing",
     "start",
@@ -132,6 +139,10 @@ class _PbemBotMixin:
         **options: Any,
     ):
         super().__init__(**options)
+        # a direct reply that could not be sent goes here (the durable outbox in `pbem serve`):
+        # (outgoing, key). None: logged and dropped.
+        self.fallback: Callable[[Outgoing, str], Awaitable[Any]] | None = None
+        self.chat_locks: dict[str, asyncio.Lock] = {}  # one chat's updates in order
         self._pbem_init(
             service, defer_after=defer_after, sync_commands=sync_commands, sync_guild=sync_guild
         )
@@ -206,6 +217,32 @@ class ShardedPbemBot(_PbemBotMixin, commands.AutoShardedBot):
     """The sharded bot (required above 2,500 servers)."""
 
 
+def point_at(api_base: str | None = None, gateway_url: str | None = None) -> None:
+    """Point discord.py at another REST API root and gateway (a proxy, a test server):
+    DISCORD_API_BASE ("http://host:port", "/api/v10" added unless a version is given) and
+    DISCORD_GATEWAY_URL ("wss://host/"). These are the library's process-wide defaults."""
+    import yarl
+
+    if api_base:
+        root = api_base.rstrip("/")
+        discord.http.Route.BASE = root if re.search(r"/api/v\d+$", root) else f"{root}/api/v10"
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def parse_shard_ids(text: str | None) -> list[int] | None:
+    """DISCORD_SHARD_IDS: "0,1,2" or "0-3" (or both, "0-3,8"); None when empty."""
+    if not text or not text.strip():
+        return None
+    ids: list[int] = []
+    for piece in text.split(","):
+        first, dash, last = piece.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"DISCORD_SHARD_IDS: {piece.strip()!r} is no shard id or range")
+        ids += range(int(first), int(last) + 1) if dash else [int(first)]
+    return sorted(set(ids))
+
+
 def build_bot(
     service: ChatService,
     *,
@@ -216,17 +253,33 @@ def build_bot(
     sync_guild: int | None = None,
     defer_after: float = DEFAULT_DEFER_AFTER,
     chats: Callable[[], list[tuple[str, str]]] | None = None,
+    shard_count: int | None = None,
+    shard_ids: list[int] | None = None,
+    proxy: str | None = None,
     **options: Any,
 ) -> PbemBot | ShardedPbemBot:
     """A bot serving `service`. `sharded=True`: an AutoShardedBot (required above 2,500 servers).
     `message_content=True` asks for the privileged intent (enable it in the developer portal too),
     so that `!order` also works in guild channels. `sync_guild`: sync the slash commands to that
     guild only (instant, for testing) instead of globally. `chats`: the (channel id, game) pairs
-    hosting a game, whose permissions the bot checks once connected. Other `options` go to discord.py
-    (e.g. `shard_count`, `guild_ready_timeout`)."""
+    hosting a game, whose permissions the bot checks once connected. `shard_count` / `shard_ids`
+    (a sharded bot): run only these shards of that many, so that several processes share the
+    shards. `proxy`: the HTTP(S) proxy of every REST and gateway connection. Other `options` go to
+    discord.py (e.g. `guild_ready_timeout`)."""
     intents = discord.Intents.default()  # guilds, messages, DMs; no members/presences/content
     intents.message_content = message_content
     options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+    if shard_ids is not None and shard_count is None:
+        raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the total of all processes)")
+    if shard_ids is not None and shard_count is not None and max(shard_ids) >= shard_count:
+        raise ValueError(f"DISCORD_SHARD_IDS: shard ids run from 0 to {shard_count - 1}")
+    if shard_count is not None:
+        sharded = True
+        options["shard_count"] = shard_count
+        if shard_ids is not None:
+            options["shard_ids"] = shard_ids
+    if proxy:
+        options["proxy"] = proxy
     cls = ShardedPbemBot if sharded else PbemBot
     return cls(
         service,
@@ -286,4 +339,6 @@ async def stop(bot: PbemBot | ShardedPbemBot, *, timeout: float = 10.0) -> None:
 
 def _report_end(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and (error := task.exception()) is not None:
-        log.error("the Discord bot stopped", exc_info=error)
+        # `pbem serve` reports it in one line and restarts the bot (bots/supervise.py)
+        log.warning("the Discord bot's gateway connection ended: %r", error)
+        log.debug("the Discord bot stopped: the traceback", exc_info=error)

@@ -101,10 +101,18 @@ async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, 
     if bot.defer_after > 0:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(work), bot.defer_after)
-    if not work.done():
-        await interaction.response.defer(thinking=True)  # public "thinking..."
-        deferred = True
-    await _answer_interaction(bot, interaction, incoming, await work, deferred=deferred)
+    try:
+        if not work.done():
+            await interaction.response.defer(thinking=True)  # public "thinking..."
+            deferred = True
+    except discord.HTTPException as exc:  # the interaction expired: answer out of band
+        log.warning("discord: could not defer %s (%s)", incoming.message_id, exc)
+    outs = await work
+    try:
+        await _answer_interaction(bot, interaction, incoming, outs, deferred=deferred)
+    except Exception as exc:  # noqa: BLE001 - the in-band answer failed: the outbox posts it
+        for n, out in enumerate(outs):
+            await reply_later(bot, out, f"reply:{incoming.message_id}:{n}", exc)
 
 
 async def _handle_message(
@@ -120,13 +128,29 @@ async def _handle_message(
         private=message.guild is None,
     )
     outs = await _ask_and_check(bot, incoming, message.channel, False)
-    for out in outs:
+    for n, out in enumerate(outs):
         try:
             await _deliver(bot, out, here=message.channel, here_id=incoming.chat_id)
-        except discord.Forbidden as exc:  # the bot may not post here: say why, in the log
-            why = channel_note(message.channel) or "no permission"
-            log.warning("discord: could not answer in %s (%s): %s", incoming.chat_id, exc.text, why)
-            return
+        except Exception as exc:  # noqa: BLE001 - network, 5xx, 403, a 429 past its retries
+            if isinstance(exc, discord.Forbidden):  # the bot may not post here: say why
+                why = channel_note(message.channel) or "no permission"
+                log.warning("discord: could not answer in %s (%s): %s", incoming.chat_id, exc, why)
+            await reply_later(bot, out, f"reply:{incoming.message_id}:{n}", exc)
+
+
+async def reply_later(
+    bot: PbemBot | ShardedPbemBot, out: Outgoing, key: str, exc: Exception
+) -> None:
+    """A direct reply that failed: to the durable outbox (`bot.fallback`), which retries it, so
+    that the answer to an applied order is never lost."""
+    if bot.fallback is None:
+        log.error("could not deliver %s: %s", key, exc)
+        return
+    log.warning("discord: %s not delivered (%s); handed to the outbox", key, exc)
+    try:
+        await bot.fallback(out, key)
+    except Exception:
+        log.exception("could not hand %s to the outbox", key)
 
 
 async def _ask_and_check(
@@ -148,8 +172,12 @@ async def _ask_and_check(
 
 
 async def _ask(bot: PbemBot | ShardedPbemBot, incoming: Incoming) -> list[Outgoing]:
+    """The service's answer; the messages of one chat are handled one after the other, in the
+    order they came (discord.py runs each event in a task of its own)."""
+    lock = bot.chat_locks.setdefault(incoming.chat_id, asyncio.Lock())
     try:
-        return list(await asyncio.to_thread(bot.service.handle, incoming))
+        async with lock:
+            return list(await asyncio.to_thread(bot.service.handle, incoming))
     except Exception:
         log.exception("the service failed on %s", incoming.message_id)
         return [

@@ -22,6 +22,10 @@ balancer); the adapter registers the URL with `setWebhook` and serves it with a 
 server on `webhook_listen:webhook_port` (TLS terminated by a reverse proxy in front of it).
 `TELEGRAM_BASE_URL` points the bot at a self-hosted Bot API server (larger files, lower latency).
 
+Updates of different chats are handled concurrently, those of one chat in order, under Telegram's
+limits (bots.platforms.telegram_flow); a direct reply that cannot be sent goes to `fallback` (the
+durable outbox in `pbem serve`). A webhook is refused without its secret (`TelegramConfig.check`).
+
 The parts: this module (the bot: lifecycle and incoming updates; `build`, `start`, `stop`,
 `send`), `bots.platforms.telegram_send` (the sending and its error mapping),
 `bots.platforms.telegram_webhook` (webhook mode), `bots.platforms.telegram_text` (commands and
@@ -56,7 +60,8 @@ from telegram.ext import (
 from app.messages import Incoming, Outgoing
 from bots.platforms.common import hosts_a_game
 from bots.platforms.telegram_checks import check_at_startup, note_for, set_menu
-from bots.platforms.telegram_config import TelegramConfig, api_urls
+from bots.platforms.telegram_config import TelegramConfig, WebhookWithoutSecret, api_urls
+from bots.platforms.telegram_flow import PerChatProcessor, rate_limiter
 from bots.platforms.telegram_send import (
     CAPTION_LIMIT,
     PLATFORM,
@@ -88,6 +93,7 @@ __all__ = [
     "ChatService",
     "TelegramBot",
     "TelegramConfig",
+    "WebhookWithoutSecret",
     "adapter",
     "api_urls",
     "build",
@@ -129,6 +135,10 @@ class TelegramBot(TelegramSender):
     forward: Callable[[Outgoing], Awaitable[Any]] | None = None
     # the (chat id, game) pairs hosting a game, whose rights the bot checks at startup
     chats: Callable[[], list[tuple[str, str]]] | None = None
+    # a direct reply that could not be sent (network, 5xx, 403, a 429 past its retries) is
+    # handed to this callback (the durable outbox in `pbem serve`): (outgoing, key, parts_sent,
+    # fallback_chat_id, as_document). None: logged and dropped.
+    fallback: Callable[[Outgoing, str, int, str | None, bool], Awaitable[Any]] | None = None
     app: Application = field(init=False)
     startup_notes: list[str] = field(init=False, default_factory=list)
     _names: dict[str, str] = field(init=False, default_factory=dict)  # user id -> display name
@@ -153,6 +163,10 @@ class TelegramBot(TelegramSender):
             builder = builder.base_url(api).base_file_url(files)
         if cfg.webhook_url:
             builder = builder.updater(None)
+        if cfg.concurrent:  # chats at once, each chat in order (telegram_flow.py)
+            builder = builder.concurrent_updates(PerChatProcessor())
+        if cfg.rate_limit:
+            builder = builder.rate_limiter(rate_limiter())
         self.app = builder.build()
         only_messages = filters.UpdateType.MESSAGE  # edits of an order are not new orders
         self.app.add_handler(CommandHandler(ORDER_COMMANDS, self._on_command, only_messages))
@@ -171,6 +185,7 @@ class TelegramBot(TelegramSender):
     # ---- lifecycle
 
     async def start(self) -> None:
+        self.config.check()  # a webhook without its secret is refused before any call
         try:
             await self.app.initialize()  # getMe: the bot's username, for /cmd@bot routing
             await self.app.start()
@@ -195,17 +210,38 @@ class TelegramBot(TelegramSender):
             log.warning("telegram: the check of the bot's rights failed", exc_info=True)
 
     async def stop(self) -> None:
-        if self.app.updater is not None and self.app.updater.running:
-            await self.app.updater.stop()
+        """Stop polling (or the webhook), the application, its HTTP clients; each step runs even
+        when one before it fails (a dead bot, e.g. after a revoked token, fails some)."""
+        try:
+            if self.app.updater is not None and self.app.updater.running:
+                await self.app.updater.stop()
+        except Exception:
+            log.warning("telegram: stopping the updater failed", exc_info=True)
         if self._webhook_runner is not None:
             await self._webhook_runner.cleanup()
             self._webhook_runner = None
-        if self.app.running:
-            await self.app.stop()
-        await self.app.shutdown()
+        try:
+            if self.app.running:
+                await self.app.stop()
+            await self.app.shutdown()
+        except Exception:
+            log.warning("telegram: stopping the application failed", exc_info=True)
         # after a failed initialize (a refused token) PTB leaves its HTTP clients open
         for request in getattr(self.app.bot, "_request", ()):
             await request.shutdown()
+
+    def polling(self) -> asyncio.Task[Any] | None:
+        """The updater's polling task (None in webhook mode). PTB ends it with `InvalidToken`
+        when the token is revoked while polling, and leaves the rest of the bot running: the
+        supervisor of `pbem serve` watches it (bots/supervise.py)."""
+        task = getattr(self.app.updater, "_Updater__polling_task", None)
+        return task if isinstance(task, asyncio.Task) else None
+
+    def connected(self) -> bool:
+        if not self.app.running:
+            return False
+        task = self.polling()
+        return self.config.webhook_url is not None or (task is not None and not task.done())
 
     async def _start_webhook(self) -> None:
         self._webhook_runner = await serve_webhook(self.app, self.config)  # stop() cleans it up
@@ -252,16 +288,32 @@ class TelegramBot(TelegramSender):
                 Outgoing(PLATFORM, incoming.chat_id, FAILURE_TEXT, reply_to=incoming.message_id)
             ]
         full = wants_full_resolution(text)
-        for out in replies:
+        for n, out in enumerate(replies):
             try:
                 if out.platform != PLATFORM:
                     await self._forward(out)
                 else:
                     await self.send(out, fallback_chat_id=incoming.chat_id, as_document=full)
-            except Exception:
-                log.exception("could not deliver a reply to %s", incoming.message_id)
+            except Exception as exc:  # noqa: BLE001 - every failure: the outbox retries
+                key = f"reply:{incoming.message_id}:{n}"
+                await self._reply_later(out, key, exc, incoming.chat_id, full)
         if not incoming.private and hosts_a_game(text):
             await self._check_rights(incoming.chat_id)
+
+    async def _reply_later(
+        self, out: Outgoing, key: str, exc: Exception, chat_id: str, full: bool
+    ) -> None:
+        """A direct reply that failed: to the durable outbox, which retries it (from the part
+        that failed), so that the answer to an applied order is never lost."""
+        if self.fallback is None or out.platform != PLATFORM:
+            log.error("could not deliver %s: %s", key, exc)
+            return
+        parts = getattr(exc, "parts_sent", 0) or 0
+        log.warning("telegram: %s not delivered (%s); handed to the outbox", key, exc)
+        try:
+            await self.fallback(out, key, parts, chat_id, full)
+        except Exception:
+            log.exception("could not hand %s to the outbox", key)
 
     async def _check_rights(self, chat_id: str) -> None:
         """After `new` or `link CODE` in a group: what the bot may not do there, logged, and

@@ -6,6 +6,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+_ON = {"1", "true", "yes", "on"}
+
+
+class WebhookWithoutSecret(ValueError):
+    """Webhook mode was asked for without TELEGRAM_WEBHOOK_SECRET: refused at startup."""
+
 
 @dataclass
 class TelegramConfig:
@@ -20,12 +26,14 @@ class TelegramConfig:
     retry_limit: int = 3  # RetryAfter (429) retries per part before giving up to the caller
     max_retry_wait: float = 60.0  # a 429 asking for longer is handed to the caller at once
     request_timeout: float = 20.0  # read/write timeout of API calls (uploads included)
+    rate_limit: bool = False  # PTB's AIORateLimiter (30/s overall, 20/min a group); env: on
+    concurrent: bool = True  # updates of different chats at once, in order within a chat
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> TelegramConfig:
         """TELEGRAM_TOKEN (required), TELEGRAM_BASE_URL, TELEGRAM_BASE_FILE_URL,
         TELEGRAM_WEBHOOK_URL, TELEGRAM_WEBHOOK_LISTEN, TELEGRAM_WEBHOOK_PORT,
-        TELEGRAM_WEBHOOK_SECRET."""
+        TELEGRAM_WEBHOOK_SECRET, TELEGRAM_RATE_LIMIT (default on)."""
         env = os.environ if env is None else env
         token = env.get("TELEGRAM_TOKEN")
         if not token:
@@ -38,7 +46,18 @@ class TelegramConfig:
             webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
             webhook_port=int(env.get("TELEGRAM_WEBHOOK_PORT", "8443")),
             webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET") or None,
+            rate_limit=(env.get("TELEGRAM_RATE_LIMIT") or "1").strip().lower() in _ON,
         )
+
+    def check(self) -> None:
+        """A webhook needs its secret: without it anyone who learns the URL can post updates
+        as any user."""
+        if self.webhook_url and not self.webhook_secret:
+            raise WebhookWithoutSecret(
+                "TELEGRAM_WEBHOOK_URL is set but TELEGRAM_WEBHOOK_SECRET is not: a webhook "
+                "without a secret lets anyone who learns its URL play as anyone; set "
+                "TELEGRAM_WEBHOOK_SECRET (1-256 characters A-Z a-z 0-9 _ -)"
+            )
 
     def __repr__(self) -> str:  # never show the token (logs)
         return f"TelegramConfig(base_url={self.base_url!r}, webhook_url={self.webhook_url!r})"

@@ -19,10 +19,11 @@ async def serve_webhook(app: Application, cfg: TelegramConfig) -> Any:
     assert cfg.webhook_url
     path = "/" + cfg.webhook_url.split("://", 1)[-1].partition("/")[2]
 
+    cfg.check()  # never without a secret
+    secret = cfg.webhook_secret
+
     async def receive(request: web.Request) -> web.Response:
-        if cfg.webhook_secret and (
-            request.headers.get("X-Telegram-Bot-Api-Secret-Token") != cfg.webhook_secret
-        ):
+        if request.headers.get("X-Telegram-Bot-Api-Secret-Token") != secret:
             return web.Response(status=403)
         try:
             update = Update.de_json(await request.json(), app.bot)

@@ -148,7 +148,10 @@ class _Conn:
 
 
 class FakeDiscord:
-    def __init__(self, *, shards: int = 1, enforce_message_content: bool = True):
+    def __init__(
+        self, *, shards: int = 1, enforce_message_content: bool = True, patch: bool = True
+    ):
+        self.patch = patch  # False: the bot must be pointed here (DISCORD_API_BASE ...)
         self.shards = shards
         self.enforce_message_content = enforce_message_content
         self.snowflake = Snowflakes()
@@ -193,6 +196,8 @@ class FakeDiscord:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        if not self.patch:
+            return self
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = f"{self.base_url}{API_PREFIX}"
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
@@ -240,6 +245,13 @@ class FakeDiscord:
         """Make the next `count` create-message calls (`kind` "message": channel or DM posts;
         "followup": interaction followups) answer 429 with `retry_after` seconds."""
         self._rate_limits.extend([(kind, retry_after, via)] * count)
+
+    async def close_gateway(self, code: int) -> None:
+        """Close every gateway connection with `code` (4004 authentication failed, 4011
+        sharding required, 4014 disallowed intents: closes discord.py does not reconnect after)."""
+        for conn in list(self._conns):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=code, message=b"closed by the fake")
 
     async def deny_bot(self, *flags: str) -> None:
         """Deny the bot these permissions (discord.Permissions flag names) in `#game` and the

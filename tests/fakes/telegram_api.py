@@ -270,6 +270,17 @@ def png_size(data: bytes) -> tuple[int, int]:
     return (0, 0)
 
 
+@dataclass
+class Hold:
+    """A call the fake holds (see `FakeTelegramAPI.hold_next`)."""
+
+    method: str
+    chat_id: Any
+    retry_after: int
+    held: asyncio.Event = field(default_factory=asyncio.Event)  # the call arrived
+    release: asyncio.Event = field(default_factory=asyncio.Event)  # set: answer it (429)
+
+
 class FakeTelegramAPI:
     """The fake server. Use `async with`, or `await start()` / `await close()`."""
 
@@ -301,6 +312,9 @@ class FakeTelegramAPI:
         self.commands: list[dict[str, Any]] = []  # the menu set with setMyCommands
         self._bot_members: dict[int, dict[str, Any]] = {}  # group -> the bot's ChatMember
         self._group_rights: dict[int, dict[str, bool]] = {}  # group -> its members' rights
+        self._holds: list[Hold] = []  # calls held until the test releases them
+        self._failures: list[tuple[str, Any, int, str]] = []  # (method, chat id, code, text)
+        self.revoked = False  # True: every call answers 401 (a token revoked with @BotFather)
         self._changed = asyncio.Event()  # set when updates arrive or the server closes
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -379,6 +393,34 @@ class FakeTelegramAPI:
     def rate_limit_next(self, chat_id: Any, retry_after: int = 1, method: str = "sendMessage"):
         """The next `method` call to `chat_id` answers 429 with `retry_after`."""
         self._rate_limits.append((method, chat_id, retry_after))
+
+    def hold_next(self, chat_id: Any, *, method: str = "sendMessage", retry_after: int = 1) -> Hold:
+        """The next `method` call to `chat_id` is held (no answer) until `hold.release` is set,
+        then answers 429 with `retry_after`: a flood wait that lasts as long as the test wants.
+        `hold.held` is set when the call arrives."""
+        hold = Hold(method, chat_id, retry_after)
+        self._holds.append(hold)
+        return hold
+
+    def fail_next(
+        self,
+        chat_id: Any,
+        *,
+        method: str = "sendMessage",
+        code: int = 500,
+        description: str = "Internal Server Error",
+        count: int = 1,
+    ) -> None:
+        """The next `count` `method` calls to `chat_id` answer `code` (a 5xx, a 403 ...)."""
+        self._failures.extend([(method, chat_id, code, description)] * count)
+
+    def revoke_token(self) -> None:
+        """The token is revoked: every call (a long poll waiting too) answers 401."""
+        self.revoked = True
+        self._changed.set()
+
+    def restore_token(self) -> None:
+        self.revoked = False
 
     def block_private(self, user_id: int, *, never_seen: bool = False) -> None:
         """The user never started the bot: private messages to them answer 403 "bot can't
@@ -471,7 +513,7 @@ class FakeTelegramAPI:
     # ---- the API
 
     async def _handle(self, request: web.Request) -> web.Response:
-        if request.match_info["token"] != self.token:
+        if request.match_info["token"] != self.token or self.revoked:
             return _reply(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
         method = request.match_info["method"]
         params, files, filenames = await _read_params(request)
@@ -479,6 +521,7 @@ class FakeTelegramAPI:
         self.calls.append(call)
         handler = getattr(self, f"_api_{method}", None)
         try:
+            await self._injected(call)
             if handler is None:
                 raise FakeAPIError(404, "Not Found: method not found")
             result = await handler(call)
@@ -493,6 +536,25 @@ class FakeTelegramAPI:
                 body["parameters"] = exc.parameters
             return _reply(exc.code, body)
         return _reply(200, {"ok": True, "result": result})
+
+    async def _injected(self, call: Call) -> None:
+        """A held call (answered 429 once released) or an injected failure, if one matches."""
+        for hold in self._holds:
+            if hold.method == call.method and hold.chat_id == call.chat_id:
+                self._holds.remove(hold)
+                call.status = 0  # no answer yet
+                hold.held.set()
+                await hold.release.wait()
+                raise FakeAPIError(
+                    429,
+                    f"Too Many Requests: retry after {hold.retry_after}",
+                    {"retry_after": hold.retry_after},
+                )
+        for failure in self._failures:
+            method, chat_id, code, description = failure
+            if method == call.method and chat_id == call.chat_id:
+                self._failures.remove(failure)
+                raise FakeAPIError(code, description)
 
     async def _api_getMe(self, call: Call) -> Any:
         return self.bot
@@ -521,7 +583,7 @@ class FakeTelegramAPI:
         if offset:  # confirms every update before `offset`
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
         deadline = time.monotonic() + timeout
-        while not self._updates and not self._closing:
+        while not self._updates and not self._closing and not self.revoked:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
@@ -530,6 +592,8 @@ class FakeTelegramAPI:
                 await asyncio.wait_for(self._changed.wait(), remaining)
             except TimeoutError:
                 break
+        if self.revoked:
+            raise FakeAPIError(401, "Unauthorized")
         return self._updates[:limit]
 
     def _bot_user(self) -> dict[str, Any]:
