@@ -22,8 +22,14 @@ async def posted(w: E.World, chat, contains: str, since: int) -> str:
     if isinstance(chat, E.TelegramChat):
         posts = await w.tg_posts(chat.chat_id, contains, since=since, photo=True)
         return posts[-1].rendered or ""
-    sent = await w.dc_posts(chat.channel_id, contains, since=since, image=True)
-    return sent[-1].content  # (a reply right before a post, with the post's image after it)
+    await w.dc_posts(chat.channel_id, contains, since=since, image=True)
+
+    def post() -> list:  # the post, not the reply to the order (a reply refers to the order;
+        # it may come before or after the post: chats are handled concurrently)
+        sent = [s for s in w.fake.sent[since:] if s.channel_id == chat.channel_id]
+        return [s for s in sent if contains in s.content and s.reference is None]
+
+    return (await E.until(post, f"the post with {contains!r}"))[-1].content
 
 
 def mark(w: E.World) -> int:
