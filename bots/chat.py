@@ -26,12 +26,13 @@ games.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.text import plural
-from app import names, outbox
+from app import intext, names, outbox
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots import chat_audit, chat_users, dm_wait
@@ -84,6 +85,18 @@ def _upto(line: str, room: int) -> list[str]:
     return out
 
 
+def _normalised(incoming: Incoming) -> tuple[Incoming, str | None]:
+    """The message with its text and its sender's name made storable (app.intext)."""
+    text, refusal = intext.normalise(incoming.text)
+    name = intext.clean(str(incoming.user_name or ""))[:200]
+    fields = {"text": text, "user_name": name}
+    for f in ("platform", "chat_id", "user_id"):
+        fields[f] = intext.clean(str(getattr(incoming, f)))
+    if incoming.message_id is not None:
+        fields["message_id"] = intext.clean(str(incoming.message_id))
+    return dataclasses.replace(incoming, **fields), refusal
+
+
 class ChatService:
     def __init__(self, service: GameService, *, clock=None, images: bool = True):
         """images=False: posts carry no map (tests and benchmarks that measure text only)."""
@@ -97,10 +110,32 @@ class ChatService:
 
     # ------------------------------------------------------------------ entry points
     def handle(self, incoming: Incoming) -> list[Outgoing]:
-        """The answer to one message (see the module doc). Never raises for a user's mistake."""
+        """The answer to one message (see the module doc). Never raises, for any input: its
+        text is normalised first (app.intext: unstorable code points replaced, a message too
+        long refused), and an unexpected failure is logged and answered, not raised."""
+        try:
+            incoming, refusal = _normalised(incoming)
+        except Exception:  # a malformed Incoming from an adapter: nothing to answer it with
+            log.exception("an incoming message could not be read")
+            return []
         ctx = Ctx(
             incoming, f"{incoming.platform}:{incoming.user_id}", incoming.message_id, self._now()
         )
+        if refusal is not None:  # text is data: the grammar never sees a message out of bounds
+            return self.answer(ctx, refusals=[f"Refused: {refusal}"])
+        try:
+            return self._handle(ctx)
+        except Exception:
+            log.exception("message %r in %s %s failed", incoming.message_id,
+                          incoming.platform, incoming.chat_id)  # fmt: skip
+            failed = (
+                "Refused: this message could not be handled (the error is logged for the host); "
+                "`status` tells whether the game changed."
+            )
+            return self.answer(ctx, refusals=[failed])
+
+    def _handle(self, ctx: Ctx) -> list[Outgoing]:
+        incoming = ctx.incoming
         self._remember(ctx)
         text = incoming.text.strip()
         words = text.split()
