@@ -22,7 +22,7 @@ from adjudicator.core.system import GameSystem, Situation
 from app import clock, fold, frames, names, outbox
 from app.messages import Outgoing
 from app.replies import Reply
-from app.summary import Post, post_text, side_name, who
+from app.summary import Post, free_seats_line, post_text, side_name, who
 from storage import GameTx, chat_store
 
 REPLY_FIRST = timedelta(seconds=2)  # a post waits this long in the chat whose message caused it
@@ -77,6 +77,7 @@ def post(
         Post(
             game, here, system.sides, system.headlines, events, tx.head_index, tx.head_hash,
             gc.deadline_at, gc.clock_paused, tx.g.paused_why if tx.paused else None, now, note,
+            _trust_lines(tx, system, seats, started=start or gc.started_at is not None),
         ),
         side_names,
     )  # fmt: skip
@@ -99,6 +100,25 @@ def post(
     if render is not None and system.side_maps:
         ids += _side_maps(tx, game, here, render, key=key, now=now)
     return ids
+
+
+def _trust_lines(
+    tx: GameTx, system: GameSystem, seats: dict[str, str | None], *, started: bool
+) -> list[str]:
+    """The free seats of a started game, and the open epoch's commitment: every post carries
+    it, so the first post of a turn shows it in every chat before the first roll it covers."""
+    lines = []
+    free = [s.id for s in system.sides if not seats.get(s.id)] if started else []
+    if free:
+        lines.append(free_seats_line(system, free))
+    g = tx.g
+    if g.epoch:
+        salts = "open (`salt <TEXT>`)" if g.epoch_next_n == 1 else "closed (the epoch has rolled)"
+        lines.append(
+            f"Dice: epoch {g.epoch} (turn {g.epoch_turn}), commitment {g.epoch_commitment}; "
+            f"salts {salts}."
+        )
+    return lines
 
 
 def _side_maps(
