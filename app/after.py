@@ -16,10 +16,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from adjudicator.core import commands as C
 from adjudicator.core.events import DEFAULT_APPLIED, MODERATORS, POST_EVENTS, Audience, audience_of
 from adjudicator.core.system import GameSystem, Situation
-from app import clock, fold, frames, names, outbox
+from app import clock, fold, frames, names, outbox, rewinds
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
@@ -37,10 +36,15 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
         tx.s.flush()  # the clock reads the game row's pause flag through the same connection
         clock.rearm_in(tx, here, run.now)
     _private_posts(tx, run)
-    items = [item for item, _ in run.applied]
     posting = any(e.get("kind") in POST_EVENTS for r in done for e in r.events)
-    if posting or run.deadline_at or any(isinstance(item, C.Rewind) for item in items):
+    rewound = [r for r in tx.written if r.kind == "rewind"]  # applied, not only proposed
+    if posting or run.deadline_at or rewound:
         note = _default_note(tx, system, before, run, done) if run.deadline_at else None
+        if rewound:  # every chat of the game learns which rolls stopped counting
+            p = rewound[-1].payload
+            note = rewinds.announcement(
+                p.get("to"), rewound[-1].user, None, p.get("discarded") or []
+            )
         post(
             tx, system, run.game, here, key=run.key, now=run.now, note=note,
             reply_chat=run.actor.where, images=run.core.images,

@@ -32,7 +32,7 @@ from datetime import datetime
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.text import plural
-from app import intext, names, outbox
+from app import intext, names, outbox, rewinds
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots import chat_audit, chat_users, dm_wait
@@ -40,6 +40,7 @@ from bots import chat_commands as commands
 from bots.chat_commands import LIFECYCLE, ChatRefused, Ctx
 from bots.clock import SystemClock
 from storage import GameNotFound, chat_store
+from storage import outbox as outbox_rows
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +161,8 @@ class ChatService:
                 return commands.no_game(self, ctx, head)
             if head == "audit" and len(words) > 1 and words[1].lower() in chat_audit.SUBCOMMANDS:
                 return chat_audit.run(self, ctx, game, words)
+            if head in ("confirm", "cancel") and words[1:2] == ["rewind"]:
+                return self._rewind(ctx, game, cancel=head == "cancel")
             if head in LIFECYCLE:
                 return commands.run(self, ctx, head, game, words)
             return self.order(ctx, game, text)
@@ -200,6 +203,13 @@ class ChatService:
             private = [p for p in private if p not in hidden]
             self._direct_message(ctx, game, "\n".join(hidden))
         return self.answer(ctx, public=public, private=private, refusals=refusals)
+
+    def _rewind(self, ctx: Ctx, game: str, cancel: bool) -> list[Outgoing]:
+        """`confirm rewind` / `cancel rewind`: the pending rewind proposal (app.rewinds)."""
+        where = (ctx.platform, ctx.chat_id)
+        text = rewinds.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
+        outbox_rows.notify()
+        return self.answer(ctx, public=[self.pretty(text)])
 
     def _direct_message(self, ctx: Ctx, game: str, text: str) -> None:
         """What only the speaker's side may see, through the outbox: a private message that
