@@ -227,12 +227,23 @@ def discards_by_moderator(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
         if rolls is None:  # a rewind from before the rolls were recorded in it
             rolls = discarded_rolls(done[:-1], p.get("to", 0))
         who = row.get("user") or "operator"
-        counts[who] = counts.get(who, 0) + len(rolls)
+        if rolls:
+            counts[who] = counts.get(who, 0) + len(rolls)
     return counts
+
+
+def discards_line(rows: Iterable[dict[str, Any]]) -> str:
+    """The audit's line: the rolls each moderator's rewinds discarded."""
+    counts = discards_by_moderator(rows)
+    if not counts:
+        return "Rewinds: no roll was discarded by a rewind."
+    each = ", ".join(f"{who} {n}" for who, n in sorted(counts.items()))
+    return f"Rolls discarded by rewinds, per moderator (the proposer): {each}."
 
 
 __all__ = [
     "PROPOSAL_TTL",
+    "discards_line",
     "announcement",
     "confirm",
     "discarded_rolls",
