@@ -4,8 +4,9 @@
 
 - Code points that cannot be stored or sent (lone surrogates, NUL and the other C0/C1 control
   characters but tab and newline, the Unicode non-characters) are replaced by U+FFFD, so no
-  encoder (SQLite, JSON, a platform's HTTP client) ever fails on a user's text; CR LF and CR
-  become LF.
+  encoder (SQLite, JSON, a platform's HTTP client) ever fails on a user's text; CR LF, CR and
+  the Unicode line and paragraph separators become LF (so the lines counted are the lines the
+  grammar reads).
 - A message longer than MAX_CHARS characters or MAX_LINES lines is refused as a whole, with a
   clear message (the grammar never sees it; nothing is changed).
 
@@ -33,6 +34,7 @@ def _bad(cp: int) -> bool:
 def clean(text: str) -> str:
     """The text with every code point that is not a storable character replaced."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\u2028", "\n").replace("\u2029", "\n")  # lines as str.splitlines
     if text.isascii() and text.isprintable():
         return text
     return "".join(REPLACEMENT if _bad(ord(ch)) else ch for ch in text)
