@@ -42,9 +42,8 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
         note = _default_note(tx, system, before, run, done) if run.deadline_at else None
         if rewound:  # every chat of the game learns which rolls stopped counting
             p = rewound[-1].payload
-            note = rewinds.announcement(
-                p.get("to"), rewound[-1].user, None, p.get("discarded") or []
-            )
+            said = rewinds.announcement(p.get("to"), rewound[-1].user, None, p.get("discarded"))
+            note = names.pretty(tx.conn, said)
         post(
             tx, system, run.game, here, key=run.key, now=run.now, note=note,
             reply_chat=run.actor.where, images=run.core.images,

@@ -30,7 +30,7 @@ from typing import Any
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.system import GameSystem
-from app import fold, games, identities
+from app import fold, games, identities, names
 from app.context import Core
 from storage import Conflict, GameTx
 
@@ -175,6 +175,7 @@ def confirm(
             tx.s.flush()
             clock.rearm_in(tx, here, now)
         note = announcement(p.get("to"), found.user, user, p.get("discarded") or [])
+        note = names.pretty(tx.conn, note)  # users by the names the chats know
         after.post(tx, system, game, here, key=key, now=now, note=note, reply_chat=where,
                    images=core.images)  # fmt: skip
         return note
@@ -187,11 +188,11 @@ def confirm(
 
 
 def announcement(
-    to: object, by: str | None, confirmed: str | None, rolls: list[dict[str, Any]]
+    to: object, by: str | None, confirmed: str | None, rolls: list[dict[str, Any]] | None
 ) -> str:
     how = f", confirmed by {confirmed}" if confirmed else ""
     return (
-        f"Rewound to row {to} by {by or 'the operator'}{how}. {rolls_text(rolls)} "
+        f"Rewound to row {to} by {by or 'the operator'}{how}. {rolls_text(rolls or [])} "
         "A fresh dice epoch is open: an order given again rolls from its new commitment."
     )
 
@@ -243,11 +244,11 @@ def discards_line(rows: Iterable[dict[str, Any]]) -> str:
 
 __all__ = [
     "PROPOSAL_TTL",
-    "discards_line",
     "announcement",
     "confirm",
     "discarded_rolls",
     "discards_by_moderator",
+    "discards_line",
     "needs_confirmation",
     "propose",
     "rolls_text",
