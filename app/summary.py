@@ -132,7 +132,7 @@ def post_text(post: Post, names: Mapping[str, str | None]) -> str:
 
 
 def free_seats_line(system: Any, free: Sequence[str]) -> str:
-    """ "Free seat: German (nobody plays it; ...)": a started game's seats nobody holds."""
+    """ "Free seat: <SIDE> (nobody plays it; ...)": a started game's seats nobody holds."""
     names = " and ".join(s.name for s in system.sides if s.id in free)
     word = "seat" if len(free) == 1 else "seats"
     return (
