@@ -117,14 +117,20 @@ def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
     """Why `me` may not confirm (None: he may)."""
     proposer = proposal.user
     if proposer in me:
-        return "the proposer of a rewind does not confirm it himself"
+        return (
+            "the proposer of a rewind does not confirm it himself: the other side's player or "
+            "a second moderator says `confirm rewind` (or you withdraw it: `cancel rewind`)"
+        )
     if me & set(tx.moderators()):
         return None
     rolled = {r["actor"] for r in proposal.payload.get("discarded") or []}
     seats = tx.seats()
     mine = {side for side, who in seats.items() if who in me}
     if not mine:
-        return "only a player of this game or a second moderator confirms a rewind"
+        return (
+            "only the other side's player or a second moderator confirms a rewind; a "
+            "spectator may follow it with `log` and `rolls`"
+        )
     others = mine - rolled if rolled != set(seats) else mine
     if not others:
         return (

@@ -128,7 +128,7 @@ def test_a_rewind_over_a_roll_waits_for_the_other_side_and_rerolls_from_a_new_co
 
     before = head(chat, game)
     assert "does not confirm it himself" in tg.text(1, "confirm rewind")
-    assert "only a player of this game or a second moderator" in tg.text(3, "confirm rewind")
+    assert "only the other side's player or a second moderator" in tg.text(3, "confirm rewind")
     assert head(chat, game) == before
 
     n = len(posts(store))
