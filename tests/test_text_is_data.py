@@ -103,3 +103,20 @@ def test_a_fuzz_of_2000_messages_through_the_chat_service(fuzz):
     assert counts.exceptions == 0, counts.first_failures
     assert counts.changed_by_refused == 0, counts.first_failures
     assert counts.refused > 1500  # most random text is refused, and is answered
+
+
+def test_pbem_say_normalises_its_text_too(tmp_path, monkeypatch, capsys):
+    from bots.cli import main
+    from storage import Store
+
+    monkeypatch.delenv("PBEM_DB", raising=False)
+    db = str(tmp_path / "games.db")
+    assert main(["new", "g", "--db", db, "--creator", "mod"]) == 0
+    assert main(["say", "g", "--db", db, "--user", "mod", "pause \ud800 lunch"]) == 0
+    assert main(["say", "g", "--db", db, "--as", "soviet", "status\n" * 150]) == 2
+    capsys.readouterr()
+    store = Store(db)
+    try:
+        assert store.load("g", with_log=False).paused_why == "\ufffd lunch"
+    finally:
+        store.close()
