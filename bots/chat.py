@@ -208,6 +208,8 @@ class ChatService:
         """`confirm rewind` / `cancel rewind`: the pending rewind proposal (app.rewinds)."""
         where = (ctx.platform, ctx.chat_id)
         text = rewinds.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
+        if cancel:  # (an applied rewind is posted to every chat of the game)
+            commands._mirror(self, ctx, game, self.pretty(text), "cancel-rewind")
         outbox_rows.notify()
         return self.answer(ctx, public=[self.pretty(text)])
 

@@ -180,7 +180,11 @@ def test_a_rewind_proposal_is_cancelled_or_expires(chat, tg, clock):
     base = chat.service.record(game).head_index
     tg.text(1, first_attack(chat, game))
     tg.text(1, f"rewind {base} oops")
+    code = re.search(r"`([A-Z0-9]{8})`", tg.text(1, "link")).group(1)
+    dc = Chat(chat, "discord", DC_CHANNEL)
+    dc.text(222, f"link {code}")
     assert "is cancelled" in tg.text(1, "cancel rewind")
+    assert "is cancelled" in posts(chat.store, DC_CHANNEL)[-1].outgoing.text  # told there too
     assert "no rewind waits" in tg.text(2, "confirm rewind")
     tg.text(1, f"rewind {base} oops")
     before = head(chat, game)
