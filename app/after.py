@@ -16,13 +16,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from adjudicator.core import commands as C
 from adjudicator.core.events import DEFAULT_APPLIED, MODERATORS, POST_EVENTS, Audience, audience_of
 from adjudicator.core.system import GameSystem, Situation
-from app import clock, fold, frames, names, outbox
+from app import clock, fold, frames, names, outbox, rewinds
 from app.messages import Outgoing
 from app.replies import Reply
-from app.summary import Post, post_text, side_name, who
+from app.summary import Post, free_seats_line, post_text, side_name, who
 from storage import GameTx, chat_store
 
 REPLY_FIRST = timedelta(seconds=2)  # a post waits this long in the chat whose message caused it
@@ -37,10 +36,14 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
         tx.s.flush()  # the clock reads the game row's pause flag through the same connection
         clock.rearm_in(tx, here, run.now)
     _private_posts(tx, run)
-    items = [item for item, _ in run.applied]
     posting = any(e.get("kind") in POST_EVENTS for r in done for e in r.events)
-    if posting or run.deadline_at or any(isinstance(item, C.Rewind) for item in items):
+    rewound = [r for r in tx.written if r.kind == "rewind"]  # applied, not only proposed
+    if posting or run.deadline_at or rewound:
         note = _default_note(tx, system, before, run, done) if run.deadline_at else None
+        if rewound:  # every chat of the game learns which rolls stopped counting
+            p = rewound[-1].payload
+            said = rewinds.announcement(p.get("to"), rewound[-1].user, None, p.get("discarded"))
+            note = names.pretty(tx.conn, said)
         post(
             tx, system, run.game, here, key=run.key, now=run.now, note=note,
             reply_chat=run.actor.where, images=run.core.images,
@@ -77,6 +80,7 @@ def post(
         Post(
             game, here, system.sides, system.headlines, events, tx.head_index, tx.head_hash,
             gc.deadline_at, gc.clock_paused, tx.g.paused_why if tx.paused else None, now, note,
+            _trust_lines(tx, system, seats, started=start or gc.started_at is not None),
         ),
         side_names,
     )  # fmt: skip
@@ -99,6 +103,25 @@ def post(
     if render is not None and system.side_maps:
         ids += _side_maps(tx, game, here, render, key=key, now=now)
     return ids
+
+
+def _trust_lines(
+    tx: GameTx, system: GameSystem, seats: dict[str, str | None], *, started: bool
+) -> list[str]:
+    """The free seats of a started game, and the open epoch's commitment: every post carries
+    it, so the first post of a turn shows it in every chat before the first roll it covers."""
+    lines = []
+    free = [s.id for s in system.sides if not seats.get(s.id)] if started else []
+    if free:
+        lines.append(free_seats_line(system, free))
+    g = tx.g
+    if g.epoch:
+        salts = "open (`salt <TEXT>`)" if g.epoch_next_n == 1 else "closed (the epoch has rolled)"
+        lines.append(
+            f"Dice: epoch {g.epoch} (turn {g.epoch_turn}), commitment {g.epoch_commitment}; "
+            f"salts {salts}."
+        )
+    return lines
 
 
 def _side_maps(

@@ -23,7 +23,7 @@ from typing import Any
 
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
-from app import fold, games, integrity, sealing
+from app import fold, games, integrity, rewinds, sealing
 from storage import GameRecord, Store
 from storage.audit import (
     FORMAT,
@@ -154,7 +154,7 @@ def check(
 ) -> tuple[bool, str, AuditReport]:
     """The audit report, then the replay (skipped when the audit already failed)."""
     report = audit(header, rows)
-    text = format_report(report)
+    text = format_report(report) + "\n" + rewinds.discards_line(rows)  # re-rolls, counted
     if not report.ok:
         return False, text + "\nReplay: skipped (the log failed the audit above).", report
     ok, line = replay_check(header, rows, source)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceExhausted, DiceMethods, Roll
 from adjudicator.core.errors import Rejection
 from adjudicator.core.system import GameSystem
-from app import fold, roles, sealing
+from app import fold, rewinds, roles, sealing
 from storage import GameTx
 from storage import dice as committed
 
@@ -30,6 +31,7 @@ class Change:
     user: str | None
     key: str | None
     seeds: Callable[[], str]
+    now: datetime | None = None  # the message's time (a rewind proposal's expiry)
 
 
 class NoDice(DiceMethods):
@@ -158,11 +160,24 @@ def rewind(tx: GameTx, ch: Change, state: Any, item: C.Rewind) -> Any:
         raise Rejection(
             "nothing-to-rewind", f"no order after row {item.index} counts: nothing to rewind", None
         )
+    rolls = rewinds.discarded_rolls(rows, item.index)
+    if rewinds.needs_confirmation(tx, ch.user, rolls):  # a re-roll needs a second person
+        rewinds.propose(tx, ch, item, rolls, ch.now or datetime.now(UTC))
+        return state
+    return apply_rewind(tx, ch, state, item, {"discarded": rolls}, rows)
+
+
+def apply_rewind(
+    tx: GameTx, ch: Any, state: Any, item: C.Rewind, extra: dict[str, Any],
+    rows: list[dict[str, Any]] | None = None,
+) -> Any:  # fmt: skip
+    """The rewind itself: the row, the replayed snapshot, and a fresh dice epoch."""
+    rows = rows if rows is not None else fold.with_secrets(tx.rows())
     kept = [*rows, {"index": None, "kind": "rewind", "payload": {"to": item.index}}]
     new = fold.replay(ch.system, kept)
     doc = ch.system.state_to_json(new)
     payload = {"to": item.index, "why": item.reason,
-               "state_sha256": sealing.state_digest(ch.system, new)}  # fmt: skip
+               "state_sha256": sealing.state_digest(ch.system, new), **extra}  # fmt: skip
     text = ch.system.grammar.format(item)
     tx.append("rewind", "moderator", text, payload, user=ch.user, key=ch.key)
     tx.set_snapshot(doc)

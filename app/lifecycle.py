@@ -82,6 +82,8 @@ def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict[s
         if done:
             return done[0].payload
         seats = tx.seats()
+        if tx.clock().started_at is not None:
+            raise _started_refusal(system, seats, tx.moderators(), side, user)
         if seats.get(side) == user:
             raise Rejection("already-seated", f"you already play {side}", None)
         if seats.get(side) is not None:
@@ -103,6 +105,24 @@ def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict[s
         return payload
 
     return transact(core.store, game, take)
+
+
+def _started_refusal(
+    system: GameSystem, seats: dict[str, str | None], mods: list[str], side: str, user: str
+) -> Rejection:
+    """`join` once the game has started: whoever asks (a spectator, a stranger, a player who
+    was unseated), a seat is filled only by a moderator's `seat`."""
+    if seats.get(side) == user:
+        return Rejection("already-seated", f"you already play {side}", None)
+    holder = seats.get(side)
+    taken = f"{side} is played by {holder}" if holder else f"{side} is free"
+    return Rejection(
+        "started",
+        f"the game has started: {taken}, and after the start a seat is filled only by a "
+        f"moderator ({', '.join(mods) or 'none'}), who says `seat {side} @USER`; ask one of "
+        "them. Until then you may follow the game and ask questions (`status`, `log`).",
+        None,
+    )
 
 
 def leave(

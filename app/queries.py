@@ -12,7 +12,8 @@ from adjudicator.core.system import GameSystem
 from app import audit, fold, games, identities, integrity, names, roles
 from app.context import Actor, Core
 from app.replies import Reply, fair_lines, row_details
-from storage import GameRecord, Store
+from app.summary import free_seats_line
+from storage import GameRecord, Store, clocks
 
 DEFAULT_ROLLS = 10
 
@@ -43,7 +44,7 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
     found = system.answer(system.view(state, viewer), who, query)
     text = found.text
     if isinstance(query, C.Status):
-        text = "\n".join([text, *fair_lines(rec)])
+        text = "\n".join([text, *fair_lines(rec), *trust_lines(store, system, rec)])
     private = _is_own(system, query) or (
         system.hidden_information and bool(viewer.sides) and not viewer.over
     )  # an answer from a side's own view is for its player only
@@ -103,7 +104,35 @@ def status(store: Store, game: str, system: GameSystem, view: str | None = None)
     to_move = system.situation(state).to_move
     shown = system.view(state, games.viewer_of(system, state, view))
     text = system.answer(shown, to_move[0] if to_move else "moderator", C.Status()).text
-    return "\n".join([text, *fair_lines(rec)])
+    return "\n".join([text, *fair_lines(rec), *trust_lines(store, system, rec)])
+
+
+def trust_lines(store: Store, system: GameSystem, rec: GameRecord) -> list[str]:
+    """What `status` adds to the fair-dice lines: the salts the open epoch has received, and
+    the free seats of a started game (filled only by a moderator's `seat`)."""
+    lines = []
+    if rec.epoch:
+        salts = [
+            f"{r.payload.get('salt')!r} ({r.actor})"
+            for r in store.log(rec.name)
+            if r.kind == "salt" and r.payload.get("epoch") == rec.epoch
+        ]
+        received = ", ".join(salts) if salts else "none"
+        lines.append(f"Salts received for epoch {rec.epoch}: {received}.")
+    free = free_seats(store, system, rec.name, rec.seats)
+    if free:
+        lines.append(free_seats_line(system, free))
+    return lines
+
+
+def free_seats(
+    store: Store, system: GameSystem, game: str, seats: dict[str, str | None]
+) -> list[str]:
+    """The sides nobody plays in a game that has started (a chat game: before its start a
+    free side is taken with `join`; the operator's games have no seats at all)."""
+    if clocks.load(store, game).started_at is None:
+        return []
+    return [s.id for s in system.sides if not seats.get(s.id)]
 
 
 SEALED_ORDER = "(its order, as its side gave it: not shown until the game ends)"

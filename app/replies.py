@@ -12,7 +12,7 @@ from typing import Any
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Viewer, audience_of
 from adjudicator.core.text import plural
 from adjudicator.grammar import quoted
-from app import identities, sealing
+from app import identities, rewinds, sealing
 from storage import GameRecord, GameTx, LogRecord
 
 
@@ -118,9 +118,11 @@ def row_text(tx: GameTx, row: LogRecord) -> str:
         return f"Undone: row {target.index} ({target.actor}: {target.text}); it stays in the log."
     by = row.user or "the operator"
     if row.kind == "rewind":
+        confirmed = f", confirmed by {p['confirmed_by']}" if p.get("confirmed_by") else ""
+        rolls = f" {rewinds.rolls_text(p['discarded'])}" if p.get("discarded") else ""
         return (
-            f"Rewound to row {p['to']} by {by}: {p['why']}. Orders after row {p['to']} no longer "
-            "count; they stay in the log."
+            f"Rewound to row {p['to']} by {by}{confirmed}: {p['why']}. Orders after row "
+            f"{p['to']} no longer count; they stay in the log.{rolls}"
         )
     if row.kind == "moderation":
         return moderation_text(p, by)
@@ -140,6 +142,10 @@ def moderation_text(p: dict[str, Any], by: str) -> str:
         return f"{p['user']} no longer plays {p['side']}; by {by}{why}."
     if action == "identity":
         return identities.identity_text(p, by)
+    if action == rewinds.PROPOSED:
+        return rewinds.proposal_text(p, by)
+    if action == rewinds.CANCELLED:
+        return f"The rewind proposed at row {p['proposal']} is cancelled; by {by}."
     verb = "is now a moderator" if action == "moderator-add" else "is no longer a moderator"
     return f"{p['user']} {verb}; by {by}{why}."
 

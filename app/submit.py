@@ -188,7 +188,9 @@ class _Run:
             self._check_started(tx, item)
             actor = roles.actor_for(tx, self.system, state, self.actor.side, user, item, also)
             self._check_paused(tx, actor)
-            change = changes.Change(self.system, actor, self.actor.user, key, self.core.seeds)
+            change = changes.Change(
+                self.system, actor, self.actor.user, key, self.core.seeds, self.now
+            )
             state = changes.apply(tx, change, state, item)
         except Rejection as rej:
             return refused(line, rej.code, rej.message, rej.rule), state

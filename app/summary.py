@@ -41,6 +41,7 @@ class Post:
     paused_why: str | None = None  # the game is paused by a moderator
     now: datetime | None = None
     note: str | None = None  # a line first (e.g. what a deadline did on a player's behalf)
+    extra: list[str] = field(default_factory=list)  # lines before the head (seats, the dice)
 
 
 def happened(
@@ -125,12 +126,24 @@ def post_text(post: Post, names: Mapping[str, str | None]) -> str:
             lines.append("Deadline: the clock is paused.")
         elif post.deadline_at is not None and post.now is not None:
             lines.append(f"Deadline: {when(post.deadline_at, post.now)}.")
+    lines += post.extra
     lines.append(f"Log row {post.head_index}, head hash {post.head_hash}.")
     return "\n".join(lines)
 
 
+def free_seats_line(system: Any, free: Sequence[str]) -> str:
+    """ "Free seat: <SIDE> (nobody plays it; ...)": a started game's seats nobody holds."""
+    names = " and ".join(s.name for s in system.sides if s.id in free)
+    word = "seat" if len(free) == 1 else "seats"
+    return (
+        f"Free {word}: {names} (nobody plays it; after the start only a moderator fills a "
+        f"seat: `seat {free[0]} @USER`)."
+    )
+
+
 __all__ = [
     "Post",
+    "free_seats_line",
     "happened",
     "in_words",
     "post_text",

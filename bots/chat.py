@@ -26,12 +26,13 @@ games.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.text import plural
-from app import names, outbox
+from app import intext, names, outbox, rewinds
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots import chat_audit, chat_users, dm_wait
@@ -39,6 +40,7 @@ from bots import chat_commands as commands
 from bots.chat_commands import LIFECYCLE, ChatRefused, Ctx
 from bots.clock import SystemClock
 from storage import GameNotFound, chat_store
+from storage import outbox as outbox_rows
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,18 @@ def _upto(line: str, room: int) -> list[str]:
     return out
 
 
+def _normalised(incoming: Incoming) -> tuple[Incoming, str | None]:
+    """The message with its text and its sender's name made storable (app.intext)."""
+    text, refusal = intext.normalise(incoming.text)
+    name = intext.clean(str(incoming.user_name or ""))[:200]
+    fields = {"text": text, "user_name": name}
+    for f in ("platform", "chat_id", "user_id"):
+        fields[f] = intext.clean(str(getattr(incoming, f)))
+    if incoming.message_id is not None:
+        fields["message_id"] = intext.clean(str(incoming.message_id))
+    return dataclasses.replace(incoming, **fields), refusal
+
+
 class ChatService:
     def __init__(self, service: GameService, *, clock=None, images: bool = True):
         """images=False: posts carry no map (tests and benchmarks that measure text only)."""
@@ -97,10 +111,32 @@ class ChatService:
 
     # ------------------------------------------------------------------ entry points
     def handle(self, incoming: Incoming) -> list[Outgoing]:
-        """The answer to one message (see the module doc). Never raises for a user's mistake."""
+        """The answer to one message (see the module doc). Never raises, for any input: its
+        text is normalised first (app.intext: unstorable code points replaced, a message too
+        long refused), and an unexpected failure is logged and answered, not raised."""
+        try:
+            incoming, refusal = _normalised(incoming)
+        except Exception:  # a malformed Incoming from an adapter: nothing to answer it with
+            log.exception("an incoming message could not be read")
+            return []
         ctx = Ctx(
             incoming, f"{incoming.platform}:{incoming.user_id}", incoming.message_id, self._now()
         )
+        if refusal is not None:  # text is data: the grammar never sees a message out of bounds
+            return self.answer(ctx, refusals=[f"Refused: {refusal}"])
+        try:
+            return self._handle(ctx)
+        except Exception:
+            log.exception("message %r in %s %s failed", incoming.message_id,
+                          incoming.platform, incoming.chat_id)  # fmt: skip
+            failed = (
+                "Refused: this message could not be handled (the error is logged for the host); "
+                "`status` tells whether the game changed."
+            )
+            return self.answer(ctx, refusals=[failed])
+
+    def _handle(self, ctx: Ctx) -> list[Outgoing]:
+        incoming = ctx.incoming
         self._remember(ctx)
         text = incoming.text.strip()
         words = text.split()
@@ -125,6 +161,8 @@ class ChatService:
                 return commands.no_game(self, ctx, head)
             if head == "audit" and len(words) > 1 and words[1].lower() in chat_audit.SUBCOMMANDS:
                 return chat_audit.run(self, ctx, game, words)
+            if head in ("confirm", "cancel") and words[1:2] == ["rewind"]:
+                return self._rewind(ctx, game, cancel=head == "cancel")
             if head in LIFECYCLE:
                 return commands.run(self, ctx, head, game, words)
             return self.order(ctx, game, text)
@@ -165,6 +203,15 @@ class ChatService:
             private = [p for p in private if p not in hidden]
             self._direct_message(ctx, game, "\n".join(hidden))
         return self.answer(ctx, public=public, private=private, refusals=refusals)
+
+    def _rewind(self, ctx: Ctx, game: str, cancel: bool) -> list[Outgoing]:
+        """`confirm rewind` / `cancel rewind`: the pending rewind proposal (app.rewinds)."""
+        where = (ctx.platform, ctx.chat_id)
+        text = rewinds.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
+        if cancel:  # (an applied rewind is posted to every chat of the game)
+            commands._mirror(self, ctx, game, self.pretty(text), "cancel-rewind")
+        outbox_rows.notify()
+        return self.answer(ctx, public=[self.pretty(text)])
 
     def _direct_message(self, ctx: Ctx, game: str, text: str) -> None:
         """What only the speaker's side may see, through the outbox: a private message that

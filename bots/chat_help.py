@@ -49,6 +49,11 @@ CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
         "moderators: more time for the current deadline (12h)",
         "moderator",
     ),
+    "confirm": (
+        "confirm rewind | cancel rewind",
+        "a proposed rewind over rolls: applied by the other side or a second moderator",
+        "all",
+    ),
     "whoami": ("whoami", "your identity, linked accounts and seats", "all"),
     "identity": (
         "identity link | identity confirm <CODE>",

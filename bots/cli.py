@@ -14,7 +14,7 @@ from adjudicator.core import registry
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
 from adjudicator.core.system import MODERATOR_ACTOR
-from app import audit, frames, games, integrity
+from app import audit, frames, games, integrity, intext
 from app.context import Core
 from app.fold import ReplayMismatch
 from app.service import GameService
@@ -110,7 +110,13 @@ def cmd_say(args) -> int:
     if bad:
         print(bad, file=sys.stderr)
         return USAGE
-    replies = service.say(args.name, args.actor, args.text, user=args.user, key=args.key)
+    text, refusal = intext.normalise(args.text)  # text is data, as in a chat
+    if refusal is not None:
+        print(f"pbem say: refused: {refusal}", file=sys.stderr)
+        return USAGE
+    user = None if args.user is None else intext.clean(args.user)
+    key = None if args.key is None else intext.clean(args.key)
+    replies = service.say(args.name, args.actor, text, user=user, key=key)
     if args.json:
         docs = [r.to_dict() for r in replies]
         print(json.dumps(docs[0] if len(docs) == 1 else docs, ensure_ascii=False, indent=2))

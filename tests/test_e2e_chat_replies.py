@@ -21,6 +21,7 @@ import re
 import pytest
 
 from adjudicator.core.commands import MAX_TEXT
+from app import intext
 from bots.platforms.common import DISCORD_LIMIT, TELEGRAM_LIMIT, utf16_len
 from storage import chat_store
 from tests import e2e_support as E
@@ -278,10 +279,16 @@ def test_refusals_quote_60_characters_and_suggest_3_commands(table, platform):
         assert said.startswith("status") and len(said.split(" or ")) <= 3 and len(a.public) < 120
         a = await chat.say("alice", "attack " + "Q" * limit)
         assert "unknown hex 'qqq" in a.public and "q" * 61 not in a.public
-        many = "\n".join(f"frob {n}" for n in range(limit // 10))
+        many = "\n".join(f"frob {n}" for n in range(intext.MAX_LINES))  # the most lines read
         a = await chat.say("alice", many)
         assert a.public.count("frob") <= 4 and "more lines" in a.public, a.public
         assert len(a.public) < 400
+        more = "\n".join(f"frob {n}" for n in range(limit // 10))  # over the line limit
+        a = await chat.say("alice", more)
+        assert a.public == (
+            f"Refused: the message has {limit // 10} lines; at most {intext.MAX_LINES} are read "
+            "(one order a line). Send it in parts."
+        )
         a = await chat.say("carol", "salt " + "s" * (MAX_TEXT + 50))
         assert "at most 200" in a.public and len(a.public) < 300
 

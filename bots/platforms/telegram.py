@@ -117,11 +117,12 @@ def text_with_ids(message: Message) -> str:
     written `telegram:<id>`: how `seat <SIDE> <USER>` names that user."""
     text = message.text or ""
     spans = [e for e in message.entities or () if e.type == "text_mention" and e.user]
-    raw = text.encode("utf-16-le")  # entity offsets count UTF-16 code units
+    raw = text.encode("utf-16-le", "surrogatepass")  # offsets count UTF-16 code units; a lone
+    # surrogate is data too (the chat service replaces it), never an error here
     for e in sorted(spans, key=lambda e: -e.offset):
         uid = f"telegram:{e.user.id}".encode("utf-16-le")  # type: ignore[union-attr]
         raw = raw[: 2 * e.offset] + uid + raw[2 * (e.offset + e.length) :]
-    return raw.decode("utf-16-le")
+    return raw.decode("utf-16-le", "surrogatepass")
 
 
 @dataclass(eq=False)

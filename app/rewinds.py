@@ -1,0 +1,261 @@
+"""Rewinds that discard rolls: proposed by one moderator, confirmed by another person.
+
+A rewind that would make dice results stop counting is a way to re-roll: give the rewound
+order again for a fresh die. So in a game that is not a sandbox, a moderator's `rewind N REASON`
+over rolls is only a proposal (a chained `moderation` row, action "rewind-proposed", naming the
+rolls it would discard); it is applied by `confirm rewind`, said by an eligible person:
+
+- the player of a side other than the one(s) whose orders rolled the discarded dice (when both
+  sides rolled, any player), or
+- a second moderator,
+
+never the proposer himself (nor an account linked with him). `cancel rewind` (the proposer or
+any moderator) withdraws it; it expires after PROPOSAL_TTL, or as soon as the game moves on
+(any row after the proposal: the rolls it names would no longer be the ones discarded).
+A sandbox game, a rewind that discards no roll, and the local operator of the command line
+apply at once. The applied rewind reveals the epoch and opens a fresh one (app.changes), so
+re-giving the rewound order draws from a new commitment, never from a revealed seed; its post
+to every chat of the game announces the discarded rolls, and the audit counts them per
+moderator (`discards_by_moderator`).
+
+Decision: PROPOSAL_TTL is 24 hours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from adjudicator.core import commands as C
+from adjudicator.core.errors import Rejection
+from adjudicator.core.system import GameSystem
+from app import fold, games, identities, names
+from app.context import Core
+from storage import Conflict, GameTx
+
+PROPOSAL_TTL = timedelta(hours=24)
+PROPOSED, CONFIRMED, CANCELLED = "rewind-proposed", "rewind-confirmed", "rewind-cancelled"
+
+
+def discarded_rolls(rows: list[dict[str, Any]], to: int) -> list[dict[str, Any]]:
+    """The rolls of the orders that count now and would stop counting after `rewind to`:
+    each {"row", "actor", "purpose", "value", "epoch", "n"} (a hidden die's value: None)."""
+    out = []
+    for row in fold.effective_orders(rows):
+        if row["index"] <= to:
+            continue
+        for r in row["payload"].get("rolls") or []:
+            if r.get("fixed"):
+                continue  # a moderator's fixed result (sandbox `dice`): no die was rolled
+            value = None if r.get("hidden") else r.get("value")
+            out.append({"row": row["index"], "actor": row["actor"], "purpose": r.get("purpose"),
+                        "value": value, "epoch": r.get("epoch"), "n": r.get("n")})  # fmt: skip
+    return out
+
+
+def rolls_text(rolls: list[dict[str, Any]]) -> str:
+    """ "2 rolls are discarded: row 12 attack die 4 (epoch 2, n 1); ..." """
+    if not rolls:
+        return "No roll is discarded."
+    shown = "; ".join(
+        f"row {r['row']} {r['purpose']} {'?' if r['value'] is None else r['value']} "
+        f"(epoch {r['epoch']}, n {r['n']})"
+        for r in rolls[:10]
+    )
+    more = f"; and {len(rolls) - 10} more" if len(rolls) > 10 else ""
+    word = "roll is" if len(rolls) == 1 else "rolls are"
+    return f"{len(rolls)} {word} discarded: {shown}{more}."
+
+
+def needs_confirmation(tx: GameTx, user: str | None, rolls: list[dict[str, Any]]) -> bool:
+    return bool(rolls) and not tx.sandbox and user is not None
+
+
+def propose(
+    tx: GameTx, ch: Any, item: C.Rewind, rolls: list[dict[str, Any]], now: datetime
+) -> None:
+    """Write the proposal row (nothing else changes)."""
+    payload = {
+        "action": PROPOSED, "to": item.index, "why": item.reason, "discarded": rolls,
+        "expires": (now + PROPOSAL_TTL).strftime("%Y-%m-%d %H:%M UTC"),
+        "expires_at": (now + PROPOSAL_TTL).isoformat(),
+    }  # fmt: skip
+    text = ch.system.grammar.format(item)
+    tx.append("moderation", "moderator", text, payload, user=ch.user, key=ch.key)
+
+
+def proposal_text(p: dict[str, Any], by: str) -> str:
+    rolls = p.get("discarded") or []
+    return (
+        f"Rewind to row {p['to']} proposed by {by} ({p.get('why')}). {rolls_text(rolls)} "
+        f"It needs `confirm rewind` from the other side's player or a second moderator "
+        f"(until {p.get('expires')}); `cancel rewind` withdraws it."
+    )
+
+
+def pending(tx: GameTx, now: datetime) -> Any:
+    """The open proposal (the log row), or a Rejection saying why there is none."""
+    rows = tx.rows(tx.head_index)
+    last = rows[-1] if rows else None
+    if last is None or last.kind != "moderation" or last.payload.get("action") != PROPOSED:
+        return Rejection(
+            "no-rewind-pending",
+            "no rewind waits for confirmation (a proposal lapses as soon as the game moves on "
+            "after it: a moderator proposes it again with `rewind <ROW> <REASON>`)",
+        )
+    if datetime.fromisoformat(last.payload["expires_at"]) <= now:
+        return Rejection(
+            "rewind-expired",
+            f"the rewind proposed at row {last.index} expired ({last.payload.get('expires')}); "
+            "a moderator may propose it again",
+        )
+    return last
+
+
+def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
+    """Why `me` may not confirm (None: he may)."""
+    proposer = proposal.user
+    if proposer in me:
+        return (
+            "the proposer of a rewind does not confirm it himself: the other side's player or "
+            "a second moderator says `confirm rewind` (or you withdraw it: `cancel rewind`)"
+        )
+    if me & set(tx.moderators()):
+        return None
+    rolled = {r["actor"] for r in proposal.payload.get("discarded") or []}
+    seats = tx.seats()
+    mine = {side for side, who in seats.items() if who in me}
+    if not mine:
+        return (
+            "only the other side's player or a second moderator confirms a rewind; a "
+            "spectator may follow it with `log` and `rolls`"
+        )
+    others = mine - rolled if rolled != set(seats) else mine
+    if not others:
+        return (
+            f"the rewind discards rolls of your side ({', '.join(sorted(mine))}): the other "
+            "side's player or a second moderator confirms it"
+        )
+    return None
+
+
+def confirm(
+    core: Core, game: str, user: str, key: str | None, now: datetime, cancel: bool = False,
+    where: tuple[str, str] | None = None,
+) -> str:  # fmt: skip
+    """`confirm rewind` (apply the pending proposal) or `cancel rewind`: the reply text."""
+    from app import after, changes, clock  # (they import this module's wording)
+
+    system = games.system_of(core.store, game)
+
+    def run(tx: GameTx) -> str:
+        if key and (done := tx.find_key(key)):
+            return _done_text(done[0].payload)
+        found = pending(tx, now)
+        if isinstance(found, Rejection):
+            raise found
+        me = set(identities.accounts(core.store, user)) | {user}
+        if cancel:
+            if found.user not in me and not me & set(tx.moderators()):
+                raise Rejection("moderator-only", "the proposer or a moderator cancels a rewind")
+            payload = {"action": CANCELLED, "proposal": found.index, "why": None}
+            tx.append("moderation", "moderator", "cancel rewind", payload, user=user, key=key)
+            return _done_text(payload)
+        why = eligible(tx, found, me)
+        if why is not None:
+            raise Rejection("not-eligible", why)
+        p = found.payload
+        item = C.Rewind(p["to"], p.get("why") or "")
+        ch = _Change(system, found.user, key, core.seeds)
+        state = system.state_from_json(tx.snapshot)
+
+        extra = {
+            "proposal": found.index,
+            "confirmed_by": user,
+            "discarded": p.get("discarded") or [],
+        }
+        new = changes.apply_rewind(tx, ch, state, item, extra)
+        here = system.situation(new)
+        if tx.clock().started_at is not None:
+            tx.s.flush()
+            clock.rearm_in(tx, here, now)
+        note = announcement(p.get("to"), found.user, user, p.get("discarded") or [])
+        note = names.pretty(tx.conn, note)  # users by the names the chats know
+        after.post(tx, system, game, here, key=key, now=now, note=note, reply_chat=where,
+                   images=core.images)  # fmt: skip
+        return note
+
+    try:
+        text: str = core.store.transact(game, run)
+        return text
+    except Conflict as exc:
+        raise Rejection("conflict", str(exc)) from exc
+
+
+def announcement(
+    to: object, by: str | None, confirmed: str | None, rolls: list[dict[str, Any]] | None
+) -> str:
+    how = f", confirmed by {confirmed}" if confirmed else ""
+    return (
+        f"Rewound to row {to} by {by or 'the operator'}{how}. {rolls_text(rolls or [])} "
+        "A fresh dice epoch is open: an order given again rolls from its new commitment."
+    )
+
+
+def _done_text(p: dict[str, Any]) -> str:
+    if p.get("action") == CANCELLED:
+        return f"The rewind proposed at row {p['proposal']} is cancelled; nothing changed."
+    return f"Rewind to row {p.get('to')} applied."
+
+
+class _Change:
+    """What app.changes needs of a change (see changes.Change)."""
+
+    def __init__(
+        self, system: GameSystem, user: str | None, key: str | None, seeds: Callable[[], str]
+    ):
+        self.system, self.actor, self.user, self.key, self.seeds = (
+            system, "moderator", user, key, seeds,
+        )  # fmt: skip
+
+
+def discards_by_moderator(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """For the audit: how many rolls each moderator's applied rewinds discarded (the proposer;
+    the operator of the command line is "operator")."""
+    counts: dict[str, int] = {}
+    done: list[dict[str, Any]] = []
+    for row in rows:
+        done.append(row)
+        if row.get("kind") != "rewind":
+            continue
+        p = row.get("payload") or {}
+        rolls = p.get("discarded")
+        if rolls is None:  # a rewind from before the rolls were recorded in it
+            rolls = discarded_rolls(done[:-1], p.get("to", 0))
+        who = row.get("user") or "operator"
+        if rolls:
+            counts[who] = counts.get(who, 0) + len(rolls)
+    return counts
+
+
+def discards_line(rows: Iterable[dict[str, Any]]) -> str:
+    """The audit's line: the rolls each moderator's rewinds discarded."""
+    counts = discards_by_moderator(rows)
+    if not counts:
+        return "Rewinds: no roll was discarded by a rewind."
+    each = ", ".join(f"{who} {n}" for who, n in sorted(counts.items()))
+    return f"Rolls discarded by rewinds, per moderator (the proposer): {each}."
+
+
+__all__ = [
+    "PROPOSAL_TTL",
+    "announcement",
+    "confirm",
+    "discarded_rolls",
+    "discards_by_moderator",
+    "discards_line",
+    "needs_confirmation",
+    "propose",
+    "rolls_text",
+]
