@@ -18,7 +18,7 @@ from typing import Any
 
 from adjudicator.core.dice import DiceExhausted, FixedDice
 from adjudicator.core.errors import Rejection
-from adjudicator.core.events import audience_of
+from adjudicator.core.events import I18N, audience_of
 from adjudicator.core.system import GameSystem, Outcome
 from app import sealing
 
@@ -189,12 +189,13 @@ def _comparable(events: list[dict[str, Any]], secrets: list[Any] | None) -> list
 
 
 def _comparable_event(event: dict[str, Any], secrets: list[Any] | None) -> dict[str, Any]:
-    """A private event whose opening is not at hand compares by its audience only."""
+    """A private event whose opening is not at hand compares by its audience only; an event's
+    translation (its I18N key) is presentation and is not compared (its English text is)."""
     known = [s.get("value") for s in secrets or [] if isinstance(s, dict)]
     private = not audience_of(event).public
     if sealing.is_sealed(event) or (private and event not in known):
         return {"sealed": event.get("audience")}
-    return event
+    return {k: v for k, v in event.items() if k != I18N}
 
 
 __all__ = [

@@ -7,6 +7,8 @@ Invariants:
 - A private event (one side, or the moderators) never reaches anyone outside its audience while
   the game runs: the application core stores it in the chained log as a salted commitment only,
   sends its text privately, and reveals it in the export when the game ends.
+- An event whose text is a core.i18n Msg also stores it under I18N, so that a chat in another
+  language says it in its own; replay compares events without that key (it is presentation).
 - Nothing for the moderators carries a hidden value while the game runs (a system's duty: a
   disputed report names what is disputed, not a hidden strength).
 """
@@ -17,6 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.core.i18n import Msg, from_json
+
+I18N = "i18n"  # the key of an event's text as a core.i18n Msg (presentation; not replayed)
 ALL = "all"
 MODERATORS = "moderators"
 SIDE_PREFIX = "side:"
@@ -95,10 +100,23 @@ class Event:
     audience: Audience = EVERYONE
 
     def to_dict(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"kind": self.kind, "text": self.text, **self.data}
+        doc: dict[str, Any] = {"kind": self.kind, "text": str.__str__(self.text), **self.data}
         if not self.audience.public:
             doc["audience"] = self.audience.to_json()
+        if isinstance(self.text, Msg) and self.text.to_json() != {"t": str.__str__(self.text)}:
+            doc[I18N] = self.text.to_json()  # how to say it in another language (core.i18n)
         return doc
+
+
+def event_text(event: dict[str, Any]) -> str:
+    """The text of a stored event, as a Msg where the event recorded how to say it in other
+    languages (its I18N key), else its English text (events stored before languages existed)."""
+    doc = event.get(I18N)
+    if isinstance(doc, dict):
+        said = from_json(doc)
+        if isinstance(said, Msg) and str(said) == event.get("text"):
+            return said
+    return str(event.get("text", event.get("kind", "")))
 
 
 def audience_of(event: dict[str, Any]) -> Audience:

@@ -19,9 +19,25 @@ _HEX_CHAIN = re.compile(r"[a-z]\d+(?:-[a-z]\d+)+")
 _FIRST_WORD = re.compile(r"\s*[^\s,()=]+\s*")  # the command word; the rest as typed
 
 
+# Cyrillic letters that look like Latin ones, as a Russian keyboard types them in an id: "С6"
+# (Cyrillic С) is the hex C6, "20тк" the unit 20tk. Folded only in a word with a digit (an id),
+# and only when every letter of the word then is Latin: "389пд" and "атака" stay as they are.
+_LOOK_ALIKE = str.maketrans("авекмнорстухі", "abekmhopctyxi")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+def fold_id(word: str) -> str:
+    """A lowercase word with a digit, its Cyrillic look-alike letters made Latin (see above)."""
+    if not _CYRILLIC.search(word) or not any(ch.isdigit() for ch in word):
+        return word
+    folded = word.translate(_LOOK_ALIKE)
+    return word if _CYRILLIC.search(folded) else folded
+
+
 def words(text: str) -> tuple[str, ...]:
-    """Lowercase words; commas and parentheses separate words like spaces."""
-    return tuple(w for w in _SPLIT.split(text.lower()) if w)
+    """Lowercase words; commas and parentheses separate words like spaces; an id typed with
+    Cyrillic look-alike letters is folded to Latin (fold_id)."""
+    return tuple(fold_id(w) for w in _SPLIT.split(text.lower()) if w)
 
 
 def tokens(text: str) -> list[str]:
@@ -48,4 +64,4 @@ def raw_words(text: str, command_word: str) -> list[str]:
     return [command_word, *text[head.end() if head else 0 :].split()]
 
 
-__all__ = ["QUOTE_LIMIT", "quoted", "raw_words", "tokens", "words"]
+__all__ = ["QUOTE_LIMIT", "fold_id", "quoted", "raw_words", "tokens", "words"]
