@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import t
 from adjudicator.hells_gate import combat, losses, movement
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
@@ -121,9 +122,13 @@ def check_turn1_moves_done(scen: Scenario, state: GameState) -> None:
         first = movement.legal_paths(scen, state, state.units[due[0]])[0]
         raise Rejection(
             "turn1-armor-must-move",
-            f"on turn 1 each Soviet armor unit must move "
-            f"before the phase ends; still to move: {', '.join(due)} (e.g. "
-            f"`move {due[0]} {' '.join(first)}`)",
+            t(
+                "on turn 1 each Soviet armor unit must move before the phase ends; still to "
+                "move: {units} (e.g. `move {unit} {path}`)",
+                units=", ".join(due),
+                unit=due[0],
+                path=" ".join(first),
+            ),
             "12.2",
         )
 
@@ -149,12 +154,17 @@ def apply_default(rules: HellsGate, ctx: Ctx) -> O.Default:
     decision answered or the phase ended)."""
     state = ctx.state
     if state.result is not None:
-        raise Rejection("game-over", "the game is over; no deadline is running", "4.7")
+        raise Rejection("game-over", t("the game is over; no deadline is running"), "4.7")
     applied = []
     while True:
         side, order = default_order(ctx.scen, state)
+        text = _text(order)
         ctx.emit(
-            "DefaultApplied", f"Deadline default for {side.title()}: {_text(order)}.", side=side
+            "DefaultApplied",
+            t("Deadline default for Soviet: {order}.", order=text)
+            if side == "soviet"
+            else t("Deadline default for German: {order}.", order=text),
+            side=side,
         )
         rules._player_order(ctx, side, order)
         applied.append(order)
