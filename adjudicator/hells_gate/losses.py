@@ -355,4 +355,3 @@ def _kept_strength(scen: Scenario, state: GameState, d: Decision, a: Losses) -> 
 
 def _friendly_dest(state: GameState, a: Losses, side: str) -> int:
     return 1 if isinstance(a.retreat, str) and state.side_in(a.retreat) == side else 0
-
