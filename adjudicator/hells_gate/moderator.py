@@ -85,8 +85,9 @@ def _where(where: str) -> object:
         return t("eliminated")
     if where == "off":
         return t("off")
-    if where.startswith("turn "):
-        return t("turn {n}", n=where.split()[1])
+    turn = where.split()[1] if where.startswith("turn ") and len(where.split()) == 2 else None
+    if turn is not None and where == f"turn {turn}":
+        return t("turn {n}", n=turn)
     return where
 
 
