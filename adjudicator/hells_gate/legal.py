@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
-from adjudicator.core.i18n import t
-from adjudicator.hells_gate import combat, losses, movement
+from adjudicator.core.i18n import Msg, t
+from adjudicator.hells_gate import combat, losses, movement, phases, reinforcements
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.scenario import Scenario
@@ -47,6 +47,31 @@ def decision_answers(scen: Scenario, state: GameState, d: Decision) -> list[O.Pl
     if d.kind == "breakout":
         return [*(O.Breakout(u) for u in d.data["options"]), O.End()]
     return []
+
+
+def restore_prompts(scen: Scenario, state: GameState) -> None:
+    """Give the pending decisions of a state read back from storage (whose prompts are plain
+    English) their prompts as Msg again, so that they are said in every language; a prompt is
+    replaced only by one with the very same English text."""
+    for d in state.pending:
+        if isinstance(d.prompt, Msg):
+            continue
+        said = decision_prompt(scen, state, d)
+        if said is not None and str(said) == d.prompt:
+            d.prompt = said
+
+
+def decision_prompt(scen: Scenario, state: GameState, d: Decision) -> Msg | None:
+    """What a pending decision asks (8.23, 7.4, 12.16, 12.17), made again from its data."""
+    if d.kind == "losses":
+        return losses.loss_prompt(scen, state, d)
+    if d.kind == "entry":
+        return reinforcements.entry_prompt(d.data["unit"], d.data["options"])
+    if d.kind == "rebuild":
+        return phases.rebuild_prompt(d.data["options"])
+    if d.kind == "breakout":
+        return phases.breakout_prompt(d.data["options"])
+    return None
 
 
 def eligible_attackers(scen: Scenario, state: GameState, side: str, target: str) -> list[str]:

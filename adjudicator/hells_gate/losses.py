@@ -33,12 +33,7 @@ def open_decision(ctx: Ctx, hex_id: str, hits: int) -> None:
         _destroy_retreated(ctx, hex_id, t("no unit without a Retreat marker is left (8.28/8.38)"))
         return
     side = present[0].side
-    decision = Decision(
-        "losses",
-        side,
-        t("apply {hits} in {hex}", hits=plural(hits, "hit"), hex=hex_id),
-        {"hex": hex_id, "hits": hits},
-    )
+    decision = Decision("losses", side, _apply_hits(hits, hex_id), {"hex": hex_id, "hits": hits})
     answers = answers_for(scen, state, decision)
     if len(answers) == 1:
         ctx.emit(
@@ -48,11 +43,7 @@ def open_decision(ctx: Ctx, hex_id: str, hits: int) -> None:
         )
         apply_losses(ctx, decision, answers[0])
         return
-    decision.prompt = t(
-        "{prompt} ({choice})",
-        prompt=decision.prompt,
-        choice=describe_choice(scen, state, decision),
-    )
+    decision.prompt = loss_prompt(scen, state, decision)
     state.pending.append(decision)
     ctx.emit(
         "DecisionPending",
@@ -61,6 +52,19 @@ def open_decision(ctx: Ctx, hex_id: str, hits: int) -> None:
         else t("German must {prompt}.", prompt=decision.prompt),
         side=side,
         hex=hex_id,
+    )
+
+
+def _apply_hits(hits: int, hex_id: str) -> Msg:
+    return t("apply {hits} in {hex}", hits=plural(hits, "hit"), hex=hex_id)
+
+
+def loss_prompt(scen: Scenario, state: GameState, d: Decision) -> Msg:
+    """8.23: what the defender is asked: the hits, and whether the last may be a retreat."""
+    return t(
+        "{prompt} ({choice})",
+        prompt=_apply_hits(d.data["hits"], d.data["hex"]),
+        choice=describe_choice(scen, state, d),
     )
 
 

@@ -4,7 +4,7 @@ to the next phase that needs a player, unless a decision is pending."""
 from __future__ import annotations
 
 from adjudicator.core.decisions import Decision
-from adjudicator.core.i18n import t
+from adjudicator.core.i18n import Msg, t
 from adjudicator.hells_gate import reinforcements, victory
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import (
@@ -95,11 +95,7 @@ def after_reinforcements(ctx: Ctx) -> None:
                 Decision(
                     "rebuild",
                     "soviet",
-                    t(
-                        "choose whether to flip one reduced corps to full strength: "
-                        "rebuild {units}, or end (12.16)",
-                        units=" | ".join(options),
-                    ),
+                    rebuild_prompt(options),
                     {"options": options},
                 )
             )
@@ -113,6 +109,20 @@ def after_reinforcements(ctx: Ctx) -> None:
             )
             return
     next_phase(ctx)
+
+
+def rebuild_prompt(options: list[str]) -> Msg:
+    return t(
+        "choose whether to flip one reduced corps to full strength: rebuild {units}, or end "
+        "(12.16)",
+        units=" | ".join(options),
+    )
+
+
+def breakout_prompt(options: list[str]) -> Msg:
+    return t(
+        "choose breakout attempts (12.17): breakout {units}, then end", units=" | ".join(options)
+    )
 
 
 def rebuild_candidates(ctx: Ctx) -> list[str]:
@@ -195,10 +205,7 @@ def offer_breakouts(ctx: Ctx) -> bool:
         Decision(
             "breakout",
             side,
-            t(
-                "choose breakout attempts (12.17): breakout {units}, then end",
-                units=" | ".join(options),
-            ),
+            breakout_prompt(options),
             {"options": options},
         )
     )

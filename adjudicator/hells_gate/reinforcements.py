@@ -59,11 +59,7 @@ def bring_on(ctx: Ctx, side: str) -> None:
                 Decision(
                     "entry",
                     side,
-                    t(
-                        "choose the entry hex of {unit}: {hexes} (7.4)",
-                        unit=u.id,
-                        hexes=or_list(options),
-                    ),
+                    entry_prompt(u.id, options),
                     {"unit": u.id, "options": options},
                 )
             )
@@ -78,6 +74,11 @@ def bring_on(ctx: Ctx, side: str) -> None:
                 side=side,
                 unit=u.id,
             )
+
+
+def entry_prompt(unit: str, options: list[str]) -> Msg:
+    """7.4: the owner chooses among the nearest friendly supply hexes."""
+    return t("choose the entry hex of {unit}: {hexes} (7.4)", unit=unit, hexes=or_list(options))
 
 
 def place(ctx: Ctx, u: UnitState, hex_id: str) -> None:

@@ -65,6 +65,7 @@ class HellsGate:
         self, state: GameState, actor: str, order: object, dice: DiceSource | None
     ) -> Outcome:
         ctx = Ctx(self.scen, state.clone(), RecordingDice(dice, state.fixed_dice))
+        legal.restore_prompts(self.scen, ctx.state)  # a state read back from storage
         applied = self._dispatch(ctx, actor, order)
         ctx.state.fixed_dice = list(ctx.dice.fixed)
         return Outcome(ctx.state, ctx.events, ctx.dice.rolls, ctx.combat, applied)

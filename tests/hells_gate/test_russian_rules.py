@@ -8,6 +8,7 @@ compare them); here the same texts are said with language("ru").
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -19,6 +20,7 @@ from adjudicator.core.i18n import Msg, say
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.rules import HellsGate
+from adjudicator.hells_gate.state import GameState
 from adjudicator.hells_gate.supply import explain
 from adjudicator.hells_gate.texts import ru_of
 from app.i18n import language
@@ -86,6 +88,20 @@ def test_8_30_the_mandatory_soviet_retreat_is_put_and_refused_in_russian(scenari
     assert say(waiting.message, ru).startswith(
         "ждём советского игрока: он должен распределить 2 удара в C4"
     )
+
+
+def test_8_23_a_decision_read_back_from_storage_is_still_said_in_russian(scenario, ru):
+    g, _ = attack_c4(scenario, ["21grc", "48rc"], 2, side="german")
+    stored = GameState.from_dict(json.loads(json.dumps(g.state.to_dict())))
+    assert not isinstance(stored.pending[0].prompt, Msg)  # storage keeps the English text
+    rej = Game(scenario, stored).refuse("german", O.End())
+    assert rej.rule == "8.23"
+    assert say(rej.message, ru) == (
+        "ждём советского игрока: он должен распределить 2 удара в C4 (последний удар "
+        "обязательно применяется как отступление в D4 или D5)"
+    )
+    assert rej.message == g.refuse("german", O.End()).message
+    assert stored.pending[0].prompt == g.state.pending[0].prompt  # the given state is unchanged
 
 
 def test_8_23_a_wrong_number_of_step_losses_is_refused_in_russian(scenario, ru):
