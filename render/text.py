@@ -1,8 +1,11 @@
 """Text on an image: fonts, widths, cached glyph masks, fitting and wrapping.
 
-Fonts: only the one bundled with Pillow. `ImageFont.load_default(size=N)` (Aileron, FreeType,
-basic layout) is used everywhere so that images are the same on every machine with the same
-Pillow: golden-image tests rely on it.
+Fonts: the one bundled with Pillow, `ImageFont.load_default(size=N)` (Aileron, FreeType, basic
+layout), for every text it can write (Latin letters, digits, signs), so that images are the same
+on every machine with the same Pillow: golden-image tests rely on it. It has no Cyrillic: a text
+with a letter outside Latin (a Russian label) is written in DejaVu Sans, which Pillow finds among
+the system's fonts (Debian's fonts-dejavu-core), or, where there is none, in the bundled font
+(its glyphs then are boxes: `has_script_font()` tells).
 """
 
 from __future__ import annotations
@@ -18,20 +21,45 @@ Font = ImageFont.FreeTypeFont  # the type of every font here
 NB = "\u00a0"  # a space that wrap() does not break at; drawn as a plain space
 
 
+SCRIPT_FONT = "DejaVuSans.ttf"  # for texts beyond Latin (Cyrillic), from the system's fonts
+_LATIN_END = 0x024F  # the bundled font's letters end with Latin Extended-B
+
+
+def font(size: int, s: str = "") -> ImageFont.FreeTypeFont:
+    """The font to write s in at size: the bundled one, or the script font where s has a letter
+    beyond Latin (see the module doc)."""
+    if s and not s.isascii() and any(ord(ch) > _LATIN_END and ch.isalpha() for ch in s):
+        return _script_font(size) or _bundled(size)
+    return _bundled(size)
+
+
 @cache
-def font(size: int) -> ImageFont.FreeTypeFont:
+def _bundled(size: int) -> ImageFont.FreeTypeFont:
     # with a size, load_default always gives the bundled FreeType font (its type says "or not")
     return cast(ImageFont.FreeTypeFont, ImageFont.load_default(size=size))
 
 
+@cache
+def _script_font(size: int) -> ImageFont.FreeTypeFont | None:
+    try:
+        return ImageFont.truetype(SCRIPT_FONT, size)
+    except OSError:
+        return None
+
+
+def has_script_font() -> bool:
+    """Whether texts beyond Latin have a font with their letters on this machine."""
+    return _script_font(12) is not None
+
+
 @lru_cache(maxsize=8192)
 def text_length(text: str, size: int) -> float:
-    return font(size).getlength(text)
+    return font(size, text).getlength(text)
 
 
 @lru_cache(maxsize=4096)
 def _text_mask(s: str, size: int, anchor: str) -> tuple[Image.Image, tuple[float, float]]:
-    f = font(size)
+    f = font(size, s)
     left, top, right, bottom = f.getbbox(s, anchor=anchor)  # whole pixels, typed as floats
     mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
@@ -101,9 +129,9 @@ def fit_size(s: str, size: int, max_w: float, min_size: int = 7) -> int:
 
 def fit_font(s: str, size: int, max_w: float, min_size: int = 7) -> ImageFont.FreeTypeFont:
     """The font of the largest size <= size at which s is at most max_w wide."""
-    while size > min_size and font(size).getlength(s) > max_w:
+    while size > min_size and font(size, s).getlength(s) > max_w:
         size -= 1
-    return font(size)
+    return font(size, s)
 
 
 def wrap(s: str, size: int, width: float) -> list[str]:
@@ -144,7 +172,7 @@ def vertical_label(
     s: str, size: int, fill: Colour, background: Colour, pad: int = 8, height: int = 20
 ) -> Image.Image:
     """s written top to bottom (turned a quarter clockwise) on a background-coloured strip."""
-    f = font(size)
+    f = font(size, s)
     w = round(f.getlength(s)) + pad
     tmp = Image.new("RGB", (w, height), background)
     ImageDraw.Draw(tmp).text((w / 2, height / 2), s, font=f, fill=fill, anchor="mm")
