@@ -93,7 +93,8 @@ def placement_prompt(scen: Scenario, state: State) -> Msg:
 
 
 def status(scen: Scenario, state: State, actor: str) -> Msg:
-    head = t("{title}\nTurn {turn}, {phase}.", title=scen.title, turn=state.turn,
+    title = name(scen.title, ru=scen.title_ru)
+    head = t("{title}\nTurn {turn}, {phase}.", title=title, turn=state.turn,
              phase=phase_said(state))  # fmt: skip
     if state.result is not None:
         head = t("{head} Game over: {result}.", head=head, result=result_text(scen, state))
