@@ -225,7 +225,7 @@ class BorodinoGrammar(GrammarKit):
                  more_names=[(g.id, g.name_ru) for g in scen.groups.values() if g.name_ru],
                  inner=True),
             Kind("unit", {u.id: u.name for u in scen.units.values()}, leading_words=True,
-                 more_names=[(u.id, u.name_ru) for u in scen.units.values() if u.name_ru]),
+                 more_names=_russian_names(scen)),
             Kind("hex", {h: None for h in scen.map.hexes}),
         ]  # fmt: skip
         verbs = (*VERBS, _dice_verb(scen.die_sides))
@@ -248,6 +248,18 @@ class BorodinoGrammar(GrammarKit):
             return t("unknown command {word}. Say 'help' for the commands.", word=quoted(word))
         return t("unknown command {word}; did you mean {words}? Say 'help' for the commands.",
                  word=quoted(word), words=_or(close))  # fmt: skip
+
+
+def _russian_names(scen: Scenario) -> list[tuple[str, str]]:
+    """Each unit's Russian name, and its first word alone ("одесский"): a name of its own, so
+    that a mistyped one ("одеский") is answered with a suggestion; a first word two units share
+    names neither (the Lexicon drops it)."""
+    found = []
+    for u in scen.units.values():
+        if u.name_ru:
+            first = u.name_ru.split()[0]
+            found += [(u.id, u.name_ru)] + ([(u.id, first)] if first != u.name_ru else [])
+    return found
 
 
 def _or(words: list[str]) -> Msg:

@@ -143,6 +143,9 @@ def test_an_unknown_cyrillic_command_word_gets_cyrillic_suggestions(system):
     with pytest.raises(ParseError) as caught:
         system.grammar.parse("восстан")
     assert "восстановление" in caught.value.message
+    with pytest.raises(ParseError) as caught:  # a mistyped Russian name: the unit suggested
+        system.grammar.parse("сбор одеский")
+    assert caught.value.code == "unknown-unit" and "odessa (" in caught.value.message
     with pytest.raises(ParseError) as caught:  # a Latin word: the kit's refusal, as before
         system.grammar.parse("raly odessa")
     assert "rally" in caught.value.message
