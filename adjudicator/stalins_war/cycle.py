@@ -59,7 +59,9 @@ def deal(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]
         state.to_move = SOVIET
         return events
     state.phase, state.to_move = ACTION, AXIS
-    text = t("Turn 1, action round 1: the Axis player acts first (5.3).")
+    text = t(  # an argument, so that the stored event keeps its Msg (core.events.to_dict)
+        "Turn {turn}, action round 1: the Axis player acts first (5.3).", turn=1
+    )
     return [*events, Event(PHASE_BEGAN, text, {"turn": 1, "phase": phase_id(state)})]
 
 
