@@ -14,7 +14,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, Event, Viewer
-from adjudicator.core.i18n import Msg, cat, t
+from adjudicator.core.i18n import Msg, cat, name, t
 from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation
 from adjudicator.stalins_war import cycle, rules, spending, texts
 from adjudicator.stalins_war.cards import AXIS, SOVIET, Deck, load_deck
@@ -328,7 +328,7 @@ def roll(side: str, order: Roll, dice: DiceSource) -> Event:
     text = t(
         "{side} rolls {dice} for {purpose}: {shown}.",
         side=texts.NAMES[side],
-        dice=f"{order.count}d{order.faces}",
+        dice=name(f"{order.count}d{order.faces}", ru=f"{order.count}к{order.faces}"),
         purpose=order.purpose,
         shown=shown,
     )

@@ -337,3 +337,11 @@ def test_the_drawer_says_every_label_in_the_language_it_is_given(monkeypatch, tm
     assert "Consecutive OPS" in english and "Последоват. ОПР" in russian
     assert [w for s in russian for w in english_left(s, allowed=ALLOWED)] == []
     assert RU.missing == set()
+
+
+def test_a_roll_in_russian_is_posted_with_its_dice_in_the_russian_way_and_the_english_kept():
+    sw, state, _ = dealt()
+    out = sw.apply(state, "soviet", sw.grammar.parse("бросок 2к6 атака на Киев"), HashDice(5))
+    (event,) = out.events
+    assert event.text.startswith("Soviet rolls 2d6 for атака на Киев: ")
+    assert say(event.text, RU).startswith("СССР: бросок 2к6, цель — атака на Киев: ")
