@@ -114,9 +114,9 @@ def check_rp_play(deck: Deck, state: SwState, side: str, p: Player) -> None:
         raise Rejection(
             "rp-limit",
             tn(
-                "the {side} player may play cards for RP at most {n} time(s) in turn {turn} and "
+                "the {side} player may play cards for RP at most {n} time in turn {turn} and "
                 "has done so; play for OPS or as an event",
-                "the {side} player may play cards for RP at most {n} time(s) in turn {turn} and "
+                "the {side} player may play cards for RP at most {n} times in turn {turn} and "
                 "has done so; play for OPS or as an event",
                 limit,
                 side=texts.NAMES[side],

@@ -122,7 +122,7 @@ def spend_strategic(state: SwState, opened: Open, order: SpendStrategic) -> list
     _need(
         opened,
         cost,
-        tn("strategic movement of {n} unit(s)", "strategic movement of {n} unit(s)", cost),
+        tn("strategic movement of {n} unit", "strategic movement of {n} units", cost),
         "8.9",
     )
     opened.ops -= cost
@@ -156,7 +156,7 @@ def spend_combat(state: SwState, opened: Open, order: SpendCombat) -> list[Event
             "8.16",
         )
     cost = len(order.hexes)  # rule 8.15
-    _need(opened, cost, tn("{n} Combat marker(s)", "{n} Combat marker(s)", cost), "8.15")
+    _need(opened, cost, tn("placing {n} Combat marker", "placing {n} Combat markers", cost), "8.15")
     opened.ops -= cost
     opened.combat.extend(order.hexes)
     both = [h for h in order.hexes if h in opened.moves]

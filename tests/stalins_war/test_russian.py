@@ -127,8 +127,49 @@ def test_10_3_the_rp_limit_refusal_says_its_count_in_russian():
     state.players["soviet"].rp_plays, state.players["soviet"].last = 2, "ops"
     rej = refused(sw, state, "soviet", "разыграть 7 за оп")
     assert rej.rule == "10.3"
-    assert "2 time(s)" in rej.message
+    assert "at most 2 times in turn 1" in rej.message  # a reply, not replayed: plain English
     assert "лишь 2 раза на ходу 1" in say(rej.message, RU)
+
+
+@pytest.mark.parametrize(
+    ("order", "english", "russian"),
+    [
+        (
+            "потратить стратегическое u1",
+            "strategic movement of 1 unit costs 1 OPS",
+            "стратегическое движение 1 подразделения: цена 1 ОПР",
+        ),
+        (
+            "потратить стратегическое u1 u2",
+            "strategic movement of 2 units costs 2 OPS",
+            "стратегическое движение 2 подразделений: цена 2 ОПР",
+        ),
+        (
+            "потратить бой h1",
+            "placing 1 Combat marker costs 1 OPS",
+            "установка 1 маркера боя: цена 1 ОПР",
+        ),
+        (
+            "потратить бой h1 h2 h3",
+            "placing 3 Combat markers costs 3 OPS",
+            "установка 3 маркеров боя: цена 3 ОПР",
+        ),
+        (
+            "потратить бой h1 h2 h3 h4 h5",
+            "placing 5 Combat markers",
+            "установка 5 маркеров боя: цена 5 ОПР",
+        ),
+    ],
+)
+def test_8_9_8_15_a_spend_beyond_the_ops_left_is_refused_with_its_plural(order, english, russian):
+    sw, state, dice = dealt(3)
+    state = give(at(state, "axis"), "axis", 1)
+    state = sw.apply(state, "axis", sw.grammar.parse("разыграть 1 опр"), dice).state
+    assert state.open is not None
+    state.open.ops = 0
+    rej = refused(sw, state, "axis", order)
+    assert rej.rule in ("8.9", "8.15") and english in rej.message
+    assert russian in say(rej.message, RU)
 
 
 def test_3_5_every_sample_card_has_a_russian_name_and_event_said_in_russian_texts():
