@@ -10,6 +10,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core.i18n import Msg, name
 from adjudicator.core.scenario import ScenarioError
 
 SIDE_IDS = ("sweden", "coalition")
@@ -25,6 +26,11 @@ class Nation:
     name: str
     side: str
     colour: tuple[int, int, int]
+    name_ru: str | None = None
+
+    @property
+    def named(self) -> Msg:
+        return name(self.name, ru=self.name_ru)
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,11 @@ class Territory:
     pos: tuple[int, int]
     borders: tuple[str, ...]
     sea: bool = False  # a sea zone (none in the sample scenario, N9)
+    name_ru: str | None = None
+
+    @property
+    def named(self) -> Msg:
+        return name(self.name, ru=self.name_ru)
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,11 @@ class Block:
     arm: str
     at: str  # the setup (N17)
     strength: int
+    name_ru: str | None = None
+
+    @property
+    def named(self) -> Msg:
+        return name(self.name, ru=self.name_ru)
 
     @property
     def rating(self) -> str:
@@ -79,6 +95,11 @@ class Scenario:
     nations: dict[str, Nation]
     territories: dict[str, Territory]  # in the file's order (the default orders of N21, N3 a)
     blocks: dict[str, Block]
+    title_ru: str | None = None
+
+    @property
+    def named(self) -> Msg:
+        return name(self.title, ru=self.title_ru)
 
     def side_of(self, block: str) -> str:
         return self.nations[self.blocks[block].nation].side
@@ -133,6 +154,7 @@ def _scenario(raw: dict[str, Any], source: str) -> Scenario:
     return Scenario(
         str(raw["title"]), True, int(raw["first_year"]), int(raw["years"]),
         int(raw["turns_per_year"]), table, victory, nations, territories, blocks,
+        _name_ru({"name_ru": raw.get("title_ru")}, source, "title_ru"),
     )  # fmt: skip
 
 
@@ -140,7 +162,8 @@ def _nation(key: str, raw: dict[str, Any], source: str) -> Nation:
     if raw["side"] not in SIDE_IDS:
         raise ScenarioError(source, f"nations.{key}", f"side must be one of {SIDE_IDS}")
     r, g, b = (int(c) for c in raw["colour"])
-    return Nation(key, str(raw["name"]), str(raw["side"]), (r, g, b))
+    return Nation(key, str(raw["name"]), str(raw["side"]), (r, g, b),
+                  _name_ru(raw, source, f"nations.{key}"))  # fmt: skip
 
 
 def _territory(raw: dict[str, Any], source: str) -> Territory:
@@ -154,6 +177,7 @@ def _territory(raw: dict[str, Any], source: str) -> Territory:
     return Territory(
         tid, str(raw["name"]), str(raw.get("group", "")), str(raw["control"]), fortress,
         str(raw.get("home", "")), (x, y), tuple(raw["borders"]), bool(raw.get("sea", False)),
+        _name_ru(raw, source, f"territories.{tid}"),
     )  # fmt: skip
 
 
@@ -166,7 +190,7 @@ def _block(raw: dict[str, Any], nations: dict[str, Nation], territories: dict[st
         fire[:1], int(fire[1:]), int(raw["move"]), int(raw.get("supply_trains", 0)),
         bool(raw.get("red_dot", False)), bool(raw.get("royal", False)),
         str(raw.get("star", "none")), str(raw.get("arm", "")), str(raw["at"]),
-        int(raw["strength"]),
+        int(raw["strength"]), _name_ru(raw, source, where),
     )  # fmt: skip
     problems = [
         (block.nation not in nations, f"unknown nation {block.nation!r}"),
@@ -187,6 +211,16 @@ def _block(raw: dict[str, Any], nations: dict[str, Nation], territories: dict[st
         if bad:
             raise ScenarioError(source, where, what)
     return block
+
+
+def _name_ru(raw: dict[str, Any], source: str, where: str) -> str | None:
+    """The optional Russian name beside `name` (issue 17): a non-empty string if given."""
+    value = raw.get("name_ru")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ScenarioError(source, where, "name_ru must be a non-empty string")
+    return value.strip()
 
 
 def _no_contact(blocks: dict[str, Block], nations: dict[str, Nation], source: str) -> None:
