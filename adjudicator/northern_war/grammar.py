@@ -10,12 +10,12 @@ from typing import Any
 
 from adjudicator.core.i18n import t
 from adjudicator.core.system import Side
-from adjudicator.grammar import Cursor, GrammarKit, Kind, Lexicon, Verb
+from adjudicator.grammar import QUESTIONS, Cursor, GrammarKit, Kind, Lexicon, Verb
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.data import Scenario
 
-GROUP = "Orders"
-DECISIONS = "Decisions"
+GROUP = t("Orders")
+DECISIONS = t("Decisions")
 
 
 def _blocks(c: Cursor) -> tuple[str, ...]:
@@ -130,7 +130,7 @@ VERBS = (
           DECISIONS),
     _verb("blocks", lambda c: O.Blocks(), {O.Blocks: lambda o: "blocks"}, t("blocks"),
           t("Your own blocks with their strength, and what you have reconnoitred (sent to you "
-            "alone). Example: blocks"), "Questions"),
+            "alone). Example: blocks"), QUESTIONS),
 )  # fmt: skip
 
 
@@ -144,12 +144,14 @@ def _russian(things: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def lexicon(sc: Scenario) -> Lexicon:
+    """The names players type: ids, English names and Russian names (the names are Msgs, so
+    a message naming a thing, such as a did-you-mean, says it in the message's language)."""
     return Lexicon([
-        Kind("block", {b: blk.name for b, blk in sc.blocks.items()}, _russian(sc.blocks),
+        Kind("block", {b: blk.named for b, blk in sc.blocks.items()}, _russian(sc.blocks),
              leading_words=True),
-        Kind("territory", {x: terr.name for x, terr in sc.territories.items()},
+        Kind("territory", {x: terr.named for x, terr in sc.territories.items()},
              _russian(sc.territories)),
-        Kind("nation", {n: nat.name for n, nat in sc.nations.items()}, _russian(sc.nations)),
+        Kind("nation", {n: nat.named for n, nat in sc.nations.items()}, _russian(sc.nations)),
     ])  # fmt: skip
 
 
