@@ -110,6 +110,12 @@ def test_did_you_mean_a_misspelt_russian_territory_names_it():
     assert say(SYSTEM.grammar.lexicon.names("territory")["novgorod"], RU) == "Новгород"
 
 
+@pytest.mark.parametrize("typed", ["политика", "policy", "политика москва", "возврат"])
+def test_5_29_a_policy_or_a_return_without_its_words_is_refused_by_the_grammar(typed):
+    with pytest.raises(ParseError):
+        SYSTEM.grammar.parse(typed)
+
+
 def test_did_you_mean_a_misspelt_russian_command_suggests_it():
     with pytest.raises(ParseError) as refused:
         SYSTEM.grammar.parse("разветка новгород")

@@ -55,7 +55,7 @@ def _return(c: Cursor) -> O.ReturnCharles:
 def _policy(c: Cursor) -> O.Policy:
     """A nation; also by a name it shares with a territory ("Саксония", "Saxony"), which the
     lexicon gives the territory (an earlier kind)."""
-    if not c.matches("nation"):
+    if c.peek() is not None and not c.matches("nation"):
         found = c.matches("territory")
         if len(found) == 1 and found[0] in c.lex.ids("nation"):
             return O.Policy(c.thing("territory"))
