@@ -25,3 +25,12 @@ class Rejection(Exception):
 
     def to_dict(self) -> dict[str, str | None]:
         return {"code": self.code, "message": self.message, "rule": self.rule}
+
+
+class TextError(Exception):
+    """An error whose message is a text for a user: str(error) is that text itself (a Msg
+    stays a Msg, so it can still be said in the user's language)."""
+
+    def __str__(self) -> str:
+        said = self.args[0] if len(self.args) == 1 else None
+        return said if isinstance(said, str) else super().__str__()

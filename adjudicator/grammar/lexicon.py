@@ -205,6 +205,13 @@ def any_of(labels: Sequence[str]) -> str:
     return t("{a} or {b}", a=any_of(labels[:-1]), b=labels[-1])
 
 
+def all_of(labels: Sequence[str]) -> str:
+    """ "A and B and C" (each "and" said in the language of the text)."""
+    if len(labels) <= 1:
+        return labels[0] if labels else ""
+    return t("{a} and {b}", a=all_of(labels[:-1]), b=labels[-1])
+
+
 def one_of(ids: Sequence[str]) -> Msg | str:
     """ "a", "a or b", "a, b or c": for messages."""
     if len(ids) <= 1:
@@ -212,4 +219,4 @@ def one_of(ids: Sequence[str]) -> Msg | str:
     return t("{a} or {b}", a=cat(*ids[:-1], sep=", "), b=ids[-1])
 
 
-__all__ = ["KIND_WORDS", "Kind", "Lexicon", "any_of", "did_you_mean", "one_of", "suggest"]
+__all__ = ["KIND_WORDS", "Kind", "Lexicon", "all_of", "any_of", "did_you_mean", "one_of", "suggest"]

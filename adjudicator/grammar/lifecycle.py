@@ -61,6 +61,7 @@ FLAGS = {
     "sandbox": ("sandbox", "песочница"),
     "full": ("full", "полная"),
     "decisions": ("решения",),
+    "reminders": ("напоминания",),
 }
 _NO_NAMES = Lexicon(())
 
@@ -112,10 +113,11 @@ def _args(c: Cursor) -> str:
 
 
 def _deadline_args(c: Cursor) -> str:
-    """deadline's arguments as typed, the Russian flag "решения" given as "decisions"."""
-    word = c.peek()
-    if word is not None and word.lower() in FLAGS["decisions"]:
-        c.words[c.i] = "decisions"
+    """deadline's arguments as typed, a Russian flag ("решения") given in English."""
+    word = (c.peek() or "").lower()
+    for flag in ("decisions", "reminders"):
+        if word in FLAGS[flag]:
+            c.words[c.i] = flag
     return _args(c)
 
 
