@@ -53,7 +53,7 @@ def new_game(
     title = t("Game {name} created: {title}", name=repr(name), title=system.title)
     if sandbox:
         title = t("{title} (sandbox)", title=title)
-    said = [
+    said: list[str] = [
         t("{title}; moderator {user}.", title=title, user=creator) if creator else cat(title, ".")
     ]
     said += [e.text for e in out.events]

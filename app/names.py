@@ -47,7 +47,10 @@ def pretty(store: Source, text: str) -> str:
     if not ids:
         return text
     known = of_users(store, ids)
-    return _renamed(text, lambda s: USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), s))
+    said: str = _renamed(
+        text, lambda s: USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), s)
+    )
+    return said
 
 
 def _renamed(text: Any, sub: Callable[[str], str]) -> Any:

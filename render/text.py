@@ -1,12 +1,15 @@
 """Text on an image: fonts, widths, cached glyph masks, fitting and wrapping.
 
-Fonts: only the one bundled with Pillow. `ImageFont.load_default(size=N)` (Aileron, FreeType,
-basic layout) is used everywhere so that images are the same on every machine with the same
-Pillow: golden-image tests rely on it.
+Fonts: the one bundled with Pillow. `ImageFont.load_default(size=N)` (Aileron, FreeType,
+basic layout) is used for every text it can write, so that images are the same on every machine
+with the same Pillow: golden-image tests rely on it. The bundled font has no Cyrillic letters: a
+text with one (a Russian label) is written with DejaVu Sans (the system's fonts-dejavu-core),
+or with the bundled font where the system has no DejaVu.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from typing import cast
 
@@ -24,14 +27,31 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return cast(ImageFont.FreeTypeFont, ImageFont.load_default(size=size))
 
 
+CYRILLIC_FONT = "DejaVuSans.ttf"  # found in the system's font directories by Pillow
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+@cache
+def _cyrillic_font(size: int) -> ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.truetype(CYRILLIC_FONT, size)
+    except OSError:  # no DejaVu here: the bundled font (Cyrillic letters drawn as boxes)
+        return font(size)
+
+
+def font_of(s: str, size: int) -> ImageFont.FreeTypeFont:
+    """The font that writes s: the bundled one, or a Cyrillic one for a text in Russian."""
+    return _cyrillic_font(size) if _CYRILLIC.search(s) else font(size)
+
+
 @lru_cache(maxsize=8192)
 def text_length(text: str, size: int) -> float:
-    return font(size).getlength(text)
+    return font_of(text, size).getlength(text)
 
 
 @lru_cache(maxsize=4096)
 def _text_mask(s: str, size: int, anchor: str) -> tuple[Image.Image, tuple[float, float]]:
-    f = font(size)
+    f = font_of(s, size)
     left, top, right, bottom = f.getbbox(s, anchor=anchor)  # whole pixels, typed as floats
     mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
@@ -101,9 +121,9 @@ def fit_size(s: str, size: int, max_w: float, min_size: int = 7) -> int:
 
 def fit_font(s: str, size: int, max_w: float, min_size: int = 7) -> ImageFont.FreeTypeFont:
     """The font of the largest size <= size at which s is at most max_w wide."""
-    while size > min_size and font(size).getlength(s) > max_w:
+    while size > min_size and font_of(s, size).getlength(s) > max_w:
         size -= 1
-    return font(size)
+    return font_of(s, size)
 
 
 def wrap(s: str, size: int, width: float) -> list[str]:
@@ -144,7 +164,7 @@ def vertical_label(
     s: str, size: int, fill: Colour, background: Colour, pad: int = 8, height: int = 20
 ) -> Image.Image:
     """s written top to bottom (turned a quarter clockwise) on a background-coloured strip."""
-    f = font(size)
+    f = font_of(s, size)
     w = round(f.getlength(s)) + pad
     tmp = Image.new("RGB", (w, height), background)
     ImageDraw.Draw(tmp).text((w / 2, height / 2), s, font=f, fill=fill, anchor="mm")

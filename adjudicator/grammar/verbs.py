@@ -128,7 +128,9 @@ class VerbTable:
                 *(self.help(n) for n in self.commands if n.startswith(f"{name} ")), sep="\n\n"
             )
         usage, text = self.commands[name]
-        aliases = self.verbs[name].aliases if name in self.verbs else ()
+        # the other Latin words (a Russian word is the Russian usage line's own word)
+        every = self.verbs[name].aliases if name in self.verbs else ()
+        aliases = tuple(a for a in every if not _CYRILLIC.search(a))
         if aliases:
             return t("Usage: {usage}\n{text}\nAliases: {aliases}", usage=usage, text=text,
                      aliases=cat(*aliases, sep=", "))  # fmt: skip
