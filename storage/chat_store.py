@@ -19,13 +19,8 @@ from sqlalchemy.exc import IntegrityError
 
 from adjudicator.core.i18n import t
 from storage import clocks as _clocks
-from storage.chat_models import (
-    ChatBinding,
-    ChatUser,
-    LinkCode,
-    OutboxRow,
-    ServiceState,
-)
+from storage.chat_models import ChatBinding, ChatUser, LinkCode, OutboxRow, ServiceState
+from storage.errors import TextError
 from storage.models import Game as _Game
 from storage.models import Seat
 from storage.store import Store
@@ -43,12 +38,8 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud, 
 CODE_LENGTH = 8
 
 
-class ChatStoreError(Exception):
+class ChatStoreError(TextError):
     """A refusal to tell the user (the message says why; str() gives that text itself)."""
-
-    def __str__(self) -> str:
-        said = self.args[0] if len(self.args) == 1 else None
-        return said if isinstance(said, str) else super().__str__()
 
 
 class ChatBound(ChatStoreError):
@@ -259,9 +250,7 @@ def redeem_link_code(
             .values(used_at=now, used_platform=platform, used_chat_id=chat_id)
         ).rowcount
         if used != 1:
-            raise BadLinkCode(
-                t("the link code {code} was used already: ask for a new one", code=code)
-            )
+            raise BadLinkCode(t("the link code {code} was used already: ask for a new one", code=code))  # fmt: skip
         _bind(conn, platform, chat_id, row.game, key=key, now=now)
         return str(row.game)
 

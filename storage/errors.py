@@ -5,13 +5,17 @@ from __future__ import annotations
 from adjudicator.core.i18n import t
 
 
-class StorageError(Exception):
-    """Base of the errors a front end reports to the user (str() gives the text itself: a Msg
-    can still be said in the user's language)."""
+class TextError(Exception):
+    """An error whose message is a text for the user: str() gives the text itself (a Msg can
+    still be said in the user's language)."""
 
     def __str__(self) -> str:
         said = self.args[0] if len(self.args) == 1 else None
         return said if isinstance(said, str) else super().__str__()
+
+
+class StorageError(TextError):
+    """Base of the errors a front end reports to the user."""
 
 
 class GameExists(StorageError):

@@ -129,19 +129,11 @@ def check_head(s: Session, g: Game) -> Failure | None:
     head = _entry(s, g, g.head_index)
     if head is None or head.hash != g.head_hash:
         values = {"row": g.head_index, "hash": g.head_hash[:12]}
-        if head is None:
-            problem = t(
-                "the game's head is row {row} with hash {hash}..., the log's row {row} "
-                "is missing (rows deleted, added or edited)",
-                **values,
-            )
-        else:
-            problem = t(
-                "the game's head is row {row} with hash {hash}..., the log's row {row} "
-                "is hash {found}... (rows deleted, added or edited)",
-                found=head.hash[:12],
-                **values,
-            )
+        problem = (t("the game's head is row {row} with hash {hash}..., the log's row {row} is "
+                     "missing (rows deleted, added or edited)", **values) if head is None else
+                   t("the game's head is row {row} with hash {hash}..., the log's row {row} is "
+                     "hash {found}... (rows deleted, added or edited)", found=head.hash[:12],
+                     **values))  # fmt: skip
         return _fail(g.head_index, problem)
     row = entry_row(head)
     problem = _own_hash_problem(row)
