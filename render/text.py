@@ -47,6 +47,11 @@ def _script_font(size: int) -> ImageFont.FreeTypeFont | None:
         return None
 
 
+def font_of(s: str, size: int) -> ImageFont.FreeTypeFont:
+    """font(size, s): the font that writes s."""
+    return font(size, s)
+
+
 def has_script_font() -> bool:
     """Whether texts beyond Latin have a font with their letters on this machine."""
     return _script_font(12) is not None
