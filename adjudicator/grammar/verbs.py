@@ -81,7 +81,11 @@ class VerbTable:
         if word in self.command_words:
             return self.command_words[word]
         suggest = difflib.get_close_matches(word, list(self.command_words), n=3, cutoff=0.6)
-        names = list(dict.fromkeys(self.command_words[s] for s in suggest))
+        best: dict[str, str] = {}  # verb -> the closest of its words
+        for close in suggest:
+            best.setdefault(self.command_words[close], close)
+        # a word in another script (Cyrillic) is answered with the words of that script
+        names = list(best.values()) if not word.isascii() else list(best)
         said = f"unknown command {quoted(word)}{did_you_mean(names[:3]) or '.'}"
         raise ParseError("unknown-command", f"{said} Say 'help' for the commands.")
 
