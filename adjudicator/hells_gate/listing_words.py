@@ -35,6 +35,18 @@ PHASE_PHRASES = {  # "{phase} phase" (4.1)
     "joint": t("joint phase"),
 }
 WEATHER_TITLES = {"snow": t("Snow"), "mud": t("Mud")}  # weather.title() (11.1)
+WEATHER_NAMES = {"snow": t("snow"), "mud": t("mud")}
+PHASE_NAMES = {  # the phase ids as the map's panel writes them (4.1)
+    "soviet-supply": t("soviet-supply"),
+    "soviet-combat": t("soviet-combat"),
+    "soviet-movement": t("soviet-movement"),
+    "soviet-recovery": t("soviet-recovery"),
+    "german-supply": t("german-supply"),
+    "german-combat": t("german-combat"),
+    "german-movement": t("german-movement"),
+    "german-recovery": t("german-recovery"),
+    "joint": t("joint"),
+}
 OOS, RETREAT = t("OOS"), t("Retreat")  # the markers (6.9, 8.33)
 
 
@@ -52,6 +64,14 @@ def type_name(kind: str) -> Msg | str:
 
 def phase_phrase(phase: str) -> Msg:
     return PHASE_PHRASES.get(phase) or t("{phase} phase", phase=phase)
+
+
+def phase_name(phase: str) -> Msg | str:
+    return PHASE_NAMES.get(phase, phase)
+
+
+def weather_name(weather: str) -> Msg | str:
+    return WEATHER_NAMES.get(weather, weather)
 
 
 def weather_title(weather: str) -> Msg | str:
@@ -92,9 +112,11 @@ __all__ = [
     "box_name",
     "designation",
     "hex_label",
+    "phase_name",
     "phase_phrase",
     "side_name",
     "town",
     "type_name",
+    "weather_name",
     "weather_title",
 ]
