@@ -190,7 +190,7 @@ def _verb(
 
 
 VERBS = (
-    _verb("attack", _attack, {Attack: _format_attack}, "a", "att", "атака", "атаковать"),
+    _verb("attack", _attack, {Attack: _format_attack}, "a", "att", "атака", "атаковать", "ат"),
     _verb(
         "preview",
         _preview,
