@@ -6,7 +6,9 @@
 
 Verbs: attack, preview, losses, retreat, move, enter, rebuild, breakout, end, options, units,
 supply, and the sandbox verbs of grammar_sandbox (place, flip, set ...); the shared verbs of
-adjudicator.grammar do the rest. Names: the scenario's units (id, designation, the first words
+adjudicator.grammar do the rest. Each verb and keyword has Russian words too, in the terms of the
+Russian rules summary ("атака C6 силами 20тк 75ск", "ход 20тк C6 C5", "потери 389пд отход D6",
+"конец"); the scenario's Russian designations, ids and town names (name_ru, id_ru) are names. Names: the scenario's units (id, designation, the first words
 of a designation, 3 letters of an id) and hexes (id, town name and the names of
 `scenario.named`, 4 letters of a word of a name); a name that is a unit's is never a hex's.
 

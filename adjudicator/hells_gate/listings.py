@@ -25,9 +25,10 @@ SIDES = ("soviet", "german")
 
 
 def _fmt(order: object) -> str:
-    from adjudicator.hells_gate.grammar import format_order
+    """`the order` to type, in the reader's language."""
+    from adjudicator.hells_gate.order_text import said_order
 
-    return format_order(order)
+    return said_order(order)
 
 
 def _unit_of(order: object) -> tuple[str, ...]:
@@ -65,7 +66,7 @@ def options_text(rules: HellsGate, state: GameState, side: str, unit: str | None
     if unit is not None:
         return _one_unit(rules.scen, state, side, unit, orders)
     if state.pending and any(d.side == side for d in state.pending):
-        answers = [f"`{_fmt(o)}`" for o in orders]
+        answers = [_fmt(o) for o in orders]
         head = t("{side} answers: {prompt}.", side=side_name(side), prompt=state.pending[0].prompt)
         return lines(_capped([head, *answers], lambda n: t("... and {n} more answers", n=n)))
     moves: dict[str, list[str]] = {}
@@ -89,7 +90,7 @@ def options_text(rules: HellsGate, state: GameState, side: str, unit: str | None
         if uid in attacks:
             parts.append(t("attacks {hexes}", hexes=_some(attacks[uid])))
         rows.append(cat(uid, " (", where, "): ", cat(*parts, sep="; ")))
-    others = [f"`{_fmt(o)}`" for o in orders if not isinstance(o, (O.Move, O.Attack))]
+    others = [_fmt(o) for o in orders if not isinstance(o, (O.Move, O.Attack))]
     units = len(rows)
     tail: list[str] = []
     if attacks:
@@ -138,7 +139,7 @@ def _one_unit(
         why = t("it is not yours") if u.side != side else t("it has no legal order now")
         return t("No orders for {unit}: {why}.", unit=label, why=why)
     rows: list[str] = [cat(label, ": ", plural(len(mine), "order"))]
-    rows += [f"`{_fmt(o)}`" for o in mine]
+    rows += [_fmt(o) for o in mine]
     return lines(
         _capped(
             rows,

@@ -66,6 +66,7 @@ def attack_line(calc: combat.AttackCalc, decisive: bool, die: int, hits: int) ->
 
 def example_answer(d: Decision) -> str:
     from adjudicator.hells_gate.grammar import format_order
+    from adjudicator.hells_gate.order_text import russian_order
 
     if d.kind == "losses":
         return t(
@@ -73,7 +74,8 @@ def example_answer(d: Decision) -> str:
             hits=plural(d.data["hits"], "hit"),
         )
     if d.kind == "entry":
-        return format_order(O.Enter(d.data["unit"], d.data["options"][0]))
+        canonical = format_order(O.Enter(d.data["unit"], d.data["options"][0]))
+        return name(canonical, ru=russian_order(canonical))
     if d.kind == "rebuild":
         return t("`rebuild {unit}` or `end`", unit=d.data["options"][0])
     return t("`breakout {unit}` or `end`", unit=d.data["options"][0])

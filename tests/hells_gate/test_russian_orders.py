@@ -20,6 +20,7 @@ from adjudicator.hells_gate.grammar_help import ENTRIES
 from adjudicator.hells_gate.grammar_sandbox import SET_ENTRIES
 from adjudicator.hells_gate.listings import options_text, units_by_side
 from adjudicator.hells_gate.loader import default_scenario_text
+from adjudicator.hells_gate.order_text import COMMANDS, russian_order, said_order
 from adjudicator.hells_gate.scenario import parse_scenario
 from adjudicator.hells_gate.state import PHASES
 from adjudicator.hells_gate.system import SYSTEM
@@ -261,3 +262,24 @@ def test_the_map_is_drawn_in_russian(scenario, played, ru):
     focus_en = _png(drawer.draw_focus(system, state, events))
     focus_ru = _png(drawer.draw_focus(system, state, events, language=ru))
     assert focus_ru.tobytes() != focus_en.tobytes()
+
+
+def test_an_order_shown_to_a_russian_reader_is_typed_back_as_the_same_order(scenario, grammar):
+    g = Game(scenario, sandbox=True)
+    orders = [grammar.parse(english) for _, english in RU_EN]
+    orders += g.rules.legal_orders(g.state, "soviet")
+    for order in orders:
+        canonical = grammar.format(order)
+        assert grammar.parse(russian_order(canonical)) == order, canonical
+        said = said_order(order)
+        assert said == f"`{canonical}`"  # the English text as it always was
+        assert say(said, language("ru")) == f"`{russian_order(canonical)}`"
+    assert (
+        russian_order("attack C6 with 20tk 75rc decisive")
+        == "атака C6 силами 20tk 75rc решительная"
+    )
+
+
+def test_the_russian_words_of_the_canonical_texts_are_words_of_their_verbs():
+    words = {w: v.word for v in VERBS for w in v.words}
+    assert {en: words[ru] for en, ru in COMMANDS.items()} == {en: en for en in COMMANDS}
