@@ -80,7 +80,7 @@ def conflicts(code: str) -> list[str]:
         for message in read_catalogue(path):
             if not message.id or not message.string:
                 continue
-            key = message.id if isinstance(message.id, str) else message.id[0]
+            key = message.id if isinstance(message.id, str) else message.id  # (a plural's own)
             if key in seen and seen[key][0] != message.string:
                 out.append(f"{key!r}: {seen[key][1]} / {path}")
             seen.setdefault(key, (message.string, path))
