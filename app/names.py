@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from adjudicator.core.i18n import Msg
 from storage import Store, chat_store
 
 Source = Store | Connection  # a store, or the connection of the caller's transaction
@@ -39,12 +41,27 @@ def mentions(seats: Mapping[str, str | None], sides: Iterable[str], platform: st
 
 
 def pretty(store: Source, text: str) -> str:
-    """User ids ("telegram:123") shown by their names where known."""
+    """User ids ("telegram:123") shown by their names where known (a Msg stays a Msg: the ids
+    are replaced in its arguments)."""
     ids = set(USER_ID.findall(text))
     if not ids:
         return text
     known = of_users(store, ids)
-    return USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), text)
+    said: str = _renamed(
+        text, lambda s: USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), s)
+    )
+    return said
+
+
+def _renamed(text: Any, sub: Callable[[str], str]) -> Any:
+    if not isinstance(text, Msg):
+        return sub(text) if isinstance(text, str) else text
+    if text.forms is not None:
+        return text
+    if text.parts is not None:
+        return Msg(text.template, parts=[_renamed(p, sub) for p in text.parts])
+    args = {k: _renamed(v, sub) for k, v in text.args.items()}
+    return Msg(text.template, args, plural_template=text.plural_template, count=text.count_key)
 
 
 __all__ = ["USER_ID", "mentions", "of_sides", "of_users", "pretty"]
