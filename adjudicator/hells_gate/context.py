@@ -8,9 +8,9 @@ from typing import Any
 from adjudicator.core.dice import RecordingDice
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, t
+from adjudicator.hells_gate.listing_words import designation as designation_of
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
-from adjudicator.hells_gate.texts import local, ru_of
 
 
 @dataclass
@@ -47,8 +47,7 @@ class Ctx:
 
 def designation(scen: Scenario, unit_id: str) -> Msg:
     """A unit's designation, in Russian where the scenario data gives it (2.1)."""
-    spec = scen.units[unit_id]
-    return local(spec.designation, ru_of(spec))
+    return designation_of(scen.units[unit_id])
 
 
 def unit_label(scen: Scenario, unit_id: str) -> Msg:

@@ -18,7 +18,7 @@ from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState, phase_kind, phase_side
-from adjudicator.hells_gate.texts import local, phase_name, ru_of, weather_name
+from adjudicator.hells_gate.texts import local, phase_name, weather_name
 
 SIDES = ("soviet", "german")
 
@@ -53,7 +53,7 @@ class HellsGate:
             "GameStarted",
             t(
                 "{title}: turn 1, weather {weather}.",
-                title=local(self.scen.title, ru_of(self.scen)),
+                title=local(self.scen.title, self.scen.name_ru),
                 weather=weather_name(ctx.state.weather),
             ),
         )
