@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import Msg, t
 from adjudicator.hells_gate import turn_rules
 from adjudicator.hells_gate.orders import Attack
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState, other
+from adjudicator.hells_gate.texts import box_name, none_if_empty, terrain_name
 from adjudicator.hells_gate.units import is_full_two_step, strength
 
 MAX_PER_HEXSIDE = 2  # 8.4(f)
@@ -23,7 +25,7 @@ class Shift(TypedDict):
 
     code: str  # "S1" ... "S7"
     columns: int  # right (> 0) or left (< 0)
-    reason: str
+    reason: str  # a core.i18n Msg
 
 
 @dataclass
@@ -64,20 +66,19 @@ def check_attackers(scen: Scenario, state: GameState, side: str, order: Attack) 
         enemy = [h for h in scen.grid.sort(state.occupied()) if state.side_in(h) == other(side)]
         raise Rejection(
             "no-enemy-in-hex",
-            f"{order.hex} holds no {other(side).title()} unit; "
-            f"enemy-held hexes: {', '.join(enemy) or 'none'}",
+            _no_enemy(side, order.hex, none_if_empty(enemy)),
             "8.3",
         )
     if order.hex in state.attacked_hexes:
         raise Rejection(
             "hex-already-attacked",
-            f"{order.hex} was already attacked in this combat phase",
+            t("{hex} was already attacked in this combat phase", hex=order.hex),
             "8.4(b)",
         )
     if not order.units:
-        raise Rejection("no-attackers", "name at least one attacking unit", "8.3")
+        raise Rejection("no-attackers", t("name at least one attacking unit"), "8.3")
     if len(set(order.units)) != len(order.units):
-        raise Rejection("duplicate-attacker", "a unit is named twice in the attack", "8.4(a)")
+        raise Rejection("duplicate-attacker", t("a unit is named twice in the attack"), "8.4(a)")
     units = [_own_unit(scen, state, side, uid) for uid in order.units]
     for u in units:
         _check_attacker(scen, state, u, order.hex)
@@ -89,16 +90,20 @@ def check_attackers(scen: Scenario, state: GameState, side: str, order: Attack) 
 def _own_unit(scen: Scenario, state: GameState, side: str, uid: str) -> UnitState:
     u = state.units.get(uid)
     if u is None:
-        raise Rejection("unknown-unit", f"there is no unit {uid!r}", None)
+        raise Rejection("unknown-unit", t("there is no unit {unit}", unit=repr(uid)), None)
     if u.side != side:
         raise Rejection(
             "not-your-unit",
-            f"{uid} is a {u.side.title()} unit; only the phasing player's units attack",
+            t("{unit} is a Soviet unit; only the phasing player's units attack", unit=uid)
+            if u.side == "soviet"
+            else t("{unit} is a German unit; only the phasing player's units attack", unit=uid),
             "4.6",
         )
     if not u.on_map:
         raise Rejection(
-            "unit-not-on-map", f"{uid} is not on the map ({u.box.replace('_', ' ')})", "2.7"
+            "unit-not-on-map",
+            t("{unit} is not on the map ({box})", unit=uid, box=box_name(u.box)),
+            "2.7",
         )
     return u
 
@@ -106,17 +111,27 @@ def _own_unit(scen: Scenario, state: GameState, side: str, uid: str) -> UnitStat
 def _check_attacker(scen: Scenario, state: GameState, u: UnitState, target: str) -> None:
     if u.retreated:
         raise Rejection(
-            "retreated-unit-attacks", f"{u.id} has a Retreat marker and may not attack", "8.4(g)"
+            "retreated-unit-attacks",
+            t("{unit} has a Retreat marker and may not attack", unit=u.id),
+            "8.4(g)",
         )
     if u.attacked:
         raise Rejection(
-            "unit-already-attacked", f"{u.id} has already attacked in this combat phase", "8.4(a)"
+            "unit-already-attacked",
+            t("{unit} has already attacked in this combat phase", unit=u.id),
+            "8.4(a)",
         )
     if not scen.grid.adjacent(u.map_hex, target):
         near = ", ".join(scen.grid.neighbours(target))
         raise Rejection(
             "not-adjacent",
-            f"{u.id} in {u.hex} is not adjacent to {target}; attackers must stand in {near}",
+            t(
+                "{unit} in {hex} is not adjacent to {target}; attackers must stand in {near}",
+                unit=u.id,
+                hex=u.map_hex,
+                target=target,
+                near=near,
+            ),
             "8.4(c)",
         )
 
@@ -129,8 +144,15 @@ def _check_hexsides(state: GameState, units: list[UnitState], target: str) -> No
         if len(ids) > MAX_PER_HEXSIDE:
             raise Rejection(
                 "hexside-limit",
-                f"at most {MAX_PER_HEXSIDE} units may attack across the {h}–{target} "
-                f"hexside; you named {len(ids)} ({', '.join(ids)})",
+                t(
+                    "at most {limit} units may attack across the {hex}–{target} hexside; "
+                    "you named {n} ({units})",
+                    limit=MAX_PER_HEXSIDE,
+                    hex=h,
+                    target=target,
+                    n=len(ids),
+                    units=", ".join(ids),
+                ),
                 "8.4(f)",
             )
 
@@ -175,29 +197,38 @@ def column_shifts(
     """8.11 shifts S1-S7 with the caps of 8.13, 12.5, 12.9 and 12.12."""
     shifts: list[Shift] = []
 
-    def add(code: str, columns: int, reason: str) -> None:
+    def add(code: str, columns: int, reason: Msg) -> None:
         shifts.append({"code": code, "columns": columns, "reason": reason})
 
     defenders = [u for u in state.units_in(target) if not u.retreated]
     oos_def = [u for u in defenders if u.oos]
     if defenders and len(oos_def) == len(defenders):
         cap, why = turn_rules.oos_cap(scen, state, defenders[0].side, [target])
-        add("S1", min(2, cap), "every defender is out of supply" + why)
+        add("S1", min(2, cap), t("every defender is out of supply{why}", why=why))
     elif oos_def:
-        add("S2", 1, "some defenders are out of supply")
+        add("S2", 1, t("some defenders are out of supply"))
     if state.weather == "mud":
-        add("S3", -1, "the weather is Mud")
+        add("S3", -1, t("the weather is Mud"))
     if scen.is_woods_for_combat(target):
-        add("S4", -1, f"{target} is {scen.hexes[target].terrain}")
+        terrain = terrain_name(scen.hexes[target].terrain)
+        add("S4", -1, t("{hex} is {terrain}", hex=target, terrain=terrain))
     across = [u for u in units if scen.is_river(u.map_hex, target)]
     if across and 2 * len(across) >= len(units):
-        add("S5", -1, f"{len(across)} of {len(units)} attackers attack across a river hexside")
+        add(
+            "S5",
+            -1,
+            t(
+                "{n} of {total} attackers attack across a river hexside",
+                n=len(across),
+                total=len(units),
+            ),
+        )
     oos_att = [u for u in units if u.oos]
     if oos_att and len(oos_att) == len(units):
         cap, why = turn_rules.oos_cap(scen, state, units[0].side, [u.map_hex for u in oos_att])
-        add("S7", -min(2, cap), "every attacker is out of supply" + why)
+        add("S7", -min(2, cap), t("every attacker is out of supply{why}", why=why))
     elif oos_att:
-        add("S6", -1, "some attackers are out of supply")
+        add("S6", -1, t("some attackers are out of supply"))
     return shifts
 
 
@@ -210,9 +241,14 @@ def calculate(scen: Scenario, state: GameState, side: str, order: Attack) -> Att
         lowest = scen.columns[0]
         raise Rejection(
             "odds-too-low",
-            f"odds {att}:{dfn} are below the lowest column "
-            f"{lowest.label}; you need an attack strength of at least "
-            f"{-(-dfn * lowest.a // lowest.b)}",
+            t(
+                "odds {attack}:{defense} are below the lowest column {column}; you need an "
+                "attack strength of at least {need}",
+                attack=att,
+                defense=dfn,
+                column=lowest.label,
+                need=-(-dfn * lowest.a // lowest.b),
+            ),
             "8.10",
         )
     calc = AttackCalc(order.hex, [u.id for u in units], other(side), att, dfn, raw)
@@ -233,15 +269,20 @@ def _decisive_options(scen: Scenario, calc: AttackCalc, units: list[UnitState]) 
     if calc.overstack:
         calc.decisive_refusal = Rejection(
             "decisive-overstack",
-            f"{calc.hex} is overstacked (5 or more units): the result "
-            "is read from the right-hand value anyway and no decisive attack may be declared",
+            t(
+                "{hex} is overstacked (5 or more units): the result is read from the "
+                "right-hand value anyway and no decisive attack may be declared",
+                hex=calc.hex,
+            ),
             "8.20",
         )
     elif not full:
         calc.decisive_refusal = Rejection(
             "decisive-needs-full-two-step",
-            "a decisive attack needs a full-strength two-step "
-            "attacking unit to flip; none of the attackers is one",
+            t(
+                "a decisive attack needs a full-strength two-step attacking unit to flip; "
+                "none of the attackers is one"
+            ),
             "8.17(a)",
         )
     calc.decisive_allowed = calc.decisive_refusal is None
@@ -256,9 +297,18 @@ def choose_flip(scen: Scenario, state: GameState, calc: AttackCalc, order: Attac
     if order.flip not in calc.flip_choices:
         raise Rejection(
             "bad-flip",
-            f"{order.flip} cannot be flipped for this decisive attack; "
-            f"choose one of: {', '.join(calc.flip_choices)}"
-            + (" (armor first)" if _armor(scen, calc) else ""),
+            t(
+                "{unit} cannot be flipped for this decisive attack; choose one of: {units} "
+                "(armor first)",
+                unit=order.flip,
+                units=", ".join(calc.flip_choices),
+            )
+            if _armor(scen, calc)
+            else t(
+                "{unit} cannot be flipped for this decisive attack; choose one of: {units}",
+                unit=order.flip,
+                units=", ".join(calc.flip_choices),
+            ),
             "8.18",
         )
     return order.flip
@@ -275,3 +325,10 @@ def default_flip(scen: Scenario, state: GameState, calc: AttackCalc) -> str:
 
 def hits_by_face(scen: Scenario, column: str, right_hand: bool) -> list[int]:
     return [scen.hits(column, die, right_hand) for die in range(1, 7)]
+
+
+def _no_enemy(side: str, hex_id: str, enemy: Msg | str) -> Msg:
+    """8.3: the target holds no unit of the other side."""
+    if side == "soviet":
+        return t("{hex} holds no German unit; enemy-held hexes: {enemy}", hex=hex_id, enemy=enemy)
+    return t("{hex} holds no Soviet unit; enemy-held hexes: {enemy}", hex=hex_id, enemy=enemy)

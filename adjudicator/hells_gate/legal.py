@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
-from adjudicator.hells_gate import combat, losses, movement
+from adjudicator.core.i18n import Msg, t
+from adjudicator.hells_gate import combat, losses, movement, phases, reinforcements
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.scenario import Scenario
@@ -46,6 +47,31 @@ def decision_answers(scen: Scenario, state: GameState, d: Decision) -> list[O.Pl
     if d.kind == "breakout":
         return [*(O.Breakout(u) for u in d.data["options"]), O.End()]
     return []
+
+
+def restore_prompts(scen: Scenario, state: GameState) -> None:
+    """Give the pending decisions of a state read back from storage (whose prompts are plain
+    English) their prompts as Msg again, so that they are said in every language; a prompt is
+    replaced only by one with the very same English text."""
+    for d in state.pending:
+        if isinstance(d.prompt, Msg):
+            continue
+        said = decision_prompt(scen, state, d)
+        if said is not None and str(said) == d.prompt:
+            d.prompt = said
+
+
+def decision_prompt(scen: Scenario, state: GameState, d: Decision) -> Msg | None:
+    """What a pending decision asks (8.23, 7.4, 12.16, 12.17), made again from its data."""
+    if d.kind == "losses":
+        return losses.loss_prompt(scen, state, d)
+    if d.kind == "entry":
+        return reinforcements.entry_prompt(d.data["unit"], d.data["options"])
+    if d.kind == "rebuild":
+        return phases.rebuild_prompt(d.data["options"])
+    if d.kind == "breakout":
+        return phases.breakout_prompt(d.data["options"])
+    return None
 
 
 def eligible_attackers(scen: Scenario, state: GameState, side: str, target: str) -> list[str]:
@@ -121,9 +147,13 @@ def check_turn1_moves_done(scen: Scenario, state: GameState) -> None:
         first = movement.legal_paths(scen, state, state.units[due[0]])[0]
         raise Rejection(
             "turn1-armor-must-move",
-            f"on turn 1 each Soviet armor unit must move "
-            f"before the phase ends; still to move: {', '.join(due)} (e.g. "
-            f"`move {due[0]} {' '.join(first)}`)",
+            t(
+                "on turn 1 each Soviet armor unit must move before the phase ends; still to "
+                "move: {units} (e.g. `move {unit} {path}`)",
+                units=", ".join(due),
+                unit=due[0],
+                path=" ".join(first),
+            ),
             "12.2",
         )
 
@@ -149,12 +179,17 @@ def apply_default(rules: HellsGate, ctx: Ctx) -> O.Default:
     decision answered or the phase ended)."""
     state = ctx.state
     if state.result is not None:
-        raise Rejection("game-over", "the game is over; no deadline is running", "4.7")
+        raise Rejection("game-over", t("the game is over; no deadline is running"), "4.7")
     applied = []
     while True:
         side, order = default_order(ctx.scen, state)
+        text = _text(order)
         ctx.emit(
-            "DefaultApplied", f"Deadline default for {side.title()}: {_text(order)}.", side=side
+            "DefaultApplied",
+            t("Deadline default for Soviet: {order}.", order=text)
+            if side == "soviet"
+            else t("Deadline default for German: {order}.", order=text),
+            side=side,
         )
         rules._player_order(ctx, side, order)
         applied.append(order)

@@ -6,36 +6,16 @@ from itertools import product
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import Msg, t
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import turn_rules
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.orders import Losses
+from adjudicator.hells_gate.retreats import illegal_rule, retreat_hexes, why_illegal
 from adjudicator.hells_gate.scenario import Scenario
-from adjudicator.hells_gate.state import GameState, UnitState, other
+from adjudicator.hells_gate.state import GameState, UnitState
+from adjudicator.hells_gate.texts import or_list
 from adjudicator.hells_gate.units import steps_left, strength
-from adjudicator.hells_gate.zoc import zoc_of
-
-
-def retreat_hexes(scen: Scenario, state: GameState, origin: str, side: str) -> list[str]:
-    """8.32/8.33: legal destinations, judged before any unit of the retreat moves."""
-    enemy_zoc = zoc_of(scen, state, other(side))
-    from_supply = scen.hexes[origin].supply == side
-    legal = []
-    for dest in scen.grid.neighbours(origin):  # (a) on the map
-        holder = state.side_in(dest)
-        friendly = holder == side
-        if holder is not None and not friendly:  # (b)
-            continue
-        if dest in enemy_zoc and not friendly:  # (c)
-            continue
-        if scen.hexes[dest].supply == other(side) and not friendly:  # (d)
-            continue
-        if from_supply and scen.hexes[dest].supply != side:  # (e)
-            continue
-        if turn_rules.retreat_limit(scen, state, side, dest):  # (f)
-            continue
-        legal.append(dest)
-    return legal
 
 
 def active_defenders(state: GameState, hex_id: str) -> list[UnitState]:
@@ -50,32 +30,52 @@ def open_decision(ctx: Ctx, hex_id: str, hits: int) -> None:
     if hits <= 0:
         return
     if not present:  # 8.28, 8.38
-        _destroy_retreated(ctx, hex_id, "no unit without a Retreat marker is left (8.28/8.38)")
+        _destroy_retreated(ctx, hex_id, t("no unit without a Retreat marker is left (8.28/8.38)"))
         return
     side = present[0].side
-    decision = Decision(
-        "losses",
-        side,
-        f"apply {hits} hit{'s' if hits > 1 else ''} in {hex_id}",
-        {"hex": hex_id, "hits": hits},
-    )
+    decision = Decision("losses", side, _apply_hits(hits, hex_id), {"hex": hex_id, "hits": hits})
     answers = answers_for(scen, state, decision)
     if len(answers) == 1:
-        ctx.emit("LossesForced", f"Only one way to take the hits in {hex_id}: applied.", hex=hex_id)
+        ctx.emit(
+            "LossesForced",
+            t("Only one way to take the hits in {hex}: applied.", hex=hex_id),
+            hex=hex_id,
+        )
         apply_losses(ctx, decision, answers[0])
         return
-    decision.prompt += f" ({describe_choice(scen, state, decision)})"
+    decision.prompt = loss_prompt(scen, state, decision)
     state.pending.append(decision)
-    ctx.emit("DecisionPending", f"{side.title()} must {decision.prompt}.", side=side, hex=hex_id)
+    ctx.emit(
+        "DecisionPending",
+        t("Soviet must {prompt}.", prompt=decision.prompt)
+        if side == "soviet"
+        else t("German must {prompt}.", prompt=decision.prompt),
+        side=side,
+        hex=hex_id,
+    )
 
 
-def describe_choice(scen: Scenario, state: GameState, d: Decision) -> str:
-    hexes = retreat_hexes(scen, state, d.data["hex"], d.side)
+def _apply_hits(hits: int, hex_id: str) -> Msg:
+    return t("apply {hits} in {hex}", hits=plural(hits, "hit"), hex=hex_id)
+
+
+def loss_prompt(scen: Scenario, state: GameState, d: Decision) -> Msg:
+    """8.23: what the defender is asked: the hits, and whether the last may be a retreat."""
+    return t(
+        "{prompt} ({choice})",
+        prompt=_apply_hits(d.data["hits"], d.data["hex"]),
+        choice=describe_choice(scen, state, d),
+    )
+
+
+def describe_choice(scen: Scenario, state: GameState, d: Decision) -> Msg:
+    hexes = or_list(retreat_hexes(scen, state, d.data["hex"], d.side))
     mandatory = _retreat_mandatory(scen, state, d)
     if not _retreat_possible(scen, state, d):
-        return "step losses only: no legal retreat (8.34)"
-    word = "must" if mandatory else "may"
-    return f"the last hit {word} be a retreat to {' or '.join(hexes)}"
+        return t("step losses only: no legal retreat (8.34)")
+    if mandatory:
+        return t("the last hit must be a retreat to {hexes}", hexes=hexes)
+    return t("the last hit may be a retreat to {hexes}", hexes=hexes)
 
 
 def _total_steps(scen: Scenario, state: GameState, hex_id: str) -> int:
@@ -143,50 +143,80 @@ def check_losses(scen: Scenario, state: GameState, d: Decision, answer: Losses) 
     if retreat and not _retreat_possible(scen, state, d):
         raise Rejection(
             "no-legal-retreat",
-            f"no retreat is possible from {hex_id}: "
-            f"{_why_no_retreat(scen, state, d)}; take {plural(expected + 1, 'step loss')} "
-            "instead",
+            t(
+                "no retreat is possible from {hex}: {why}; take {steps} instead",
+                hex=hex_id,
+                why=_why_no_retreat(scen, state, d),
+                steps=plural(expected + 1, "step loss"),
+            ),
             "8.34",
         )
     if not retreat and _retreat_mandatory(scen, state, d):
         raise Rejection(
             "retreat-mandatory",
-            f"with {hits} hits the Soviet player must take the "
-            f"last hit as a retreat (to {' or '.join(retreat_hexes(scen, state, hex_id, d.side))})",
+            t(
+                "with {n} hits the Soviet player must take the last hit as a retreat (to {hexes})",
+                n=hits,
+                hexes=or_list(retreat_hexes(scen, state, hex_id, d.side)),
+            ),
             "8.30",
         )
     if len(answer.units) != expected:
         raise Rejection(
             "wrong-number-of-losses",
-            f"{plural(hits, 'hit')} in {hex_id}: name exactly "
-            f"{plural(expected, 'step loss')}{' before the retreat' if retreat else ''}; you "
-            f"named {len(answer.units)}. Units there: {', '.join(units)}",
+            _wrong_number(hits, hex_id, expected, retreat, len(answer.units), list(units)),
             "8.23",
         )
     for uid in answer.units:
         if uid not in units:
             raise Rejection(
                 "loss-not-in-hex",
-                f"{uid} is not a unit without a Retreat marker "
-                f"in {hex_id}; hits go to {', '.join(units)}",
+                t(
+                    "{unit} is not a unit without a Retreat marker in {hex}; hits go to {units}",
+                    unit=uid,
+                    hex=hex_id,
+                    units=", ".join(units),
+                ),
                 "8.24",
             )
         if not _take(left, uid):
             full = [k for k, v in left.items() if v == 2]
             why = (
-                f"{uid} has no step left"
+                t("{unit} has no step left", unit=uid)
                 if left[uid] <= 0
-                else f"full-strength units take hits first: {', '.join(full)}"
+                else t("full-strength units take hits first: {units}", units=", ".join(full))
             )
             raise Rejection("hit-priority", why, "8.27")
     if answer.retreat is not None:
         _check_retreat(scen, state, d, answer.retreat, [k for k, v in left.items() if v > 0])
 
 
-def _why_no_retreat(scen: Scenario, state: GameState, d: Decision) -> str:
+def _wrong_number(
+    hits: int, hex_id: str, expected: int, retreat: bool, named: int, units: list[str]
+) -> Msg:
+    """8.23: the answer names a wrong number of step losses."""
+    args = {
+        "hits": plural(hits, "hit"),
+        "hex": hex_id,
+        "steps": plural(expected, "step loss"),
+        "named": named,
+        "units": ", ".join(units),
+    }
+    if retreat:
+        return t(
+            "{hits} in {hex}: name exactly {steps} before the retreat; you named {named}. "
+            "Units there: {units}",
+            **args,
+        )
+    return t(
+        "{hits} in {hex}: name exactly {steps}; you named {named}. Units there: {units}", **args
+    )
+
+
+def _why_no_retreat(scen: Scenario, state: GameState, d: Decision) -> Msg:
     if not retreat_hexes(scen, state, d.data["hex"], d.side):
-        return "no adjacent hex is a legal destination (8.32)"
-    return "no unit would be left after the other hits (8.29)"
+        return t("no adjacent hex is a legal destination (8.32)")
+    return t("no unit would be left after the other hits (8.29)")
 
 
 def _check_retreat(
@@ -206,58 +236,35 @@ def _check_retreat(
         if twice:
             raise Rejection(
                 "retreat-named-twice",
-                f"{', '.join(twice)} named twice: each retreating unit goes to one hex",
+                t(
+                    "{units} named twice: each retreating unit goes to one hex",
+                    units=", ".join(twice),
+                ),
                 "8.31",
             )
         if sorted(plan) != sorted(movers):
             raise Rejection(
                 "retreat-all-units",
-                "every remaining unit without a Retreat marker "
-                f"must retreat: name each of {', '.join(movers)} once",
+                t(
+                    "every remaining unit without a Retreat marker must retreat: name each of "
+                    "{units} once",
+                    units=", ".join(movers),
+                ),
                 "8.31",
             )
     for uid, dest in plan.items():
         if dest not in legal:
             raise Rejection(
                 "illegal-retreat",
-                f"{uid} may not retreat to {dest}: "
-                f"{_why_illegal(scen, state, d, dest)}; legal: {', '.join(legal)}",
-                _illegal_rule(scen, state, d, dest),
+                t(
+                    "{unit} may not retreat to {hex}: {why}; legal: {legal}",
+                    unit=uid,
+                    hex=dest,
+                    why=why_illegal(scen, state, d.data["hex"], d.side, dest),
+                    legal=", ".join(legal),
+                ),
+                illegal_rule(scen, state, d.data["hex"], d.side, dest),
             )
-
-
-def _why_illegal(scen: Scenario, state: GameState, d: Decision, dest: str) -> str:
-    rule = _illegal_rule(scen, state, d, dest)
-    return {
-        "8.31": "a retreat is 1 hex, into an adjacent hex",
-        "8.32(a)": "it is not on the map",
-        "8.32(b)": "it holds enemy units",
-        "8.32(c)": "it is in the attacker's ZOC and holds no friendly unit",
-        "8.32(d)": "it is an enemy supply hex with no friendly unit",
-        "8.32(e)": "units retreating from a friendly supply hex must go to another one",
-        "12.3": "on turn 1 German units retreat only to a hex with German units or a German "
-        "supply hex outside Soviet ZOC, not attacked this phase",
-        "12.8": "German units may not retreat into Tychinovka on turn 2",
-    }.get(rule, "not a legal destination")
-
-
-def _illegal_rule(scen: Scenario, state: GameState, d: Decision, dest: str) -> str:
-    origin, side = d.data["hex"], d.side
-    if dest not in scen.grid:
-        return "8.32(a)"
-    if not scen.grid.adjacent(origin, dest):
-        return "8.31"
-    holder = state.side_in(dest)
-    if holder not in (None, side):
-        return "8.32(b)"
-    friendly = holder == side
-    if not friendly and dest in zoc_of(scen, state, other(side)):
-        return "8.32(c)"
-    if not friendly and scen.hexes[dest].supply == other(side):
-        return "8.32(d)"
-    if scen.hexes[origin].supply == side and scen.hexes[dest].supply != side:
-        return "8.32(e)"
-    return turn_rules.retreat_limit(scen, state, side, dest) or "8.32"
 
 
 def apply_losses(ctx: Ctx, d: Decision, answer: Losses) -> None:
@@ -278,7 +285,7 @@ def apply_losses(ctx: Ctx, d: Decision, answer: Losses) -> None:
         if u.id in plan:
             _retreat(ctx, u, plan[u.id])
     if not active_defenders(state, hex_id):  # 8.37
-        _destroy_retreated(ctx, hex_id, "no unit without a Retreat marker is left (8.37)")
+        _destroy_retreated(ctx, hex_id, t("no unit without a Retreat marker is left (8.37)"))
 
 
 def _step_loss(ctx: Ctx, u: UnitState) -> None:
@@ -286,16 +293,23 @@ def _step_loss(ctx: Ctx, u: UnitState) -> None:
     if steps_left(ctx.scen, u) == 2:
         u.reduced = True
         ctx.emit(
-            "UnitFlipped", f"{ctx.name(u.id)} takes a hit and is reduced.", unit=u.id, hex=u.hex
+            "UnitFlipped",
+            t("{unit} takes a hit and is reduced.", unit=ctx.name(u.id)),
+            unit=u.id,
+            hex=u.hex,
         )
     else:
-        eliminate(ctx, u, "takes a hit and is destroyed")
+        eliminate(ctx, u, t("takes a hit and is destroyed"))
 
 
-def eliminate(ctx: Ctx, u: UnitState, why: str) -> None:
+def eliminate(ctx: Ctx, u: UnitState, why: Msg) -> None:
+    """The unit goes to the eliminated box; `why` is what happens to it ("takes a hit and is
+    destroyed"), a phrase after the unit's name."""
     hex_id = u.hex
     u.box, u.hex, u.oos, u.retreated = "eliminated", None, False, False
-    ctx.emit("UnitEliminated", f"{ctx.name(u.id)} {why}.", unit=u.id, hex=hex_id)
+    ctx.emit(
+        "UnitEliminated", t("{unit} {why}.", unit=ctx.name(u.id), why=why), unit=u.id, hex=hex_id
+    )
 
 
 def _retreat(ctx: Ctx, u: UnitState, dest: str) -> None:
@@ -305,16 +319,16 @@ def _retreat(ctx: Ctx, u: UnitState, dest: str) -> None:
     turn_rules.note_soviet_presence(ctx.scen, ctx.state, u.side, [dest])
     ctx.emit(
         "UnitRetreated",
-        f"{ctx.name(u.id)} retreats {origin} → {dest}.",
+        t("{unit} retreats {origin} → {hex}.", unit=ctx.name(u.id), origin=origin, hex=dest),
         unit=u.id,
         origin=origin,
         hex=dest,
     )
 
 
-def _destroy_retreated(ctx: Ctx, hex_id: str, why: str) -> None:
+def _destroy_retreated(ctx: Ctx, hex_id: str, why: Msg) -> None:
     for u in [u for u in ctx.state.units_in(hex_id) if u.retreated]:
-        eliminate(ctx, u, f"is destroyed: {why}")
+        eliminate(ctx, u, t("is destroyed: {why}", why=why))
 
 
 def default_losses(scen: Scenario, state: GameState, d: Decision) -> Losses:

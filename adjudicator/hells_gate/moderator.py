@@ -4,9 +4,11 @@ retreat for any rule (no 24th Panzer trigger, no airfield freeze lift)."""
 from __future__ import annotations
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import t
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import PHASES, GameState, UnitState, other
+from adjudicator.hells_gate.texts import phase_name, weather_name
 
 # the moderator orders that edit the position: MODERATOR_ORDERS but Default
 Edit = O.Place | O.Flip | O.SetTurn | O.SetPhase | O.SetWeather | O.SetOOS | O.SetRetreat | O.Dice
@@ -35,7 +37,7 @@ def apply(ctx: Ctx, order: Edit) -> None:
 def _unit(state: GameState, uid: str) -> UnitState:
     u = state.units.get(uid)
     if u is None:
-        raise Rejection("unknown-unit", f"there is no unit {uid!r}", None)
+        raise Rejection("unknown-unit", t("there is no unit {unit}", unit=repr(uid)), None)
     return u
 
 
@@ -45,13 +47,17 @@ def _place(ctx: Ctx, order: O.Place) -> None:
     if where in ctx.scen.grid:
         if ctx.state.side_in(where) == other(u.side):
             raise Rejection(
-                "place-on-enemy", f"{where} holds enemy units; place {u.id} elsewhere", "2.11"
+                "place-on-enemy",
+                t("{hex} holds enemy units; place {unit} elsewhere", hex=where, unit=u.id),
+                "2.11",
             )
         u.box, u.hex, u.track_turn = "map", where, None
     elif where.startswith("turn ") and where.split()[1].isdigit():
         turn = int(where.split()[1])
         if not 1 <= turn <= ctx.scen.turns:
-            raise Rejection("bad-turn", f"the turn track runs 1-{ctx.scen.turns}", "1.2")
+            raise Rejection(
+                "bad-turn", t("the turn track runs 1-{turns}", turns=ctx.scen.turns), "1.2"
+            )
         _off_map(u, "turn_track")
         u.track_turn = turn
     elif where in ("eliminated", "off"):
@@ -59,10 +65,30 @@ def _place(ctx: Ctx, order: O.Place) -> None:
     else:
         raise Rejection(
             "bad-place",
-            f"place a unit in a hex, 'eliminated', 'off' or 'turn N'; not {where!r}",
+            t(
+                "place a unit in a hex, 'eliminated', 'off' or 'turn N'; not {where}",
+                where=repr(where),
+            ),
             None,
         )
-    ctx.emit("UnitPlaced", f"Moderator places {u.id} in {where}.", unit=u.id, where=where)
+    ctx.emit(
+        "UnitPlaced",
+        t("Moderator places {unit} in {where}.", unit=u.id, where=_where(where)),
+        unit=u.id,
+        where=where,
+    )
+
+
+def _where(where: str) -> object:
+    """Where a unit is placed, in words: a hex id, a box or a turn of the turn track."""
+    if where == "eliminated":
+        return t("eliminated")
+    if where == "off":
+        return t("off")
+    turn = where.split()[1] if where.startswith("turn ") and len(where.split()) == 2 else None
+    if turn is not None and where == f"turn {turn}":
+        return t("turn {n}", n=turn)
+    return where
 
 
 def _off_map(u: UnitState, box: str) -> None:
@@ -74,47 +100,61 @@ def _flip(ctx: Ctx, order: O.Flip) -> None:
     u = _unit(ctx.state, order.unit)
     if ctx.scen.units[u.id].steps != 2:
         raise Rejection(
-            "one-step-flip", f"{u.id} is a one-step unit and has no reduced side", "2.6"
+            "one-step-flip",
+            t("{unit} is a one-step unit and has no reduced side", unit=u.id),
+            "2.6",
         )
     u.reduced = not u.reduced
     ctx.emit(
         "UnitPlaced",
-        f"Moderator flips {u.id} to its {'reduced' if u.reduced else 'full'} side.",
+        t("Moderator flips {unit} to its reduced side.", unit=u.id)
+        if u.reduced
+        else t("Moderator flips {unit} to its full side.", unit=u.id),
         unit=u.id,
     )
 
 
 def _set_turn(ctx: Ctx, order: O.SetTurn) -> None:
     if not 1 <= order.turn <= ctx.scen.turns:
-        raise Rejection("bad-turn", f"the game has turns 1-{ctx.scen.turns}", "1.2")
+        raise Rejection("bad-turn", t("the game has turns 1-{turns}", turns=ctx.scen.turns), "1.2")
     ctx.state.turn = order.turn
-    ctx.emit("TurnSet", f"Moderator sets the turn to {order.turn}.", turn=order.turn)
+    ctx.emit("TurnSet", t("Moderator sets the turn to {turn}.", turn=order.turn), turn=order.turn)
 
 
 def _set_phase(ctx: Ctx, order: O.SetPhase) -> None:
     from adjudicator.hells_gate.phases import enter_phase
 
     if order.phase not in PHASES:
-        raise Rejection("bad-phase", f"phases: {', '.join(PHASES)}", "4.1")
+        raise Rejection("bad-phase", t("phases: {phases}", phases=", ".join(PHASES)), "4.1")
     state = ctx.state
     state.pending.clear()
     state.result = state.vp = None
-    ctx.emit("PhaseSet", f"Moderator sets the phase to {order.phase}.", phase=order.phase)
+    ctx.emit(
+        "PhaseSet",
+        t("Moderator sets the phase to {phase}.", phase=phase_name(order.phase)),
+        phase=order.phase,
+    )
     enter_phase(ctx, order.phase)
 
 
 def _set_weather(ctx: Ctx, order: O.SetWeather) -> None:
     if order.weather not in ("snow", "mud"):
-        raise Rejection("bad-weather", "the weather is snow or mud", "11.1")
+        raise Rejection("bad-weather", t("the weather is snow or mud"), "11.1")
     ctx.state.weather = order.weather
-    ctx.emit("WeatherSet", f"Moderator sets the weather to {order.weather}.", weather=order.weather)
+    ctx.emit(
+        "WeatherSet",
+        t("Moderator sets the weather to {weather}.", weather=weather_name(order.weather)),
+        weather=order.weather,
+    )
 
 
 def _marker_unit(ctx: Ctx, uid: str) -> UnitState:
     u = _unit(ctx.state, uid)
     if not u.on_map:
         raise Rejection(
-            "unit-not-on-map", f"{uid} is not on the map; markers go on map units", "2.8"
+            "unit-not-on-map",
+            t("{unit} is not on the map; markers go on map units", unit=uid),
+            "2.8",
         )
     return u
 
@@ -124,7 +164,9 @@ def _set_oos(ctx: Ctx, order: O.SetOOS) -> None:
     u.oos = order.on
     ctx.emit(
         "MarkerSet",
-        f"Moderator {'places' if order.on else 'removes'} an OOS marker on {u.id}.",
+        t("Moderator places an OOS marker on {unit}.", unit=u.id)
+        if order.on
+        else t("Moderator removes an OOS marker on {unit}.", unit=u.id),
         unit=u.id,
         marker="oos",
         on=order.on,
@@ -136,7 +178,9 @@ def _set_retreat(ctx: Ctx, order: O.SetRetreat) -> None:
     u.retreated = order.on
     ctx.emit(
         "MarkerSet",
-        f"Moderator {'places' if order.on else 'removes'} a Retreat marker on {u.id}.",
+        t("Moderator places a Retreat marker on {unit}.", unit=u.id)
+        if order.on
+        else t("Moderator removes a Retreat marker on {unit}.", unit=u.id),
         unit=u.id,
         marker="retreat",
         on=order.on,
@@ -145,10 +189,13 @@ def _set_retreat(ctx: Ctx, order: O.SetRetreat) -> None:
 
 def _dice(ctx: Ctx, order: O.Dice) -> None:
     if not order.values or not all(1 <= v <= 6 for v in order.values):
-        raise Rejection("bad-dice", "die results are 1 to 6", "1.3")
+        raise Rejection("bad-dice", t("die results are 1 to 6"), "1.3")
     ctx.dice.fixed.extend(order.values)
     ctx.emit(
         "DiceFixed",
-        f"Moderator fixes the next die results: {' '.join(map(str, order.values))}.",
+        t(
+            "Moderator fixes the next die results: {values}.",
+            values=" ".join(map(str, order.values)),
+        ),
         values=list(order.values),
     )

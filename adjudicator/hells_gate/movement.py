@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import Msg, t
+from adjudicator.core.text import plural
 from adjudicator.hells_gate import turn_rules
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.orders import Move
@@ -27,21 +29,29 @@ def allowance(scen: Scenario, state: GameState, u: UnitState) -> tuple[int, str]
 def check_move(scen: Scenario, state: GameState, side: str, order: Move) -> UnitState:
     u = state.units.get(order.unit)
     if u is None:
-        raise Rejection("unknown-unit", f"there is no unit {order.unit!r}", None)
+        raise Rejection("unknown-unit", t("there is no unit {unit}", unit=repr(order.unit)), None)
     if u.side != side:
-        raise Rejection("not-your-unit", f"{u.id} is a {u.side.title()} unit", "4.6")
+        raise Rejection(
+            "not-your-unit",
+            t("{unit} is a Soviet unit", unit=u.id)
+            if u.side == "soviet"
+            else t("{unit} is a German unit", unit=u.id),
+            "4.6",
+        )
     if not u.on_map:
-        raise Rejection("unit-not-on-map", f"{u.id} is not on the map", "9.1")
+        raise Rejection("unit-not-on-map", t("{unit} is not on the map", unit=u.id), "9.1")
     if u.retreated:
         raise Rejection(
             "retreated-unit-moves",
-            f"{u.id} has a Retreat marker and may not move until its recovery phase",
+            t("{unit} has a Retreat marker and may not move until its recovery phase", unit=u.id),
             "8.36",
         )
     if u.moved:
-        raise Rejection("already-moved", f"{u.id} has already moved in this phase", "9.2")
+        raise Rejection(
+            "already-moved", t("{unit} has already moved in this phase", unit=u.id), "9.2"
+        )
     if not order.path:
-        raise Rejection("empty-path", "name the hex to move to", "9.2")
+        raise Rejection("empty-path", t("name the hex to move to"), "9.2")
     turn_rules.check_move_limits(scen, state, u, order.path)
     _check_path(scen, state, u, order.path)
     return u
@@ -52,23 +62,36 @@ def _check_path(scen: Scenario, state: GameState, u: UnitState, path: tuple[str,
     if len(path) > limit:
         raise Rejection(
             "too-far",
-            f"{u.id} may move at most {limit} hex{'es' if limit > 1 else ''} "
-            f"now ({_allowance_reason(rule)}); you gave {len(path)}",
+            t(
+                "{unit} may move at most {hexes} now ({why}); you gave {n}",
+                unit=u.id,
+                hexes=plural(limit, "hex"),
+                why=_allowance_reason(rule),
+                n=len(path),
+            ),
             rule,
         )
     here = u.map_hex
     for h in path:
         if h not in scen.grid:
-            raise Rejection("off-map", f"{h} is not on the map; units may not leave it", "9.4")
+            raise Rejection(
+                "off-map", t("{hex} is not on the map; units may not leave it", hex=h), "9.4"
+            )
         if not scen.grid.adjacent(here, h):
             raise Rejection(
                 "not-adjacent",
-                f"{h} is not adjacent to {here}; each step goes to an "
-                f"adjacent hex: {', '.join(scen.grid.neighbours(here))}",
+                t(
+                    "{hex} is not adjacent to {origin}; each step goes to an adjacent hex: {near}",
+                    hex=h,
+                    origin=here,
+                    near=", ".join(scen.grid.neighbours(here)),
+                ),
                 "9.2",
             )
         if state.side_in(h) not in (None, u.side):
-            raise Rejection("enemy-hex", f"{h} holds enemy units; a unit may not enter it", "9.4")
+            raise Rejection(
+                "enemy-hex", t("{hex} holds enemy units; a unit may not enter it", hex=h), "9.4"
+            )
         here = h
     if len(path) == 2 and scen.units[u.id].type in ("armor", "mech"):
         _check_armor_terrain(scen, u, path)
@@ -79,22 +102,32 @@ def _check_armor_terrain(scen: Scenario, u: UnitState, path: tuple[str, ...]) ->
     if all(scen.is_woods_for_movement(h) for h in path):
         raise Rejection(
             "two-woods",
-            f"{u.id} may not enter two woods hexes ({path[0]} and {path[1]}) in one move",
+            t(
+                "{unit} may not enter two woods hexes ({a} and {b}) in one move",
+                unit=u.id,
+                a=path[0],
+                b=path[1],
+            ),
             "9.8",
         )
     crossings = [scen.is_river(a, b) for a, b in zip((u.map_hex, *path), path)]
     if all(crossings):
-        raise Rejection("two-rivers", f"{u.id} may not cross two river hexsides in one move", "9.8")
+        raise Rejection(
+            "two-rivers", t("{unit} may not cross two river hexsides in one move", unit=u.id), "9.8"
+        )
 
 
-def _allowance_reason(rule: str) -> str:
-    return {
-        "9.9": "it is out of supply",
-        "9.10": "the weather is Mud",
-        "9.6": "armor and mech move 2 in Snow",
-        "9.11": "cavalry moves 2 in Snow",
-        "9.3": "the base allowance",
-    }[rule]
+def _allowance_reason(rule: str) -> Msg:
+    return _ALLOWANCE_REASONS[rule]
+
+
+_ALLOWANCE_REASONS = {  # why a unit may move so far now
+    "9.9": t("it is out of supply"),
+    "9.10": t("the weather is Mud"),
+    "9.6": t("armor and mech move 2 in Snow"),
+    "9.11": t("cavalry moves 2 in Snow"),
+    "9.3": t("the base allowance"),
+}
 
 
 def apply_move(ctx: Ctx, side: str, order: Move) -> None:
@@ -104,7 +137,7 @@ def apply_move(ctx: Ctx, side: str, order: Move) -> None:
     turn_rules.note_soviet_presence(ctx.scen, ctx.state, side, order.path)
     ctx.emit(
         "UnitMoved",
-        f"{ctx.name(u.id)} moves {'-'.join((origin, *order.path))}.",
+        t("{unit} moves {path}.", unit=ctx.name(u.id), path="-".join((origin, *order.path))),
         unit=u.id,
         origin=origin,
         path=list(order.path),
@@ -153,8 +186,16 @@ def complete_path(scen: Scenario, state: GameState, side: str, order: Move) -> M
     if distance > limit:
         raise Rejection(
             "too-far",
-            f"{target} is {distance} hexes from {origin}; {u.id} may move "
-            f"at most {limit} now ({_allowance_reason(rule)})",
+            t(
+                "{hex} is {distance} hexes from {origin}; {unit} may move at most {limit} now "
+                "({why})",
+                hex=target,
+                distance=distance,
+                origin=origin,
+                unit=u.id,
+                limit=limit,
+                why=_allowance_reason(rule),
+            ),
             rule,
         )
     vias = [h for h in scen.grid.neighbours(origin) if scen.grid.adjacent(h, target)]

@@ -4,6 +4,7 @@ to the next phase that needs a player, unless a decision is pending."""
 from __future__ import annotations
 
 from adjudicator.core.decisions import Decision
+from adjudicator.core.i18n import Msg, t
 from adjudicator.hells_gate import reinforcements, victory
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import (
@@ -14,12 +15,18 @@ from adjudicator.hells_gate.state import (
     phasing_side,
 )
 from adjudicator.hells_gate.supply import in_supply_hexes, length_limit
+from adjudicator.hells_gate.texts import phase_name
 
 
 def enter_phase(ctx: Ctx, phase: str) -> None:
     state = ctx.state
     state.phase = phase
-    ctx.emit("PhaseBegan", f"Turn {state.turn}, {phase} phase.", turn=state.turn, phase=phase)
+    ctx.emit(
+        "PhaseBegan",
+        t("Turn {turn}, {phase} phase.", turn=state.turn, phase=phase_name(phase)),
+        turn=state.turn,
+        phase=phase,
+    )
     kind = phase_kind(phase)
     if kind == "supply":
         side = phasing_side(phase)
@@ -64,7 +71,7 @@ def check_supply(ctx: Ctx, side: str) -> None:
             u.oos = True
             ctx.emit(
                 "OutOfSupply",
-                f"{ctx.name(u.id)} in {u.hex} is out of supply.",
+                t("{unit} in {hex} is out of supply.", unit=ctx.name(u.id), hex=u.hex),
                 unit=u.id,
                 hex=u.hex,
             )
@@ -72,7 +79,7 @@ def check_supply(ctx: Ctx, side: str) -> None:
             u.oos = False
             ctx.emit(
                 "SupplyRestored",
-                f"{ctx.name(u.id)} in {u.hex} is back in supply.",
+                t("{unit} in {hex} is back in supply.", unit=ctx.name(u.id), hex=u.hex),
                 unit=u.id,
                 hex=u.hex,
             )
@@ -88,18 +95,34 @@ def after_reinforcements(ctx: Ctx) -> None:
                 Decision(
                     "rebuild",
                     "soviet",
-                    "choose whether to flip one reduced corps to full strength: "
-                    f"rebuild {' | '.join(options)}, or end (12.16)",
+                    rebuild_prompt(options),
                     {"options": options},
                 )
             )
             ctx.emit(
                 "DecisionPending",
-                f"Soviet may rebuild one reduced corps (12.16): {', '.join(options)}.",
+                t(
+                    "Soviet may rebuild one reduced corps (12.16): {units}.",
+                    units=", ".join(options),
+                ),
                 side="soviet",
             )
             return
     next_phase(ctx)
+
+
+def rebuild_prompt(options: list[str]) -> Msg:
+    return t(
+        "choose whether to flip one reduced corps to full strength: rebuild {units}, or end "
+        "(12.16)",
+        units=" | ".join(options),
+    )
+
+
+def breakout_prompt(options: list[str]) -> Msg:
+    return t(
+        "choose breakout attempts (12.17): breakout {units}, then end", units=" | ".join(options)
+    )
 
 
 def rebuild_candidates(ctx: Ctx) -> list[str]:
@@ -117,7 +140,9 @@ def recover(ctx: Ctx, side: str) -> None:
         if u.retreated:
             u.retreated = False
             ctx.emit(
-                "RetreatMarkerRemoved", f"{ctx.name(u.id)} loses its Retreat marker.", unit=u.id
+                "RetreatMarkerRemoved",
+                t("{unit} loses its Retreat marker.", unit=ctx.name(u.id)),
+                unit=u.id,
             )
 
 
@@ -130,13 +155,21 @@ def joint(ctx: Ctx) -> None:
             state.weather = "mud"
             ctx.emit(
                 "WeatherChanged",
-                f"Weather roll {die}: Mud from turn {state.turn + 1} to "
-                "the end of the game (11.3, 11.4).",
+                t(
+                    "Weather roll {die}: Mud from turn {turn} to the end of the game (11.3, 11.4).",
+                    die=die,
+                    turn=state.turn + 1,
+                ),
                 weather="mud",
                 die=die,
             )
         else:
-            ctx.emit("WeatherStays", f"Weather roll {die}: Snow stays.", weather="snow", die=die)
+            ctx.emit(
+                "WeatherStays",
+                t("Weather roll {die}: Snow stays.", die=die),
+                weather="snow",
+                die=die,
+            )
     state.turn += 1
     enter_phase(ctx, "soviet-supply")
 
@@ -172,12 +205,17 @@ def offer_breakouts(ctx: Ctx) -> bool:
         Decision(
             "breakout",
             side,
-            f"choose breakout attempts (12.17): breakout {' | '.join(options)}, then end",
+            breakout_prompt(options),
             {"options": options},
         )
     )
+    units = ", ".join(options)
     ctx.emit(
-        "DecisionPending", f"{side.title()} may attempt breakouts: {', '.join(options)}.", side=side
+        "DecisionPending",
+        t("Soviet may attempt breakouts: {units}.", units=units)
+        if side == "soviet"
+        else t("German may attempt breakouts: {units}.", units=units),
+        side=side,
     )
     return True
 
@@ -195,25 +233,47 @@ def attempt_breakout(ctx: Ctx, unit_id: str) -> None:
         u.box, u.hex, u.oos, u.retreated = "broken_out", None, False, False
         ctx.emit(
             "UnitBrokeOut",
-            f"{ctx.name(unit_id)} breaks out from {origin}: {die} + "
-            f"{len(found)} refuge(s) = {total}.",
+            t(
+                "{unit} breaks out from {hex}: {die} + {n} refuge(s) = {total}.",
+                unit=ctx.name(unit_id),
+                hex=origin,
+                die=die,
+                n=len(found),
+                total=total,
+            ),
             unit=unit_id,
             hex=origin,
             die=die,
             total=total,
         )
     else:
-        eliminate(ctx, u, f"fails to break out: {die} + {len(found)} refuge(s) = {total}")
+        eliminate(
+            ctx,
+            u,
+            t(
+                "fails to break out: {die} + {n} refuge(s) = {total}",
+                die=die,
+                n=len(found),
+                total=total,
+            ),
+        )
 
 
 def end_game(ctx: Ctx) -> None:
     state = ctx.state
-    ctx.emit("GameEnding", "Turn 8 is over: end-of-game supply attrition (13).")
+    ctx.emit("GameEnding", t("Turn 8 is over: end-of-game supply attrition (13)."))
     victory.attrition(ctx)
     state.vp = victory.victory_points(ctx.scen, state)
     state.result = victory.final_result(ctx.scen, state)
     r = state.result
-    text = "a draw" if r["winner"] == "draw" else f"a {r['winner'].title()} victory"
+    text = {"draw": t("a draw"), "soviet": t("a Soviet victory"), "german": t("a German victory")}
     ctx.emit(
-        "GameEnded", f"Game over: Soviet {r['soviet']} VP, German {r['german']} VP: {text}.", **r
+        "GameEnded",
+        t(
+            "Game over: Soviet {soviet} VP, German {german} VP: {result}.",
+            soviet=r["soviet"],
+            german=r["german"],
+            result=text[r["winner"]],
+        ),
+        **r,
     )

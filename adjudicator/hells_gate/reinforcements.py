@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import Msg, t
 from adjudicator.hells_gate import turn_rules
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState, other
+from adjudicator.hells_gate.texts import none_if_empty, or_list
 
 
 def entry_options(scen: Scenario, state: GameState, u: UnitState) -> list[str]:
@@ -45,11 +47,11 @@ def bring_on(ctx: Ctx, side: str) -> None:
         if u.side == side and u.box == "turn_track" and u.track_turn == state.turn
     ]:
         if u.id == scen.flags["german_24th_panzer"] and not state.soviet_entered_trigger:
-            _never(ctx, u, "no Soviet unit has entered A2-A6 (7.7, 7.8)")
+            _never(ctx, u, t("no Soviet unit has entered A2-A6 (7.7, 7.8)"))
             continue
         options = entry_options(scen, state, u)
         if not options:
-            _never(ctx, u, "no friendly supply hex is free of enemy units (7.6)")
+            _never(ctx, u, t("no friendly supply hex is free of enemy units (7.6)"))
         elif len(options) == 1:
             place(ctx, u, options[0])
         else:
@@ -57,17 +59,26 @@ def bring_on(ctx: Ctx, side: str) -> None:
                 Decision(
                     "entry",
                     side,
-                    f"choose the entry hex of {u.id}: {' or '.join(options)} (7.4)",
+                    entry_prompt(u.id, options),
                     {"unit": u.id, "options": options},
                 )
             )
+            who, hexes = ctx.name(u.id), ", ".join(options)
             ctx.emit(
                 "DecisionPending",
-                f"{side.title()} must choose where {ctx.name(u.id)} "
-                f"enters: {', '.join(options)} (7.4).",
+                t("Soviet must choose where {unit} enters: {hexes} (7.4).", unit=who, hexes=hexes)
+                if side == "soviet"
+                else t(
+                    "German must choose where {unit} enters: {hexes} (7.4).", unit=who, hexes=hexes
+                ),
                 side=side,
                 unit=u.id,
             )
+
+
+def entry_prompt(unit: str, options: list[str]) -> Msg:
+    """7.4: the owner chooses among the nearest friendly supply hexes."""
+    return t("choose the entry hex of {unit}: {hexes} (7.4)", unit=unit, hexes=or_list(options))
 
 
 def place(ctx: Ctx, u: UnitState, hex_id: str) -> None:
@@ -75,27 +86,46 @@ def place(ctx: Ctx, u: UnitState, hex_id: str) -> None:
     u.oos = u.retreated = u.moved = u.attacked = False  # 6.14: enter without OOS markers
     u.entered_turn = ctx.state.turn
     turn_rules.note_soviet_presence(ctx.scen, ctx.state, u.side, [hex_id])
-    ctx.emit("ReinforcementEntered", f"{ctx.name(u.id)} enters at {hex_id}.", unit=u.id, hex=hex_id)
+    ctx.emit(
+        "ReinforcementEntered",
+        t("{unit} enters at {hex}.", unit=ctx.name(u.id), hex=hex_id),
+        unit=u.id,
+        hex=hex_id,
+    )
 
 
-def _never(ctx: Ctx, u: UnitState, why: str) -> None:
+def _never(ctx: Ctx, u: UnitState, why: Msg) -> None:
     u.box, u.hex, u.track_turn = "never_entered", None, None
-    ctx.emit("ReinforcementLost", f"{ctx.name(u.id)} never enters: {why}.", unit=u.id)
+    ctx.emit(
+        "ReinforcementLost",
+        t("{unit} never enters: {why}.", unit=ctx.name(u.id), why=why),
+        unit=u.id,
+    )
 
 
 def answer_entry(ctx: Ctx, side: str, unit: str, hex_id: str) -> None:
     pending = [d for d in ctx.state.pending if d.kind == "entry" and d.side == side]
     match = next((d for d in pending if d.data["unit"] == unit), None)
     if match is None:
-        waiting = ", ".join(d.data["unit"] for d in pending) or "none"
+        waiting = none_if_empty([d.data["unit"] for d in pending])
         raise Rejection(
-            "no-entry-choice", f"{unit} is not waiting for an entry hex; waiting: {waiting}", "7.4"
+            "no-entry-choice",
+            t(
+                "{unit} is not waiting for an entry hex; waiting: {waiting}",
+                unit=unit,
+                waiting=waiting,
+            ),
+            "7.4",
         )
     if hex_id not in match.data["options"]:
         raise Rejection(
             "bad-entry-hex",
-            f"{unit} enters in the nearest free friendly supply hex: "
-            f"{' or '.join(match.data['options'])}, not {hex_id}",
+            t(
+                "{unit} enters in the nearest free friendly supply hex: {hexes}, not {hex}",
+                unit=unit,
+                hexes=or_list(match.data["options"]),
+                hex=hex_id,
+            ),
             "7.4",
         )
     ctx.state.pending.remove(match)

@@ -11,12 +11,14 @@ from typing import Any
 from adjudicator.core.decisions import Decision
 from adjudicator.core.dice import DiceMethods, DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import Outcome
 from adjudicator.hells_gate import combat, legal, losses, moderator, movement, phases, views
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState, phase_kind, phase_side
+from adjudicator.hells_gate.texts import local, phase_name, weather_name
 
 SIDES = ("soviet", "german")
 
@@ -47,7 +49,14 @@ class HellsGate:
 
     def new_game(self, sandbox: bool = False, dice: DiceSource | None = None) -> Outcome:
         ctx = Ctx(self.scen, self.initial_state(sandbox), RecordingDice(dice))
-        ctx.emit("GameStarted", f"{self.scen.title}: turn 1, weather {ctx.state.weather}.")
+        ctx.emit(
+            "GameStarted",
+            t(
+                "{title}: turn 1, weather {weather}.",
+                title=local(self.scen.title, self.scen.name_ru),
+                weather=weather_name(ctx.state.weather),
+            ),
+        )
         phases.enter_phase(ctx, "soviet-supply")
         return Outcome(ctx.state, ctx.events, ctx.dice.rolls)
 
@@ -56,6 +65,7 @@ class HellsGate:
         self, state: GameState, actor: str, order: object, dice: DiceSource | None
     ) -> Outcome:
         ctx = Ctx(self.scen, state.clone(), RecordingDice(dice, state.fixed_dice))
+        legal.restore_prompts(self.scen, ctx.state)  # a state read back from storage
         applied = self._dispatch(ctx, actor, order)
         ctx.state.fixed_dice = list(ctx.dice.fixed)
         return Outcome(ctx.state, ctx.events, ctx.dice.rolls, ctx.combat, applied)
@@ -71,12 +81,15 @@ class HellsGate:
                 _check_moderator(ctx.state, actor)
             return self._default(ctx)
         if isinstance(order, O.QUERIES):
-            raise Rejection("query", "a query changes nothing; ask it with `answer`", None)
+            raise Rejection("query", t("a query changes nothing; ask it with `answer`"), None)
         if actor not in SIDES:
             raise Rejection(
                 "not-a-player",
-                f"{actor} does not play a side; only the Soviet and "
-                "German players give orders (1.1)",
+                t(
+                    "{actor} does not play a side; only the Soviet and German players give "
+                    "orders (1.1)",
+                    actor=actor,
+                ),
                 "1.1",
             )
         return self._player_order(ctx, actor, order)
@@ -84,7 +97,7 @@ class HellsGate:
     def _player_order(self, ctx: Ctx, side: str, order: object) -> object:
         state = ctx.state
         if state.result is not None:
-            raise Rejection("game-over", "the game is over; no more orders are taken", "4.7")
+            raise Rejection("game-over", t("the game is over; no more orders are taken"), "4.7")
         mine = [d for d in state.pending if d.side == side]
         if mine:
             return self._answer(ctx, side, mine[0], order)
@@ -92,15 +105,25 @@ class HellsGate:
             d = state.pending[0]
             raise Rejection(
                 "waiting",
-                f"waiting for {d.side.title()} to {d.prompt}",
+                t("waiting for Soviet to {prompt}", prompt=d.prompt)
+                if d.side == "soviet"
+                else t("waiting for German to {prompt}", prompt=d.prompt),
                 views.DECISION_RULES[d.kind],
             )
         if phase_side(state.phase) != side:
             who = phase_side(state.phase)
-            now = f"only the {who.title()} player acts now" if who else "no player acts now"
+            now = {
+                "soviet": t("only the Soviet player acts now"),
+                "german": t("only the German player acts now"),
+            }.get(who or "", t("no player acts now"))
             raise Rejection(
                 "not-your-phase",
-                f"it is the {state.phase} phase of turn {state.turn}: {now}",
+                t(
+                    "it is the {phase} phase of turn {turn}: {now}",
+                    phase=phase_name(state.phase),
+                    turn=state.turn,
+                    now=now,
+                ),
                 "4.6",
             )
         kind = phase_kind(state.phase)
@@ -121,8 +144,11 @@ class HellsGate:
         if order.flip and not order.decisive:
             raise Rejection(
                 "flip-without-decisive",
-                f"a unit is flipped only for a decisive "
-                f"attack: write `... decisive flip {order.flip}`",
+                t(
+                    "a unit is flipped only for a decisive attack: write `... decisive flip "
+                    "{unit}`",
+                    unit=order.flip,
+                ),
                 "8.18",
             )
         flip = combat.choose_flip(scen, state, calc, order) if order.decisive else None
@@ -130,7 +156,7 @@ class HellsGate:
             state.units[flip].reduced = True
             ctx.emit(
                 "UnitFlipped",
-                f"{ctx.name(flip)} is flipped for a decisive attack (8.18).",
+                t("{unit} is flipped for a decisive attack (8.18).", unit=ctx.name(flip)),
                 unit=flip,
                 hex=state.units[flip].hex,
             )
@@ -154,15 +180,11 @@ class HellsGate:
         state = ctx.state
         if phase_kind(state.phase) == "movement":
             legal.check_turn1_moves_done(self.scen, state)
-            ctx.emit(
-                "PhaseEnded", f"{side.title()} ends the {state.phase} phase.", phase=state.phase
-            )
+            ctx.emit("PhaseEnded", _ends(side, state.phase), phase=state.phase)
             if phases.offer_breakouts(ctx):
                 return
         else:
-            ctx.emit(
-                "PhaseEnded", f"{side.title()} ends the {state.phase} phase.", phase=state.phase
-            )
+            ctx.emit("PhaseEnded", _ends(side, state.phase), phase=state.phase)
         phases.next_phase(ctx)
 
     def _answer(self, ctx: Ctx, side: str, d: Decision, order: object) -> object:
@@ -187,7 +209,7 @@ class HellsGate:
             return order
         raise Rejection(
             "decision-pending",
-            f"first {d.prompt}; e.g. {views.example_answer(d)}",
+            t("first {prompt}; e.g. {example}", prompt=d.prompt, example=views.example_answer(d)),
             views.DECISION_RULES[d.kind],
         )
 
@@ -215,15 +237,18 @@ class HellsGate:
             if order.unit not in d.data["options"]:
                 raise Rejection(
                     "bad-rebuild",
-                    f"{order.unit} cannot be rebuilt: only a reduced "
-                    "Soviet corps on the map without an OOS marker; choose "
-                    f"{', '.join(d.data['options'])}",
+                    t(
+                        "{unit} cannot be rebuilt: only a reduced Soviet corps on the map "
+                        "without an OOS marker; choose {units}",
+                        unit=order.unit,
+                        units=", ".join(d.data["options"]),
+                    ),
                     "12.16",
                 )
             state.units[order.unit].reduced = False
             ctx.emit(
                 "UnitRebuilt",
-                f"{ctx.name(order.unit)} is rebuilt to full strength (12.16).",
+                t("{unit} is rebuilt to full strength (12.16).", unit=ctx.name(order.unit)),
                 unit=order.unit,
             )
         state.pending.remove(d)
@@ -236,9 +261,13 @@ class HellsGate:
             if order.unit not in options:
                 raise Rejection(
                     "bad-breakout",
-                    f"{order.unit} may not attempt a breakout: it "
-                    "needs an OOS marker, no move this phase, no Retreat marker and a "
-                    f"refuge within 2 hexes; candidates: {', '.join(options) or 'none'}",
+                    t(
+                        "{unit} may not attempt a breakout: it needs an OOS marker, no move this "
+                        "phase, no Retreat marker and a refuge within 2 hexes; candidates: "
+                        "{units}",
+                        unit=order.unit,
+                        units=", ".join(options) or t("none"),
+                    ),
                     "12.17",
                 )
             phases.attempt_breakout(ctx, order.unit)
@@ -280,12 +309,14 @@ class _StopAtRoll(DiceMethods):
 
 def _check_moderator(state: GameState, actor: str) -> None:
     if actor not in ("moderator", "system"):
-        raise Rejection("moderator-only", "only a moderator may give this command", None)
+        raise Rejection("moderator-only", t("only a moderator may give this command"), None)
     if not state.sandbox:
         raise Rejection(
             "sandbox-only",
-            "moderator commands that change the game are allowed only "
-            "in sandbox games (no rule of the game covers them)",
+            t(
+                "moderator commands that change the game are allowed only in sandbox games (no "
+                "rule of the game covers them)"
+            ),
             None,
         )
 
@@ -295,15 +326,26 @@ def _out_of_phase(state: GameState, order: object) -> Rejection:
     if isinstance(order, O.Attack):
         return Rejection(
             "not-combat-phase",
-            f"attacks are made in your combat phase; it is now "
-            f"the {state.phase} phase (combat comes before movement, 4.5)",
+            t(
+                "attacks are made in your combat phase; it is now the {phase} phase (combat "
+                "comes before movement, 4.5)",
+                phase=phase_name(state.phase),
+            ),
             "4.2" if phase_side(state.phase) == "soviet" else "4.3",
         )
     if isinstance(order, O.Move):
         return Rejection(
             "not-movement-phase",
-            f"moves are made in your movement phase; it is now "
-            f"the {state.phase} phase{' (combat comes first, 4.5)' if kind == 'combat' else ''}",
+            t(
+                "moves are made in your movement phase; it is now the {phase} phase (combat "
+                "comes first, 4.5)",
+                phase=phase_name(state.phase),
+            )
+            if kind == "combat"
+            else t(
+                "moves are made in your movement phase; it is now the {phase} phase",
+                phase=phase_name(state.phase),
+            ),
             "4.5",
         )
     rule = {O.Losses: "8.23", O.Enter: "7.4", O.Rebuild: "12.16", O.Breakout: "12.17"}.get(
@@ -311,9 +353,15 @@ def _out_of_phase(state: GameState, order: object) -> Rejection:
     )
     return Rejection(
         "nothing-to-answer",
-        f"there is no pending decision for `{type(order).__name__.lower()}` now",
+        t("there is no pending decision for `{order}` now", order=type(order).__name__.lower()),
         rule,
     )
+
+
+def _ends(side: str, phase: str) -> Msg:
+    if side == "soviet":
+        return t("Soviet ends the {phase} phase.", phase=phase_name(phase))
+    return t("German ends the {phase} phase.", phase=phase_name(phase))
 
 
 __all__ = ["HellsGate", "Outcome"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from adjudicator.core.i18n import Msg, cat, t
 from adjudicator.core.text import plural
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
@@ -63,7 +64,7 @@ class SupplyReport:
     hex: str
     traced: bool
     path: list[str]
-    reason: str
+    reason: str  # a core.i18n Msg
 
 
 def trace_path(scen: Scenario, state: GameState, side: str, start: str) -> list[str] | None:
@@ -89,7 +90,11 @@ def explain(scen: Scenario, state: GameState, unit_id: str) -> SupplyReport:
     if path is not None and (limit is None or len(path) - 1 <= limit):
         line = "-".join(path)
         return SupplyReport(
-            unit_id, hex_id, True, path, f"line {line} ({plural(len(path) - 1, 'hex')})"
+            unit_id,
+            hex_id,
+            True,
+            path,
+            t("line {line} ({hexes})", line=line, hexes=plural(len(path) - 1, "hex")),
         )
     if path is not None:
         return SupplyReport(
@@ -97,13 +102,17 @@ def explain(scen: Scenario, state: GameState, unit_id: str) -> SupplyReport:
             hex_id,
             False,
             path,
-            f"shortest line {'-'.join(path)} is {len(path) - 1} hexes, over the "
-            f"turn-2 limit of {limit} (12.7)",
+            t(
+                "shortest line {line} is {n} hexes, over the turn-2 limit of {limit} (12.7)",
+                line="-".join(path),
+                n=len(path) - 1,
+                limit=limit,
+            ),
         )
     return SupplyReport(unit_id, hex_id, False, [], _blockers(scen, state, u.side, hex_id))
 
 
-def _blockers(scen: Scenario, state: GameState, side: str, start: str) -> str:
+def _blockers(scen: Scenario, state: GameState, side: str, start: str) -> Msg:
     ok = passable(scen, state, side)
     reach, queue, blocked = {start}, deque([start]), set()
     while queue:
@@ -119,7 +128,8 @@ def _blockers(scen: Scenario, state: GameState, side: str, start: str) -> str:
     zoc = scen.grid.sort(h for h in blocked if occupied.get(h) is None)
     parts = []
     if zoc:
-        parts.append(f"enemy ZOC in {', '.join(zoc)}")
+        parts.append(t("enemy ZOC in {hexes}", hexes=", ".join(zoc)))
     if enemy:
-        parts.append(f"enemy units in {', '.join(enemy)}")
-    return "no supply line (6.2): cut by " + ("; ".join(parts) or "the map edge")
+        parts.append(t("enemy units in {hexes}", hexes=", ".join(enemy)))
+    cut = cat(*parts, sep="; ") if parts else t("the map edge")
+    return t("no supply line (6.2): cut by {cut}", cut=cut)

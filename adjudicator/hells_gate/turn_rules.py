@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import Msg, t
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
+from adjudicator.hells_gate.texts import none_if_empty, type_name
 
 
 def check_attack_limits(
@@ -20,16 +22,20 @@ def check_attack_limits(
         if not scen.units[u.id].is_armor:
             raise Rejection(
                 "turn1-german-armor-only",
-                f"on turn 1 only German armor units may attack; {u.id} is {scen.units[u.id].type}",
+                t(
+                    "on turn 1 only German armor units may attack; {unit} is {type}",
+                    unit=u.id,
+                    type=type_name(scen.units[u.id].type),
+                ),
                 "12.4",
             )
     at_start = set(scen.flags["german_armor_at_start"])
-    groups: dict[str, tuple[Callable[[UnitState], bool], int]] = {
-        "started the game on the map": (
+    groups: dict[Msg, tuple[Callable[[UnitState], bool], int]] = {
+        t("started the game on the map"): (
             lambda u: u.id in at_start,
             int(scen.flags["german_turn1_at_start_armor_limit"]),
         ),
-        "entered as reinforcements this turn": (
+        t("entered as reinforcements this turn"): (
             lambda u: u.entered_turn == state.turn,
             int(scen.flags["german_turn1_reinforcement_armor_limit"]),
         ),
@@ -40,30 +46,35 @@ def check_attack_limits(
         if len(already) + len(new) > limit:
             raise Rejection(
                 "turn1-german-armor-limit",
-                f"on turn 1 at most {limit} German armor units that {label} may "
-                f"attack; already attacked: {', '.join(already) or 'none'}; "
-                f"named: {', '.join(new)}",
+                t(
+                    "on turn 1 at most {limit} German armor units that {label} may attack; "
+                    "already attacked: {already}; named: {named}",
+                    limit=limit,
+                    label=label,
+                    already=none_if_empty(already),
+                    named=", ".join(new),
+                ),
                 "12.4",
             )
     for u in units:
         if not any(member(u) for member, _ in groups.values()):
             raise Rejection(
                 "turn1-german-armor-only",
-                f"{u.id} neither started on the map nor entered this turn",
+                t("{unit} neither started on the map nor entered this turn", unit=u.id),
                 "12.4",
             )
 
 
-def oos_cap(scen: Scenario, state: GameState, side: str, hexes: list[str]) -> tuple[int, str]:
+def oos_cap(scen: Scenario, state: GameState, side: str, hexes: list[str]) -> tuple[int, Msg | str]:
     """The size of S1/S7 (8.13): 1 on turns 1-2 (12.5, 12.9); 1 for German units at the Korsun
     airfield hexes while a German unit holds E3, from turn 3 (12.12(a)-(c))."""
     if state.turn <= 2:
-        return 1, " (capped at 1 column on turns 1-2, 8.13(a))"
+        return 1, t(" (capped at 1 column on turns 1-2, 8.13(a))")
     airfield = scen.flags["airfield_hex"]
     cap_hexes = set(scen.flags["airfield_cap_hexes"])
     held = state.side_in(airfield) == "german"
     if side == "german" and held and all(h in cap_hexes for h in hexes):
-        return 1, f" (capped at 1 column: Korsun airfield {airfield} is held, 12.12)"
+        return 1, t(" (capped at 1 column: Korsun airfield {hex} is held, 12.12)", hex=airfield)
     return 2, ""
 
 
@@ -76,42 +87,57 @@ def check_move_limits(
         if u.id not in armor:
             raise Rejection(
                 "turn1-soviet-armor-only",
-                f"on turn 1 only the three Soviet armor units ({', '.join(armor)}) may move",
+                t(
+                    "on turn 1 only the three Soviet armor units ({units}) may move",
+                    units=", ".join(armor),
+                ),
                 "12.2",
             )
         if path[-1] == u.hex:
             raise Rejection(
                 "turn1-must-end-elsewhere",
-                f"on turn 1 {u.id} must end its move in a hex other than {u.hex}",
+                t(
+                    "on turn 1 {unit} must end its move in a hex other than {hex}",
+                    unit=u.id,
+                    hex=u.hex,
+                ),
                 "12.2",
             )
     if state.turn == 1 and u.side == "german":
         if not scen.units[u.id].is_armor:
             raise Rejection(
                 "turn1-german-armor-move",
-                f"on turn 1 only one German armor unit may move; {u.id} is {scen.units[u.id].type}",
+                t(
+                    "on turn 1 only one German armor unit may move; {unit} is {type}",
+                    unit=u.id,
+                    type=type_name(scen.units[u.id].type),
+                ),
                 "12.6",
             )
         moved = [m.id for m in state.on_map("german") if m.moved]
         if moved:
             raise Rejection(
                 "turn1-german-one-move",
-                f"on turn 1 only one German unit may move, and {moved[0]} has moved",
+                t("on turn 1 only one German unit may move, and {unit} has moved", unit=moved[0]),
                 "12.6",
             )
     tychinovka = scen.flags["tychinovka_marker_hex"]
     if state.turn == 2 and u.side == "german" and tychinovka in path:
         raise Rejection(
             "tychinovka",
-            f"during turn 2 German units may not enter Tychinovka ({tychinovka})",
+            t("during turn 2 German units may not enter Tychinovka ({hex})", hex=tychinovka),
             "12.8",
         )
     if is_frozen(scen, state, u):
         raise Rejection(
             "airfield-freeze",
-            f"{u.id} in {u.hex} may not move: the Korsun airfield "
-            "freeze holds German units in and next to "
-            f"{scen.flags['airfield_hex']} until a Soviet unit comes next to it",
+            t(
+                "{unit} in {hex} may not move: the Korsun airfield freeze holds German units in "
+                "and next to {airfield} until a Soviet unit comes next to it",
+                unit=u.id,
+                hex=u.hex,
+                airfield=scen.flags["airfield_hex"],
+            ),
             "12.14",
         )
 

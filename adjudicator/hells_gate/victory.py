@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adjudicator.core.i18n import t
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.losses import eliminate
 from adjudicator.hells_gate.scenario import Scenario
@@ -17,7 +18,7 @@ def attrition(ctx: Ctx) -> None:
         ok = in_supply_hexes(ctx.scen, ctx.state, side, None)
         for u in sorted(ctx.state.on_map(side), key=lambda u: u.id):
             if u.hex not in ok:
-                eliminate(ctx, u, "cannot trace supply at the end of the game (13)")
+                eliminate(ctx, u, t("cannot trace supply at the end of the game (13)"))
 
 
 def victory_points(scen: Scenario, state: GameState) -> dict[str, SideVP]:
