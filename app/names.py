@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from adjudicator.core.i18n import Msg
 from storage import Store, chat_store
 
 Source = Store | Connection  # a store, or the connection of the caller's transaction
@@ -39,12 +41,39 @@ def mentions(seats: Mapping[str, str | None], sides: Iterable[str], platform: st
 
 
 def pretty(store: Source, text: str) -> str:
-    """User ids ("telegram:123") shown by their names where known."""
+    """User ids ("telegram:123") shown by their names where known. A Msg stays one (the ids
+    are replaced in its arguments), so it can still be said in another language."""
     ids = set(USER_ID.findall(text))
     if not ids:
         return text
     known = of_users(store, ids)
-    return USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), text)
+
+    def named(value: str) -> str:
+        return USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), value)
+
+    if isinstance(text, Msg):
+        return _in_args(text, named)
+    return named(text)
+
+
+def _in_args(msg: Msg, fn: Callable[[str], str]) -> Msg:
+    """The Msg with fn applied to every plain text among its arguments (ids, what users typed)."""
+
+    def each(value: Any) -> Any:
+        if isinstance(value, Msg):
+            return _in_args(value, fn)
+        if isinstance(value, str):
+            return fn(value)
+        if isinstance(value, (list, tuple)):
+            return [each(v) for v in value]
+        return value
+
+    if msg.forms is not None:
+        return msg
+    if msg.parts is not None:
+        return Msg(msg.template, parts=[each(p) for p in msg.parts])
+    args = {k: each(v) for k, v in msg.args.items()}
+    return Msg(msg.template, args, plural_template=msg.plural_template, count=msg.count_key)
 
 
 __all__ = ["USER_ID", "mentions", "of_sides", "of_users", "pretty"]

@@ -95,6 +95,7 @@ async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, 
         message_id=f"dc:{interaction.id}",
         private=interaction.guild_id is None,
         ephemeral_ok=True,
+        locale=_locale(interaction.locale),  # the user's own client language
     )
     work = asyncio.ensure_future(_ask_and_check(bot, incoming, interaction.channel, True))
     deferred = False
@@ -115,6 +116,13 @@ async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, 
             await reply_later(bot, out, f"reply:{incoming.message_id}:{n}", exc)
 
 
+def _locale(value: discord.Locale | str | None) -> str | None:
+    """A Discord locale ("ru", "en-US") as a plain code."""
+    if value is None:
+        return None
+    return str(getattr(value, "value", value)) or None
+
+
 async def _handle_message(
     bot: PbemBot | ShardedPbemBot, message: discord.Message, text: str
 ) -> None:
@@ -126,6 +134,7 @@ async def _handle_message(
         text=text.strip(),
         message_id=f"dc:{message.id}",
         private=message.guild is None,
+        locale=_locale(message.guild.preferred_locale) if message.guild is not None else None,
     )
     outs = await _ask_and_check(bot, incoming, message.channel, False)
     for n, out in enumerate(outs):

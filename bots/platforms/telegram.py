@@ -279,6 +279,7 @@ class TelegramBot(TelegramSender):
             text=text,
             message_id=f"tg:{chat.id}:{message.message_id}",
             private=chat.type == chat.PRIVATE,
+            locale=user.language_code,  # the user's client language (IETF tag), if Telegram gives it
         )
         self._names[incoming.user_id] = incoming.user_name
         try:
