@@ -36,7 +36,7 @@ from adjudicator.core.text import plural
 from app import intext, languages, names, outbox, rewinds
 from app.messages import Incoming, Outgoing
 from app.service import GameService
-from bots import chat_audit, chat_language, chat_users, dm_wait
+from bots import chat_audit, chat_language, chat_private, chat_users, dm_wait
 from bots import chat_commands as commands
 from bots.chat_commands import LIFECYCLE, ChatRefused, Ctx
 from bots.clock import SystemClock
@@ -159,10 +159,10 @@ class ChatService:
                 return chat_users.whoami(self, ctx, game)  # (a private chat: its game below)
             if game is None and incoming.private:
                 if head == "use":
-                    return commands.use(self, ctx, words)
-                game, text = commands.named_game(self, ctx, text)
+                    return chat_private.use(self, ctx, words)
+                game, text = chat_private.named_game(self, ctx, text)
                 words = text.split()
-                game = game or commands.private_game(self, ctx)
+                game = game or chat_private.private_game(self, ctx)
                 if head == "whoami":
                     return chat_users.whoami(self, ctx, game)
             if game is None:

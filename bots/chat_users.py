@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from adjudicator.core.errors import Rejection
 from app import identities
 from app.messages import Outgoing
-from bots.chat_commands import ChatRefused, Ctx, my_games
+from bots.chat_commands import ChatRefused, Ctx
+from bots.chat_private import my_games
 from storage import chat_store
 
 if TYPE_CHECKING:
