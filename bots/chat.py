@@ -81,6 +81,12 @@ def fit(text: str, platform: str, language: Language = EN) -> str:
     return "\n".join([*kept, _cut(plural(len(rows) - len(kept), "more line"), language)])
 
 
+def _message(exc: Exception) -> str:
+    """A refusal's text, the Msg it was raised with kept (str(exc) would make it English)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
+
+
 def _upto(line: str, room: int) -> list[str]:
     out, size = [], 0
     for ch in line:
@@ -175,7 +181,7 @@ class ChatService:
                 return commands.run(self, ctx, head, game, words)
             return self.order(ctx, game, text)
         except (ChatRefused, Rejection, GameNotFound) as exc:
-            message = exc.message if isinstance(exc, Rejection) else str(exc)
+            message = exc.message if isinstance(exc, Rejection) else _message(exc)
             return self.answer(ctx, refusals=[t("Refused: {why}", why=self.pretty(message))])
 
     def chat_migrated(self, platform: str, old: str, new: str) -> None:
