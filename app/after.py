@@ -224,7 +224,7 @@ def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:
         return
     speaker = run.actor.name or run.actor.user or t("the operator")
     hidden = run.system.hidden_information  # an order given privately may name a secret
-    said = []
+    said: list[str] = []
     for reply in done:
         said.append(
             t("**{speaker}**:", speaker=speaker)

@@ -94,7 +94,7 @@ def fair_lines(rec: GameRecord) -> list[str]:
         )  # fmt: skip
     else:
         dice = t("Dice: no open epoch (the game is over; every seed is revealed).")
-    said = [dice, t("Log: {rows} rows, head hash {hash}.", rows=rec.head_index + 1,
+    said: list[str] = [dice, t("Log: {rows} rows, head hash {hash}.", rows=rec.head_index + 1,
                     hash=rec.head_hash)]  # fmt: skip
     if rec.paused:
         said.append(t("PAUSED by a moderator: {why}. Orders wait; questions work.",

@@ -10,6 +10,8 @@ import logging
 import warnings
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.core.i18n import say, t
+from app.i18n import language
 from app.messages import Incoming, Outgoing
 from bots.platforms.common import hosts_a_game
 from bots.platforms.discord_checks import can_post, channel_note
@@ -191,6 +193,16 @@ async def _ask(bot: PbemBot | ShardedPbemBot, incoming: Incoming) -> list[Outgoi
         log.exception("the service failed on %s", incoming.message_id)
         return [
             Outgoing(
-                platform=PLATFORM, chat_id=None, user_id=incoming.user_id, private=True, text=FAILED
+                platform=PLATFORM,
+                chat_id=None,
+                user_id=incoming.user_id,
+                private=True,
+                text=say(
+                    t(
+                        "Sorry, something went wrong on my side; the order was not processed. "
+                        "Please try again."
+                    ),
+                    language(incoming.locale),
+                ),
             )
         ]
