@@ -16,17 +16,19 @@ A code the bot does not speak counts as none (app.i18n.normal_code).
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from adjudicator.core.i18n import EN, Language, Msg, say
+from adjudicator.core.i18n import EN, Language, Msg, from_json, say
 from app.i18n import language, normal_code
 from app.messages import Incoming, Outgoing
 from storage import Store
 from storage import chat_languages as choices
 
 Source = Store | Connection
+I18N = "i18n"
 
 
 def chat_code(source: Source, platform: str, chat_id: str) -> str | None:
@@ -86,6 +88,21 @@ def said_all(source: Source, outs: list[Outgoing]) -> list[Outgoing]:
     return [said(out, for_outgoing(source, out)) for out in outs]
 
 
+def kept(text: str) -> str:
+    """A text to store (a receipt) so that it can be said again in any language: a Msg as JSON."""
+    return json.dumps({I18N: text.to_json()}) if isinstance(text, Msg) else text
+
+
+def unkept(stored: str) -> str:
+    """A stored text back: the Msg `kept` stored, or the text as it is."""
+    try:
+        doc = json.loads(stored)
+    except ValueError:
+        return stored
+    said = from_json(doc[I18N]) if isinstance(doc, dict) and I18N in doc else None
+    return said if isinstance(said, Msg) else stored
+
+
 def of_spec(spec: dict[str, Any]) -> Language:
     """The language a render spec asks its map in (English if none)."""
     return language(spec.get("lang")) if spec.get("lang") else EN
@@ -97,8 +114,10 @@ __all__ = [
     "for_outgoing",
     "for_reply",
     "for_user",
+    "kept",
     "of_spec",
     "said",
     "said_all",
+    "unkept",
     "user_code",
 ]

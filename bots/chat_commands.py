@@ -303,13 +303,13 @@ def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn)
     receipt = f"receipt:{ctx.key}" if changes and ctx.key else None
     done = chat_store.get_state(chat.store, receipt) if receipt else None
     if done is not None:
-        return chat.answer(ctx, public=[done[0]])
+        return chat.answer(ctx, public=[languages.unkept(done[0])])
     try:
         text = fn(chat.store, game, args, chat.clock)
     except ValueError as exc:  # clock.DeadlineError: the message is for the user
         raise ChatRefused(str(exc)) from exc
     if receipt:
-        chat_store.set_state(chat.store, receipt, text, now=ctx.now)
+        chat_store.set_state(chat.store, receipt, languages.kept(text), now=ctx.now)
     if changes:
         _mirror(chat, ctx, game, text, words[0].lower())
     return chat.answer(ctx, public=[text])

@@ -289,3 +289,11 @@ def test_the_drawer_gets_the_language_when_its_draw_takes_it(monkeypatch):
         monkeypatch.setattr(games, "import_module", lambda name, d=drawer: d)
         games.draw(System(), {}, [], None, "t", language=RU)
     assert seen == {"language": "ru", "old": True}
+
+
+def test_a_receipt_keeps_its_text_sayable():
+    text = t("Refused: {message}", message="x")
+    back = languages.unkept(languages.kept(text))
+    assert isinstance(back, Msg) and back == text and say(back, RU) == "Отказано: x"
+    assert languages.unkept("plain {text}") == "plain {text}"  # a receipt stored before
+    assert languages.unkept('{"other": 1}') == '{"other": 1}'
