@@ -297,3 +297,17 @@ def test_a_receipt_keeps_its_text_sayable():
     assert isinstance(back, Msg) and back == text and say(back, RU) == "Отказано: x"
     assert languages.unkept("plain {text}") == "plain {text}"  # a receipt stored before
     assert languages.unkept('{"other": 1}') == '{"other": 1}'
+
+
+def test_the_local_terminal_speaks_the_language_its_chat_chose(tmp_path):
+    from tests.test_serve import serve_process
+
+    done = serve_process(tmp_path, "as bob\nlanguage ru\nas carol\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == [
+        "(you now speak as bob)",  # before the choice: English
+        "Язык этого чата теперь — Русский: ответы и сообщения здесь пишутся на нём.",
+        "(теперь вы говорите как carol)",
+    ]
+    again = serve_process(tmp_path, "as dan\n")  # the choice is kept in the database
+    assert again.stdout.startswith("(теперь вы говорите как dan)")
