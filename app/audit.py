@@ -21,6 +21,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from adjudicator.core.errors import TextError
+from adjudicator.core.i18n import lines, t, tn
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
 from app import fold, games, integrity, rewinds, sealing
@@ -36,8 +38,10 @@ from storage.audit import (
 )
 from storage.audit.page import page_html
 
+THE_EXPORT = t("the export")
 
-class ExportUnreadable(Exception):
+
+class ExportUnreadable(TextError):
     """The file to verify is missing, unreadable, no audit export, or cut short."""
 
 
@@ -72,16 +76,16 @@ def audit_game(store: Store, name: str) -> tuple[bool, str, AuditReport]:
     """(ok, text, report): the audit of the stored log, its replay through the rules, then the
     tables and the snapshot against the chain (a failure there freezes the game)."""
     header, rows = export_doc(store, name)
-    ok, text, report = check(header, rows, source=f"game {name!r}")
+    ok, text, report = check(header, rows, source=t("game {name}", name=repr(name)))
     failure = store.verify(name) or _snapshot_failure(rows, header.get("state_sha256"))
     if failure is not None:
         store.frozen.setdefault(name, failure)
-        return False, f"{text}\n{integrity.frozen_text(failure, name)}", report
-    tables = (
+        return False, lines([text, integrity.frozen_text(failure, name)]), report
+    tables = t(
         "Tables: every seat, moderator, seed, salt digest, roll counter and epoch column agrees"
         " with the chain; the snapshot is the state the log recorded."
     )
-    return ok, f"{text}\n{tables}", report
+    return ok, lines([text, tables]), report
 
 
 def _snapshot_failure(rows: list[dict[str, Any]], digest: Any) -> dict[str, Any] | None:
@@ -89,7 +93,8 @@ def _snapshot_failure(rows: list[dict[str, Any]], digest: Any) -> dict[str, Any]
     if not recorded or recorded[-1]["payload"]["state_sha256"] == digest:
         return None
     at = recorded[-1]["index"]
-    return {"index": at, "problem": f"the stored snapshot is not the state row {at} recorded"}
+    problem = t("the stored snapshot is not the state row {row} recorded", row=at)
+    return {"index": at, "problem": problem}
 
 
 def export(store: Store, name: str, path: str | Path) -> tuple[bool, str, AuditReport]:
@@ -97,7 +102,7 @@ def export(store: Store, name: str, path: str | Path) -> tuple[bool, str, AuditR
     header, rows = export_doc(store, name)
     unrevealed = [s["seed"] for s in store.dice_secrets(name) if not s["revealed"]]
     write_export(path, header, rows, forbidden=unrevealed)
-    return check(header, rows, source=f"game {name!r}")
+    return check(header, rows, source=t("game {name}", name=repr(name)))
 
 
 def export_data(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str, Any]], bytes]:
@@ -111,54 +116,72 @@ def export_data(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str,
 def _refuse_unrevealed(store: Store, name: str, data: bytes) -> None:
     for secret in store.dice_secrets(name):
         if not secret["revealed"] and secret["seed"].encode() in data:
-            raise ValueError("refusing to export: an unrevealed seed would appear in the file")
+            raise ValueError(t("refusing to export: an unrevealed seed would appear in the file"))
 
 
 def replay_check(
-    header: dict[str, Any], rows: list[dict[str, Any]], source: str = "the export"
+    header: dict[str, Any], rows: list[dict[str, Any]], source: str = THE_EXPORT
 ) -> tuple[bool, str]:
     """Re-adjudicate the effective orders of an audited log: (ok, one line saying so)."""
     try:
         system = games.bind(
-            str(header.get("game")), header["scenario_text"], f"{source} (scenario)"
+            str(header.get("game")),
+            header["scenario_text"],
+            t("{source} (scenario)", source=source),
         )
     except UnknownSystem:
-        return False, f"Replay: FAILED: unknown game {header.get('game')!r}"
+        return False, t("Replay: FAILED: unknown game {game}", game=repr(header.get("game")))
     except (ScenarioError, KeyError, TypeError) as exc:
-        return False, f"Replay: FAILED: the scenario does not load: {exc}"
+        return False, t("Replay: FAILED: the scenario does not load: {error}", error=str(exc))
     try:
         state = fold.replay(system, rows, check=True)
     except fold.Sealed as exc:
-        return True, (
+        return True, t(
             "Replay: waits for the end of the game: the log holds hidden draws, revealed "
-            f"then (the first at row {exc.index}); every public check above holds."
+            "then (the first at row {row}); every public check above holds.",
+            row=exc.index,
         )
     except fold.ReplayMismatch as exc:
-        return False, f"Replay: FAILED at row {exc.index}: {exc}"
+        return False, t("Replay: FAILED at row {row}: {error}", row=exc.index, error=str(exc))
     n = len(fold.effective_orders(rows))
     expected = header.get("state_sha256")
     if expected is not None and sealing.state_digest(system, state) != expected:
-        return False, (
-            f"Replay: FAILED: the {n} effective orders give another final state than the one "
-            f"recorded (state_sha256 {expected})"
+        return False, tn(
+            "Replay: FAILED: the {n} effective orders give another final state than the one "
+            "recorded (state_sha256 {digest})",
+            "Replay: FAILED: the {n} effective orders give another final state than the one "
+            "recorded (state_sha256 {digest})",
+            n,
+            digest=expected,
         )
-    final = " and the final state" if expected is not None else ""
-    return True, (
-        f"Replay: {n} effective orders re-adjudicated with the current rules: every event, "
-        f"state hash{final} matches."
+    if expected is not None:
+        return True, tn(
+            "Replay: {n} effective orders re-adjudicated with the current rules: every event, "
+            "state hash and the final state matches.",
+            "Replay: {n} effective orders re-adjudicated with the current rules: every event, "
+            "state hash and the final state matches.",
+            n,
+        )
+    return True, tn(
+        "Replay: {n} effective orders re-adjudicated with the current rules: every event, "
+        "state hash matches.",
+        "Replay: {n} effective orders re-adjudicated with the current rules: every event, "
+        "state hash matches.",
+        n,
     )
 
 
 def check(
-    header: dict[str, Any], rows: list[dict[str, Any]], source: str = "the export"
+    header: dict[str, Any], rows: list[dict[str, Any]], source: str = THE_EXPORT
 ) -> tuple[bool, str, AuditReport]:
     """The audit report, then the replay (skipped when the audit already failed)."""
     report = audit(header, rows)
-    text = format_report(report) + "\n" + rewinds.discards_line(rows)  # re-rolls, counted
+    said = [format_report(report), rewinds.discards_line(rows)]  # re-rolls, counted
     if not report.ok:
-        return False, text + "\nReplay: skipped (the log failed the audit above).", report
+        said.append(t("Replay: skipped (the log failed the audit above)."))
+        return False, lines(said), report
     ok, line = replay_check(header, rows, source)
-    return ok, f"{text}\n{line}", report
+    return ok, lines([*said, line]), report
 
 
 def _truncation(data: bytes, header: dict[str, Any], rows: list[dict[str, Any]]) -> str | None:
@@ -166,13 +189,16 @@ def _truncation(data: bytes, header: dict[str, Any], rows: list[dict[str, Any]])
     and in order but fewer than the header declares (a deleted row in the middle is no
     truncation: the audit names it)."""
     if rows and not data.endswith(b"\n") and "_error" in rows[-1]:
-        return f"its last line (line {len(rows) + 1}) is cut off in the middle"
+        return t("its last line (line {line}) is cut off in the middle", line=len(rows) + 1)
     declared = header.get("rows")
     whole = all("_error" not in r and r.get("index") == k for k, r in enumerate(rows))
     if isinstance(declared, int) and declared > len(rows) and whole:
-        return (
-            f"the header says {declared} rows, the file holds only {len(rows)} (rows"
-            f" {len(rows)}..{declared - 1} are missing at its end)"
+        return t(
+            "the header says {declared} rows, the file holds only {n} (rows"
+            " {n}..{last} are missing at its end)",
+            declared=declared,
+            n=len(rows),
+            last=declared - 1,
         )
     return None
 
@@ -182,25 +208,37 @@ def load_export(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]],
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
-        raise ExportUnreadable(f"{path}: no such file") from None
+        raise ExportUnreadable(t("{path}: no such file", path=str(path))) from None
     except OSError as exc:
-        raise ExportUnreadable(f"{path} cannot be read: {exc.strerror or exc}") from None
+        why = str(exc.strerror or exc)
+        raise ExportUnreadable(t("{path} cannot be read: {why}", path=str(path), why=why)) from None
     if not data.strip():
-        raise ExportUnreadable(f"{path} is empty: not a pbem audit export")
+        raise ExportUnreadable(t("{path} is empty: not a pbem audit export", path=str(path)))
     header, rows = parse_export(data)
     if "_error" in header and not isinstance(header.get("format"), str):
         raise ExportUnreadable(
-            f"{path} is not a pbem audit export ({header['_error']}); an export is the JSONL "
-            "file `pbem audit NAME --export FILE` or the chat's `audit export` writes"
+            t(
+                "{path} is not a pbem audit export ({error}); an export is the JSONL "
+                "file `pbem audit NAME --export FILE` or the chat's `audit export` writes",
+                path=str(path),
+                error=header["_error"],
+            )
         )
     if header.get("format") != FORMAT:
         raise ExportUnreadable(
-            f"{path} is not a pbem audit export: its first line has format"
-            f" {header.get('format')!r}, not {FORMAT!r}"
+            t(
+                "{path} is not a pbem audit export: its first line has format"
+                " {format}, not {wanted}",
+                path=str(path),
+                format=repr(header.get("format")),
+                wanted=repr(FORMAT),
+            )
         )
     cut = _truncation(data, header, rows)
     if cut:
-        raise ExportUnreadable(f"{path} is truncated: {cut}; nothing in it was checked")
+        raise ExportUnreadable(
+            t("{path} is truncated: {cut}; nothing in it was checked", path=str(path), cut=cut)
+        )
     return header, rows, data
 
 
@@ -218,7 +256,7 @@ def open_epoch_row(rows: list[dict[str, Any]]) -> int | None:
     return opened[0]["index"] if opened else None
 
 
-class Withheld(Exception):
+class Withheld(TextError):
     """A running game with hidden information: no player file before its end (module doc)."""
 
 
@@ -230,9 +268,12 @@ def player_export(store: Store, name: str) -> tuple[bytes, int | None, int]:
         rec = store.load(name, with_log=False)
         if not system.situation(system.state_from_json(rec.snapshot)).over:
             raise Withheld(
-                f"{name} keeps hidden information, and its log holds the orders each side gave"
-                " in private: the audit files are given once the game has ended (then with every"
-                f" hidden draw checked too). Until then the host checks it with `pbem audit {name}`."
+                t(
+                    "{name} keeps hidden information, and its log holds the orders each side gave"
+                    " in private: the audit files are given once the game has ended (then with every"
+                    " hidden draw checked too). Until then the host checks it with `pbem audit {name}`.",
+                    name=name,
+                )
             )
     header, rows = export_doc(store, name)
     cut = open_epoch_row(rows)

@@ -16,6 +16,7 @@ from typing import Any
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceExhausted, DiceMethods, Roll
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import GameSystem
 from app import fold, rewinds, roles, sealing
 from storage import GameTx
@@ -42,7 +43,9 @@ class NoDice(DiceMethods):
         self.drawn: list[dict[str, Any]] = []
 
     def _draw(self, faces: int, purpose: str, hidden: bool) -> int:
-        raise DiceExhausted(f"no die may be rolled for {purpose!r}: {self.why}")
+        raise DiceExhausted(
+            t("no die may be rolled for {purpose}: {why}", purpose=repr(purpose), why=self.why)
+        )
 
 
 def apply(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
@@ -59,11 +62,12 @@ def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
             seed, tx.uid, tx.epoch, tx.next_n, tx.salt_digest, tx.hidden_seed()
         )
     else:
-        dice = NoDice("the game is over: no dice epoch is open")
+        dice = NoDice(t("the game is over: no dice epoch is open"))
     try:
         out = ch.system.apply(state, ch.actor, item, dice)
     except (DiceExhausted, committed.HiddenSeedMissing) as exc:
-        raise Rejection("no-dice", str(exc), None) from exc
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
+        raise Rejection("no-dice", said, None) from exc
     rolls, secret = roll_records(out.rolls, dice.drawn, tx.epoch)
     new = ch.system.state_to_json(out.state)
     events, sealed, opened = sealing.seal(out.events)  # private events: commitments only
@@ -106,16 +110,22 @@ def _is_player(ch: Change) -> bool:
 
 def salt(tx: GameTx, ch: Change, state: Any, item: C.Salt) -> Any:
     if not _is_player(ch):
-        raise Rejection("not-a-player", "only the players add salts to the dice", None)
+        raise Rejection("not-a-player", t("only the players add salts to the dice"), None)
     k, turn = tx.epoch, tx.epoch_turn
     if not k:
-        raise Rejection("no-epoch", "the game is over: no dice epoch is open", None)
+        raise Rejection("no-epoch", t("the game is over: no dice epoch is open"), None)
     if tx.next_n > 1:
         raise Rejection(
             "salts-closed",
-            f"dice epoch {k} (turn {turn}) has already rolled, so its salts are closed; "
-            f"salts open again with epoch {k + 1}, when turn {(turn or 0) + 1} begins (or after a "
-            "moderator's rewind)",
+            t(
+                "dice epoch {epoch} (turn {turn}) has already rolled, so its salts are closed; "
+                "salts open again with epoch {next}, when turn {next_turn} begins (or after a "
+                "moderator's rewind)",
+                epoch=k,
+                turn=turn,
+                next=k + 1,
+                next_turn=(turn or 0) + 1,
+            ),
             None,
         )
     salts = [*tx.salts(k), item.text]
@@ -129,12 +139,14 @@ def salt(tx: GameTx, ch: Change, state: Any, item: C.Salt) -> Any:
 
 def undo(tx: GameTx, ch: Change, state: Any, item: C.Undo) -> Any:
     if not _is_player(ch):
-        raise Rejection("not-a-player", "only a player undoes, and only his own orders", None)
+        raise Rejection("not-a-player", t("only a player undoes, and only his own orders"), None)
     rows = fold.with_secrets(tx.rows())
     effective = fold.effective_orders(rows)
     mine = [r for r in effective if r["actor"] == ch.actor]
     if not mine:
-        raise Rejection("nothing-to-undo", f"{_side_name(ch)} has no order to undo", None)
+        raise Rejection(
+            "nothing-to-undo", t("{side} has no order to undo", side=_side_name(ch)), None
+        )
     target = mine[-1]
     roles.check_undo(target, rows, effective)
     new = fold.replay(ch.system, [r for r in rows if r["index"] != target["index"]])
@@ -154,11 +166,15 @@ def rewind(tx: GameTx, ch: Change, state: Any, item: C.Rewind) -> Any:
     rows = fold.with_secrets(tx.rows())
     if item.index >= tx.head_index:
         raise Rejection(
-            "bad-row", f"row {item.index} is not before the last row ({tx.head_index})", None
+            "bad-row",
+            t("row {row} is not before the last row ({last})", row=item.index, last=tx.head_index),
+            None,
         )
     if not any(r["index"] > item.index for r in fold.effective_orders(rows)):
         raise Rejection(
-            "nothing-to-rewind", f"no order after row {item.index} counts: nothing to rewind", None
+            "nothing-to-rewind",
+            t("no order after row {row} counts: nothing to rewind", row=item.index),
+            None,
         )
     rolls = rewinds.discarded_rolls(rows, item.index)
     if rewinds.needs_confirmation(tx, ch.user, rolls):  # a re-roll needs a second person

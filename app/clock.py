@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import Situation
 from app.durations import (
     DeadlineError,
@@ -167,14 +168,15 @@ def pause_clock(store: Store, name: str, when: When) -> str:
     now = now_of(when)
     with locked(store, name) as (conn, gc):
         if gc.clock_paused:
-            return "The clock is already stopped."
+            return t("The clock is already stopped.")
         running = gc.deadline_at is not None
         save(conn, gc, stopped(gc, now))
     if not running:
-        return "The clock is stopped (no deadline was running)."
+        return t("The clock is stopped (no deadline was running).")
     assert gc.remaining_s is not None  # `stopped` kept the time left of the running deadline
     log.info("game=%s clock=stopped left_s=%d", name, gc.remaining_s or 0)
-    return f"The clock is stopped with {format_duration(timedelta(seconds=gc.remaining_s))} left."
+    left = format_duration(timedelta(seconds=gc.remaining_s))
+    return t("The clock is stopped with {left} left.", left=left)
 
 
 def resume_clock(store: Store, name: str, when: When) -> str:
@@ -182,12 +184,13 @@ def resume_clock(store: Store, name: str, when: When) -> str:
     now = now_of(when)
     with locked(store, name) as (conn, gc):
         if not gc.clock_paused:
-            return "The clock is running."
+            return t("The clock is running.")
         save(conn, gc, restarted(gc, now))
     if gc.deadline_at is None:
-        return "The clock runs again (no deadline was running)."
+        return t("The clock runs again (no deadline was running).")
     log.info("game=%s clock=running deadline=%s", name, gc.deadline_at.isoformat())
-    return f"The clock runs again: the deadline is {format_deadline(gc.deadline_at, now)}."
+    at = format_deadline(gc.deadline_at, now)
+    return t("The clock runs again: the deadline is {deadline}.", deadline=at)
 
 
 def next_due(store: Store) -> datetime | None:
@@ -211,16 +214,21 @@ def extend(store: Store, name: str, duration: timedelta | str, when: When) -> st
         if gc.clock_paused and gc.remaining_s is not None:
             left = timedelta(seconds=gc.remaining_s) + duration
             save(conn, gc, {"remaining_s": int(left.total_seconds())})
-            return (
-                f"Deadline extended by {format_duration(duration)}: {format_duration(left)} left "
-                "when the clock runs again."
+            return t(
+                "Deadline extended by {by}: {left} left when the clock runs again.",
+                by=format_duration(duration),
+                left=format_duration(left),
             )
         if gc.deadline_at is None:
-            raise DeadlineError("no deadline is running in this game: nothing to extend")
+            raise DeadlineError(t("no deadline is running in this game: nothing to extend"))
         at = gc.deadline_at + duration
         save(conn, gc, {"deadline_at": at, "sent": sent_for(gc, at, now, gc.sent)})
     log.info("game=%s deadline=%s extended_s=%d", name, at.isoformat(), duration.total_seconds())
-    return f"Deadline extended by {format_duration(duration)}: now {format_deadline(at, now)}."
+    return t(
+        "Deadline extended by {by}: now {deadline}.",
+        by=format_duration(duration),
+        deadline=format_deadline(at, now),
+    )
 
 
 def set_length(
@@ -236,18 +244,27 @@ def set_length(
     if sql.WHOLE_HOURS:
         if length != int(length):
             raise DeadlineError(
-                f"deadline lengths are whole hours: {format_duration(duration)} is not "
-                f"(try {max(1, round(length))}h)"
+                t(
+                    "deadline lengths are whole hours: {length} is not (try {hours}h)",
+                    length=format_duration(duration),
+                    hours=max(1, round(length)),
+                )
             )
         length = int(length)
     with locked(store, name) as (conn, gc):
         save(conn, gc, {"decision_hours" if kind == "decision" else "phase_hours": length})
-    what = "combat decisions" if kind == "decision" else "each phase"
-    text = f"Deadline for {what}: {format_duration(duration)}."
+    length_ = format_duration(duration)
+    text = (
+        t("Deadline for combat decisions: {length}.", length=length_)
+        if kind == "decision"
+        else t("Deadline for each phase: {length}.", length=length_)
+    )
     if gc.deadline_at is not None and gc.kind == kind:
-        text += (
-            " It applies from the next one; the current deadline stays "
-            f"{format_deadline(gc.deadline_at, now_of(when))} (`extend <DURATION>` moves it)."
+        text = t(
+            "{text} It applies from the next one; the current deadline stays "
+            "{deadline} (`extend <DURATION>` moves it).",
+            text=text,
+            deadline=format_deadline(gc.deadline_at, now_of(when)),
         )
     return text
 
@@ -255,12 +272,12 @@ def set_length(
 def set_reminders(store: Store, name: str, reminder_hours: list[float]) -> str:
     """The reminders before each deadline, in hours (`deadline reminders 24h 1h`)."""
     if any(h <= 0 for h in reminder_hours) or len(reminder_hours) > 5:
-        raise DeadlineError("reminders are up to 5 durations before the deadline, e.g. 24h 1h")
+        raise DeadlineError(t("reminders are up to 5 durations before the deadline, e.g. 24h 1h"))
     wanted = sorted_hours(reminder_hours)
     with locked(store, name) as (conn, gc):
         save(conn, gc, {"reminder_hours": wanted})
-    shown = ", ".join(format_duration(hours(h)) for h in wanted) or "none"
-    return f"Reminders before each deadline: {shown}."
+    shown = cat(*(format_duration(hours(h)) for h in wanted), sep=", ") if wanted else t("none")
+    return t("Reminders before each deadline: {shown}.", shown=shown)
 
 
 def describe(store: Store, name: str, when: When) -> str:
@@ -268,16 +285,28 @@ def describe(store: Store, name: str, when: When) -> str:
     gc = load(store, name)
     if gc.clock_paused:
         left = format_duration(timedelta(seconds=gc.remaining_s or 0))
-        current = f"the clock is stopped ({left} left)"
+        current = t("the clock is stopped ({left} left)", left=left)
     elif gc.deadline_at is not None:
-        current = f"the {gc.kind} deadline is {format_deadline(gc.deadline_at, now_of(when))}"
+        at = format_deadline(gc.deadline_at, now_of(when))
+        current = (
+            t("the decision deadline is {deadline}", deadline=at)
+            if gc.kind == "decision"
+            else t("the phase deadline is {deadline}", deadline=at)
+        )
     else:
-        current = "no deadline is running"
-    reminders = ", ".join(format_duration(hours(h)) for h in gc.reminder_hours) or "none"
-    return (
-        f"Deadlines: {format_duration(hours(gc.phase_hours))} per phase, "
-        f"{format_duration(hours(gc.decision_hours))} per combat decision; reminders {reminders} "
-        f"before. Now {current}."
+        current = t("no deadline is running")
+    reminders = (
+        cat(*(format_duration(hours(h)) for h in gc.reminder_hours), sep=", ")
+        if gc.reminder_hours
+        else t("none")
+    )
+    return t(
+        "Deadlines: {phase} per phase, {decision} per combat decision; reminders {reminders} "
+        "before. Now {current}.",
+        phase=format_duration(hours(gc.phase_hours)),
+        decision=format_duration(hours(gc.decision_hours)),
+        reminders=reminders,
+        current=current,
     )
 
 
@@ -291,7 +320,7 @@ def deadline_command(store: Store, name: str, args: str, when: When) -> str:
     if words[0] in ("decision", "decisions"):
         if len(words) < 2:
             raise DeadlineError(
-                "write `deadline decisions <DURATION>`, e.g. deadline decisions 12h"
+                t("write `deadline decisions <DURATION>`, e.g. deadline decisions 12h")
             )
         return set_length(store, name, " ".join(words[1:]), when, kind="decision")
     if words[0] in ("reminder", "reminders"):

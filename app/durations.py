@@ -11,6 +11,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from adjudicator.core.i18n import Msg, t
 from adjudicator.grammar import quoted
 
 MAX_DURATION = timedelta(days=365)
@@ -20,7 +21,11 @@ _UNITS = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
 
 
 class DeadlineError(ValueError):
-    """A refused deadline command: the message is for the user."""
+    """A refused deadline command: the message is for the user (str() gives its Msg)."""
+
+    def __str__(self) -> str:
+        said = self.args[0] if self.args else ""
+        return said if isinstance(said, Msg) else super().__str__()
 
 
 class Clock(Protocol):
@@ -48,12 +53,15 @@ def parse_duration(text: str) -> timedelta:
         pos = m.end()
     if not s or pos == 0 or s[pos:].strip():
         raise DeadlineError(
-            f"{quoted(text.strip())} is not a duration: write e.g. 48h, 90m, 2d or 1d12h"
+            t(
+                "{text} is not a duration: write e.g. 48h, 90m, 2d or 1d12h",
+                text=quoted(text.strip()),
+            )
         )
     if total <= timedelta():
-        raise DeadlineError("a duration must be longer than zero")
+        raise DeadlineError(t("a duration must be longer than zero"))
     if total > MAX_DURATION:
-        raise DeadlineError("a duration of more than a year is not a deadline")
+        raise DeadlineError(t("a duration of more than a year is not a deadline"))
     return total
 
 
@@ -63,19 +71,25 @@ def format_duration(delta: timedelta) -> str:
     sign = "-" if seconds < 0 else ""
     seconds = abs(seconds)
     if seconds < 60:
-        return f"{sign}{seconds} s"
+        return t("{sign}{s} s", sign=sign, s=seconds)
     minutes = (seconds + 30) // 60
     hours, minutes = divmod(minutes, 60)
     if not hours:
-        return f"{sign}{minutes} min"
-    return f"{sign}{hours} h" + (f" {minutes} min" if minutes else "")
+        return t("{sign}{m} min", sign=sign, m=minutes)
+    if minutes:
+        return t("{sign}{h} h {m} min", sign=sign, h=hours, m=minutes)
+    return t("{sign}{h} h", sign=sign, h=hours)
 
 
 def format_deadline(at: datetime, now: datetime) -> str:
     """ "2030-01-03 00:00 UTC (in 47 h)": the absolute time and what is left."""
     left = at - now
-    rel = f"in {format_duration(left)}" if left > timedelta() else f"{format_duration(-left)} ago"
-    return f"{at:%Y-%m-%d %H:%M} UTC ({rel})"
+    rel = (
+        t("in {time}", time=format_duration(left))
+        if left > timedelta()
+        else t("{time} ago", time=format_duration(-left))
+    )
+    return t("{at} UTC ({left})", at=f"{at:%Y-%m-%d %H:%M}", left=rel)
 
 
 def hours_of(delta: timedelta) -> float:

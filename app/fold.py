@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core.dice import DiceExhausted, FixedDice
-from adjudicator.core.errors import Rejection
+from adjudicator.core.errors import Rejection, TextError
 from adjudicator.core.events import I18N, audience_of
+from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem, Outcome
 from app import sealing
 
 
-class ReplayMismatch(Exception):
+class ReplayMismatch(TextError):
     """Re-applying the log does not give what it recorded; `index` is the first such row."""
 
     def __init__(self, index: int | None, message: str):
@@ -97,8 +98,11 @@ def drawn(rolls: list[dict[str, Any]], secrets: list[Any] | None = None) -> list
             if r.get("commitment") not in opened:
                 raise Sealed(
                     None,
-                    f"sealed: the hidden draw {r.get('purpose')!r} cannot be replayed yet:"
-                    " the hidden draws are revealed when the game ends",
+                    t(
+                        "sealed: the hidden draw {purpose} cannot be replayed yet:"
+                        " the hidden draws are revealed when the game ends",
+                        purpose=repr(r.get("purpose")),
+                    ),
                 )
             values.append(opened[r["commitment"]])
         else:
@@ -109,7 +113,7 @@ def drawn(rolls: list[dict[str, Any]], secrets: list[Any] | None = None) -> list
 def setup(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = False) -> Outcome:
     """The setup of row 0 (it rolls no dice)."""
     if not rows or rows[0].get("kind") != "setup":
-        raise ReplayMismatch(0, "row 0 is not the setup row")
+        raise ReplayMismatch(0, t("row 0 is not the setup row"))
     out = system.initial(bool(rows[0]["payload"].get("sandbox")), FixedDice([]))
     if check:
         _check(system, rows[0], out, None)
@@ -125,14 +129,20 @@ def walk(
         try:
             dice = FixedDice(drawn(row["payload"].get("rolls", []), row.get("secret")))
         except Sealed as exc:
-            where = f"row {row['index']} ({row['text']!r})"
-            raise Sealed(row["index"], f"{exc} ({where})") from exc
+            where = t("row {row} ({text})", row=row["index"], text=repr(row["text"]))
+            raise Sealed(row["index"], t("{error} ({where})", error=str(exc), where=where)) from exc
         try:
             order = system.grammar.parse(row["text"])
             out = system.apply(state, row["actor"], order, dice)
         except (Rejection, DiceExhausted) as exc:
             raise ReplayMismatch(
-                row["index"], f"row {row['index']} ({row['text']!r}): {exc}"
+                row["index"],
+                t(
+                    "row {row} ({text}): {error}",
+                    row=row["index"],
+                    text=repr(row["text"]),
+                    error=str(exc),
+                ),
             ) from exc
         if check:
             _check(system, row, out, dice)
@@ -158,11 +168,16 @@ def _jsonish(value: Any) -> Any:
 
 
 def _check(system: GameSystem, row: dict[str, Any], out: Outcome, dice: FixedDice | None) -> None:
-    where = f"row {row['index']} ({row['text']!r})"
+    where = t("row {row} ({text})", row=row["index"], text=repr(row["text"]))
     if dice is not None and dice.used != len(dice._values):
         raise ReplayMismatch(
             row["index"],
-            f"{where}: the rules now roll {dice.used} dice, the log holds {len(dice._values)}",
+            t(
+                "{where}: the rules now roll {now} dice, the log holds {logged}",
+                where=where,
+                now=dice.used,
+                logged=len(dice._values),
+            ),
         )
     logged = _comparable(row["payload"].get("events", []), row.get("secret"))
     events = [_comparable_event(e.to_dict(), row.get("secret")) for e in out.events]
@@ -174,12 +189,19 @@ def _check(system: GameSystem, row: dict[str, Any], out: Outcome, dice: FixedDic
         )
         raise ReplayMismatch(
             row["index"],
-            f"{where}: events differ on replay at event {first + 1}: logged "
-            f"{logged[first : first + 1]}, now {events[first : first + 1]}",
+            t(
+                "{where}: events differ on replay at event {n}: logged {logged}, now {now}",
+                where=where,
+                n=first + 1,
+                logged=str(logged[first : first + 1]),
+                now=str(events[first : first + 1]),
+            ),
         )
     recorded = row["payload"].get("state_sha256")
     if recorded is not None and sealing.state_digest(system, out.state) != recorded:
-        raise ReplayMismatch(row["index"], f"{where}: the state after it differs on replay")
+        raise ReplayMismatch(
+            row["index"], t("{where}: the state after it differs on replay", where=where)
+        )
 
 
 def _comparable(events: list[dict[str, Any]], secrets: list[Any] | None) -> list[dict[str, Any]]:

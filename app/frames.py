@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.core.events import PHASE_BEGAN, Event
+from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import GameSystem, Situation
 from app import fold
 
@@ -79,14 +80,22 @@ def pick(all_frames: list[Frame], turn: int | None, phase: str | None) -> Frame:
         return all_frames[-1]
     wanted = None if phase is None else phase_key(phase)
     for frame in all_frames:
-        for t, p in frame.ended:
-            if (turn is None or t == turn) and (wanted is None or phase_key(p) == wanted):
+        for ended_turn, p in frame.ended:
+            if (turn is None or ended_turn == turn) and (wanted is None or phase_key(p) == wanted):
                 return frame
     last = all_frames[-1]
     if (turn is None or last.turn == turn) and (wanted is None or phase_key(last.phase) == wanted):
         return last
-    done = ", ".join(f"{t} {p}" for f in all_frames for t, p in f.ended) or "none yet"
-    raise LookupError(f"no image for turn {turn} {phase or ''}: phases ended so far: {done}")
+    ended = [f"{n} {p}" for f in all_frames for n, p in f.ended]
+    done = cat(*ended, sep=", ") if ended else t("none yet")
+    raise LookupError(
+        t(
+            "no image for turn {turn} {phase}: phases ended so far: {done}",
+            turn=turn,
+            phase=phase or "",
+            done=done,
+        )
+    )
 
 
 def phase_key(phase: str) -> str:
@@ -106,12 +115,14 @@ def file_name(n: int, frame: Frame) -> str:
 def heading(name: str, s: Situation) -> str:
     """The title of the image of a game in situation s: the same in a chat post, `pbem render`
     and the demo's frames ("g: turn 3, combat", "... (game over)")."""
-    return f"{name}: {s.label}" + (" (game over)" if s.over else "")
+    said = cat(name, s.label, sep=": ")
+    return t("{title} (game over)", title=said) if s.over else said
 
 
 def title(name: str, frame: Frame) -> str:
     """The title of a frame: heading() of the situation it shows."""
-    return f"{name}: {frame.label}" + (" (game over)" if frame.over else "")
+    said = cat(name, frame.label, sep=": ")
+    return t("{title} (game over)", title=said) if frame.over else said
 
 
 __all__ = ["Frame", "file_name", "frames", "heading", "phase_key", "pick", "title"]

@@ -74,13 +74,13 @@ def read_catalogue(path: Path) -> Catalog:
 
 def conflicts(code: str) -> list[str]:
     """msgids two catalogues of a language translate differently ("msgid: file a / file b")."""
-    seen: dict[str, tuple[object, Path]] = {}
+    seen: dict[object, tuple[object, Path]] = {}
     out = []
     for path in catalogue_files(code):
         for message in read_catalogue(path):
             if not message.id or not message.string:
                 continue
-            key = message.id if isinstance(message.id, str) else message.id[0]
+            key = message.id if isinstance(message.id, str) else tuple(message.id)  # a plural
             if key in seen and seen[key][0] != message.string:
                 out.append(f"{key!r}: {seen[key][1]} / {path}")
             seen.setdefault(key, (message.string, path))

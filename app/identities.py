@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.engine import Connection
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import t
 from storage import GameTx, Store, chat_store
 
 CODE_TTL = timedelta(minutes=30)
@@ -32,7 +33,7 @@ CODE_LENGTH = 8
 _PARTNER = "identity:"  # state key: an account -> the account linked with it
 _CODE = "identity-code:"  # state key: a code -> {"user", "expires"}
 _BY_KEY = "identity-code-key:"  # state key: the message that asked -> its code (redelivery)
-_PLATFORMS = {"discord": "Discord", "telegram": "Telegram", "terminal": "the terminal"}
+_PLATFORMS = {"discord": "Discord", "telegram": "Telegram", "terminal": t("the terminal")}
 
 
 def platform_name(user: str) -> str:
@@ -84,31 +85,44 @@ def confirm(store: Store, user: str, code: str, *, now: datetime) -> str:
             return str(doc["user"])  # a redelivered confirm
         raise Rejection(
             "unknown-identity-code",
-            f"unknown code {code[:12]!r}: say `identity link` to get a new one by private message",
+            t(
+                "unknown code {code}: say `identity link` to get a new one by private message",
+                code=repr(code[:12]),
+            ),
         )
     other = str(doc["user"])
     if datetime.fromisoformat(doc["expires"]) <= now:
         raise Rejection(
-            "identity-code-expired", f"the code {code} has expired: say `identity link` again"
+            "identity-code-expired",
+            t("the code {code} has expired: say `identity link` again", code=code),
         )
     if other == user:
         raise Rejection(
             "same-account",
-            "this is the account that asked for the code: confirm it from your account on the "
-            "other platform",
+            t(
+                "this is the account that asked for the code: confirm it from your account on the "
+                "other platform"
+            ),
         )
     if other.partition(":")[0] == user.partition(":")[0]:
         raise Rejection(
             "same-platform",
-            f"both accounts are on {platform_name(user)}: a link joins one Discord and one "
-            "Telegram account",
+            t(
+                "both accounts are on {platform}: a link joins one Discord and one "
+                "Telegram account",
+                platform=platform_name(user),
+            ),
         )
     for who in (user, other):
         linked = partners(store, who)
         if linked and linked != [user if who == other else other]:
             raise Rejection(
                 "already-linked",
-                f"{who} is linked already (with {linked[0]}): one account per platform",
+                t(
+                    "{user} is linked already (with {other}): one account per platform",
+                    user=who,
+                    other=linked[0],
+                ),
             )
     chat_store.set_state(store, _PARTNER + user, other, now=now)
     chat_store.set_state(store, _PARTNER + other, user, now=now)
@@ -154,9 +168,13 @@ def for_change(tx: GameTx, user: str | None, key: str | None) -> list[str]:
 
 
 def identity_text(p: dict[str, str], by: str) -> str:
-    return (
-        f"{p['user']} ({platform_name(p['user'])}) and {p['as']} ({platform_name(p['as'])}) "
-        "are one player in this game: their accounts are linked."
+    return t(
+        "{user} ({platform}) and {other} ({other_platform}) "
+        "are one player in this game: their accounts are linked.",
+        user=p["user"],
+        platform=platform_name(p["user"]),
+        other=p["as"],
+        other_platform=platform_name(p["as"]),
     )
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlmodel import col, delete, select
 
+from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
 from app import fold, games, sealing
 from app.context import Core
@@ -38,15 +39,21 @@ def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
     if row is None:
         return
     if trust.chained_row(tx.s, tx.g, row.hash) is None:
-        raise Tampered(tx.name, {"index": row.index, "problem": f"row {row.index} is not chained"})
+        raise Tampered(
+            tx.name, {"index": row.index, "problem": t("row {row} is not chained", row=row.index)}
+        )
     recorded = row.payload.get("state_sha256")
     if sealing.state_digest(system, state) != recorded:
         raise Tampered(
             tx.name,
             {
                 "index": row.index,
-                "problem": f"the stored snapshot is not the state row {row.index} recorded "
-                f"(state_sha256 {str(recorded)[:12]}...): the snapshot was changed",
+                "problem": t(
+                    "the stored snapshot is not the state row {row} recorded "
+                    "(state_sha256 {digest}...): the snapshot was changed",
+                    row=row.index,
+                    digest=str(recorded)[:12],
+                ),
             },
         )
 
@@ -58,17 +65,24 @@ def checked_state(tx: GameTx, system: GameSystem) -> Any:
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         row = tx.state_row()
         at = row.index if row is not None else tx.head_index
-        problem = f"the stored snapshot is no state of the game ({type(exc).__name__}: {exc})"
+        problem = t(
+            "the stored snapshot is no state of the game ({error}: {why})",
+            error=type(exc).__name__,
+            why=str(exc),
+        )
         raise Tampered(tx.name, {"index": at, "problem": problem}) from exc
     check_snapshot(tx, system, state)
     return state
 
 
 def frozen_text(failure: dict[str, Any], name: str) -> str:
-    return (
-        f"Game {name} is FROZEN: its stored log fails its checks at row {failure['index']}: "
-        f"{failure['problem']}. No order is taken until a moderator runs `pbem repair {name}` "
-        "(docs/threat-model.md); `pbem audit` shows the same."
+    return t(
+        "Game {name} is FROZEN: its stored log fails its checks at row {row}: "
+        "{problem}. No order is taken until a moderator runs `pbem repair {name}` "
+        "(docs/threat-model.md); `pbem audit` shows the same.",
+        name=name,
+        row=failure["index"],
+        problem=failure["problem"],
     )
 
 
@@ -121,7 +135,9 @@ def repair(
             bad = chain.chain_failure(rows)
             cut = len(rows) if bad is None else bad["index"]
             if cut == 0:
-                raise ValueError(f"game {name!r}: row 0 itself is bad; repair it from an export")
+                raise ValueError(
+                    t("game {name}: row 0 itself is bad; repair it from an export", name=repr(name))
+                )
             dropped: list[str] = [str(r.get("hash")) for r in rows[cut:]]
             if dropped:
                 s.exec(
@@ -142,13 +158,22 @@ def repair(
             try:
                 tx.seed()  # checked against its commitment: a changed seed is lost for good
             except Tampered as exc:
-                raise ValueError(f"cannot repair {name!r}: {exc.failure['problem']}") from exc
+                why = exc.failure["problem"]
+                raise ValueError(
+                    t("cannot repair {name}: {why}", name=repr(name), why=why)
+                ) from exc
             tx.reveal_epoch()
             tx.open_epoch(turn, core.seeds())
         tx.finish()
     store._verified.discard(name)
     if store.verify(name) is not None:
-        raise ValueError(f"game {name!r} still fails after the repair: {store.frozen[name]}")
+        raise ValueError(
+            t(
+                "game {name} still fails after the repair: {failure}",
+                name=repr(name),
+                failure=str(store.frozen[name]),
+            )
+        )
     return payload
 
 
@@ -158,7 +183,13 @@ def _from_export(
     """Replace the stored rows by the export's (a stored row's off-chain secret is kept)."""
     header, rows = export
     if header.get("game_uid") != g.uid:
-        raise ValueError(f"the export is of game uid {header.get('game_uid')}, not {g.uid}")
+        raise ValueError(
+            t(
+                "the export is of game uid {uid}, not {game_uid}",
+                uid=header.get("game_uid"),
+                game_uid=g.uid,
+            )
+        )
     secrets = {e.hash: e.secret for e in entries}
     s.exec(delete(LogEntry).where(col(LogEntry.game_id) == g.id))
     s.flush()
@@ -227,7 +258,10 @@ def _restore_epochs(s: Any, g: Any, kept: list[dict[str, Any]]) -> None:
     g.epoch_next_n, g.salt_digest = 1, None
 
 
-_POSTED = re.compile(r"(?:log row|row)\s+(\d+)\D{0,20}?head hash\s+([0-9a-f]{64})", re.IGNORECASE)
+_POSTED = re.compile(  # a post in English or in Russian ("Строка журнала N, хеш вершины H")
+    r"(?:log row|row|строка журнала|строка)\s+(\d+)\D{0,20}?(?:head hash|хеш вершины)\s+([0-9a-f]{64})",
+    re.IGNORECASE,
+)
 _COUNTED = re.compile(r"(\d+)\s+rows?,\s*head hash\s+([0-9a-f]{64})", re.IGNORECASE)
 
 
@@ -241,8 +275,10 @@ def parse_head(text: str) -> tuple[int | None, str]:
     h = re.search(r"[0-9a-fA-F]{64}", text)
     if h is None:
         raise ValueError(
-            "no head hash in it: give the 64-hex head hash, or the text of a post "
-            '("Log row N, head hash H")'
+            t(
+                "no head hash in it: give the 64-hex head hash, or the text of a post "
+                '("Log row N, head hash H")'
+            )
         )
     return None, h.group(0).lower()
 
@@ -251,28 +287,54 @@ def expect_head(rows: list[dict[str, Any]], text: str) -> tuple[bool, str]:
     """Whether the log still holds the kept head at its position (and still chains to it)."""
     index, digest = parse_head(text)
     at = next((r["index"] for r in rows if r.get("hash") == digest), None)
-    where = f"row {index}" if index is not None else "its row"
+    head = digest[:16]
+    where = t("row {row}", row=index) if index is not None else t("its row")
     if at is None:
         if index is not None and index >= len(rows):
-            why = f"the log has only {len(rows)} rows now: it was truncated"
+            why = t("the log has only {n} rows now: it was truncated", n=len(rows))
         elif index is not None:
-            why = f"row {index} now has hash {str(rows[index].get('hash'))[:16]}...: rewritten"
+            why = t(
+                "row {row} now has hash {hash}...: rewritten",
+                row=index,
+                hash=str(rows[index].get("hash"))[:16],
+            )
         else:
-            why = "no row has it: the log was truncated or rewritten"
-        return False, f"Expected head {digest[:16]}... at {where}: NOT in the log ({why})."
+            why = t("no row has it: the log was truncated or rewritten")
+        return False, t(
+            "Expected head {head}... at {where}: NOT in the log ({why}).",
+            head=head,
+            where=where,
+            why=why,
+        )
     if index is not None and at != index:
-        return False, f"Expected head {digest[:16]}... at row {index}: it stands at row {at}."
+        return False, t(
+            "Expected head {head}... at row {row}: it stands at row {at}.",
+            head=head,
+            row=index,
+            at=at,
+        )
     bad = chain.chain_failure(rows)
     if bad is not None and bad["index"] <= at:
-        return False, f"Expected head {digest[:16]}... is at row {at}, but {bad['problem']}."
-    if bad is not None:
-        return True, (
-            f"Expected head {digest[:16]}... at row {at}: the log still holds it; a later row "
-            f"breaks the chain ({bad['problem']})."
+        return False, t(
+            "Expected head {head}... is at row {at}, but {problem}.",
+            head=head,
+            at=at,
+            problem=bad["problem"],
         )
-    return True, (
-        f"Expected head {digest[:16]}... at row {at}: the log still holds it, and its "
-        f"{len(rows) - at - 1} later row(s) chain from it."
+    if bad is not None:
+        return True, t(
+            "Expected head {head}... at row {at}: the log still holds it; a later row "
+            "breaks the chain ({problem}).",
+            head=head,
+            at=at,
+            problem=bad["problem"],
+        )
+    return True, t(
+        "Expected head {head}... at row {at}: the log still holds it, and its "
+        "{n} later row(s) chain from it.",
+        head=head,
+        at=at,
+        n=len(rows) - at - 1,
     )
 
 

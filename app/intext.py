@@ -16,6 +16,8 @@ Decision: the limits are one long chat message (Telegram allows 4096 UTF-16 unit
 
 from __future__ import annotations
 
+from adjudicator.core.i18n import tn
+
 MAX_CHARS = 4096
 MAX_LINES = 100
 REPLACEMENT = "\ufffd"
@@ -46,15 +48,23 @@ def normalise(text: object) -> tuple[str, str | None]:
         text = "" if text is None else str(text)
     text = clean(text)
     if len(text) > MAX_CHARS:
-        return text, (
-            f"the message has {len(text)} characters; at most {MAX_CHARS} are read. "
-            "Send it in parts (orders of one phase may go in several messages)."
+        return text, tn(
+            "the message has {n} characters; at most {limit} are read. "
+            "Send it in parts (orders of one phase may go in several messages).",
+            "the message has {n} characters; at most {limit} are read. "
+            "Send it in parts (orders of one phase may go in several messages).",
+            len(text),
+            limit=MAX_CHARS,
         )
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
-        return text, (
-            f"the message has {lines} lines; at most {MAX_LINES} are read (one order a line). "
-            "Send it in parts."
+        return text, tn(
+            "the message has {n} lines; at most {limit} are read (one order a line). "
+            "Send it in parts.",
+            "the message has {n} lines; at most {limit} are read (one order a line). "
+            "Send it in parts.",
+            lines,
+            limit=MAX_LINES,
         )
     return text, None
 

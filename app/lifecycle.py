@@ -15,7 +15,9 @@ from typing import Any, TypeVar
 
 from adjudicator.core import registry
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import cat, lines, t, tn
 from adjudicator.core.system import GameSystem
+from adjudicator.grammar.lexicon import all_of
 from app import after, clock, games, sealing
 from app.changes import NoDice
 from app.context import Core
@@ -39,7 +41,7 @@ def new_game(
     kind = registry.get(system_id)
     text, source = games.scenario_text(kind, scenario_path)
     system = games.bind(system_id, text, source)
-    out = system.initial(sandbox, NoDice("the setup rolls no dice"))
+    out = system.initial(sandbox, NoDice(t("the setup rolls no dice")))
     snapshot = system.state_to_json(out.state)
     rec = core.store.create_game(
         name, system_id, text, sandbox, snapshot,
@@ -48,19 +50,24 @@ def new_game(
         hidden_seed=core.seeds(), turn=system.situation(out.state).turn or 1,
         state_digest=sealing.state_digest(system, out.state),
     )  # fmt: skip
-    title = f"Game {name!r} created: {system.title}" + (" (sandbox)" if sandbox else "")
-    lines = [title + (f"; moderator {creator}." if creator else ".")]
-    lines += [e.text for e in out.events]
-    lines.append(whose_move(system, out.state))
-    lines += fair_lines(rec)
-    return "\n".join(lines)
+    title = t("Game {name} created: {title}", name=repr(name), title=system.title)
+    if sandbox:
+        title = t("{title} (sandbox)", title=title)
+    said: list[str] = [
+        t("{title}; moderator {user}.", title=title, user=creator) if creator else cat(title, ".")
+    ]
+    said += [e.text for e in out.events]
+    said.append(whose_move(system, out.state))
+    said += fair_lines(rec)
+    return lines(said)
 
 
 def whose_move(system: GameSystem, state: object) -> str:
     s = system.situation(state)
     if s.over:
-        return f"Game over: {s.result}"
-    return f"Turn {s.turn}, {s.phase}: {s.to_move[0] if s.to_move else None} to move."
+        return t("Game over: {result}", result=s.result)
+    who = s.to_move[0] if s.to_move else None
+    return t("Turn {turn}, {phase}: {side} to move.", turn=s.turn, phase=s.phase, side=who)
 
 
 def transact(store: Store, game: str, fn: Callable[[GameTx], T]) -> T:
@@ -85,17 +92,28 @@ def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict[s
         if tx.clock().started_at is not None:
             raise _started_refusal(system, seats, tx.moderators(), side, user)
         if seats.get(side) == user:
-            raise Rejection("already-seated", f"you already play {side}", None)
+            raise Rejection("already-seated", t("you already play {side}", side=side), None)
         if seats.get(side) is not None:
-            free = ", ".join(s.id for s in system.sides if seats.get(s.id) is None) or "none"
+            ids = [s.id for s in system.sides if seats.get(s.id) is None]
+            free = cat(*ids, sep=", ") if ids else t("none")
             raise Rejection(
-                "seat-taken", f"{side} is played by {seats[side]}; the free sides: {free}", None
+                "seat-taken",
+                t(
+                    "{side} is played by {user}; the free sides: {free}",
+                    side=side,
+                    user=seats[side],
+                    free=free,
+                ),
+                None,
             )
         mine = [s for s, u in seats.items() if u == user]
         if mine and not tx.sandbox:
             raise Rejection(
                 "one-seat",
-                f"you already play {mine[0]}: one side per player (a sandbox game allows both)",
+                t(
+                    "you already play {side}: one side per player (a sandbox game allows both)",
+                    side=mine[0],
+                ),
                 None,
             )
         tx.set_seat(side, user)
@@ -113,14 +131,23 @@ def _started_refusal(
     """`join` once the game has started: whoever asks (a spectator, a stranger, a player who
     was unseated), a seat is filled only by a moderator's `seat`."""
     if seats.get(side) == user:
-        return Rejection("already-seated", f"you already play {side}", None)
+        return Rejection("already-seated", t("you already play {side}", side=side), None)
     holder = seats.get(side)
-    taken = f"{side} is played by {holder}" if holder else f"{side} is free"
+    taken = (
+        t("{side} is played by {user}", side=side, user=holder)
+        if holder
+        else t("{side} is free", side=side)
+    )
     return Rejection(
         "started",
-        f"the game has started: {taken}, and after the start a seat is filled only by a "
-        f"moderator ({', '.join(mods) or 'none'}), who says `seat {side} @USER`; ask one of "
-        "them. Until then you may follow the game and ask questions (`status`, `log`).",
+        t(
+            "the game has started: {taken}, and after the start a seat is filled only by a "
+            "moderator ({moderators}), who says `seat {side} @USER`; ask one of "
+            "them. Until then you may follow the game and ask questions (`status`, `log`).",
+            taken=taken,
+            side=side,
+            moderators=cat(*mods, sep=", ") if mods else t("none"),
+        ),
         None,
     )
 
@@ -137,13 +164,15 @@ def leave(
         if tx.clock().started_at is not None:
             raise Rejection(
                 "started",
-                "the game has started: a player leaves only when a moderator frees his side "
-                "(`unseat <SIDE> <REASON>`)",
+                t(
+                    "the game has started: a player leaves only when a moderator frees his side "
+                    "(`unseat <SIDE> <REASON>`)"
+                ),
                 None,
             )
         mine = [s for s, u in tx.seats().items() if u == user and wanted in (None, s)]
         if not mine:
-            raise Rejection("not-seated", "you hold no side in this game", None)
+            raise Rejection("not-seated", t("you hold no side in this game"), None)
         payloads = []
         for n, side in enumerate(mine):
             tx.set_seat(side, None)
@@ -171,12 +200,20 @@ def start(
         seats = tx.seats()
         free = [s.id for s in system.sides if seats.get(s.id) is None]
         if free:
-            verb = "is" if len(free) == 1 else "are"
             raise Rejection(
-                "seats-free", f"{' and '.join(free)} {verb} not taken yet: `join {free[0]}` first"
+                "seats-free",
+                tn(
+                    "{sides} is not taken yet: `join {side}` first",
+                    "{sides} are not taken yet: `join {side}` first",
+                    len(free),
+                    sides=all_of(free),
+                    side=free[0],
+                ),
             )
         if user not in seats.values() and user not in tx.moderators():
-            raise Rejection("not-a-player", "only a player or a moderator of this game starts it")
+            raise Rejection(
+                "not-a-player", t("only a player or a moderator of this game starts it")
+            )
         clocks.set_started(tx.conn, game, now)
         tx.s.flush()
         here = system.situation(system.state_from_json(tx.snapshot))
@@ -197,10 +234,18 @@ def seat_text(payload: dict[str, Any], name: str | None = None) -> str:
     user, gets "You now play <SIDE>.")"""
     who = name or payload["user"]
     you = who.lower() == "you"
-    who = "You" if you else who
+    side = payload["side"]
     if payload.get("action") == "seat":
-        return f"{who} now {'play' if you else 'plays'} {payload['side']}."
-    return f"{who} no longer {'play' if you else 'plays'} {payload['side']}."
+        return (
+            t("You now play {side}.", side=side)
+            if you
+            else t("{user} now plays {side}.", user=who, side=side)
+        )
+    return (
+        t("You no longer play {side}.", side=side)
+        if you
+        else t("{user} no longer plays {side}.", user=who, side=side)
+    )
 
 
 __all__ = ["join", "leave", "new_game", "seat_text", "start", "transact", "whose_move"]

@@ -41,39 +41,27 @@ def mentions(seats: Mapping[str, str | None], sides: Iterable[str], platform: st
 
 
 def pretty(store: Source, text: str) -> str:
-    """User ids ("telegram:123") shown by their names where known. A Msg stays one (the ids
-    are replaced in its arguments), so it can still be said in another language."""
+    """User ids ("telegram:123") shown by their names where known (a Msg stays a Msg: the ids
+    are replaced in its arguments)."""
     ids = set(USER_ID.findall(text))
     if not ids:
         return text
     known = of_users(store, ids)
-
-    def named(value: str) -> str:
-        return USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), value)
-
-    if isinstance(text, Msg):
-        return _in_args(text, named)
-    return named(text)
+    said: str = _renamed(
+        text, lambda s: USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), s)
+    )
+    return said
 
 
-def _in_args(msg: Msg, fn: Callable[[str], str]) -> Msg:
-    """The Msg with fn applied to every plain text among its arguments (ids, what users typed)."""
-
-    def each(value: Any) -> Any:
-        if isinstance(value, Msg):
-            return _in_args(value, fn)
-        if isinstance(value, str):
-            return fn(value)
-        if isinstance(value, (list, tuple)):
-            return [each(v) for v in value]
-        return value
-
-    if msg.forms is not None:
-        return msg
-    if msg.parts is not None:
-        return Msg(msg.template, parts=[each(p) for p in msg.parts])
-    args = {k: each(v) for k, v in msg.args.items()}
-    return Msg(msg.template, args, plural_template=msg.plural_template, count=msg.count_key)
+def _renamed(text: Any, sub: Callable[[str], str]) -> Any:
+    if not isinstance(text, Msg):
+        return sub(text) if isinstance(text, str) else text
+    if text.forms is not None:
+        return text
+    if text.parts is not None:
+        return Msg(text.template, parts=[_renamed(p, sub) for p in text.parts])
+    args = {k: _renamed(v, sub) for k, v in text.args.items()}
+    return Msg(text.template, args, plural_template=text.plural_template, count=text.count_key)
 
 
 __all__ = ["USER_ID", "mentions", "of_sides", "of_users", "pretty"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from adjudicator.core.i18n import t
 from app import clock, notify
 from app.clock import GameClock, When
 from app.durations import format_deadline, format_duration, now_of
@@ -67,12 +68,24 @@ def covers(gc: GameClock, outage: Outage, grace: timedelta = GRACE) -> bool:
 def text(standing: notify.Standing, outage: Outage, old: datetime, now: datetime) -> str:
     start, end = outage
     length = end - start
-    passed = "passed while it was down" if old <= now else "was running"
-    return (
-        f"The service was down for {format_duration(length)} (from {start:%Y-%m-%d %H:%M} UTC). "
-        f"The deadline for {standing.movers()} {passed}; nothing was done on anyone's behalf: "
-        f"the deadline moves by {format_duration(length)}, to "
-        f"{format_deadline(old + length, now)}."
+    values = {
+        "length": format_duration(length),
+        "start": f"{start:%Y-%m-%d %H:%M}",
+        "movers": standing.movers(),
+        "deadline": format_deadline(old + length, now),
+    }
+    if old <= now:
+        return t(
+            "The service was down for {length} (from {start} UTC). "
+            "The deadline for {movers} passed while it was down; nothing was done on anyone's "
+            "behalf: the deadline moves by {length}, to {deadline}.",
+            **values,
+        )
+    return t(
+        "The service was down for {length} (from {start} UTC). "
+        "The deadline for {movers} was running; nothing was done on anyone's behalf: "
+        "the deadline moves by {length}, to {deadline}.",
+        **values,
     )
 
 

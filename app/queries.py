@@ -8,6 +8,7 @@ from typing import Any
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
+from adjudicator.core.i18n import cat, lines, t, tn
 from adjudicator.core.system import GameSystem
 from app import audit, fold, games, identities, integrity, names, roles
 from app.context import Actor, Core
@@ -36,8 +37,10 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
     if system.hidden_information and _is_own(system, query) and who not in _sides(system):
         raise Rejection(
             "not-your-side",
-            "in a game with hidden information only a side's own player asks this (it shows "
-            "what his side may do); ask it as your side, in a private chat",
+            t(
+                "in a game with hidden information only a side's own player asks this (it shows "
+                "what his side may do); ask it as your side, in a private chat"
+            ),
             None,
         )
     viewer = viewer_of(system, rec, state, actor, who, also)
@@ -86,9 +89,12 @@ def _audit(core: Core, game: str, rec: GameRecord, actor: Actor, line: str) -> R
     if actor.user is not None and not me & set(rec.moderators):
         raise Rejection(
             "moderator-only",
-            f"{actor.user} is not a moderator of this game: the chat audit "
-            "is for moderators; players get the files to check themselves with `audit export`"
-            " (then `pbem audit --verify`) or `audit page` (a page any browser checks it in)",
+            t(
+                "{user} is not a moderator of this game: the chat audit "
+                "is for moderators; players get the files to check themselves with `audit export`"
+                " (then `pbem audit --verify`) or `audit page` (a page any browser checks it in)",
+                user=actor.user,
+            ),
             None,
         )
     ok, text, _ = audit.audit_game(core.store, game)
@@ -104,25 +110,27 @@ def status(store: Store, game: str, system: GameSystem, view: str | None = None)
     to_move = system.situation(state).to_move
     shown = system.view(state, games.viewer_of(system, state, view))
     text = system.answer(shown, to_move[0] if to_move else "moderator", C.Status()).text
-    return "\n".join([text, *fair_lines(rec), *trust_lines(store, system, rec)])
+    return lines([text, *fair_lines(rec), *trust_lines(store, system, rec)])
 
 
 def trust_lines(store: Store, system: GameSystem, rec: GameRecord) -> list[str]:
     """What `status` adds to the fair-dice lines: the salts the open epoch has received, and
     the free seats of a started game (filled only by a moderator's `seat`)."""
-    lines = []
+    said: list[str] = []
     if rec.epoch:
         salts = [
-            f"{r.payload.get('salt')!r} ({r.actor})"
+            t("{salt} ({side})", salt=repr(r.payload.get("salt")), side=r.actor)
             for r in store.log(rec.name)
             if r.kind == "salt" and r.payload.get("epoch") == rec.epoch
         ]
-        received = ", ".join(salts) if salts else "none"
-        lines.append(f"Salts received for epoch {rec.epoch}: {received}.")
+        received = cat(*salts, sep=", ") if salts else t("none")
+        said.append(
+            t("Salts received for epoch {epoch}: {salts}.", epoch=rec.epoch, salts=received)
+        )
     free = free_seats(store, system, rec.name, rec.seats)
     if free:
-        lines.append(free_seats_line(system, free))
-    return lines
+        said.append(free_seats_line(system, free))
+    return said
 
 
 def free_seats(
@@ -135,7 +143,7 @@ def free_seats(
     return [s.id for s in system.sides if not seats.get(s.id)]
 
 
-SEALED_ORDER = "(its order, as its side gave it: not shown until the game ends)"
+SEALED_ORDER = t("(its order, as its side gave it: not shown until the game ends)")
 
 
 def log_text(
@@ -144,11 +152,17 @@ def log_text(
     """The log, a row a line (with its details indented), users by the names the chats know."""
     out = []
     for row in log_doc(store, game, count, viewer):
-        who = f"{row['actor']} ({row['user_name']})" if row["user"] else row["actor"]
-        undone = "  [undone or rewound]" if row["kind"] == "order" and not row["effective"] else ""
-        out.append(f"{row['index']}. {who}: {row['text']}{undone}")
-        out += [f"    {line}" for line in row["details"]]
-    return "\n".join(out)
+        who = (
+            t("{side} ({user})", side=row["actor"], user=row["user_name"])
+            if row["user"]
+            else row["actor"]
+        )
+        said = t("{row}. {who}: {text}", row=row["index"], who=who, text=row["text"])
+        if row["kind"] == "order" and not row["effective"]:
+            said = t("{line}  [undone or rewound]", line=said)
+        out.append(said)
+        out += [t("    {line}", line=line) for line in row["details"]]
+    return lines(out)
 
 
 def log_doc(
@@ -196,18 +210,38 @@ def log_doc(
 def rolls_text(store: Store, game: str, count: int = DEFAULT_ROLLS) -> str:
     found = [(row, r) for row in store.log(game) for r in row.rolls]
     if not found:
-        return "No dice rolled yet."
-    lines = [f"The last {min(count, len(found))} of {len(found)} rolls:"]
+        return t("No dice rolled yet.")
+    said = [
+        tn(
+            "The last {shown} of {n} rolls:",
+            "The last {shown} of {n} rolls:",
+            len(found),
+            shown=min(count, len(found)),
+        )
+    ]
     for row, r in found[-count:]:
         if r.get("fixed"):
-            how = "fixed by a moderator (not random)"
+            how = t("fixed by a moderator (not random)")
         elif r.get("hidden"):
-            how = f"epoch {r.get('epoch')}, n {r.get('n')}, hidden until the game ends"
+            how = t(
+                "epoch {epoch}, n {n}, hidden until the game ends",
+                epoch=r.get("epoch"),
+                n=r.get("n"),
+            )
         else:
-            how = f"epoch {r.get('epoch')}, n {r.get('n')}"
+            how = t("epoch {epoch}, n {n}", epoch=r.get("epoch"), n=r.get("n"))
         value = "?" if r.get("value") is None else r["value"]
-        lines.append(f"row {row.index} {row.actor}: {r['purpose']} = {value} ({how})")
-    return "\n".join(lines)
+        said.append(
+            t(
+                "row {row} {side}: {purpose} = {value} ({how})",
+                row=row.index,
+                side=row.actor,
+                purpose=r["purpose"],
+                value=value,
+                how=how,
+            )
+        )
+    return lines(said)
 
 
 __all__ = ["DEFAULT_ROLLS", "answer", "log_doc", "log_text", "rolls_text", "status"]

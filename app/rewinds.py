@@ -29,6 +29,7 @@ from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import cat, t, tn
 from adjudicator.core.system import GameSystem
 from app import fold, games, identities, names
 from app.context import Core
@@ -57,15 +58,29 @@ def discarded_rolls(rows: list[dict[str, Any]], to: int) -> list[dict[str, Any]]
 def rolls_text(rolls: list[dict[str, Any]]) -> str:
     """ "2 rolls are discarded: row 12 attack die 4 (epoch 2, n 1); ..." """
     if not rolls:
-        return "No roll is discarded."
-    shown = "; ".join(
-        f"row {r['row']} {r['purpose']} {'?' if r['value'] is None else r['value']} "
-        f"(epoch {r['epoch']}, n {r['n']})"
-        for r in rolls[:10]
+        return t("No roll is discarded.")
+    shown = cat(
+        *(
+            t(
+                "row {row} {purpose} {value} (epoch {epoch}, n {n})",
+                row=r["row"],
+                purpose=r["purpose"],
+                value="?" if r["value"] is None else r["value"],
+                epoch=r["epoch"],
+                n=r["n"],
+            )
+            for r in rolls[:10]
+        ),
+        sep="; ",
     )
-    more = f"; and {len(rolls) - 10} more" if len(rolls) > 10 else ""
-    word = "roll is" if len(rolls) == 1 else "rolls are"
-    return f"{len(rolls)} {word} discarded: {shown}{more}."
+    more = t("; and {n} more", n=len(rolls) - 10) if len(rolls) > 10 else ""
+    return tn(
+        "{n} roll is discarded: {rolls}{more}.",
+        "{n} rolls are discarded: {rolls}{more}.",
+        len(rolls),
+        rolls=shown,
+        more=more,
+    )
 
 
 def needs_confirmation(tx: GameTx, user: str | None, rolls: list[dict[str, Any]]) -> bool:
@@ -87,10 +102,15 @@ def propose(
 
 def proposal_text(p: dict[str, Any], by: str) -> str:
     rolls = p.get("discarded") or []
-    return (
-        f"Rewind to row {p['to']} proposed by {by} ({p.get('why')}). {rolls_text(rolls)} "
-        f"It needs `confirm rewind` from the other side's player or a second moderator "
-        f"(until {p.get('expires')}); `cancel rewind` withdraws it."
+    return t(
+        "Rewind to row {row} proposed by {by} ({why}). {rolls} "
+        "It needs `confirm rewind` from the other side's player or a second moderator "
+        "(until {until}); `cancel rewind` withdraws it.",
+        row=p["to"],
+        by=by,
+        why=p.get("why"),
+        rolls=rolls_text(rolls),
+        until=p.get("expires"),
     )
 
 
@@ -101,14 +121,20 @@ def pending(tx: GameTx, now: datetime) -> Any:
     if last is None or last.kind != "moderation" or last.payload.get("action") != PROPOSED:
         return Rejection(
             "no-rewind-pending",
-            "no rewind waits for confirmation (a proposal lapses as soon as the game moves on "
-            "after it: a moderator proposes it again with `rewind <ROW> <REASON>`)",
+            t(
+                "no rewind waits for confirmation (a proposal lapses as soon as the game moves on "
+                "after it: a moderator proposes it again with `rewind <ROW> <REASON>`)"
+            ),
         )
     if datetime.fromisoformat(last.payload["expires_at"]) <= now:
         return Rejection(
             "rewind-expired",
-            f"the rewind proposed at row {last.index} expired ({last.payload.get('expires')}); "
-            "a moderator may propose it again",
+            t(
+                "the rewind proposed at row {row} expired ({when}); "
+                "a moderator may propose it again",
+                row=last.index,
+                when=last.payload.get("expires"),
+            ),
         )
     return last
 
@@ -117,7 +143,7 @@ def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
     """Why `me` may not confirm (None: he may)."""
     proposer = proposal.user
     if proposer in me:
-        return (
+        return t(
             "the proposer of a rewind does not confirm it himself: the other side's player or "
             "a second moderator says `confirm rewind` (or you withdraw it: `cancel rewind`)"
         )
@@ -127,15 +153,16 @@ def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
     seats = tx.seats()
     mine = {side for side, who in seats.items() if who in me}
     if not mine:
-        return (
+        return t(
             "only the other side's player or a second moderator confirms a rewind; a "
             "spectator may follow it with `log` and `rolls`"
         )
     others = mine - rolled if rolled != set(seats) else mine
     if not others:
-        return (
-            f"the rewind discards rolls of your side ({', '.join(sorted(mine))}): the other "
-            "side's player or a second moderator confirms it"
+        return t(
+            "the rewind discards rolls of your side ({sides}): the other "
+            "side's player or a second moderator confirms it",
+            sides=cat(*sorted(mine), sep=", "),
         )
     return None
 
@@ -158,7 +185,7 @@ def confirm(
         me = set(identities.accounts(core.store, user)) | {user}
         if cancel:
             if found.user not in me and not me & set(tx.moderators()):
-                raise Rejection("moderator-only", "the proposer or a moderator cancels a rewind")
+                raise Rejection("moderator-only", t("the proposer or a moderator cancels a rewind"))
             payload = {"action": CANCELLED, "proposal": found.index, "why": None}
             tx.append("moderation", "moderator", "cancel rewind", payload, user=user, key=key)
             return _done_text(payload)
@@ -196,17 +223,23 @@ def confirm(
 def announcement(
     to: object, by: str | None, confirmed: str | None, rolls: list[dict[str, Any]] | None
 ) -> str:
-    how = f", confirmed by {confirmed}" if confirmed else ""
-    return (
-        f"Rewound to row {to} by {by or 'the operator'}{how}. {rolls_text(rolls or [])} "
-        "A fresh dice epoch is open: an order given again rolls from its new commitment."
+    how = t(", confirmed by {user}", user=confirmed) if confirmed else ""
+    return t(
+        "Rewound to row {row} by {by}{how}. {rolls} "
+        "A fresh dice epoch is open: an order given again rolls from its new commitment.",
+        row=to,
+        by=by or t("the operator"),
+        how=how,
+        rolls=rolls_text(rolls or []),
     )
 
 
 def _done_text(p: dict[str, Any]) -> str:
     if p.get("action") == CANCELLED:
-        return f"The rewind proposed at row {p['proposal']} is cancelled; nothing changed."
-    return f"Rewind to row {p.get('to')} applied."
+        return t(
+            "The rewind proposed at row {row} is cancelled; nothing changed.", row=p["proposal"]
+        )
+    return t("Rewind to row {row} applied.", row=p.get("to"))
 
 
 class _Change:
@@ -243,9 +276,9 @@ def discards_line(rows: Iterable[dict[str, Any]]) -> str:
     """The audit's line: the rolls each moderator's rewinds discarded."""
     counts = discards_by_moderator(rows)
     if not counts:
-        return "Rewinds: no roll was discarded by a rewind."
+        return t("Rewinds: no roll was discarded by a rewind.")
     each = ", ".join(f"{who} {n}" for who, n in sorted(counts.items()))
-    return f"Rolls discarded by rewinds, per moderator (the proposer): {each}."
+    return t("Rolls discarded by rewinds, per moderator (the proposer): {each}.", each=each)
 
 
 __all__ = [

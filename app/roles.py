@@ -13,7 +13,9 @@ from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import MODERATOR_ACTOR, GameSystem
+from adjudicator.grammar.lexicon import all_of
 from storage import GameRecord, GameTx
 
 Moderation = C.Pause | C.Resume | C.Seat | C.Unseat | C.Moderator  # what `moderate` carries out
@@ -39,7 +41,9 @@ def actor_for(
     if user is None:  # the local operator: trusted, speaks as --as
         if isinstance(item, C.MODERATION) and asked != "moderator":
             raise Rejection(
-                "moderator-only", f"`{what}` is a moderator command: say it as the moderator", None
+                "moderator-only",
+                t("`{what}` is a moderator command: say it as the moderator", what=what),
+                None,
             )
         return asked or (to_move[0] if to_move else MODERATOR_ACTOR)
     mods = tx.moderators()
@@ -48,8 +52,13 @@ def actor_for(
         if not me & set(mods):
             raise Rejection(
                 "moderator-only",
-                f"{user} is not a moderator of this game: only its moderators "
-                f"({', '.join(mods) or 'none'}) may `{what}`",
+                t(
+                    "{user} is not a moderator of this game: only its moderators "
+                    "({moderators}) may `{what}`",
+                    user=user,
+                    what=what,
+                    moderators=cat(*mods, sep=", ") if mods else t("none"),
+                ),
                 None,
             )
         return MODERATOR_ACTOR
@@ -58,21 +67,31 @@ def actor_for(
         if me & set(mods):
             raise Rejection(
                 "not-seated",
-                f"{user} moderates this game but holds no seat: a moderator gives no player "
-                f"orders (`seat <SIDE> {user}` would seat him)",
+                t(
+                    "{user} moderates this game but holds no seat: a moderator gives no player "
+                    "orders (`seat <SIDE> {user}` would seat him)",
+                    user=user,
+                ),
                 None,
             )
         raise Rejection(
             "spectator",
-            f"{user} holds no seat in this game: a spectator may ask questions (status, units, "
-            "rolls, log ...) but give no orders",
+            t(
+                "{user} holds no seat in this game: a spectator may ask questions (status, units, "
+                "rolls, log ...) but give no orders",
+                user=user,
+            ),
             None,
         )
     if asked is not None and asked not in mine:
         raise Rejection(
             "not-your-seat",
-            f"{user} plays {' and '.join(mine)}, not {asked}: a player gives orders only for "
-            "his own side",
+            t(
+                "{user} plays {sides}, not {asked}: a player gives orders only for his own side",
+                user=user,
+                sides=all_of(mine),
+                asked=asked,
+            ),
             None,
         )
     if asked is not None:
@@ -113,7 +132,7 @@ def moderate(tx: GameTx, user: str | None, item: Moderation) -> tuple[str, dict[
         if tx.paused == pausing:
             raise Rejection(
                 "already-" + ("paused" if pausing else "running"),
-                "the game is already " + ("paused" if pausing else "running"),
+                t("the game is already paused") if pausing else t("the game is already running"),
                 None,
             )
         tx.set_paused(pausing, item.reason)
@@ -121,26 +140,38 @@ def moderate(tx: GameTx, user: str | None, item: Moderation) -> tuple[str, dict[
     if isinstance(item, C.Seat):
         before = tx.seats().get(item.side)
         if before == item.user:
-            raise Rejection("already-seated", f"{item.user} already plays {item.side}", None)
+            raise Rejection(
+                "already-seated",
+                t("{user} already plays {side}", user=item.user, side=item.side),
+                None,
+            )
         tx.set_seat(item.side, item.user)
         return "seat", {"side": item.side, "user": item.user, "previous": before}
     if isinstance(item, C.Unseat):
         before = tx.seats().get(item.side)
         if before is None:
-            raise Rejection("seat-empty", f"nobody plays {item.side}: the seat is empty", None)
+            raise Rejection(
+                "seat-empty", t("nobody plays {side}: the seat is empty", side=item.side), None
+            )
         tx.set_seat(item.side, None)
         return "unseat", {"side": item.side, "user": before}
     mods = tx.moderators()
     if item.action == "add":
         if item.user in mods:
-            raise Rejection("already-moderator", f"{item.user} is already a moderator", None)
+            raise Rejection(
+                "already-moderator", t("{user} is already a moderator", user=item.user), None
+            )
         tx.add_moderator(item.user)
         return "moderator-add", {"user": item.user}
     if item.user not in mods:
-        raise Rejection("not-a-moderator", f"{item.user} is not a moderator of this game", None)
+        raise Rejection(
+            "not-a-moderator", t("{user} is not a moderator of this game", user=item.user), None
+        )
     if len(mods) == 1:
         raise Rejection(
-            "last-moderator", f"{item.user} is the last moderator: add another one first", None
+            "last-moderator",
+            t("{user} is the last moderator: add another one first", user=item.user),
+            None,
         )
     tx.remove_moderator(item.user)
     return "moderator-remove", {"user": item.user}
@@ -154,23 +185,38 @@ def check_undo(
     if target["payload"].get("rolls"):
         raise Rejection(
             "undo-dice",
-            f"row {index} ({text}) rolled a die: an order that rolled is never undone",
+            t(
+                "row {index} ({text}) rolled a die: an order that rolled is never undone",
+                index=index,
+                text=text,
+            ),
             None,
         )
     for row in rows[index + 1 :]:
         if row["kind"] in ("epoch", "reveal", "reveal-hidden", "rewind"):
             raise Rejection(
                 "undo-reveal",
-                f"a dice epoch ended or opened after row {index} ({text}) (row {row['index']}): "
-                "undo never crosses a reveal",
+                t(
+                    "a dice epoch ended or opened after row {index} ({text}) (row {row}): "
+                    "undo never crosses a reveal",
+                    index=index,
+                    text=text,
+                    row=row["index"],
+                ),
                 None,
             )
     later = [r for r in effective if r["index"] > index]
     if later:
         raise Rejection(
             "undo-after-opponent",
-            f"{later[0]['actor'].title()} has acted since row {index} ({text}) (row "
-            f"{later[0]['index']}): an order is undone only before anyone else acts",
+            t(
+                "{actor} has acted since row {index} ({text}) (row "
+                "{row}): an order is undone only before anyone else acts",
+                actor=later[0]["actor"].title(),
+                index=index,
+                text=text,
+                row=later[0]["index"],
+            ),
             None,
         )
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from adjudicator.core.i18n import EN, Language, say
+from adjudicator.core.i18n import EN, Language, say, t
 from adjudicator.core.system import GameSystem
 from app import audit, fold, frames, games, lifecycle, queries
 from app.context import Actor, Core
@@ -156,7 +156,8 @@ class GameService:
         state = fold.replay(system, fold.with_secrets(rec.log), check=True)
         if state_hash(system.state_to_json(state)) != state_hash(rec.snapshot):
             raise ReplayMismatch(
-                rec.head_index, f"game {name!r}: replaying the log does not give the snapshot"
+                rec.head_index,
+                t("game {name}: replaying the log does not give the snapshot", name=repr(name)),
             )
 
 

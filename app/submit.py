@@ -21,8 +21,10 @@ from typing import Any
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
+from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import SYSTEM_ACTOR, GameSystem
 from adjudicator.grammar import ParseError
+from adjudicator.grammar.lexicon import any_of
 from app import changes, games, identities, integrity, queries, roles
 from app.after import after_change
 from app.context import Actor, Core
@@ -69,7 +71,7 @@ def submit(
     system = games.system_of(core.store, game)
     parsed = system.grammar.parse_message(text)
     if not parsed:
-        msg = "the message has no orders; type 'help' for the commands."
+        msg = t("the message has no orders; type 'help' for the commands.")
         return Submitted([refused(text, "empty", msg, None)])
     if all(is_query(system, item) or isinstance(item, ParseError) for _, item in parsed):
         return Submitted(_questions(core, game, system, actor, parsed), False, parsed)
@@ -197,13 +199,13 @@ class _Run:
         reply = change_reply(tx, tx.written[mark:], line, viewer=_viewer(self.system, actor))
         linked = [row_text(tx, r) for r in tx.written[first:mark]]
         if linked:
-            reply.reply = "\n".join([*linked, reply.reply])
+            reply.reply = lines([*linked, reply.reply])
         return reply, state
 
     def _check_expected(self, tx: GameTx, state: Any) -> None:
         if self.expect is not None and self.system.situation(state).key != self.expect:
             raise Rejection(
-                "deadline-stale", "the game moved on before the deadline's default was applied"
+                "deadline-stale", t("the game moved on before the deadline's default was applied")
             )
 
     def _check_started(self, tx: GameTx, item: object) -> None:
@@ -216,22 +218,22 @@ class _Run:
         if self.actor.where is None or not playing:
             return
         if tx.clock().started_at is None:
-            joins = " or ".join(f"`join {s.id}`" for s in self.system.sides)
+            joins = any_of([t("`join {side}`", side=s.id) for s in self.system.sides])
             raise Rejection(
                 "not-started",
-                f"the game {self.game} has not started yet: take a side with {joins}, "
-                "then say `start`.",
-            )
+                t("the game {game} has not started yet: take a side with {joins}, "
+                  "then say `start`.", game=self.game, joins=joins),
+            )  # fmt: skip
 
     def _check_paused(self, tx: GameTx, actor: str) -> None:
         players = {s.id for s in self.system.sides} | {SYSTEM_ACTOR}
         if tx.paused and actor in players:
             raise Rejection(
                 "paused",
-                f"the game is paused by a moderator ({tx.g.paused_why}); orders wait until a "
-                "moderator says `resume`. Questions still work.",
+                t("the game is paused by a moderator ({why}); orders wait until a "
+                  "moderator says `resume`. Questions still work.", why=tx.g.paused_why),
                 None,
-            )
+            )  # fmt: skip
 
 
 __all__ = ["Actor", "Submitted", "is_query", "submit"]

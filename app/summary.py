@@ -20,7 +20,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from adjudicator.core.events import event_text
+from adjudicator.core.i18n import lines as text_lines
+from adjudicator.core.i18n import t, tn
 from adjudicator.core.system import Side, Situation
+from adjudicator.grammar.lexicon import all_of
 
 MAX_LINES = 30
 
@@ -51,12 +55,13 @@ def happened(
     lines: list[str] = []
     for ev in events:
         if ev.get("kind") in headlines:
-            text = ev.get("text") or ev.get("kind", "")
+            text = event_text(ev) or ev.get("kind", "")
             if not lines or lines[-1] != text:
                 lines.append(text)
     if len(lines) > limit:
         rest = len(lines) - limit + 1
-        lines = [*lines[: limit - 1], f"... and {rest} more (`log` shows everything)."]
+        more = t("... and {n} more (`log` shows everything).", n=rest)
+        lines = [*lines[: limit - 1], more]
     return lines
 
 
@@ -64,23 +69,23 @@ def in_words(delta: timedelta) -> str:
     """47 h, 3 h 12 min, 40 min, 2 d 4 h; "now" for no time left."""
     minutes = int(delta.total_seconds() // 60)
     if minutes <= 0:
-        return "now"
+        return t("now")
     hours, mins = divmod(minutes, 60)
     if hours == 0:
-        return f"{mins} min"
+        return t("{m} min", m=mins)
     if hours < 10:
-        return f"{hours} h {mins} min" if mins else f"{hours} h"
+        return t("{h} h {m} min", h=hours, m=mins) if mins else t("{h} h", h=hours)
     if hours < 72:
-        return f"{hours} h"
+        return t("{h} h", h=hours)
     days, hours = divmod(hours, 24)
-    return f"{days} d {hours} h" if hours else f"{days} d"
+    return t("{d} d {h} h", d=days, h=hours) if hours else t("{d} d", d=days)
 
 
 def when(deadline_at: datetime, now: datetime) -> str:
     """ "2026-12-02 14:00 UTC (in 47 h)"."""
     left = deadline_at - now
-    rel = "passed" if left.total_seconds() <= 0 else f"in {in_words(left)}"
-    return f"{deadline_at.strftime('%Y-%m-%d %H:%M')} UTC ({rel})"
+    rel = t("passed") if left.total_seconds() <= 0 else t("in {time}", time=in_words(left))
+    return t("{at} UTC ({left})", at=deadline_at.strftime("%Y-%m-%d %H:%M"), left=rel)
 
 
 def side_name(sides: Sequence[Side], side: str | None) -> str:
@@ -90,21 +95,30 @@ def side_name(sides: Sequence[Side], side: str | None) -> str:
 
 def who(sides: Sequence[Side], side: str, names: Mapping[str, str | None]) -> str:
     name = names.get(side)
-    return f"{side_name(sides, side)} ({name})" if name else side_name(sides, side)
+    return (
+        t("{side} ({user})", side=side_name(sides, side), user=name)
+        if name
+        else side_name(sides, side)
+    )
 
 
 def whose_move_line(s: Situation, sides: Sequence[Side], names: Mapping[str, str | None]) -> str:
     """ "Second (bob) to move: turn 2, second-combat." or the pending decision, or the result."""
     if s.result is not None:
         if "text" in s.result:
-            return f"Game over: {s.result['text']}"
-        return "Game over."
+            return t("Game over: {result}", result=s.result["text"])
+        return t("Game over.")
     if s.pending:
         d = s.pending[0]
-        return f"{who(sides, d.side, names)} must decide: {d.prompt}"
+        return t("{who} must decide: {prompt}", who=who(sides, d.side, names), prompt=d.prompt)
     if not s.to_move:
-        return f"Turn {s.turn}, {s.phase}: no player to move."
-    return f"{who(sides, s.to_move[0], names)} to move: turn {s.turn}, {s.phase}."
+        return t("Turn {turn}, {phase}: no player to move.", turn=s.turn, phase=s.phase)
+    return t(
+        "{who} to move: turn {turn}, {phase}.",
+        who=who(sides, s.to_move[0], names),
+        turn=s.turn,
+        phase=s.phase,
+    )
 
 
 def post_text(post: Post, names: Mapping[str, str | None]) -> str:
@@ -112,32 +126,36 @@ def post_text(post: Post, names: Mapping[str, str | None]) -> str:
     lines: list[str] = []
     if post.note:
         lines.append(post.note)
-    lines.append(f"**{post.game}: turn {s.turn}, {s.phase}**")
+    lines.append(t("**{game}: turn {turn}, {phase}**", game=post.game, turn=s.turn, phase=s.phase))
     told = happened(post.events, post.headlines)
-    told = [t for t in told if not (post.note and t in post.note)]
+    told = [x for x in told if not (post.note and x in post.note)]
     if told:
-        lines.append("What happened:")
-        lines += [f"- {t}" for t in told]
+        lines.append(t("What happened:"))
+        lines += [t("- {event}", event=x) for x in told]
     lines.append(whose_move_line(s, post.sides, names))
     if post.paused_why:
-        lines.append(f"The game is paused by a moderator: {post.paused_why}.")
+        lines.append(t("The game is paused by a moderator: {why}.", why=post.paused_why))
     if not s.over:
         if post.clock_paused:
-            lines.append("Deadline: the clock is paused.")
+            lines.append(t("Deadline: the clock is paused."))
         elif post.deadline_at is not None and post.now is not None:
-            lines.append(f"Deadline: {when(post.deadline_at, post.now)}.")
+            lines.append(t("Deadline: {when}.", when=when(post.deadline_at, post.now)))
     lines += post.extra
-    lines.append(f"Log row {post.head_index}, head hash {post.head_hash}.")
-    return "\n".join(lines)
+    lines.append(t("Log row {row}, head hash {hash}.", row=post.head_index, hash=post.head_hash))
+    return text_lines(lines)
 
 
 def free_seats_line(system: Any, free: Sequence[str]) -> str:
     """ "Free seat: <SIDE> (nobody plays it; ...)": a started game's seats nobody holds."""
-    names = " and ".join(s.name for s in system.sides if s.id in free)
-    word = "seat" if len(free) == 1 else "seats"
-    return (
-        f"Free {word}: {names} (nobody plays it; after the start only a moderator fills a "
-        f"seat: `seat {free[0]} @USER`)."
+    names = all_of([s.name for s in system.sides if s.id in free])
+    return tn(
+        "Free seat: {names} (nobody plays it; after the start only a moderator fills a "
+        "seat: `seat {side} @USER`).",
+        "Free seats: {names} (nobody plays it; after the start only a moderator fills a "
+        "seat: `seat {side} @USER`).",
+        len(free),
+        names=names,
+        side=free[0],
     )
 
 

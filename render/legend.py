@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from render.canvas import Canvas, Colour, Draw
-from render.text import font
+from render.text import font_for
 
 
 def heading(
@@ -22,7 +22,7 @@ def heading(
 ) -> None:
     """A rule across the width and the title under it."""
     d.line((x0, top, x0 + width, top), fill=line_colour, width=2)
-    d.text((x0, top + 8), title, font=font(size), fill=ink)
+    d.text((x0, top + 8), title, font=font_for(title, size), fill=ink)
 
 
 def sample_row(
@@ -44,7 +44,7 @@ def sample_row(
         img.paste(spr, (round(cx - spr.width / 2), y))
         for j, line in enumerate(label.split("\n")):
             xy = (cx, y + label_dy + j * (size + 4))
-            d.text(xy, line, font=font(size), fill=ink, anchor="mt")
+            d.text(xy, line, font=font_for(line, size), fill=ink, anchor="mt")
 
 
 def inline_row(
@@ -64,7 +64,7 @@ def inline_row(
         bx = x0 + cw * i
         img.paste(sym, (round(bx), y))
         xy = (bx + sym.width + gap, y + sym.height / 2)
-        d.text(xy, label, font=font(size), fill=ink, anchor="lm")
+        d.text(xy, label, font=font_for(label, size), fill=ink, anchor="lm")
 
 
 def symbol_columns(
@@ -89,4 +89,6 @@ def symbol_columns(
         x = x0 + col * colw
         yy = y + row * row_h
         fn(x, yy)
-        d.text((x + label_dx, yy + label_dy), label, font=font(size), fill=ink, anchor="lm")
+        d.text(
+            (x + label_dx, yy + label_dy), label, font=font_for(label, size), fill=ink, anchor="lm"
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from adjudicator.core.i18n import EN, Language, say, tn
 from render.canvas import Canvas, Colour, Draw
 from render.text import text, text_length, wrap
 
@@ -41,10 +42,12 @@ def text_block(
     line_h: float = 23,
     more_size: int = 17,
     width: float | None = None,
+    language: Language = EN,
 ) -> int:
     """Lines [(text, colour, size)] from y down, line_h apart, above bottom; when they do not
     all fit, the last line that fits says how many more there are. A line wider than width (if
-    given) is wrapped, its further parts indented. Returns how many lines were shown."""
+    given) is wrapped, its further parts indented. Returns how many lines were shown. The
+    lines are drawn as given; the "more lines" line is said in `language`."""
     if width is not None:
         wrapped: list[tuple[str, Colour, int]] = []
         for s, colour, size in lines:
@@ -57,7 +60,9 @@ def text_block(
     shown = 0
     for i, (s, colour, size) in enumerate(lines):
         if y + line_h > bottom - (line_h if i < len(lines) - 1 else 0):
-            text(img, (x0, y), f"... and {len(lines) - i} more lines", more_size, more_colour)
+            left = len(lines) - i  # (the English text says "lines" even of one)
+            more = tn("... and {n} more lines", "... and {n} more lines", left)
+            text(img, (x0, y), say(more, language), more_size, more_colour)
             break
         body = s.lstrip(" ")  # leading spaces indent (a glyph mask starts at its first ink)
         text(img, (x0 + text_length(s[: len(s) - len(body)], size), y), body, size, colour)

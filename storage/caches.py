@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from adjudicator.core.i18n import t
 from storage.models import DiceSecret, Game, Moderator, Seat
 from storage.trust import Failure, _fail, check_seed
 
@@ -57,8 +58,13 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
         if seat.user != user or (user is not None and seat.row_hash != digest):
             return _fail(
                 by_hash.get(digest, 0),
-                f"seat table row {seat.side} = {seat.user!r} disagrees with the chain: row"
-                f" {by_hash.get(digest, 0)} gives it to {user!r}",
+                t(
+                    "seat table row {side} = {user} disagrees with the chain: row {get} gives it to {user2}",
+                    side=seat.side,
+                    user=repr(seat.user),
+                    get=by_hash.get(digest, 0),
+                    user2=repr(user),
+                ),
             )
     mods = list(s.exec(select(Moderator).where(Moderator.game_id == g.id)))
     have = {m.user: m.row_hash for m in mods}
@@ -66,13 +72,14 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
         if user not in want["moderators"] or want["moderators"][user] != digest:
             return _fail(
                 by_hash.get(want["moderators"].get(user) or "", g.head_index),
-                f"moderator table row {user!r} disagrees with the chain (no chained row makes"
-                " him a moderator now)",
+                t(
+                    "moderator table row {user} disagrees with the chain (no chained row makes him a moderator now)",
+                    user=repr(user),
+                ),
             )
     for user, digest in want["moderators"].items():
         if user not in have:
-            return _fail(by_hash[digest], f"moderator {user!r} of row {by_hash[digest]} is"
-                         " missing from the moderator table")  # fmt: skip
+            return _fail(by_hash[digest], t('moderator {user} of row {value} is missing from the moderator table', user=repr(user), value=by_hash[digest]))  # fmt: skip
     if g.epoch_row_hash != want["dice"]:
         return _fail(
             by_hash.get(want["dice"] or "", g.head_index),
@@ -85,8 +92,7 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
     for secret in s.exec(q.order_by(col(DiceSecret.id))):
         if secret.kind == "epoch" and secret.epoch in revealed:
             if revealed[secret.epoch] != secret.seed:
-                return _fail(g.head_index, f"the stored seed of epoch {secret.epoch} is not the"
-                             " one its reveal row published")  # fmt: skip
+                return _fail(g.head_index, t('the stored seed of epoch {epoch} is not the one its reveal row published', epoch=secret.epoch))  # fmt: skip
             continue
         fail = check_seed(s, g, secret.kind, secret.epoch, secret.seed)
         if fail:

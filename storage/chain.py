@@ -18,6 +18,22 @@ from __future__ import annotations
 import hashlib
 import json
 
+from adjudicator.core.i18n import t
+
+AT_ROW = "row {row}: {problem}"  # a problem at a row; the audit report shows the problem alone
+IN_HEADER = "header: {problem}"
+
+
+def at_row(index, problem) -> str:
+    """ "row 12: <problem>" (the problem a text of its own, said in the reader's language)."""
+    return t("row {row}: {problem}", row=index, problem=problem)
+
+
+def in_header(problem) -> str:
+    """ "header: <problem>"."""
+    return t("header: {problem}", problem=problem)
+
+
 GENESIS = "0" * 64
 CHAINED_FIELDS = ("index", "kind", "actor", "user", "text", "payload", "key", "created_at")
 LINK_FIELDS = ("prev_hash", "hash")
@@ -57,15 +73,16 @@ def _short(h) -> str:
 def row_defect(row) -> str | None:
     """Why a row cannot be hashed at all (unreadable line, missing field), or None."""
     if not isinstance(row, dict):
-        return f"not a JSON object ({type(row).__name__})"
+        return t("not a JSON object ({name})", name=type(row).__name__)
     if "_error" in row:
-        return str(row["_error"])
+        error = row["_error"]
+        return error if isinstance(error, str) else str(error)
     missing = [f for f in CHAINED_FIELDS + LINK_FIELDS if f not in row]
     if missing:
-        return "missing field(s) " + ", ".join(missing)
+        return t("missing field(s) {fields}", fields=", ".join(missing))
     for f in LINK_FIELDS:
         if not isinstance(row[f], str):
-            return f"{f} is not a string"
+            return t("{f} is not a string", f=f)
     return None
 
 
@@ -73,13 +90,23 @@ def _misplaced(rows: list[dict], pos: int, found) -> dict:
     """Row `pos` holds the wrong index: say whether rows were deleted, inserted or reordered."""
     row = rows[pos]
     expected_prev = GENESIS if pos == 0 else rows[pos - 1].get("hash")
-    fail = {"index": pos, "expected": f"row {pos}", "found": f"row {found!r}"}
+    fail = {
+        "index": pos,
+        "expected": t("row {pos}", pos=pos),
+        "found": t("row {found}", found=repr(found)),
+    }
     if not _is_index(found):
-        return fail | {"problem": f"row {pos}: index field is not an integer"}
+        return fail | {"problem": at_row(pos, t("index field is not an integer"))}
     if row.get("prev_hash") == expected_prev:
         return fail | {
-            "problem": f"row {pos}: index field changed (the row links to row {pos - 1}"
-            f" but says it is row {found})"
+            "problem": at_row(
+                pos,
+                t(
+                    "index field changed (the row links to row {value} but says it is row {found})",
+                    value=pos - 1,
+                    found=found,
+                ),
+            )
         }
     later = [
         q
@@ -89,17 +116,31 @@ def _misplaced(rows: list[dict], pos: int, found) -> dict:
     if found > pos:
         if later:
             return fail | {
-                "problem": f"rows reordered: row {found} stands where row {pos} should"
-                f" (row {pos} is at position {later[0]})"
+                "problem": t(
+                    "rows reordered: row {found} stands where row {pos} should (row {pos} is at position {value})",
+                    found=found,
+                    pos=pos,
+                    value=later[0],
+                )
             }
         return fail | {
-            "problem": f"row {pos} is missing (deleted): the log jumps to row {found}"
+            "problem": t(
+                "row {pos} is missing (deleted): the log jumps to row {found}", pos=pos, found=found
+            )
             if found == pos + 1
-            else f"rows {pos}..{found - 1} are missing (deleted): the log jumps to row {found}"
+            else t(
+                "rows {pos}..{value} are missing (deleted): the log jumps to row {found}",
+                pos=pos,
+                value=found - 1,
+                found=found,
+            )
         }
     return fail | {
-        "problem": f"row {found} out of place at position {pos}"
-        " (a row was inserted, duplicated or reordered)"
+        "problem": t(
+            "row {found} out of place at position {pos} (a row was inserted, duplicated or reordered)",
+            found=found,
+            pos=pos,
+        )
     }
 
 
@@ -114,8 +155,8 @@ def chain_failure(rows: list[dict], start_hash: str = GENESIS) -> dict | None:
         if defect:
             return {
                 "index": pos,
-                "problem": f"row {pos} is unreadable: {defect}",
-                "expected": "a complete log row",
+                "problem": t("row {pos} is unreadable: {defect}", pos=pos, defect=defect),
+                "expected": t("a complete log row"),
                 "found": defect,
             }
         if not _is_index(row["index"]) or row["index"] != pos:
@@ -129,9 +170,13 @@ def chain_failure(rows: list[dict], start_hash: str = GENESIS) -> dict | None:
             ):
                 return {
                     "index": pos,
-                    "problem": f"row {pos - 1} appears twice (a copy stands at position {pos})",
-                    "expected": f"row {pos}",
-                    "found": f"a second row {pos - 1}",
+                    "problem": t(
+                        "row {value} appears twice (a copy stands at position {pos})",
+                        value=pos - 1,
+                        pos=pos,
+                    ),
+                    "expected": t("row {pos}", pos=pos),
+                    "found": t("a second row {value}", value=pos - 1),
                 }
             if (
                 pos >= 2
@@ -141,25 +186,34 @@ def chain_failure(rows: list[dict], start_hash: str = GENESIS) -> dict | None:
             ):
                 return {
                     "index": pos - 1,
-                    "problem": f"row {pos - 1} was inserted: the next row links past it to"
-                    f" row {pos - 2}",
-                    "expected": f"row {pos - 1} = {_short(row['hash'])}",
-                    "found": f"an extra row {_short(rows[pos - 1].get('hash'))}",
+                    "problem": t(
+                        "row {value} was inserted: the next row links past it to row {value2}",
+                        value=pos - 1,
+                        value2=pos - 2,
+                    ),
+                    "expected": t(
+                        "row {value} = {short}", value=pos - 1, short=_short(row["hash"])
+                    ),
+                    "found": t("an extra row {short}", short=_short(rows[pos - 1].get("hash"))),
                 }
             return _misplaced(rows, pos, row["index"])
         if row["prev_hash"] != prev:
             if pos >= 1 and row["prev_hash"] == rows[pos - 1]["prev_hash"]:
                 return {
                     "index": pos - 1,
-                    "problem": f"row {pos - 1} was inserted: row {pos} links to the row before it",
-                    "expected": f"prev_hash {prev}",
-                    "found": f"prev_hash {row['prev_hash']}",
+                    "problem": t(
+                        "row {value} was inserted: row {pos} links to the row before it",
+                        value=pos - 1,
+                        pos=pos,
+                    ),
+                    "expected": t("prev_hash {prev}", prev=prev),
+                    "found": t("prev_hash {prev_hash}", prev_hash=row["prev_hash"]),
                 }
             return {
                 "index": pos,
-                "problem": f"row {pos}: prev_hash does not link to row {pos - 1}"
+                "problem": at_row(pos, t("prev_hash does not link to row {value}", value=pos - 1))
                 if pos
-                else "row 0: prev_hash is not the genesis hash",
+                else at_row(0, t("prev_hash is not the genesis hash")),
                 "expected": prev,
                 "found": row["prev_hash"],
             }
@@ -168,8 +222,8 @@ def chain_failure(rows: list[dict], start_hash: str = GENESIS) -> dict | None:
         except (TypeError, ValueError) as exc:
             return {
                 "index": pos,
-                "problem": f"row {pos}: fields are not plain JSON ({exc})",
-                "expected": "JSON values",
+                "problem": at_row(pos, t("fields are not plain JSON ({exc})", exc=exc)),
+                "expected": t("JSON values"),
                 "found": str(exc),
             }
         if computed != row["hash"]:
@@ -178,14 +232,18 @@ def chain_failure(rows: list[dict], start_hash: str = GENESIS) -> dict | None:
                 # the content still hashes to what the next row links to
                 return {
                     "index": pos,
-                    "problem": f"row {pos}: hash mismatch (its hash field was edited)",
+                    "problem": at_row(pos, t("hash mismatch (its hash field was edited)")),
                     "expected": computed,
                     "found": row["hash"],
                 }
             return {
                 "index": pos,
-                "problem": f"row {pos}: hash mismatch (its content was edited: it no longer"
-                " hashes to its recorded hash)",
+                "problem": at_row(
+                    pos,
+                    t(
+                        "hash mismatch (its content was edited: it no longer hashes to its recorded hash)"
+                    ),
+                ),
                 "expected": row["hash"],
                 "found": computed,
             }
@@ -198,4 +256,9 @@ def verify_chain(rows: list[dict]) -> tuple[int, str] | None:
     fail = chain_failure(rows)
     if fail is None:
         return None
-    return fail["index"], f"{fail['problem']}: expected {fail['expected']}, found {fail['found']}"
+    return fail["index"], t(
+        "{problem}: expected {expected}, found {found}",
+        problem=fail["problem"],
+        expected=fail["expected"],
+        found=fail["found"],
+    )

@@ -17,14 +17,10 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from adjudicator.core.i18n import t
 from storage import clocks as _clocks
-from storage.chat_models import (
-    ChatBinding,
-    ChatUser,
-    LinkCode,
-    OutboxRow,
-    ServiceState,
-)
+from storage.chat_models import ChatBinding, ChatUser, LinkCode, OutboxRow, ServiceState
+from storage.errors import TextError
 from storage.models import Game as _Game
 from storage.models import Seat
 from storage.store import Store
@@ -42,13 +38,13 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud, 
 CODE_LENGTH = 8
 
 
-class ChatStoreError(Exception):
-    """A refusal to tell the user (the message says why)."""
+class ChatStoreError(TextError):
+    """A refusal to tell the user (the message says why; str() gives that text itself)."""
 
 
 class ChatBound(ChatStoreError):
     def __init__(self, platform: str, chat_id: str, game: str):
-        super().__init__(f"this chat already hosts the game {game!r}")
+        super().__init__(t("this chat already hosts the game {game}", game=repr(game)))
         self.platform, self.chat_id, self.game = platform, chat_id, game
 
 
@@ -212,11 +208,14 @@ def normalise_code(code: str) -> str:
 
 def _code_problem(row: Any, code: str, platform: str, chat_id: str, now: datetime) -> str | None:
     if row is None:
-        return f"unknown code {code[:12]!r}: no game handed out that link code; ask for a new one with `link`"
+        return t(
+            "unknown code {code}: no game handed out that link code; ask for a new one with `link`",
+            code=repr(code[:12]),
+        )
     if row.used_at is not None and (row.used_platform, row.used_chat_id) != (platform, chat_id):
-        return f"the link code {code} was used already: ask for a new one"
+        return t("the link code {code} was used already: ask for a new one", code=code)
     if row.used_at is None and _aware(row.expires_at) <= now:
-        return f"the link code {code} has expired: ask for a new one with `link`"
+        return t("the link code {code} has expired: ask for a new one with `link`", code=code)
     return None
 
 
@@ -251,7 +250,7 @@ def redeem_link_code(
             .values(used_at=now, used_platform=platform, used_chat_id=chat_id)
         ).rowcount
         if used != 1:
-            raise BadLinkCode(f"the link code {code} was used already: ask for a new one")
+            raise BadLinkCode(t("the link code {code} was used already: ask for a new one", code=code))  # fmt: skip
         _bind(conn, platform, chat_id, row.game, key=key, now=now)
         return str(row.game)
 

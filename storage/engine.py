@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import create_engine
 
+from adjudicator.core.i18n import t
 from storage import chain
 from storage.errors import LegacyDatabase
 
@@ -104,9 +105,12 @@ def migrate(engine: Engine, reader: Engine | None = None) -> None:
         current = _revision(conn)
         if current is None and inspect(conn).has_table("logentry"):
             raise LegacyDatabase(
-                f"{engine.url.render_as_string(hide_password=True)} was made by pbem 0.1, before "
-                "the chained log: its games cannot be verified. Keep it for reference and start "
-                "a new database (another --db or PBEM_DB)."
+                t(
+                    "{db} was made by pbem 0.1, before "
+                    "the chained log: its games cannot be verified. Keep it for reference and start "
+                    "a new database (another --db or PBEM_DB).",
+                    db=engine.url.render_as_string(hide_password=True),
+                )
             )
         if current != HEAD_REVISION:
             cfg = Config()

@@ -33,6 +33,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
+from adjudicator.core.i18n import t
 from storage import trust
 from storage.engine import (
     DEFAULT_DB,
@@ -186,8 +187,12 @@ class Store:
                 log.info("game %r: conflict on attempt %d: %s", name, attempt, exc)
                 if attempt == attempts:
                     raise Conflict(
-                        f"game {name!r} kept changing while this was written ({attempts} tries); "
-                        "nothing was applied: send it again"
+                        t(
+                            "game {name} kept changing while this was written ({tries} tries); "
+                            "nothing was applied: send it again",
+                            name=repr(name),
+                            tries=attempts,
+                        )
                     ) from exc
                 time.sleep(random.uniform(0, 0.002 * 2**attempt))
         raise AssertionError("unreachable")

@@ -24,8 +24,10 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from adjudicator.core.i18n import t
 from storage import chain
 from storage import dice as committed
+from storage.chain import at_row
 from storage.errors import StorageError
 from storage.models import Game, LogEntry, Moderator, Seat
 
@@ -39,9 +41,13 @@ class Tampered(StorageError):
         self.name, self.failure = name, failure
         self.index = failure.get("index")
         super().__init__(
-            f"game {name!r} is frozen: its stored log fails its checks at row {self.index}: "
-            f"{failure['problem']}. No order is taken until a moderator runs `pbem repair {name}`"
-            " (docs/threat-model.md)."
+            t(
+                "game {game} is frozen: its stored log fails its checks at row {index}: {problem}. No order is taken until a moderator runs `pbem repair {name}` (docs/threat-model.md).",
+                game=repr(name),
+                index=self.index,
+                problem=failure["problem"],
+                name=name,
+            )
         )
 
 
@@ -62,12 +68,12 @@ def entry_row(e: LogEntry) -> dict[str, Any]:
 
 def _own_hash_problem(row: dict[str, Any]) -> str | None:
     if "_error" in row:
-        return f"row {row['index']}: {row['_error']}"
+        return at_row(row["index"], row["_error"])
     try:
         if chain.row_hash(row["prev_hash"], row) != row["hash"]:
-            return f"row {row['index']}: hash mismatch (its content was edited)"
+            return at_row(row["index"], t("hash mismatch (its content was edited)"))
     except (TypeError, ValueError) as exc:
-        return f"row {row['index']}: fields are not plain JSON ({exc})"
+        return at_row(row["index"], t("fields are not plain JSON ({exc})", exc=exc))
     return None
 
 
@@ -122,12 +128,13 @@ def check_head(s: Session, g: Game) -> Failure | None:
     _keep(s, g, s.exec(q))
     head = _entry(s, g, g.head_index)
     if head is None or head.hash != g.head_hash:
-        found = "missing" if head is None else f"hash {head.hash[:12]}..."
-        return _fail(
-            g.head_index,
-            f"the game's head is row {g.head_index} with hash {g.head_hash[:12]}..., "
-            f"the log's row {g.head_index} is {found} (rows deleted, added or edited)",
-        )
+        values = {"row": g.head_index, "hash": g.head_hash[:12]}
+        problem = (t("the game's head is row {row} with hash {hash}..., the log's row {row} is "
+                     "missing (rows deleted, added or edited)", **values) if head is None else
+                   t("the game's head is row {row} with hash {hash}..., the log's row {row} is "
+                     "hash {found}... (rows deleted, added or edited)", found=head.hash[:12],
+                     **values))  # fmt: skip
+        return _fail(g.head_index, problem)
     row = entry_row(head)
     problem = _own_hash_problem(row)
     if problem:
@@ -135,9 +142,11 @@ def check_head(s: Session, g: Game) -> Failure | None:
     prev = _entry(s, g, g.head_index - 1) if g.head_index else None
     expected_prev = chain.GENESIS if prev is None else prev.hash
     if g.head_index and prev is None:
-        return _fail(g.head_index - 1, f"row {g.head_index - 1} is missing (deleted)")
+        return _fail(
+            g.head_index - 1, t("row {value} is missing (deleted)", value=g.head_index - 1)
+        )
     if head.prev_hash != expected_prev:
-        return _fail(head.index, f"row {head.index}: prev_hash does not link to the row before")
+        return _fail(head.index, at_row(head.index, t("prev_hash does not link to the row before")))
     if prev is not None:
         problem = _own_hash_problem(entry_row(prev))
         if problem:
@@ -174,9 +183,13 @@ chained_row = _by_hash  # the chained row with this hash, or None
 def _epoch_column_problem(row: dict[str, Any]) -> str | None:
     expected = row_epoch(row)
     if expected is not ANY and row["epoch"] != expected:
-        return (
-            f"row {row['index']}: its epoch column says {row['epoch']!r}, its chained payload"
-            f" {expected!r}"
+        return at_row(
+            row["index"],
+            t(
+                "its epoch column says {epoch}, its chained payload {expected}",
+                epoch=repr(row["epoch"]),
+                expected=repr(expected),
+            ),
         )
     return None
 
@@ -221,7 +234,9 @@ def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, F
         cache[("epoch", epoch)] = s.exec(q).first()
     e = cache[("epoch", epoch)]
     if e is None:
-        return None, _fail(g.head_index, f"no chained `epoch` row opens the open epoch {epoch}")
+        return None, _fail(
+            g.head_index, t("no chained `epoch` row opens the open epoch {epoch}", epoch=epoch)
+        )
     row = entry_row(e)
     problem = _own_hash_problem(row) or _epoch_column_problem(row)
     return (None, _fail(e.index, problem)) if problem else (row, None)
@@ -233,14 +248,18 @@ def check_dice(s: Session, g: Game) -> Failure | None:
     if src is None:
         return _fail(
             g.head_index,
-            "the game row's dice bookkeeping names no chained row (epoch_row_hash "
-            f"{(g.epoch_row_hash or '')[:12]}... is not in the log)",
+            t(
+                "the game row's dice bookkeeping names no chained row (epoch_row_hash {value}... is not in the log)",
+                value=(g.epoch_row_hash or "")[:12],
+            ),
         )
     at = src["index"]
     p = src["payload"]
     if src["kind"] == "reveal" or (src["kind"] == "order" and not g.epoch):
         if g.epoch or g.epoch_commitment or g.salt_digest:
-            return _fail(at, f"row {at} ended the dice epochs but the game row has one open")
+            return _fail(
+                at, t("row {at} ended the dice epochs but the game row has one open", at=at)
+            )
         return None
     k = g.epoch
     if src["kind"] == "epoch" or src["kind"] == "salt":
@@ -248,27 +267,23 @@ def check_dice(s: Session, g: Game) -> Failure | None:
     else:
         ns = [r["n"] for r in p.get("rolls", []) if r.get("n") is not None and r.get("epoch") == k]
         if not ns:
-            return _fail(at, f"row {at} drew nothing in the game row's epoch {k}")
+            return _fail(at, t("row {at} drew nothing in the game row's epoch {k}", at=at, k=k))
         want_n = max(ns) + 1
     if src.get("epoch") != k:
-        return _fail(at, f"the game row's open epoch is {k}, its source row {at} is of epoch"
-                     f" {src.get('epoch')}")  # fmt: skip
+        return _fail(at, t("the game row's open epoch is {k}, its source row {at} is of epoch {get}", k=k, at=at, get=src.get('epoch')))  # fmt: skip
     if g.epoch_next_n != want_n:
-        return _fail(at, f"the roll counter says draw {g.epoch_next_n} is next, row {at} says"
-                     f" {want_n}")  # fmt: skip
+        return _fail(at, t('the roll counter says draw {epoch_next_n} is next, row {at} says {want_n}', epoch_next_n=g.epoch_next_n, at=at, want_n=want_n))  # fmt: skip
     opened, fail = epoch_row(s, g, k)
     if fail or opened is None:
         return fail
     op = opened["payload"]
     if g.epoch_commitment != op.get("commitment") or g.epoch_turn != op.get("turn"):
-        return _fail(opened["index"], f"the game row's commitment or turn of epoch {k} is not"
-                     f" the one row {opened['index']} committed")  # fmt: skip
+        return _fail(opened["index"], t("the game row's commitment or turn of epoch {k} is not the one row {index} committed", k=k, index=opened['index']))  # fmt: skip
     salts, fail = salts_of(s, g, k)
     if fail:
         return fail
     if (g.salt_digest or committed.EMPTY_SALT_DIGEST) != committed.salt_digest(salts):
-        return _fail(at, f"the stored salt digest of epoch {k} is not the digest of its"
-                     f" {len(salts)} chained salt row(s)")  # fmt: skip
+        return _fail(at, t('the stored salt digest of epoch {k} is not the digest of its {n} chained salt row(s)', k=k, n=len(salts)))  # fmt: skip
     return None
 
 
@@ -281,8 +296,19 @@ def check_seed(s: Session, g: Game, kind: str, epoch: int, seed: str) -> Failure
     if committed.commitment(seed) != opened["payload"].get(field):
         return _fail(
             opened["index"],
-            f"the stored {'hidden ' if kind == 'hidden' else ''}seed of epoch {epoch} does not"
-            f" match the commitment row {opened['index']} chained",
+            (
+                t(
+                    "the stored hidden seed of epoch {epoch} does not match the commitment row {index} chained",
+                    epoch=epoch,
+                    index=opened["index"],
+                )
+                if kind == "hidden"
+                else t(
+                    "the stored seed of epoch {epoch} does not match the commitment row {index} chained",
+                    epoch=epoch,
+                    index=opened["index"],
+                )
+            ),
         )
     return None
 
@@ -306,8 +332,12 @@ def check_roles(
         ):
             return _fail(
                 row["index"] if row else g.head_index,
-                f"the seat table gives {seat.side} to {seat.user}, and no chained row does"
-                f" (its row hash {(seat.row_hash or 'none')[:12]}...)",
+                t(
+                    "the seat table gives {side} to {user}, and no chained row does (its row hash {value}...)",
+                    side=seat.side,
+                    user=seat.user,
+                    value=(seat.row_hash or "none")[:12],
+                ),
             )
     for mod in mods:
         row = _by_hash(s, g, mod.row_hash)
@@ -323,8 +353,11 @@ def check_roles(
         if not ok:
             return _fail(
                 row["index"] if row else g.head_index,
-                f"the moderator table names {mod.user}, and no chained row made him one"
-                f" (its row hash {(mod.row_hash or 'none')[:12]}...)",
+                t(
+                    "the moderator table names {user}, and no chained row made him one (its row hash {value}...)",
+                    user=mod.user,
+                    value=(mod.row_hash or "none")[:12],
+                ),
             )
     return None
 

@@ -132,3 +132,36 @@ def test_the_extractor_finds_every_kind_of_text(tmp_path, monkeypatch):
         ("unit", "units"),
     ]  # fmt: skip
     assert bad == ["mod.py:5: t() wants a literal string template"]
+
+
+# The calls that carry a text for players, and the position of that text among their arguments.
+TEXT_CALLS = {"Rejection": 1, "ParseError": 1, "Event": 1, "ChatRefused": 0}
+
+
+def _plain_texts(path):
+    """Texts for players built as plain strings (a literal, an f-string, a concatenation): they
+    have no form in any other language."""
+    import ast
+
+    tree = ast.parse(path.read_text("utf-8"))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        at = TEXT_CALLS.get(fn or "")
+        if at is None or len(node.args) <= at:
+            continue
+        arg = node.args[at]
+        plain = (isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value) or (
+            isinstance(arg, (ast.JoinedStr, ast.BinOp))
+        )
+        if plain:
+            yield f"{path.relative_to(i18n_catalogue.ROOT)}:{node.lineno}: {fn}"
+
+
+@pytest.mark.parametrize("owner", i18n_catalogue.owners(), ids=lambda p: p.name)
+def test_refusals_and_events_are_texts_with_a_russian_form(owner):
+    """Every refusal (Rejection, ParseError, ChatRefused) and every event is given a t()/tn()
+    text, never a plain string, so that no refusal or event is English only."""
+    found = [x for p in i18n_catalogue.sources(owner) for x in _plain_texts(p)]
+    assert found == []

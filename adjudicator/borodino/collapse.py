@@ -6,7 +6,8 @@ Pure."""
 
 from __future__ import annotations
 
-from adjudicator.borodino.board import Ctx, collapse_at, group_label, losses
+from adjudicator.borodino.board import Ctx, collapse_at, group_label, ids, losses
+from adjudicator.core.i18n import Msg, cat, t, tn
 
 
 def morale_phase(ctx: Ctx) -> list[str]:
@@ -26,12 +27,14 @@ def morale_phase(ctx: Ctx) -> list[str]:
         else:
             ctx.emit(
                 "MoraleHeld",
-                f"{group_label(scen, gid)}: {lost} of {n} units lost, it collapses at "
-                f"{collapse_at(n)} (6.3): it holds.",
+                # the English says "units" for every n (the stored texts); Russian agrees with n
+                tn("{group}: {lost} of {n} units lost, it collapses at {at} (6.3): it holds.",
+                   "{group}: {lost} of {n} units lost, it collapses at {at} (6.3): it holds.", n,
+                   group=group_label(scen, gid), lost=lost, at=collapse_at(n)),
                 group=gid, lost=lost, n=n,
             )  # fmt: skip
     if not fallen:
-        ctx.emit("MoraleChecked", "Morale Phase: no Activation Group collapses (6.3).")
+        ctx.emit("MoraleChecked", t("Morale Phase: no Activation Group collapses (6.3)."))
     return fallen
 
 
@@ -53,9 +56,19 @@ def collapse(ctx: Ctx, gid: str, lost: int, n: int) -> None:
         elif spot.where == "withdrawn":
             spot.where = "eliminated"  # 6.5(c); 6.5(d): the Recovery Box is not affected
             done["eliminated"].append(unit.id)
-    said = "; ".join(f"{k}: {', '.join(v)}" for k, v in done.items() if v) or "no unit affected"
-    text = (
-        f"{group_label(scen, gid)} COLLAPSES: {lost} of {n} units lost, 3 x {lost} >= 2 x {n} "
-        f"(6.3). {said} (6.5)."
-    )
+    parts = [_effect(k, ids(v)) for k, v in done.items() if v]
+    said = cat(*parts, sep="; ") if parts else t("no unit affected")
+    text = tn(
+        "{group} COLLAPSES: {lost} of {n} units lost, 3 x {lost} >= 2 x {n} (6.3). {said} (6.5).",
+        "{group} COLLAPSES: {lost} of {n} units lost, 3 x {lost} >= 2 x {n} (6.3). {said} (6.5).",
+        n, group=group_label(scen, gid), lost=lost, said=said,
+    )  # fmt: skip
     ctx.emit_data("GroupCollapsed", text, {"group": gid, "lost": lost, "n": n, **done})
+
+
+def _effect(kind: str, units: Msg) -> Msg:
+    if kind == "disordered":
+        return t("disordered: {units}", units=units)
+    if kind == "routed":
+        return t("routed: {units}", units=units)
+    return t("eliminated: {units}", units=units)

@@ -31,6 +31,8 @@ class Group:
     side: str
     name: str
     army: str
+    name_ru: str | None = None  # the Russian name, where the Russian sources give one
+    army_ru: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,8 @@ class Unit:
     start: str  # one of STARTS
     hex: str | None  # where it starts on the map
     disordered: bool  # starts Disordered side up
+    name_ru: str | None = None  # the Russian name, where the Russian sources give one
+    army_ru: str | None = None  # its Army's Russian name (an AG unit: the AG's)
 
     @property
     def counts_for_collapse(self) -> bool:
@@ -70,6 +74,7 @@ class Scenario:
     map: HexMap
     groups: Mapping[str, Group]
     units: Mapping[str, Unit]
+    title_ru: str | None = None  # the title in Russian (optional)
 
     def members(self, group: str) -> list[Unit]:
         return [u for u in self.units.values() if u.group == group]
@@ -102,6 +107,7 @@ def parse_scenario(text: str, source: str) -> Scenario:
         hexmap,
         groups,
         units,
+        _russian(ck, data, "title_ru", "title"),
     )
 
 
@@ -129,8 +135,9 @@ def _groups(ck: Checker, rows: list[Any]) -> dict[str, Group]:
             ck.fail(entry, "a second group of that id")
         side = ck.get(row, "side", str, entry, choices=SIDE_IDS)
         groups[gid] = Group(
-            gid, side, ck.get(row, "name", str, entry), ck.get(row, "army", str, entry)
-        )
+            gid, side, ck.get(row, "name", str, entry), ck.get(row, "army", str, entry),
+            _russian(ck, row, "name_ru", entry), _russian(ck, row, "army_ru", entry),
+        )  # fmt: skip
     return groups
 
 
@@ -169,9 +176,10 @@ def _unit(
             ck.fail(entry, f"no group {group!r}; groups: {', '.join(groups) or 'none'}")
         if groups[group].side != side:
             ck.fail(entry, f"group {group} is {groups[group].side}, the unit {side}")
-        army = groups[group].army
+        army, army_ru = groups[group].army, groups[group].army_ru
     else:
         army = ck.get(row, "army", str, entry)  # 1.2: an independent unit belongs to an Army
+        army_ru = _russian(ck, row, "army_ru", entry)
     cohesion = ck.get(row, "cohesion", int, entry)
     disordered_c = ck.get(row, "cohesion_disordered", int, entry)
     if not 0 <= disordered_c <= die or not 0 <= cohesion <= die:
@@ -185,8 +193,21 @@ def _unit(
     return Unit(
         uid, ck.get(row, "name", str, entry, uid), side, group, army,
         ck.get(row, "type", str, entry, choices=TYPES), cohesion, disordered_c, start, hex_id,
-        ck.get(row, "disordered", bool, entry, False),
+        ck.get(row, "disordered", bool, entry, False), _russian(ck, row, "name_ru", entry),
+        army_ru,
     )  # fmt: skip
+
+
+def _russian(ck: Checker, row: Mapping[str, Any], key: str, entry: str) -> str | None:
+    """An optional Russian name (`name_ru`, `army_ru`): a string, not blank, in Cyrillic."""
+    said = ck.get(row, key, str, entry, None)
+    if said is None:
+        return None
+    if not said.strip():
+        ck.fail(entry, f"{key} is blank")
+    if not any("\u0400" <= ch <= "\u04ff" for ch in said):
+        ck.fail(entry, f"{key} {said!r} has no Cyrillic letter")
+    return said.strip()
 
 
 def _check_hexes(ck: Checker, units: Mapping[str, Unit]) -> None:

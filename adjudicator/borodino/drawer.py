@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from adjudicator.borodino.board import collapse_at, losses, side_name
+from adjudicator.borodino.board import collapse_at, group_mark, losses, side_name
 from adjudicator.borodino.data import SIDE_IDS
 from adjudicator.borodino.state import State
+from adjudicator.core.i18n import EN, Language, Msg, name, say, t
 from render import canvas, png, text
 
 WIDTH = 760
@@ -36,6 +37,7 @@ def _chip(
 def _box(
     img: canvas.Canvas, pen: canvas.Draw, y: int, title: str, units: Sequence[tuple[str, str, bool]]
 ) -> int:
+    """A box titled `title` (said in the reader's language) with its units' chips."""
     per_row = (WIDTH - 40) // (CHIP_W + 6)
     rows = max(1, -(-len(units) // per_row))
     height = 26 + rows * (CHIP_H + 6)
@@ -47,20 +49,17 @@ def _box(
     return y + height + 8
 
 
-def _losses(img: canvas.Canvas, pen: canvas.Draw, system: Any, state: State, y: int) -> int:
+def _losses(
+    img: canvas.Canvas, pen: canvas.Draw, system: Any, state: State, y: int, lang: Language
+) -> int:
     scen = system.scenario
-    text.text(
-        img, (14, y), "Activation Groups: units lost against the collapse threshold (6.3)", 13, INK
-    )
+    head = t("Activation Groups: units lost against the collapse threshold (6.3)")
+    text.text(img, (14, y), say(head, lang), 13, INK)
     y += 20
     for gid, group in scen.groups.items():
         lost, n = losses(scen, state, gid)
-        mark = (
-            "COLLAPSED"
-            if gid in state.collapsed
-            else ("out of the game" if gid in state.out_of_game else "")
-        )
-        text.text(img, (14, y + 2), f"{gid} ({side_name(group.side)})", 12, INK)
+        said = t("{id} ({name})", id=gid, name=side_name(group.side))
+        text.text(img, (14, y + 2), say(said, lang), 12, INK)
         x0, cell = 200, 34
         for i in range(n):
             fill = LOST if i < lost else HELD
@@ -70,19 +69,26 @@ def _losses(img: canvas.Canvas, pen: canvas.Draw, system: Any, state: State, y: 
         if n:
             tx = x0 + collapse_at(n) * cell - 2  # the threshold: the unit whose loss collapses it
             pen.line((tx, y - 4, tx, y + 20), fill=MARK, width=3)
-        said = f"{lost} of {n} lost; collapses at {collapse_at(n)}" if n else "not in play"
-        said += f": {mark}" if mark else ""
-        text.text(img, (x0 + max(n, 1) * cell + 10, y + 2), said, 12, INK)
+        said = (
+            t("{lost} of {n} lost; collapses at {at}", lost=lost, n=n, at=collapse_at(n))
+            if n
+            else t("not in play")
+        )
+        if gid in state.collapsed or gid in state.out_of_game:
+            said = t("{said}: {mark}", said=said, mark=group_mark(state, gid, n))
+        text.text(img, (x0 + max(n, 1) * cell + 10, y + 2), say(said, lang), 12, INK)
         y += 26
     return y
 
 
 def draw(system: Any, state: State, events: Sequence[Any] = (), view: str | None = None,
-         title: str | None = None) -> bytes:  # fmt: skip
-    scen = system.scenario
+         title: str | None = None, *, language: Language = EN) -> bytes:  # fmt: skip
+    """The boxes image, its labels said in `language`."""
+    scen, lang = system.scenario, language
     img = canvas.new_image((WIDTH, 620), PAPER)
     pen = canvas.draw(img)
-    text.text(img, (14, 10), title or f"{scen.title}", 14, INK)
+    heading: Msg | str = title or name(scen.title, ru=scen.title_ru)
+    text.text(img, (14, 10), say(heading, lang), 14, INK)
     y = 36
     for side in SIDE_IDS:
         mine = [(u, s) for u, s in state.units.items() if scen.units[u].side == side]
@@ -90,7 +96,7 @@ def draw(system: Any, state: State, events: Sequence[Any] = (), view: str | None
             img,
             pen,
             y,
-            f"{side_name(side)} Withdrawn Box",
+            say(t("{side} Withdrawn Box", side=side_name(side)), lang),
             [(u, side, False) for u, s in mine if s.where == "withdrawn"],
         )
         box = [
@@ -98,12 +104,11 @@ def draw(system: Any, state: State, events: Sequence[Any] = (), view: str | None
             for u, s in mine
             if s.where in ("recovery", "recovered")
         ]
-        y = _box(
-            img, pen, y, f"{side_name(side)} Recovery Box (white band: recovered, to place)", box
-        )
+        said = t("{side} Recovery Box (white band: recovered, to place)", side=side_name(side))
+        y = _box(img, pen, y, say(said, lang), box)
     gone = [
         (u, scen.units[u].side, False) for u, s in state.units.items() if s.where == "eliminated"
     ]
-    y = _box(img, pen, y, "Permanently Eliminated", gone)
-    y = _losses(img, pen, system, state, y + 4)
+    y = _box(img, pen, y, say(t("Permanently Eliminated"), lang), gone)
+    y = _losses(img, pen, system, state, y + 4, lang)
     return png.encode(img.crop((0, 0, WIDTH, min(620, y + 10))))

@@ -9,27 +9,35 @@ from __future__ import annotations
 from adjudicator.borodino.board import Ctx, adjacent_to_enemy, is_collapsed, label, members
 from adjudicator.borodino.data import Scenario
 from adjudicator.borodino.state import State
+from adjudicator.core.i18n import Msg, t
+
+ACTS = {"moved": t("moved"), "fired": t("fired"), "faced": t("faced")}  # 2.2, as reported
 
 
-def why_not(scen: Scenario, state: State, uid: str) -> tuple[str, str] | None:
+def why_not(scen: Scenario, state: State, uid: str) -> tuple[str, Msg] | None:
     """(rule, reason) if the unit may not attempt to rally now, else None."""
     unit, spot = scen.units[uid], state.units[uid]
     active = state.active
     if active is None or uid not in {u.id for u in members(scen, active)}:
-        return "2.1", f"{uid} is not of {active}, whose Rally phase this is"
+        return "2.1", t("{unit} is not of {active}, whose Rally phase this is", unit=uid,
+                        active=str(active))  # fmt: skip
     if not spot.on_map:
-        return "2.1", f"{uid} is not on the map"
+        return "2.1", t("{unit} is not on the map", unit=uid)
     if not spot.disordered:
-        return "2.1", f"{uid} is Formed: only a Disordered unit rallies"
+        return "2.1", t("{unit} is Formed: only a Disordered unit rallies", unit=uid)
     if is_collapsed(scen, state, uid):
-        return "2.5", f"{uid} is of the collapsed group {unit.group}: it stays Disordered (6.8)"
+        return "2.5", t("{unit} is of the collapsed group {group}: it stays Disordered (6.8)",
+                        unit=uid, group=unit.group)  # fmt: skip
     if uid in state.attempted:
-        return "2.7", f"{uid} has already tried to rally in this Rally phase"
+        return "2.7", t("{unit} has already tried to rally in this Rally phase", unit=uid)
     did = state.acted.get(uid, [])
     if did:
-        return "2.2", f"{uid} {' and '.join(did)} during this activation"
+        acts: Msg = ACTS[did[0]]
+        for more in did[1:]:
+            acts = t("{a} and {b}", a=acts, b=ACTS[more])
+        return "2.2", t("{unit} {acts} during this activation", unit=uid, acts=acts)
     if adjacent_to_enemy(scen, state, uid):
-        return "2.3", f"{uid} is adjacent to an enemy unit"
+        return "2.3", t("{unit} is adjacent to an enemy unit", unit=uid)
     return None
 
 
@@ -48,8 +56,10 @@ def attempt(ctx: Ctx, uid: str) -> None:
     target = unit.cohesion_disordered
     if die <= target:
         spot.disordered = False
-        text = f"{label(ctx.scen, uid)} rallies: die {die} <= cohesion {target} (2.6)."
+        text = t("{unit} rallies: die {die} <= cohesion {target} (2.6).",
+                 unit=label(ctx.scen, uid), die=die, target=target)  # fmt: skip
         ctx.emit("UnitRallied", text, unit=uid, die=die, cohesion=target)
     else:
-        text = f"{label(ctx.scen, uid)} fails to rally: die {die} > cohesion {target} (2.6)."
+        text = t("{unit} fails to rally: die {die} > cohesion {target} (2.6).",
+                 unit=label(ctx.scen, uid), die=die, target=target)  # fmt: skip
         ctx.emit("RallyFailed", text, unit=uid, die=die, cohesion=target)

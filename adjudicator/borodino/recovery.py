@@ -8,9 +8,10 @@ Recovery Box (5.1) and the turn ends. Pure."""
 
 from __future__ import annotations
 
-from adjudicator.borodino.board import Ctx, label, other, side_name, units_in
+from adjudicator.borodino.board import Ctx, army_name, ids, label, other, side_name, units_in
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import State
+from adjudicator.core.i18n import Msg, t, tn
 
 REACH = 3  # 4.2, 4.4: within 3 hexes of a friend
 CLEAR = 3  # 4.3: at least 3 hexes from every enemy unit
@@ -18,7 +19,7 @@ CLEAR = 3  # 4.3: at least 3 hexes from every enemy unit
 
 def run(ctx: Ctx) -> None:
     state = ctx.state
-    ctx.emit("RecoveryBegan", f"Recovery Phase of turn {state.turn}.")
+    ctx.emit("RecoveryBegan", t("Recovery Phase of turn {turn}.", turn=state.turn))
     out_of_game(ctx)
     order = who_goes_first(ctx)
     for side in order:
@@ -44,8 +45,8 @@ def out_of_game(ctx: Ctx) -> None:
             state.units[uid].where = "eliminated"
         ctx.emit(
             "GroupOutOfGame",
-            f"{gid}: no unit on the map, the whole group routed or eliminated: it is out of "
-            f"the game (3.2); eliminated: {', '.join(gone) or '-'}.",
+            t("{group}: no unit on the map, the whole group routed or eliminated: it is out of "
+              "the game (3.2); eliminated: {units}.", group=gid, units=ids(gone)),
             group=gid, eliminated=gone,
         )  # fmt: skip
 
@@ -62,13 +63,17 @@ def who_goes_first(ctx: Ctx) -> list[str]:
         if da != db:
             first = a if da > db else b
             ctx.state.first = first
-            text = (
-                f"Who goes first (3.8): {side_name(a)} {da}, {side_name(b)} {db}: "
-                f"{side_name(first)} first."
+            text = t(
+                "Who goes first (3.8): {a} {da}, {b} {db}: {first} first.",
+                a=side_name(a),
+                da=da,
+                b=side_name(b),
+                db=db,
+                first=side_name(first),
             )
             ctx.emit_data("FirstPlayerRolled", text, {a: da, b: db, "first": first})
             return [first, other(first)]
-        ctx.emit("FirstPlayerRolled", f"Who goes first (3.8): both {da}, rolled again.")
+        ctx.emit("FirstPlayerRolled", t("Who goes first (3.8): both {die}, rolled again.", die=da))
 
 
 def _has_units(scen: Scenario, state: State, side: str) -> bool:
@@ -81,12 +86,13 @@ def recovery_roll(ctx: Ctx, uid: str) -> None:
     die, target = ctx.roll(f"recovery {uid}"), unit.cohesion_disordered
     if die <= target:
         spot.where = "recovered"  # 3.5, 4.5: in the Recovery Box until placed
-        text = f"{label(ctx.scen, uid)} recovers: die {die} <= cohesion {target} (3.5)."
+        text = t("{unit} recovers: die {die} <= cohesion {target} (3.5).",
+                 unit=label(ctx.scen, uid), die=die, target=target)  # fmt: skip
         ctx.emit("UnitRecovered", text, unit=uid, die=die, cohesion=target)
     else:
         spot.where = "eliminated"  # 3.6
-        text = (f"{label(ctx.scen, uid)} is eliminated permanently: die {die} > cohesion "
-                f"{target} (3.6).")  # fmt: skip
+        text = t("{unit} is eliminated permanently: die {die} > cohesion {target} (3.6).",
+                 unit=label(ctx.scen, uid), die=die, target=target)  # fmt: skip
         ctx.emit("RecoveryFailed", text, unit=uid, die=die, cohesion=target)
 
 
@@ -104,23 +110,26 @@ def friends(scen: Scenario, state: State, uid: str) -> list[str]:
     return found
 
 
-def why_not_hex(scen: Scenario, state: State, uid: str, hex_id: str) -> tuple[str, str] | None:
+def why_not_hex(scen: Scenario, state: State, uid: str, hex_id: str) -> tuple[str, Msg] | None:
     """(rule, reason) if the recovered unit may not be placed in hex_id, else None."""
     unit = scen.units[uid]
     near = [f for f in friends(scen, state, uid) if _dist(scen, state, f, hex_id) <= REACH]
     if not near:
         rule, whose = (
-            ("4.2", f"of its group {unit.group}")
+            ("4.2", t("of its group {group}", group=unit.group))
             if unit.group
-            else ("4.4", f"of its Army ({unit.army})")
+            else ("4.4", t("of its Army ({army})", army=army_name(unit)))
         )
-        return rule, f"{hex_id} is not within {REACH} hexes of a unit {whose} on the map"
+        return rule, t("{hex} is not within {reach} hexes of a unit {whose} on the map",
+                       hex=hex_id, reach=REACH, whose=whose)  # fmt: skip
     for uid2, spot in state.units.items():
         if not spot.on_map or spot.hex is None or scen.units[uid2].side == unit.side:
             continue
         away = scen.map.distance(spot.hex, hex_id)
         if away < CLEAR:
-            return "4.3", f"{hex_id} is {away} hexes from the enemy {uid2} (at least {CLEAR})"
+            return "4.3", tn("{hex} is {n} hexes from the enemy {enemy} (at least {clear})",
+                             "{hex} is {n} hexes from the enemy {enemy} (at least {clear})",
+                             away, hex=hex_id, enemy=uid2, clear=CLEAR)  # fmt: skip
     return None
 
 
@@ -158,14 +167,13 @@ def place(ctx: Ctx, uid: str, hex_id: str) -> None:
     """4.1: on the map Disordered side up; 4.6: facing is the owner's, on his board; 4.7."""
     spot = ctx.state.units[uid]
     spot.where, spot.hex, spot.disordered = "map", hex_id, True
-    collapsed = (
-        " It stays Disordered: its group has collapsed (4.7, 6.8)."
-        if (ctx.scen.units[uid].group in ctx.state.collapsed)
-        else ""
-    )
+    back = t("{unit} returns to the map at {hex}, Disordered (4.1).",
+             unit=label(ctx.scen, uid), hex=hex_id)  # fmt: skip
+    if ctx.scen.units[uid].group in ctx.state.collapsed:
+        back = t("{back} It stays Disordered: its group has collapsed (4.7, 6.8).", back=back)
     ctx.emit(
         "UnitReturned",
-        f"{label(ctx.scen, uid)} returns to the map at {hex_id}, Disordered (4.1).{collapsed}",
+        back,
         unit=uid, hex=hex_id,
     )  # fmt: skip
 
@@ -181,8 +189,11 @@ def next_placer(ctx: Ctx) -> bool:
         for uid in units_in(ctx.scen, state, side, "recovered"):
             ctx.emit(
                 "PlacementWaits",
-                f"{label(ctx.scen, uid)} has no legal hex (4.2-4.4): it waits in the Recovery "
-                "Box, recovered, for a later Recovery Phase (4.5).",
+                t(
+                    "{unit} has no legal hex (4.2-4.4): it waits in the Recovery Box, "
+                    "recovered, for a later Recovery Phase (4.5).",
+                    unit=label(ctx.scen, uid),
+                ),
                 unit=uid,
             )
         state.placing.pop(0)
@@ -197,7 +208,10 @@ def withdrawn_to_recovery(ctx: Ctx) -> None:
     if moved:
         ctx.emit(
             "WithdrawnMoved",
-            f"Withdrawn Boxes to the Recovery Boxes (5.1): {', '.join(moved)}; they roll in the "
-            "next Recovery Phase (5.2).",
+            t(
+                "Withdrawn Boxes to the Recovery Boxes (5.1): {units}; they roll in the "
+                "next Recovery Phase (5.2).",
+                units=ids(moved),
+            ),
             units=moved,
         )

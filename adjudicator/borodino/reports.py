@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from adjudicator.borodino import orders as O
 from adjudicator.borodino.board import Ctx, enemy_hexes, label, members, side_name
+from adjudicator.borodino.rally import ACTS
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import MODERATORS_ONLY
+from adjudicator.core.i18n import Msg, t
 
 REPORT_PHASES = ("activations", "activation")
 
@@ -23,56 +25,74 @@ def check(
     if unit.side != actor:
         raise Rejection(
             "not-your-unit",
-            f"{order.unit} is a {side_name(unit.side)} unit: each player reports his own units; "
-            f"`dispute {order.unit} <TEXT>` questions a report",
+            t(
+                "{unit} is a {side} unit: each player reports his own units; "
+                "`dispute {unit} <TEXT>` questions a report",
+                unit=order.unit,
+                side=side_name(unit.side),
+            ),
             "1.5",
         )
     if state.phase not in REPORT_PHASES:
         raise Rejection(
             "no-reports-now",
-            f"reports wait until the {state.phase} phase is over; now: {_now(ctx)}",
+            _wait(state.phase, _now(ctx)),
             "2.1" if state.phase == "rally" else "3.1",
         )
     if spot.off_map:
         raise Rejection(
             "off-map",
-            f"{label(scen, order.unit)} is off the map ({_where(spot.where)}): reports are "
-            "about units on the map only",
+            t(
+                "{unit} is off the map ({where}): reports are about units on the map only",
+                unit=label(scen, order.unit),
+                where=_where(spot.where),
+            ),
             "1.8",
         )
     if spot.where == "later" and not isinstance(order, O.At):
         raise Rejection(
             "not-entered",
-            f"{order.unit} has not entered play yet: `at {order.unit} <HEX>` brings it in",
+            t("{unit} has not entered play yet: `at {unit} <HEX>` brings it in", unit=order.unit),
             "6.4",
         )
 
 
-def _where(where: str) -> str:
+def _wait(phase: str, now: Msg) -> Msg:
+    """Reports wait until the phase is over (2.1, 3.1)."""
+    if phase == "rally":
+        return t("reports wait until the rally phase is over; now: {now}", now=now)
+    if phase == "placement":
+        return t("reports wait until the placement phase is over; now: {now}", now=now)
+    return t("reports wait until the recovery phase is over; now: {now}", now=now)
+
+
+def _where(where: str) -> Msg:
     return {
-        "withdrawn": "in the Withdrawn Box",
-        "recovery": "in the Recovery Box",
-        "recovered": "in the Recovery Box, recovered, awaiting placement",
-        "eliminated": "Permanently Eliminated",
+        "withdrawn": t("in the Withdrawn Box"),
+        "recovery": t("in the Recovery Box"),
+        "recovered": t("in the Recovery Box, recovered, awaiting placement"),
+        "eliminated": t("Permanently Eliminated"),
     }[where]
 
 
-def _now(ctx: Ctx) -> str:
+def _now(ctx: Ctx) -> Msg:
     if ctx.state.phase == "rally":
-        return "`rally <UNIT>` or `end`"
+        return t("`rally <UNIT>` or `end`")
     if ctx.state.phase == "placement":
-        return "`return <UNIT> <HEX>`"
-    return "`recovery`"
+        return t("`return <UNIT> <HEX>`")
+    return t("`recovery`")
 
 
 def at(ctx: Ctx, actor: str, order: O.At) -> None:
     check(ctx, actor, order)
     scen, state = ctx.scen, ctx.state
     if order.hex not in scen.map:
-        raise Rejection("off-board", f"{order.hex} is not a hex of the map", "1.11")
+        raise Rejection("off-board", t("{hex} is not a hex of the map", hex=order.hex), "1.11")
     if order.hex in enemy_hexes(scen, state, actor):
         raise Rejection(
-            "enemy-hex", f"{order.hex} is held by an enemy unit: no unit shares it", "1.5"
+            "enemy-hex",
+            t("{hex} is held by an enemy unit: no unit shares it", hex=order.hex),
+            "1.5",
         )
     spot = state.units[order.unit]
     entering = spot.where == "later"
@@ -82,10 +102,12 @@ def at(ctx: Ctx, actor: str, order: O.At) -> None:
     elif state.phase == "activation" and _in_activation(ctx, order.unit) and spot.hex != order.hex:
         _acted(ctx, order.unit, "moved")  # 2.2: a unit that moved in its activation
     spot.hex = order.hex
-    verb = "enters play at" if entering else "is at"
-    ctx.emit(
-        "UnitAt", f"{label(scen, order.unit)} {verb} {order.hex}.", unit=order.unit, hex=order.hex
+    said = (
+        t("{unit} enters play at {hex}.", unit=label(scen, order.unit), hex=order.hex)
+        if entering
+        else t("{unit} is at {hex}.", unit=label(scen, order.unit), hex=order.hex)
     )
+    ctx.emit("UnitAt", said, unit=order.unit, hex=order.hex)
 
 
 def disorder(ctx: Ctx, actor: str, order: O.Disorder) -> None:
@@ -94,11 +116,14 @@ def disorder(ctx: Ctx, actor: str, order: O.Disorder) -> None:
     if spot.disordered:
         raise Rejection(
             "already-disordered",
-            f"{order.unit} is already Disordered; `rout {order.unit}` if it routed",
+            t("{unit} is already Disordered; `rout {unit}` if it routed", unit=order.unit),
             "1.3",
         )
     spot.disordered = True
-    ctx.emit("UnitDisordered", f"{label(ctx.scen, order.unit)} is Disordered.", unit=order.unit)
+    ctx.emit(
+        "UnitDisordered", t("{unit} is Disordered.", unit=label(ctx.scen, order.unit)),
+        unit=order.unit,
+    )  # fmt: skip
 
 
 def rout(ctx: Ctx, actor: str, order: O.Rout) -> None:
@@ -107,7 +132,7 @@ def rout(ctx: Ctx, actor: str, order: O.Rout) -> None:
     spot = ctx.state.units[order.unit]
     spot.where, spot.hex = "withdrawn", None
     ctx.emit(
-        "UnitRouted", f"{label(ctx.scen, order.unit)} routs to the Withdrawn Box (1.6).",
+        "UnitRouted", t("{unit} routs to the Withdrawn Box (1.6).", unit=label(ctx.scen, order.unit)),
         unit=order.unit,
     )  # fmt: skip
 
@@ -118,7 +143,9 @@ def eliminate(ctx: Ctx, actor: str, order: O.Eliminate) -> None:
     spot = ctx.state.units[order.unit]
     spot.where, spot.hex = "eliminated", None
     ctx.emit(
-        "UnitEliminated", f"{label(ctx.scen, order.unit)} is eliminated (1.7).", unit=order.unit
+        "UnitEliminated",
+        t("{unit} is eliminated (1.7).", unit=label(ctx.scen, order.unit)),
+        unit=order.unit,
     )
 
 
@@ -140,15 +167,29 @@ def activated(ctx: Ctx, actor: str, order: O.Activated) -> None:
         active = ctx.state.active
         raise Rejection(
             "not-activated",
-            f"{order.unit} is not in an Activation Phase now"
-            + (f" (active: {active})" if active else "; `activate <AG>` opens one"),
+            t(
+                "{unit} is not in an Activation Phase now (active: {active})",
+                unit=order.unit,
+                active=active,
+            )
+            if active
+            else t(
+                "{unit} is not in an Activation Phase now; `activate <AG>` opens one",
+                unit=order.unit,
+            ),
             "2.2",
         )
     if order.action in ctx.state.acted.get(order.unit, []):
-        raise Rejection("already-reported", f"{order.unit} {order.action} already: reported", "2.2")
+        raise Rejection(
+            "already-reported",
+            t("{unit} {act} already: reported", unit=order.unit, act=ACTS[order.action]),
+            "2.2",
+        )
     _acted(ctx, order.unit, order.action)
     ctx.emit(
-        "UnitActed", f"{label(ctx.scen, order.unit)} {order.action} during its activation (2.2).",
+        "UnitActed",
+        t("{unit} {act} during its activation (2.2).", unit=label(ctx.scen, order.unit),
+          act=ACTS[order.action]),
         unit=order.unit, action=order.action,
     )  # fmt: skip
 
@@ -158,8 +199,11 @@ def dispute(ctx: Ctx, actor: str, order: O.Dispute) -> None:
     if unit.side == actor:
         raise Rejection(
             "own-unit",
-            f"{order.unit} is your own unit: report it (`at`, `disorder`, `rout`, `eliminate`); "
-            "a dispute questions the opponent's report",
+            t(
+                "{unit} is your own unit: report it (`at`, `disorder`, `rout`, `eliminate`); "
+                "a dispute questions the opponent's report",
+                unit=order.unit,
+            ),
             "1.5",
         )
     ctx.state.disputes.append(
@@ -167,12 +211,13 @@ def dispute(ctx: Ctx, actor: str, order: O.Dispute) -> None:
     )
     ctx.emit(
         "ReportDisputed",
-        f"{side_name(actor)} disputes the report on {order.unit}: {order.text}",
+        t("{side} disputes the report on {unit}: {text}", side=side_name(actor),
+          unit=order.unit, text=order.text),
         MODERATORS_ONLY, by=actor, unit=order.unit, reason=order.text,
     )  # fmt: skip
     ctx.emit(
         "ReportDisputed",
-        f"{side_name(actor)} disputes the report on {order.unit}; sent to the moderators and "
-        "recorded in the log.",
+        t("{side} disputes the report on {unit}; sent to the moderators and recorded in the log.",
+          side=side_name(actor), unit=order.unit),
         by=actor, unit=order.unit,
     )  # fmt: skip

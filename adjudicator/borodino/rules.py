@@ -18,17 +18,25 @@ from adjudicator.borodino import orders as O
 from adjudicator.borodino.board import (
     Ctx,
     group_label,
+    ids,
     members,
+    none_or,
     other,
     owner,
+    phases_held,
+    result_msg,
+    result_text,
     side_name,
     tell_boxes,
+    where_name,
 )
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import Spot, State
+from adjudicator.borodino.texts import busy, default_text, open_hint
 from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN
+from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR, Outcome
 
 
@@ -52,7 +60,9 @@ def apply(
 def dispatch(ctx: Ctx, actor: str, order: object) -> object:
     if ctx.state.result is not None:
         raise Rejection(
-            "game-over", f"the referee's part is over: {ctx.state.result['text']}", None
+            "game-over",
+            t("the referee's part is over: {result}", result=result_text(ctx.scen, ctx.state)),
+            None,
         )
     if isinstance(order, O.Default):
         if actor not in (SYSTEM_ACTOR, MODERATOR_ACTOR) or (
@@ -67,7 +77,7 @@ def dispatch(ctx: Ctx, actor: str, order: object) -> object:
         _fix_dice(ctx, order)
         return order
     if actor not in SIDE_IDS:
-        raise Rejection("not-a-player", "only the Russian and French players give orders", None)
+        raise Rejection("not-a-player", t("only the Russian and French players give orders"), None)
     HANDLERS[type(order)](ctx, actor, order)
     return order
 
@@ -79,7 +89,13 @@ def apply_default(ctx: Ctx) -> None:
     side, order = legal.default_order(ctx.scen, ctx.state)
     while True:
         ctx.emit(
-            DEFAULT_APPLIED, f"Deadline default for {side_name(side)}: {_text(order)}.", side=side
+            DEFAULT_APPLIED,
+            t(
+                "Deadline default for {side}: {order}.",
+                side=side_name(side),
+                order=default_text(order),
+            ),
+            side=side,
         )
         HANDLERS[type(order)](ctx, side, order)
         state = ctx.state
@@ -92,18 +108,13 @@ def apply_default(ctx: Ctx) -> None:
         side, order = legal.default_order(ctx.scen, state)
 
 
-def _text(order: object) -> str:
-    if isinstance(order, O.Return):
-        return f"return {order.unit} {order.hex} (the legal hex nearest its group, 4.2-4.4)"
-    if isinstance(order, O.End):
-        return "end (no optional rally is made)"
-    return "recovery (the Recovery Phase is run)"
-
-
 def _sandbox_only(ctx: Ctx, what: str) -> None:
     raise Rejection(
         "sandbox-only",
-        f"`{what}` is a moderator command of sandbox games (no rule of the game covers it)",
+        t(
+            "`{what}` is a moderator command of sandbox games (no rule of the game covers it)",
+            what=what,
+        ),
         None,
     )
 
@@ -111,10 +122,14 @@ def _sandbox_only(ctx: Ctx, what: str) -> None:
 def _fix_dice(ctx: Ctx, order: O.Dice) -> None:
     sides = ctx.scen.die_sides
     if not all(1 <= v <= sides for v in order.values):
-        raise Rejection("bad-dice", f"die results are 1 to {sides} (the die of this game)", "1.10")
+        raise Rejection(
+            "bad-dice", t("die results are 1 to {sides} (the die of this game)", sides=sides),
+            "1.10",
+        )  # fmt: skip
     ctx.dice.fixed.extend(order.values)  # kept in the state after the order (apply)
     ctx.emit(
-        "DiceFixed", f"Moderator fixes the next die results: {' '.join(map(str, order.values))}."
+        "DiceFixed",
+        t("Moderator fixes the next die results: {dice}.", dice=" ".join(map(str, order.values))),
     )
 
 
@@ -122,51 +137,54 @@ def _fix_dice(ctx: Ctx, order: O.Dice) -> None:
 def activate(ctx: Ctx, actor: str, order: O.Activate) -> None:
     scen, state, gid = ctx.scen, ctx.state, order.group
     if state.phase != "activations":
-        raise Rejection("not-now", f"{_busy(ctx)}: one activation at a time", "2.1")
+        raise Rejection(
+            "not-now", t("{busy}: one activation at a time", busy=busy(ctx.state)), "2.1"
+        )
     if owner(scen, gid) != actor:
         raise Rejection(
-            "not-your-group", f"{gid} is {side_name(owner(scen, gid))}: activate your own", "1.1"
+            "not-your-group",
+            t("{group} is {side}: activate your own", group=gid, side=side_name(owner(scen, gid))),
+            "1.1",
         )
     if gid in scen.units and scen.units[gid].group is not None:
         group = scen.units[gid].group
-        raise Rejection("not-independent", f"{gid} is of {group}: `activate {group}`", "2.8")
+        raise Rejection(
+            "not-independent", t("{unit} is of {group}: `activate {group}`", unit=gid, group=group),
+            "2.8",
+        )  # fmt: skip
     if gid in state.activated:
-        raise Rejection("activated-already", f"{gid} has been activated this turn already", "2.1")
+        raise Rejection(
+            "activated-already", t("{group} has been activated this turn already", group=gid), "2.1"
+        )
     if not any(state.units[u.id].on_map for u in members(scen, gid)):
-        raise Rejection("nothing-on-map", f"{gid} has no unit on the map to activate", "2.1")
+        raise Rejection(
+            "nothing-on-map", t("{group} has no unit on the map to activate", group=gid), "2.1"
+        )
     state.phase, state.active, state.acted = "activation", gid, {}
     state.activated.append(gid)
     state.initiative = other(actor)
-    ctx.emit(PHASE_BEGAN, f"Activation Phase of {group_label(scen, gid)}.",
+    ctx.emit(PHASE_BEGAN, t("Activation Phase of {group}.", group=group_label(scen, gid)),
              turn=state.turn, phase="activation", group=gid)  # fmt: skip
-
-
-def _busy(ctx: Ctx) -> str:
-    return (
-        f"the {ctx.state.phase} phase of {ctx.state.active} is open"
-        if ctx.state.active
-        else (f"the {ctx.state.phase} phase is under way")
-    )
 
 
 def end(ctx: Ctx, actor: str, order: O.End) -> None:
     state = ctx.state
     if state.phase not in ("activation", "rally") or state.active is None:
         raise Rejection(
-            "nothing-to-end", f"no Activation or Rally phase is open; {_open_hint()}", "2.1"
+            "nothing-to-end",
+            t("no Activation or Rally phase is open; {hint}", hint=open_hint()),
+            "2.1",
         )
     if owner(ctx.scen, state.active) != actor:
         raise Rejection(
-            "not-yours", f"the phase is {side_name(owner(ctx.scen, state.active))}'s to end", "2.1"
+            "not-yours",
+            t("the phase is {side}'s to end", side=side_name(owner(ctx.scen, state.active))),
+            "2.1",
         )
     if state.phase == "activation":
         begin_rally(ctx)
     else:
         end_rally(ctx)
-
-
-def _open_hint() -> str:
-    return "`activate <AG>` opens an Activation Phase, `morale` and `recovery` end the turn"
 
 
 def begin_rally(ctx: Ctx) -> None:
@@ -175,11 +193,15 @@ def begin_rally(ctx: Ctx) -> None:
     state.phase, state.attempted = "rally", []
     can = rally.eligible(scen, state)
     if not can:
-        ctx.emit("RallyPhase", f"Rally phase of {state.active}: no unit may attempt to rally.")
+        ctx.emit(
+            "RallyPhase",
+            t("Rally phase of {group}: no unit may attempt to rally.", group=state.active),
+        )
         end_rally(ctx)
         return
-    ctx.emit(PHASE_BEGAN, f"Rally phase of {state.active}: may attempt: {', '.join(can)} "
-             "(`rally <UNIT>`, optional; `end` when done).", turn=state.turn, phase="rally",
+    ctx.emit(PHASE_BEGAN, t("Rally phase of {group}: may attempt: {units} (`rally <UNIT>`, "
+             "optional; `end` when done).", group=state.active, units=ids(can)),
+             turn=state.turn, phase="rally",
              group=state.active, eligible=can)  # fmt: skip
 
 
@@ -188,21 +210,29 @@ def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
     if state.phase != "rally":
         raise Rejection(
             "not-rally-phase",
-            f"no Rally phase is open ({_busy(ctx)}); it follows `end` of an activation",
+            t(
+                "no Rally phase is open ({busy}); it follows `end` of an activation",
+                busy=busy(ctx.state),
+            ),
             "2.1",
         )
     if scen.units[order.unit].side != actor:
-        can = ", ".join(rally.eligible(scen, state)) or "none"
         raise Rejection(
             "not-your-unit",
-            f"{order.unit} is not yours: the {side_name(scen.units[order.unit].side)} player "
-            f"rallies it (may attempt: {can})",
+            t(
+                "{unit} is not yours: the {side} player rallies it (may attempt: {units})",
+                unit=order.unit,
+                side=side_name(scen.units[order.unit].side),
+                units=none_or(rally.eligible(scen, state)),
+            ),
             "2.1",
         )
     reason = rally.why_not(scen, state, order.unit)
     if reason is not None:
-        can = ", ".join(rally.eligible(scen, state)) or "none"
-        raise Rejection("may-not-rally", f"{reason[1]}; may attempt: {can}", reason[0])
+        can = none_or(rally.eligible(scen, state))
+        raise Rejection(
+            "may-not-rally", t("{why}; may attempt: {units}", why=reason[1], units=can), reason[0]
+        )
     rally.attempt(ctx, order.unit)
     if not rally.eligible(scen, state):
         end_rally(ctx)
@@ -210,10 +240,11 @@ def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
 
 def end_rally(ctx: Ctx) -> None:
     state = ctx.state
-    ctx.emit("RallyEnded", f"The Rally phase of {state.active} ends.")
+    ctx.emit("RallyEnded", t("The Rally phase of {group} ends.", group=state.active))
     tell_boxes(ctx)
     state.phase, state.active, state.acted, state.attempted = "activations", None, {}, []
-    ctx.emit(PHASE_BEGAN, f"Turn {state.turn}: between activations; {side_name(state.initiative)} next.",
+    ctx.emit(PHASE_BEGAN, t("Turn {turn}: between activations; {side} next.", turn=state.turn,
+             side=side_name(state.initiative)),
              turn=state.turn, phase="activations")  # fmt: skip
 
 
@@ -221,11 +252,12 @@ def end_rally(ctx: Ctx) -> None:
 def morale(ctx: Ctx, actor: str, order: O.Morale) -> None:
     state = ctx.state
     if state.phase != "activations" or state.morale_done:
-        rule = "6.2"
-        why = "the Morale Phase of this turn has been held" if state.morale_done else _busy(ctx)
-        raise Rejection(
-            "not-now", f"{why}; now: {'`recovery`' if state.morale_done else 'finish it'}", rule
+        said = (
+            t("the Morale Phase of this turn has been held; now: `recovery`")
+            if state.morale_done
+            else t("{busy}; now: finish it", busy=busy(ctx.state))
         )
+        raise Rejection("not-now", said, "6.2")
     morale_phase(ctx)
 
 
@@ -233,16 +265,19 @@ def morale_phase(ctx: Ctx) -> None:
     fallen = collapse.morale_phase(ctx)
     ctx.state.phase = "recovery"
     if fallen and ctx.scen.ending.on_collapse:
-        finish(ctx, f"{', '.join(fallen)} collapsed", loser=owner(ctx.scen, fallen[0]))
+        finish(ctx, t("{groups} collapsed", groups=ids(fallen)), loser=owner(ctx.scen, fallen[0]))
         return
-    ctx.emit(PHASE_BEGAN, f"Turn {ctx.state.turn}: Morale Phase held; the Recovery Phase is next "
-             "(`recovery`).", turn=ctx.state.turn, phase="recovery")  # fmt: skip
+    ctx.emit(PHASE_BEGAN, t("Turn {turn}: Morale Phase held; the Recovery Phase is next "
+             "(`recovery`).", turn=ctx.state.turn), turn=ctx.state.turn,
+             phase="recovery")  # fmt: skip
 
 
 def do_recovery(ctx: Ctx, actor: str, order: O.Recovery) -> None:
     state = ctx.state
     if state.phase not in ("activations", "recovery"):
-        raise Rejection("not-now", f"{_busy(ctx)}; the Recovery Phase ends the turn", "3.1")
+        raise Rejection(
+            "not-now", t("{busy}; the Recovery Phase ends the turn", busy=busy(ctx.state)), "3.1"
+        )
     if not state.morale_done:
         morale_phase(ctx)  # 6.2: collapse is checked before the Recovery Phase
         if state.result is not None:
@@ -256,24 +291,31 @@ def do_return(ctx: Ctx, actor: str, order: O.Return) -> None:
     state, scen = ctx.state, ctx.scen
     spot = state.units[order.unit]
     if state.phase != "placement" or spot.where != "recovered":
-        where = (
-            "recovered and awaiting placement"
+        said = (
+            t("{unit} is recovered and awaiting placement; units return in the Recovery Phase",
+              unit=order.unit)
             if spot.where == "recovered"
-            else f"not recovered ({spot.where})"
-        )
-        raise Rejection(
-            "not-placing", f"{order.unit} is {where}; units return in the Recovery Phase", "3.5"
-        )
+            else t("{unit} is not recovered ({where}); units return in the Recovery Phase",
+                   unit=order.unit, where=where_name(spot.where))
+        )  # fmt: skip
+        raise Rejection("not-placing", said, "3.5")
     if scen.units[order.unit].side != actor or state.placing[0] != actor:
-        raise Rejection("not-yours", f"{side_name(state.placing[0])} places now (3.8)", "3.8")
+        raise Rejection(
+            "not-yours", t("{side} places now (3.8)", side=side_name(state.placing[0])), "3.8"
+        )
     if order.hex not in scen.map:
-        raise Rejection("off-board", f"{order.hex} is not a hex of the map", "1.11")
+        raise Rejection("off-board", t("{hex} is not a hex of the map", hex=order.hex), "1.11")
     reason = recovery.why_not_hex(scen, state, order.unit, order.hex)
     if reason is not None:
         legal = recovery.legal_hexes(scen, state, order.unit)
         raise Rejection(
             "illegal-hex",
-            f"{reason[1]}; legal hexes for {order.unit}: {', '.join(legal)}",
+            t(
+                "{why}; legal hexes for {unit}: {hexes}",
+                why=reason[1],
+                unit=order.unit,
+                hexes=ids(legal),
+            ),
             reason[0],
         )
     recovery.place(ctx, order.unit, order.hex)
@@ -284,15 +326,15 @@ def next_placement(ctx: Ctx) -> None:
     state = ctx.state
     if recovery.next_placer(ctx):
         side = state.placing[0]
-        ctx.emit(PHASE_BEGAN, f"{side_name(side)} places: "
-                 f"{', '.join(recovery.placeable(ctx.scen, state, side))} (`return <UNIT> <HEX>`, 4.2-4.4).",
+        ctx.emit(PHASE_BEGAN, t("{side} places: {units} (`return <UNIT> <HEX>`, 4.2-4.4).",
+                 side=side_name(side), units=ids(recovery.placeable(ctx.scen, state, side))),
                  turn=state.turn, phase="placement", side=side)  # fmt: skip
         return
     recovery.withdrawn_to_recovery(ctx)
     state.recovery_phases += 1
     tell_boxes(ctx)
     if state.recovery_phases >= ctx.scen.ending.recovery_phases:
-        finish(ctx, f"{state.recovery_phases} Recovery Phases held")
+        finish(ctx, phases_held(state.recovery_phases))
         return
     new_turn(ctx)
 
@@ -303,11 +345,12 @@ def new_turn(ctx: Ctx) -> None:
     state.phase, state.active, state.activated, state.morale_done = "activations", None, [], False
     state.acted, state.attempted, state.placing = {}, [], []
     state.initiative = SIDE_IDS[(state.turn - 1) % 2]
-    ctx.emit(PHASE_BEGAN, f"Turn {state.turn} begins; {side_name(state.initiative)} first.",
+    ctx.emit(PHASE_BEGAN, t("Turn {turn} begins; {side} first.", turn=state.turn,
+             side=side_name(state.initiative)),
              turn=state.turn, phase="activations")  # fmt: skip
 
 
-def finish(ctx: Ctx, why: str, loser: str | None = None) -> None:
+def finish(ctx: Ctx, why: Msg, loser: str | None = None) -> None:
     """The referee's part ends (the result the demo and the contract need). Decision: the
     source has no victory rules; the side with fewer units off the map is named (a collapse:
     the other side), equal: a draw."""
@@ -320,12 +363,9 @@ def finish(ctx: Ctx, why: str, loser: str | None = None) -> None:
     else:
         a, b = SIDE_IDS
         winner = "draw" if lost[a] == lost[b] else (a if lost[a] < lost[b] else b)
-    counts = ", ".join(f"{side_name(s)} {n} units off the map" for s, n in lost.items())
-    text = f"the referee's part ends: {why} ({counts}); " + (
-        "a draw" if winner == "draw" else f"{side_name(winner)} ahead"
-    )
+    text = result_msg(why, winner, lost)
     ctx.state.result = {"winner": winner, "text": text, "lost": lost}
-    ctx.emit(GAME_ENDED, f"Game over: {text}.", winner=winner, lost=lost)
+    ctx.emit(GAME_ENDED, t("Game over: {result}.", result=text), winner=winner, lost=lost)
 
 
 HANDLERS: dict[type, Callable[[Ctx, str, Any], None]] = {

@@ -19,6 +19,7 @@ from adjudicator.borodino.state import State
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event, Viewer
+from adjudicator.core.i18n import Msg, name, t
 from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
 
 SYSTEM_ID = "borodino"
@@ -42,15 +43,20 @@ class BorodinoSystem:
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
-        self.title = scenario.title
+        self.title = name(scenario.title, ru=scenario.title_ru)
         footer = views.help_footer(scenario)
         self.grammar = _Grammar(scenario, footer)
 
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
         state = rules.initial_state(self.scenario, sandbox)
-        jager = "on" if self.scenario.use_jager_rules else "off"
-        text = (f"{self.title}: turn 1, Russian first. Die d{self.scenario.die_sides}; jager "
-                f"rules {jager} (applied by the players on their board).")  # fmt: skip
+        scen = self.scenario
+        text = (
+            t("{title}: turn 1, Russian first. Die d{sides}; jager rules on (applied by the "
+              "players on their board).", title=self.title, sides=scen.die_sides)
+            if scen.use_jager_rules
+            else t("{title}: turn 1, Russian first. Die d{sides}; jager rules off (applied by the "
+                   "players on their board).", title=self.title, sides=scen.die_sides)
+        )  # fmt: skip
         return Outcome(state, [Event("GameStarted", text)])
 
     def apply(self, state: State, actor: str, order: object, dice: DiceSource) -> Outcome:
@@ -110,21 +116,22 @@ class BorodinoSystem:
 class _Grammar(BorodinoGrammar):
     """The grammar, with the deadline defaults and the jager note under `help`."""
 
-    def __init__(self, scenario: Scenario, footer: str):
-        super().__init__(scenario, {"default": f"Moderator: do what a passed deadline does. "
-                                    f"{footer} Example: default"})  # fmt: skip
+    def __init__(self, scenario: Scenario, footer: Msg):
+        default = t("Moderator: do what a passed deadline does. {footer} Example: default",
+                    footer=footer)  # fmt: skip
+        super().__init__(scenario, {"default": default})
         self.footer = footer
 
     def help(self, topic: str | None = None) -> str:
         text = super().help(topic)
-        return f"{text}\n{self.footer}" if not topic else text
+        return t("{text}\n{footer}", text=text, footer=self.footer) if not topic else text
 
 
 @dataclass(frozen=True)
 class BorodinoType:
     id: str = SYSTEM_ID
-    title: str = "Borodino: rally, recovery and collapse (a referee for the players' own board)"
-    name: str = "Borodino referee"
+    title: str = t("Borodino: rally, recovery and collapse (a referee for the players' own board)")
+    name: str = t("Borodino referee")
     sides: tuple[Side, ...] = SIDES
     data_package: str = "adjudicator.borodino"
     data_file: str = "sample.toml"

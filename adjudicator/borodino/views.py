@@ -4,27 +4,48 @@ note, the situation's label. Pure."""
 from __future__ import annotations
 
 from adjudicator.borodino import rally, recovery
-from adjudicator.borodino.board import boxes_text, eliminated_text, losses_text, side_name
+from adjudicator.borodino.board import (
+    boxes_text,
+    eliminated_text,
+    ids,
+    losses_text,
+    none_or,
+    phase_name,
+    result_text,
+    side_id,
+    side_name,
+)
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import State
+from adjudicator.core.i18n import Msg, cat, lines, name, t
 
-DEFAULTS = """Deadline defaults (what a passed deadline does for the side on the clock):
-  between activations: `recovery` (the turn's activations end: the Morale Phase, then the Recovery Phase)
-  an Activation Phase: `end` (its Rally phase begins)
-  a Rally phase: `end` (an optional rally: none is made)
-  the Recovery Phase: `recovery` (it is run)
-  a placement: `return` to the legal hex nearest the unit's group (independent: its Army), ties in hex order"""
-
-JAGERS = (
-    "Jager rules (7.2-7.14: stacking, movement, squares, shock): use_jager_rules is {flag} for "
-    "this game. The bot does not adjudicate movement, fire or shock: the players apply them on "
-    "their board, and no jager rule is checked by the bot."
+DEFAULTS = t(
+    "Deadline defaults (what a passed deadline does for the side on the clock):\n"
+    "  between activations: `recovery` (the turn's activations end: the Morale Phase, then the "
+    "Recovery Phase)\n"
+    "  an Activation Phase: `end` (its Rally phase begins)\n"
+    "  a Rally phase: `end` (an optional rally: none is made)\n"
+    "  the Recovery Phase: `recovery` (it is run)\n"
+    "  a placement: `return` to the legal hex nearest the unit's group (independent: its Army), "
+    "ties in hex order"
 )
 
 
-def help_footer(scen: Scenario) -> str:
-    flag = "on" if scen.use_jager_rules else "off (rule 7.1: not used in Borodino)"
-    return f"{DEFAULTS}\n{JAGERS.format(flag=flag)}"
+ON = name("on", ru="включены")  # the value of use_jager_rules, said
+
+
+def jagers(flag: Msg) -> Msg:
+    return t(
+        "Jager rules (7.2-7.14: stacking, movement, squares, shock): use_jager_rules is {flag} "
+        "for this game. The bot does not adjudicate movement, fire or shock: the players apply "
+        "them on their board, and no jager rule is checked by the bot.",
+        flag=flag,
+    )
+
+
+def help_footer(scen: Scenario) -> Msg:
+    flag = ON if scen.use_jager_rules else t("off (rule 7.1: not used in Borodino)")
+    return lines([DEFAULTS, jagers(flag)])
 
 
 def phase_id(state: State) -> str:
@@ -33,8 +54,17 @@ def phase_id(state: State) -> str:
     return f"{state.phase}-{state.active}" if state.active else state.phase
 
 
-def label(state: State) -> str:
-    return f"turn {state.turn}, {phase_id(state)}"
+def phase_said(state: State) -> Msg:
+    """phase_id as a text: the phase's and the side's ids in the reader's language."""
+    if state.phase == "placement" and state.placing:
+        return t("{phase}-{side}", phase=phase_name(state.phase), side=side_id(state.placing[0]))
+    if state.active:
+        return t("{phase}-{group}", phase=phase_name(state.phase), group=state.active)
+    return phase_name(state.phase)
+
+
+def label(state: State) -> Msg:
+    return t("turn {turn}, {phase}", turn=state.turn, phase=phase_said(state))
 
 
 def to_move(scen: Scenario, state: State) -> tuple[str, ...]:
@@ -53,54 +83,72 @@ def to_move(scen: Scenario, state: State) -> tuple[str, ...]:
     return (first, SIDE_IDS[1] if first == SIDE_IDS[0] else SIDE_IDS[0])
 
 
-def placement_prompt(scen: Scenario, state: State) -> str:
+def placement_prompt(scen: Scenario, state: State) -> Msg:
     side = state.placing[0]
     units = recovery.placeable(scen, state, side)
-    return f"return the recovered unit(s) {', '.join(units)} to the map (`return <UNIT> <HEX>`, 4.2-4.4)"
+    return t(
+        "return the recovered unit(s) {units} to the map (`return <UNIT> <HEX>`, 4.2-4.4)",
+        units=cat(*units, sep=", "),
+    )
 
 
-def status(scen: Scenario, state: State, actor: str) -> str:
-    head = f"{scen.title}\nTurn {state.turn}, {phase_id(state)}."
+def status(scen: Scenario, state: State, actor: str) -> Msg:
+    title = name(scen.title, ru=scen.title_ru)
+    head = t("{title}\nTurn {turn}, {phase}.", title=title, turn=state.turn,
+             phase=phase_said(state))  # fmt: skip
     if state.result is not None:
-        head += f" Game over: {state.result['text']}."
-    lines = [
-        head,
-        f"Die: d{scen.die_sides}. "
-        + JAGERS.format(flag="on" if scen.use_jager_rules else "off (rule 7.1)"),
-    ]
+        head = t("{head} Game over: {result}.", head=head, result=result_text(scen, state))
+    flag = ON if scen.use_jager_rules else t("off (rule 7.1)")
+    said = [head, t("Die: d{sides}. {jagers}", sides=scen.die_sides, jagers=jagers(flag))]
     if state.result is None:
-        lines.append(_now(scen, state))
+        said.append(_now(scen, state))
     for side in SIDE_IDS:
-        lines.append(_on_map(scen, state, side))
-    lines += [boxes_text(scen, state, s) for s in SIDE_IDS]
-    lines += [eliminated_text(scen, state), losses_text(scen, state)]
-    lines.append(f"Recovery Phases held: {state.recovery_phases} of {scen.ending.recovery_phases}.")
+        said.append(_on_map(scen, state, side))
+    said += [boxes_text(scen, state, s) for s in SIDE_IDS]
+    said += [eliminated_text(scen, state), losses_text(scen, state)]
+    said.append(t("Recovery Phases held: {held} of {of}.", held=state.recovery_phases,
+                  of=scen.ending.recovery_phases))  # fmt: skip
     if state.disputes:
-        lines.append(f"Disputed reports: {len(state.disputes)} (sent to the moderators).")
-    return "\n".join(lines)
+        said.append(t("Disputed reports: {n} (sent to the moderators).", n=len(state.disputes)))
+    return lines(said)
 
 
-def _now(scen: Scenario, state: State) -> str:
+def _now(scen: Scenario, state: State) -> Msg:
     moving = to_move(scen, state)
-    who = " and ".join(side_name(s) for s in moving)
+    who = _and(*(side_name(s) for s in moving))
     if state.phase == "activations":
-        return (f"Between activations: {who} may report and `activate` (next: "
-                f"{side_name(state.initiative)}); `morale`, then `recovery`, end the turn.")  # fmt: skip
+        return t("Between activations: {who} may report and `activate` (next: {next}); "
+                 "`morale`, then `recovery`, end the turn.", who=who,
+                 next=side_name(state.initiative))  # fmt: skip
     if state.phase == "activation":
-        return f"Activation Phase of {state.active} ({who}): report, `activated <UNIT> moved|fired|faced`, then `end`."
+        return t("Activation Phase of {group} ({who}): report, `activated <UNIT> "
+                 "moved|fired|faced`, then `end`.", group=state.active, who=who)  # fmt: skip
     if state.phase == "rally":
-        can = ", ".join(rally.eligible(scen, state)) or "none"
-        return f"Rally phase of {state.active} ({who}): may attempt: {can}; `end` when done."
+        units = none_or(rally.eligible(scen, state))
+        return t("Rally phase of {group} ({who}): may attempt: {units}; `end` when done.",
+                 group=state.active, who=who, units=units)  # fmt: skip
     if state.phase == "recovery":
-        return "The Morale Phase is held: `recovery` runs the Recovery Phase."
-    return f"{who} must {placement_prompt(scen, state)}."
+        return t("The Morale Phase is held: `recovery` runs the Recovery Phase.")
+    return t("{who} must {prompt}.", who=who, prompt=placement_prompt(scen, state))
 
 
-def _on_map(scen: Scenario, state: State, side: str) -> str:
-    parts = []
+def _and(*sides: Msg) -> Msg:
+    if len(sides) == 2:
+        return t("{a} and {b}", a=sides[0], b=sides[1])
+    return cat(*sides, sep="")
+
+
+def _on_map(scen: Scenario, state: State, side: str) -> Msg:
+    parts: list[Msg] = []
     for uid, spot in state.units.items():
         if scen.units[uid].side == side and spot.on_map:
-            parts.append(f"{uid} {spot.hex}{' D' if spot.disordered else ''}")
+            if spot.disordered:
+                parts.append(t("{unit} {hex} D", unit=uid, hex=str(spot.hex)))
+            else:
+                parts.append(t("{unit} {hex}", unit=uid, hex=str(spot.hex)))
     later = [u for u, s in state.units.items() if scen.units[u].side == side and s.where == "later"]
-    tail = f"; not yet entered: {', '.join(later)}" if later else ""
-    return f"{side_name(side)} on the map (D: Disordered): {', '.join(parts) or '-'}{tail}."
+    units = ids([]) if not parts else cat(*parts, sep=", ")
+    if later:
+        return t("{side} on the map (D: Disordered): {units}; not yet entered: {later}.",
+                 side=side_name(side), units=units, later=cat(*later, sep=", "))  # fmt: skip
+    return t("{side} on the map (D: Disordered): {units}.", side=side_name(side), units=units)

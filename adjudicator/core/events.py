@@ -103,7 +103,7 @@ class Event:
         doc: dict[str, Any] = {"kind": self.kind, "text": str.__str__(self.text), **self.data}
         if not self.audience.public:
             doc["audience"] = self.audience.to_json()
-        if isinstance(self.text, Msg) and self.text.to_json() != {"t": str.__str__(self.text)}:
+        if isinstance(self.text, Msg):
             doc[I18N] = self.text.to_json()  # how to say it in another language (core.i18n)
         return doc
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import SystemType
 
 GROUP = "pbem.games"
@@ -24,10 +25,14 @@ _loaded: dict[str, SystemType] | None = None
 
 class UnknownSystem(LookupError):
     def __init__(self, system_id: str, known: list[str]):
-        super().__init__(
-            f"no game system {system_id!r} is installed; known: {', '.join(known) or 'none'}"
-        )
+        names = cat(*known, sep=", ") if known else t("none")
+        self.text = t("no game system {system} is installed; known: {names}",
+                      system=repr(system_id), names=names)  # fmt: skip
+        super().__init__(self.text)
         self.system_id = system_id
+
+    def __str__(self) -> str:
+        return self.text  # the Msg: str(error) can be said in another language
 
 
 def _installed() -> dict[str, SystemType]:

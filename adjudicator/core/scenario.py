@@ -5,16 +5,22 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import NoReturn, TypeVar, overload
 
+from adjudicator.core.i18n import cat, t
+
 T = TypeVar("T")
 D = TypeVar("D")
 
 
 class ScenarioError(ValueError):
     def __init__(self, source: str, entry: str, problem: str):
-        super().__init__(f"{source}: {entry}: {problem}")
+        self.text = t("{source}: {entry}: {problem}", source=source, entry=entry, problem=problem)
+        super().__init__(self.text)
         self.source = source
         self.entry = entry
         self.problem = problem
+
+    def __str__(self) -> str:
+        return self.text  # the Msg: str(error) can be said in another language
 
 
 class Checker:
@@ -61,14 +67,17 @@ class Checker:
         default when the key is missing (no default: the key is required)."""
         if key not in table:
             if default is ...:
-                self.fail(entry, f"missing key '{key}'")
+                self.fail(entry, t("missing key '{key}'", key=key))
             return default
         value = table[key]
         if kind is int and isinstance(value, bool) or not isinstance(value, kind):
             name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-            self.fail(entry, f"'{key}' must be {name}, got {value!r}")
-        if choices is not None and value not in choices:
             self.fail(
-                entry, f"'{key}' is {value!r}; expected one of {', '.join(map(str, choices))}"
+                entry,
+                t("'{key}' must be {kind}, got {value}", key=key, kind=name, value=repr(value)),
             )
+        if choices is not None and value not in choices:
+            said = t("'{key}' is {value}; expected one of {choices}", key=key, value=repr(value),
+                     choices=cat(*map(str, choices), sep=", "))  # fmt: skip
+            self.fail(entry, said)
         return value

@@ -17,10 +17,12 @@ from typing import Any, NoReturn, TypeVar
 
 from adjudicator.core.commands import MAX_TEXT
 from adjudicator.core.errors import Rejection
-from adjudicator.grammar.lexicon import Lexicon, did_you_mean
+from adjudicator.core.i18n import t, tn
+from adjudicator.grammar.lexicon import Lexicon, any_of, did_you_mean
 from adjudicator.grammar.words import quoted
 
 T = TypeVar("T")
+REASON = t("the reason")
 
 
 class ParseError(Rejection):
@@ -65,12 +67,15 @@ class Cursor:
         return None
 
     def fail(self, code: str, message: str) -> NoReturn:
-        end = "" if message.endswith((".", "?", "!")) else "."
-        raise ParseError(code, f"{message}{end} Usage: {self.usage(self.command)}")
+        usage = self.usage(self.command)
+        if message.endswith((".", "?", "!")):
+            raise ParseError(code, t("{message} Usage: {usage}", message=message, usage=usage))
+        raise ParseError(code, t("{message}. Usage: {usage}", message=message, usage=usage))
 
     def done(self) -> None:
         if self.peek() is not None:
-            self.fail("syntax", f"unexpected {quoted(' '.join(self.words[self.i :]))} at the end")
+            left = quoted(" ".join(self.words[self.i :]))
+            self.fail("syntax", t("unexpected {words} at the end", words=left))
 
     def choice(self, what: str, table: Mapping[str, T], legal: str, fold: bool = False) -> T:
         """The value of the next word in table (fold: of the word in lower case); legal says
@@ -78,7 +83,9 @@ class Cursor:
         word = self.peek()
         key = word.lower() if word is not None and fold else word
         if key is None or key not in table:
-            self.fail("syntax", f"{what} must be {legal}, {_got(word)}")
+            self.fail(
+                "syntax", t("{what} must be {legal}, {got}", what=what, legal=legal, got=_got(word))
+            )
         self.i += 1
         return table[key]
 
@@ -87,8 +94,14 @@ class Cursor:
         word = self.peek()
         value = int(word) if word is not None and word.isascii() and word.isdigit() else None
         if value is None or value < low or (high is not None and value > high):
-            span = f"from {low} to {high}" if high is not None else f"of at least {low}"
-            self.fail("bad-number", f"{what} must be a whole number {span}, {_got(word)}")
+            span = (
+                t("from {low} to {high}", low=low, high=high)
+                if high is not None
+                else t("of at least {low}", low=low)
+            )
+            said = t("{what} must be a whole number {span}, {got}", what=what, span=span,
+                     got=_got(word))  # fmt: skip
+            self.fail("bad-number", said)
         self.i += 1
         return value
 
@@ -96,7 +109,7 @@ class Cursor:
         """The next word as it is (a user name); what names it when it is missing."""
         word = self.peek()
         if word is None:
-            self.fail("syntax", f"{what} is missing")
+            self.fail("syntax", t("{what} is missing", what=what))
         self.i += 1
         return word
 
@@ -104,16 +117,19 @@ class Cursor:
         """The rest of the line as one text, single-spaced; what names it when it is missing."""
         text = self.optional_rest(what)
         if text is None:
-            self.fail("syntax", f"{what} is missing")
+            self.fail("syntax", t("{what} is missing", what=what))
         return text
 
-    def optional_rest(self, what: str = "the reason") -> str | None:
+    def optional_rest(self, what: str = REASON) -> str | None:
         """The rest of the line as one text, single-spaced, or None if there is none. At most
         MAX_TEXT characters (what names it when it is longer)."""
         text = " ".join(self.words[self.i :])
         self.i = len(self.words)
         if len(text) > MAX_TEXT:
-            self.fail("syntax", f"{what} is {len(text)} characters long; at most {MAX_TEXT}")
+            long = tn("{what} is {n} characters long; at most {limit}",
+                      "{what} is {n} characters long; at most {limit}", len(text), what=what,
+                      limit=MAX_TEXT)  # fmt: skip
+            self.fail("syntax", long)
         return text or None
 
     def matches(self, kind: str) -> list[str]:
@@ -123,7 +139,7 @@ class Cursor:
     def thing(self, kind: str) -> str:
         """The id of the thing of kind named by the next words."""
         if self.peek() is None:
-            self.fail("syntax", f"a {kind} is missing")
+            self.fail("syntax", t("a {kind} is missing", kind=self.lex.word(kind)))
         found, n = self.lex.match(kind, self.words, self.i)
         if len(found) != 1:
             self._not_found(kind, found, n)
@@ -135,26 +151,33 @@ class Cursor:
         found = []
         while self.peek() is not None and self.peek() not in stop:
             found.append(self.thing(kind))
-            self.accept("and")  # "with 20tk and 75rc"
+            self.accept("and", "и")  # "with 20tk and 75rc", "силами 20тк и 75ск"
         return tuple(found)
 
     def _not_found(self, kind: str, ambiguous: list[str], n: int) -> NoReturn:
         lex, rest = self.lex, self.words[self.i : self.i + 6]
         if ambiguous:
-            names = " or ".join(lex.label(kind, t) for t in ambiguous)
-            self.fail(f"ambiguous-{kind}", f"{quoted(' '.join(rest[:n]))} could be {names}")
+            names = any_of([lex.label(kind, x) for x in ambiguous])
+            said = quoted(" ".join(rest[:n]))
+            self.fail(f"ambiguous-{kind}", t("{words} could be {names}", words=said, names=names))
         for other in (k for k in lex.kinds if k != kind):
             elsewhere = self.matches(other)
             if len(elsewhere) == 1:  # "move C6 20tk": the right word in the wrong place
                 said = lex.label(other, elsewhere[0])
-                self.fail(f"unknown-{kind}", f"{said} is a {other}, but a {kind} is expected here")
+                self.fail(
+                    f"unknown-{kind}",
+                    t("{thing} is a {other}, but a {kind} is expected here", thing=said,
+                      other=lex.word(other), kind=lex.word(kind)),
+                )  # fmt: skip
         phrases = [" ".join(rest[:k]) for k in range(1, len(rest) + 1)]
         hint = did_you_mean(lex.suggest(kind, phrases))
-        self.fail(f"unknown-{kind}", f"unknown {kind} {quoted(rest[0])}{hint}")
+        unknown = t("unknown {kind} {word}{hint}", kind=lex.word(kind), word=quoted(rest[0]),
+                    hint=hint)  # fmt: skip
+        self.fail(f"unknown-{kind}", unknown)
 
 
 def _got(word: str | None) -> str:
-    return f"not {quoted(word)}" if word else "missing"
+    return t("not {word}", word=quoted(word)) if word else t("missing")
 
 
 __all__ = ["Cursor", "ParseError"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from adjudicator.core.i18n import t
 from adjudicator.core.system import Side, side_words
 from adjudicator.grammar.cursor import Cursor, ParseError
 from adjudicator.grammar.lexicon import Lexicon
@@ -69,10 +70,12 @@ class GrammarKit:
     def parse(self, text: str) -> object:
         """One line of text -> one order, query or command; or ParseError."""
         if len(text.strip().splitlines()) > 1:
-            raise ParseError("syntax", "one order per line: send each order on a line of its own.")
+            raise ParseError(
+                "syntax", t("one order per line: send each order on a line of its own.")
+            )
         said = tokens(text)
         if not said:
-            raise ParseError("empty", "an empty line is no order; type 'help' for the commands.")
+            raise ParseError("empty", t("an empty line is no order; type 'help' for the commands."))
         command = self.table.command(said[0])
         verb = self.table.verbs[command]
         line = raw_words(text, said[0]) if verb.raw else said

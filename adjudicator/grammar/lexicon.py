@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from adjudicator.core.i18n import Msg, cat, t
+from adjudicator.core.text import noun
 from adjudicator.grammar.words import words
 
 Phrases = dict[tuple[str, ...], str]
@@ -38,6 +40,20 @@ class Kind:
     leading_words: bool = False  # the first words of a name name it ("29th tank")
     id_prefix: int | None = None  # so many first letters of an id name it ("29t")
     word_prefix: int | None = None  # so many first letters of a word of a name name it ("cherk")
+    word: str | None = None  # how messages name the kind (a Msg: noun(1, "unit")); None: KIND_WORDS
+
+
+# The kinds' words in messages ("a unit is missing"), said in the language of the message.
+KIND_WORDS: dict[str, str] = {
+    "unit": noun(1, "unit"),
+    "hex": noun(1, "hex"),
+    "block": noun(1, "block"),
+    "territory": noun(1, "territory", "territories"),
+    "nation": noun(1, "nation"),
+    "group": noun(1, "group"),
+    "card": noun(1, "card"),
+    "area": noun(1, "area"),
+}
 
 
 class Lexicon:
@@ -56,6 +72,11 @@ class Lexicon:
     @property
     def kinds(self) -> tuple[str, ...]:
         return tuple(self._kinds)
+
+    def word(self, kind: str) -> str:
+        """The kind's word in messages: "unit" (a Msg said in the message's language)."""
+        spec = self._kinds.get(kind)
+        return (spec.word if spec else None) or KIND_WORDS.get(kind, kind)
 
     def ids(self, kind: str) -> tuple[str, ...]:
         """Every id of a kind, in the order given."""
@@ -83,7 +104,7 @@ class Lexicon:
     def label(self, kind: str, thing: str) -> str:
         """For messages: "29tk (29th Tank Corps)", "D6 (Smela)", "A1"."""
         name = self._kinds[kind].things.get(thing)
-        return f"{thing} ({name})" if name else thing
+        return t("{thing} ({name})", thing=thing, name=name) if name else thing
 
     def suggest(self, kind: str, phrases: Sequence[str]) -> list[str]:
         """Labels of the things of kind whose names are closest to any of phrases."""
@@ -174,7 +195,28 @@ def suggest(phrases: Sequence[str], choices: Mapping[str, str]) -> list[str]:
 
 def did_you_mean(labels: Sequence[str]) -> str:
     """ "; did you mean A or B?" for a message, or "" when there is nothing to suggest."""
-    return f"; did you mean {' or '.join(labels)}?" if labels else ""
+    return t("; did you mean {names}?", names=any_of(labels)) if labels else ""
 
 
-__all__ = ["Kind", "Lexicon", "did_you_mean", "suggest"]
+def any_of(labels: Sequence[str]) -> str:
+    """ "A or B or C" (each "or" said in the language of the text)."""
+    if len(labels) <= 1:
+        return labels[0] if labels else ""
+    return t("{a} or {b}", a=any_of(labels[:-1]), b=labels[-1])
+
+
+def all_of(labels: Sequence[str]) -> str:
+    """ "A and B and C" (each "and" said in the language of the text)."""
+    if len(labels) <= 1:
+        return labels[0] if labels else ""
+    return t("{a} and {b}", a=all_of(labels[:-1]), b=labels[-1])
+
+
+def one_of(ids: Sequence[str]) -> Msg | str:
+    """ "a", "a or b", "a, b or c": for messages."""
+    if len(ids) <= 1:
+        return ids[0] if ids else ""
+    return t("{a} or {b}", a=cat(*ids[:-1], sep=", "), b=ids[-1])
+
+
+__all__ = ["KIND_WORDS", "Kind", "Lexicon", "all_of", "any_of", "did_you_mean", "one_of", "suggest"]

@@ -27,19 +27,41 @@ from adjudicator.core.commands import (
     NewGame,
     Start,
 )
+from adjudicator.core.i18n import Msg, t
 from adjudicator.grammar.cursor import Cursor
 from adjudicator.grammar.lexicon import Lexicon
-from adjudicator.grammar.shared import either
+from adjudicator.grammar.shared import SIDE, either
 
-USAGE = {
-    "new": "new [<SYSTEM>] [sandbox]",
-    "join": "join [<SIDE>]",
-    "leave": "leave [<SIDE>]",
-    "start": "start",
-    "link": "link [<CODE>]",
-    "deadline": "deadline [decisions] [<DURATION>]",
-    "extend": "extend <DURATION>",
-    "map": "map [full]",
+USAGE: dict[str, Msg] = {
+    "new": t("new [<SYSTEM>] [sandbox]"),
+    "join": t("join [<SIDE>]"),
+    "leave": t("leave [<SIDE>]"),
+    "start": t("start"),
+    "link": t("link [<CODE>]"),
+    "deadline": t("deadline [decisions] [<DURATION>]"),
+    "extend": t("extend <DURATION>"),
+    "map": t("map [full]"),
+}
+_SIDE_USAGE = {
+    "join": lambda which: t("join {sides}", sides=which),
+    "leave": lambda which: t("leave {sides}", sides=which),
+}
+# Russian words of the lifecycle commands and of their flags (the command is the same)
+RUSSIAN = {
+    "новая": "new",
+    "вступить": "join",
+    "выйти": "leave",
+    "начать": "start",
+    "связать": "link",
+    "срок": "deadline",
+    "продлить": "extend",
+    "карта": "map",
+}
+FLAGS = {
+    "sandbox": ("sandbox", "песочница"),
+    "full": ("full", "полная"),
+    "decisions": ("решения",),
+    "reminders": ("напоминания",),
 }
 _NO_NAMES = Lexicon(())
 
@@ -47,7 +69,7 @@ _NO_NAMES = Lexicon(())
 def _new(c: Cursor, sides: Mapping[str, str] | None) -> NewGame:
     word = c.peek()
     system = None
-    if word is not None and word.lower() != "sandbox":
+    if word is not None and word.lower() not in FLAGS["sandbox"]:
         system, c.i = word.lower(), c.i + 1
     return NewGame(system, _flag(c, "sandbox"))
 
@@ -55,7 +77,7 @@ def _new(c: Cursor, sides: Mapping[str, str] | None) -> NewGame:
 def _flag(c: Cursor, flag: str) -> bool:
     """Whether the next word is flag, in any case (and step over it)."""
     word = c.peek()
-    if word is not None and word.lower() == flag:
+    if word is not None and word.lower() in FLAGS[flag]:
         c.i += 1
         return True
     return False
@@ -68,7 +90,7 @@ def _side(c: Cursor, sides: Mapping[str, str] | None) -> str | None:
     if sides is None:
         c.i += 1
         return word.lower()
-    return c.choice("the side", sides, either(_ids(sides)), fold=True)
+    return c.choice(SIDE, sides, either(_ids(sides)), fold=True)
 
 
 def _ids(sides: Mapping[str, str]) -> list[str]:
@@ -77,8 +99,10 @@ def _ids(sides: Mapping[str, str]) -> list[str]:
 
 def _usage(sides: Mapping[str, str] | None) -> Callable[[str], str]:
     """The usage of a command; join and leave name the sides when they are known."""
-    which = f"[{'|'.join(_ids(sides))}]" if sides else "[<SIDE>]"
-    return lambda command: USAGE[command].replace("[<SIDE>]", which)
+    if not sides:
+        return lambda command: USAGE[command]
+    which = f"[{'|'.join(_ids(sides))}]"
+    return lambda command: _SIDE_USAGE[command](which) if command in _SIDE_USAGE else USAGE[command]
 
 
 def _args(c: Cursor) -> str:
@@ -88,12 +112,21 @@ def _args(c: Cursor) -> str:
     return text
 
 
+def _deadline_args(c: Cursor) -> str:
+    """deadline's arguments as typed, a Russian flag ("решения") given in English."""
+    word = (c.peek() or "").lower()
+    for flag in ("decisions", "reminders"):
+        if word in FLAGS[flag]:
+            c.words[c.i] = flag
+    return _args(c)
+
+
 def _map(c: Cursor, sides: Mapping[str, str] | None) -> MapCmd:
     return MapCmd(_flag(c, "full"))
 
 
 def _extend(c: Cursor, sides: Mapping[str, str] | None) -> Extend:
-    return Extend(c.rest("the duration"))
+    return Extend(c.rest(t("the duration")))
 
 
 _PARSERS: dict[str, Callable[[Cursor, Mapping[str, str] | None], object]] = {
@@ -101,8 +134,8 @@ _PARSERS: dict[str, Callable[[Cursor, Mapping[str, str] | None], object]] = {
     "join": lambda c, sides: Join(_side(c, sides)),
     "leave": lambda c, sides: Leave(_side(c, sides)),
     "start": lambda c, sides: Start(),
-    "link": lambda c, sides: Link(c.word("the code") if c.peek() is not None else None),
-    "deadline": lambda c, sides: DeadlineCmd(_args(c)),
+    "link": lambda c, sides: Link(c.word(t("the code")) if c.peek() is not None else None),
+    "deadline": lambda c, sides: DeadlineCmd(_deadline_args(c)),
     "extend": _extend,
     "map": _map,
 }
@@ -115,6 +148,7 @@ def parse_lifecycle(text: str, side_words: Mapping[str, str] | None = None) -> o
     the side word is given as written, in lower case."""
     said = text.split()
     head = said[0].lower() if said else None
+    head = RUSSIAN.get(head, head) if head is not None else None
     if head not in _PARSERS:
         return None
     cursor = Cursor([head, *said[1:]], head, lexicon=_NO_NAMES, usage=_usage(side_words))
@@ -123,4 +157,4 @@ def parse_lifecycle(text: str, side_words: Mapping[str, str] | None = None) -> o
     return command
 
 
-__all__ = ["USAGE", "parse_lifecycle"]
+__all__ = ["RUSSIAN", "USAGE", "parse_lifecycle"]

@@ -34,28 +34,55 @@ from adjudicator.core.commands import (
     Undo,
     Unseat,
 )
+from adjudicator.core.i18n import t
 from adjudicator.core.system import Side
 from adjudicator.grammar.cursor import Cursor
+from adjudicator.grammar.lexicon import one_of
 from adjudicator.grammar.verbs import Entry, Formatter, Parser, Verb, join
 from adjudicator.grammar.words import quoted
 
-QUESTIONS = "Questions"
-MODERATOR = "Moderator"
-FAIR_DICE = "Fair dice and the audit"
-MODERATION = "Taking back and moderation"
-MODERATOR_WORDS = {"add": "add", "remove": "remove", "rm": "remove"}
-_REASON = "the reason (it goes into the log)"
+QUESTIONS = t("Questions")
+MODERATOR = t("Moderator")
+FAIR_DICE = t("Fair dice and the audit")
+MODERATION = t("Taking back and moderation")
+MODERATOR_WORDS = {
+    "add": "add", "remove": "remove", "rm": "remove",
+    "добавить": "add", "удалить": "remove", "снять": "remove",
+}  # fmt: skip
+_REASON = t("the reason (it goes into the log)")
+_USER = t("the user")
+_DIE = t("a die")
+SIDE = t("the side")
+
+# Russian command words of the shared verbs (aliases: the canonical text stays English).
+RUSSIAN = {
+    "status": ("статус",),
+    "log": ("журнал",),
+    "help": ("помощь", "справка"),
+    "default": ("умолчание",),
+    "dice": ("кубики",),
+    "salt": ("соль",),
+    "rolls": ("броски",),
+    "audit": ("аудит",),
+    "undo": ("отмена",),
+    "rewind": ("откат",),
+    "pause": ("пауза",),
+    "resume": ("продолжить",),
+    "seat": ("назначить",),
+    "unseat": ("освободить",),
+    "moderator": ("модератор",),
+}
 
 
 def either(ids: Sequence[str]) -> str:
-    """ "a or b", "a, b or c": for messages."""
-    return " or ".join([", ".join(ids[:-1]), ids[-1]] if len(ids) > 1 else list(ids))
+    """ "a or b", "a, b or c": for messages (the "or" said in the message's language)."""
+    return one_of(ids)
 
 
 def _side(c: Cursor) -> str:
     ids = [s.id for s in c.grammar.sides]
     words: Mapping[str, str] = c.grammar.side_words  # the grammar's side words -> side ids
-    return c.choice("the side", words, either(ids), fold=True)
+    return c.choice(SIDE, words, either(ids), fold=True)
 
 
 def _help(c: Cursor) -> Help:
@@ -71,103 +98,126 @@ def _help(c: Cursor) -> Help:
 
 
 def _dice(c: Cursor) -> Dice:
-    values = [c.number("a die", 1, 6)]
+    values = [c.number(_DIE, 1, 6)]
     while c.peek() is not None:
-        values.append(c.number("a die", 1, 6))
+        values.append(c.number(_DIE, 1, 6))
     return Dice(tuple(values))
 
 
 def _moderator(c: Cursor) -> Moderator:
     word = (c.peek() or "").lower()
     if word not in MODERATOR_WORDS:
-        c.fail("syntax", f"moderator add or remove? {f'not {quoted(word)}' if word else 'missing'}")
+        got = t("not {word}", word=quoted(word)) if word else t("missing")
+        c.fail("syntax", t("moderator add or remove? {got}", got=got))
     c.i += 1
     action = MODERATOR_WORDS[word]
     c.command = f"moderator {action}"
-    return Moderator(action, c.word("the user"), c.optional_rest())
+    return Moderator(action, c.word(_USER), c.optional_rest())
 
 
 def _count(c: Cursor) -> int | None:
-    return c.number("the count", 1) if c.peek() is not None else None
+    return c.number(t("the count"), 1) if c.peek() is not None else None
 
 
 # -- the commands: usage line and help paragraph with an example (seat, unseat: see _seats)
 ENTRIES: dict[str, Entry] = {
-    "status": ("status", "Show the turn, the phase and any decision waiting. Example: status"),
-    "log": ("log [<N>]", "Show the last N entries of the game log, or all. Example: log 10"),
-    "help": ("help [<COMMAND>]", "Show the commands, or the help of one. Example: help status"),
+    "status": (
+        t("status"),
+        t("Show the turn, the phase and any decision waiting. Example: status"),
+    ),
+    "log": (t("log [<N>]"), t("Show the last N entries of the game log, or all. Example: log 10")),
+    "help": (
+        t("help [<COMMAND>]"),
+        t("Show the commands, or the help of one. Example: help status"),
+    ),
     "default": (
-        "default",
+        t("default"),
         (
-            "Moderator: do what a passed deadline does: the pending decision's default, or end the "
-            "phase. Example: default"
+            t(
+                "Moderator: do what a passed deadline does: the pending decision's default, or end the "
+                "phase. Example: default"
+            )
         ),
     ),
     "dice": (
-        "dice <N> [<N> ...]",
-        "Moderator, sandbox games: fix the next die results, each 1 to 6. Example: dice 3 5",
+        t("dice <N> [<N> ...]"),
+        t("Moderator, sandbox games: fix the next die results, each 1 to 6. Example: dice 3 5"),
     ),
     "salt": (
-        "salt <TEXT>",
+        t("salt <TEXT>"),
         (
-            "Player: add your own entropy to this turn's dice. Every roll of the open dice epoch "
-            "mixes in the salts; accepted until the epoch's first roll, and public in the log. "
-            "Example: salt my cat walked on the keyboard"
+            t(
+                "Player: add your own entropy to this turn's dice. Every roll of the open dice epoch "
+                "mixes in the salts; accepted until the epoch's first roll, and public in the log. "
+                "Example: salt my cat walked on the keyboard"
+            )
         ),
     ),
     "rolls": (
-        "rolls [<N>]",
+        t("rolls [<N>]"),
         (
-            "Show the last N rolls (default 10) with their purpose, dice epoch, number in the "
-            "epoch and value; rolls fixed by a moderator are marked. Example: rolls 5"
+            t(
+                "Show the last N rolls (default 10) with their purpose, dice epoch, number in the "
+                "epoch and value; rolls fixed by a moderator are marked. Example: rolls 5"
+            )
         ),
     ),
     "audit": (
-        "audit",
+        t("audit"),
         (
-            "Moderator: check the hash chain of the log, every revealed seed against its "
-            "commitment and every roll of every revealed epoch, with dice statistics per side "
-            "and purpose. Players and moderators: `audit export` sends the log as a file, "
-            "`audit page` a page that checks it in any browser (both without the open dice "
-            "epoch). Example: audit"
+            t(
+                "Moderator: check the hash chain of the log, every revealed seed against its "
+                "commitment and every roll of every revealed epoch, with dice statistics per side "
+                "and purpose. Players and moderators: `audit export` sends the log as a file, "
+                "`audit page` a page that checks it in any browser (both without the open dice "
+                "epoch). Example: audit"
+            )
         ),
     ),
     "undo": (
-        "undo",
+        t("undo"),
         (
-            "Player: take back your own last order, unless it rolled a die, a dice epoch ended "
-            "or was revealed after it, or your opponent has acted since. The order stays in the "
-            "log, marked as undone. Example: undo"
+            t(
+                "Player: take back your own last order, unless it rolled a die, a dice epoch ended "
+                "or was revealed after it, or your opponent has acted since. The order stays in the "
+                "log, marked as undone. Example: undo"
+            )
         ),
     ),
     "rewind": (
-        "rewind <LOG-INDEX> <REASON...>",
+        t("rewind <LOG-INDEX> <REASON...>"),
         (
-            "Moderator: every order after that log row stops counting; the rows stay in the log "
-            "as rewound, the dice epoch ends (its seed is revealed) and a fresh one opens. "
-            "A rewind that discards rolls (outside a sandbox) is only proposed: it applies "
-            "when the other side's player or a second moderator says `confirm rewind` "
-            "(`cancel rewind` withdraws it; it lapses after 24 h or when the game moves on). "
-            "Example: rewind 12 the weather roll was entered twice"
+            t(
+                "Moderator: every order after that log row stops counting; the rows stay in the log "
+                "as rewound, the dice epoch ends (its seed is revealed) and a fresh one opens. "
+                "A rewind that discards rolls (outside a sandbox) is only proposed: it applies "
+                "when the other side's player or a second moderator says `confirm rewind` "
+                "(`cancel rewind` withdraws it; it lapses after 24 h or when the game moves on). "
+                "Example: rewind 12 the weather roll was entered twice"
+            )
         ),
     ),
     "pause": (
-        "pause <REASON...>",
-        "Moderator: stop taking orders (questions still work). Example: pause waiting for a ruling",
+        t("pause <REASON...>"),
+        t(
+            "Moderator: stop taking orders (questions still work). Example: pause waiting for a ruling"
+        ),
     ),
     "resume": (
-        "resume <REASON...>",
-        "Moderator: take orders again after a pause. Example: resume ruling given",
+        t("resume <REASON...>"),
+        t("Moderator: take orders again after a pause. Example: resume ruling given"),
     ),
     "moderator add": (
-        "moderator add <USER> [<REASON...>]",
-        "Moderator: make a user a moderator of this game. Example: moderator add carol",
+        t("moderator add <USER> [<REASON...>]"),
+        t("Moderator: make a user a moderator of this game. Example: moderator add carol"),
     ),
     "moderator remove": (
-        "moderator remove <USER> [<REASON...>]",
+        t("moderator remove <USER> [<REASON...>]"),
         (
-            "Moderator: take the moderator role from a user (the last moderator stays). "
-            "Example: moderator remove carol stepped down"
+            t(
+                "Moderator: take the moderator role from a user (the last moderator stays). "
+                "Example: moderator remove carol stepped down"
+            )
         ),
     ),
 }
@@ -181,6 +231,7 @@ def _verb(
     group: str,
     raw: bool = True,
 ) -> Verb:
+    aliases = (*aliases, *RUSSIAN.get(word, ()))
     return Verb(word, parser, {word: ENTRIES[word]}, formats, aliases, group, raw=raw)
 
 
@@ -216,7 +267,7 @@ _COMMON = (
     _verb("dice", _dice, {Dice: lambda o: join("dice", *o.values)}, group=MODERATOR, raw=False),
     _verb(
         "salt",
-        lambda c: Salt(c.rest("the salt text")),
+        lambda c: Salt(c.rest(t("the salt text"))),
         {Salt: lambda o: join("salt", o.text)},
         group=FAIR_DICE,
     ),
@@ -230,7 +281,7 @@ _COMMON = (
     _verb("undo", lambda c: Undo(), {Undo: lambda o: "undo"}, group=MODERATION),
     _verb(
         "rewind",
-        lambda c: Rewind(c.number("the log row", 0), c.rest(_REASON)),
+        lambda c: Rewind(c.number(t("the log row"), 0), c.rest(_REASON)),
         {Rewind: lambda o: join("rewind", o.index, o.reason)},
         group=MODERATION,
     ),
@@ -252,7 +303,7 @@ _MODERATOR = Verb(
     _moderator,
     {name: ENTRIES[name] for name in ("moderator add", "moderator remove")},
     {Moderator: lambda o: join("moderator", o.action, o.user, o.reason)},
-    ("mod",),
+    ("mod", *RUSSIAN["moderator"]),
     MODERATION,
     subwords=MODERATOR_WORDS,
     raw=True,
@@ -263,22 +314,25 @@ def _seats(sides: Sequence[Side]) -> tuple[Verb, Verb]:
     """seat and unseat: their usage names the sides' ids."""
     ids = [s.id for s in sides]
     which = "|".join(ids)
-    seat = f"Moderator: give a side to a player. Example: seat {ids[0]} alice replaces bob"
-    unseat = f"Moderator: free a side's seat. Example: unseat {ids[-1]} left the game"
+    seat = t("Moderator: give a side to a player. Example: seat {side} alice replaces bob",
+             side=ids[0])  # fmt: skip
+    unseat = t("Moderator: free a side's seat. Example: unseat {side} left the game", side=ids[-1])
     return (
         Verb(
             "seat",
-            lambda c: Seat(_side(c), c.word("the user"), c.optional_rest()),
-            {"seat": (f"seat {which} <USER> [<REASON...>]", seat)},
+            lambda c: Seat(_side(c), c.word(_USER), c.optional_rest()),
+            {"seat": (t("seat {sides} <USER> [<REASON...>]", sides=which), seat)},
             {Seat: lambda o: join("seat", o.side, o.user, o.reason)},
+            RUSSIAN["seat"],
             group=MODERATION,
             raw=True,
         ),
         Verb(
             "unseat",
             lambda c: Unseat(_side(c), c.rest(_REASON)),
-            {"unseat": (f"unseat {which} <REASON...>", unseat)},
+            {"unseat": (t("unseat {sides} <REASON...>", sides=which), unseat)},
             {Unseat: lambda o: join("unseat", o.side, o.reason)},
+            RUSSIAN["unseat"],
             group=MODERATION,
             raw=True,
         ),

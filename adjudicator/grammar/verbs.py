@@ -19,13 +19,17 @@ Pure: no I/O.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.core.i18n import cat, lines, t
 from adjudicator.grammar.cursor import Cursor, ParseError
 from adjudicator.grammar.lexicon import did_you_mean
 from adjudicator.grammar.words import quoted, words
+
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 Parser = Callable[[Cursor], object]
 Formatter = Callable[[Any], str]
@@ -80,10 +84,21 @@ class VerbTable:
         """The verb a command word names; ParseError "unknown-command" otherwise."""
         if word in self.command_words:
             return self.command_words[word]
-        suggest = difflib.get_close_matches(word, list(self.command_words), n=3, cutoff=0.6)
-        names = list(dict.fromkeys(self.command_words[s] for s in suggest))
-        said = f"unknown command {quoted(word)}{did_you_mean(names[:3]) or '.'}"
-        raise ParseError("unknown-command", f"{said} Say 'help' for the commands.")
+        raise ParseError(
+            "unknown-command",
+            t("unknown command {word}{hint} Say 'help' for the commands.", word=quoted(word),
+              hint=did_you_mean(self.close_words(word)) or "."),
+        )  # fmt: skip
+
+    def close_words(self, word: str) -> list[str]:
+        """At most three command words close to word, in its script: a Latin word suggests
+        the verbs' canonical words, a Cyrillic word their Cyrillic aliases."""
+        cyrillic = bool(_CYRILLIC.search(word))
+        same = [w for w in self.command_words if bool(_CYRILLIC.search(w)) == cyrillic]
+        close = difflib.get_close_matches(word, same, n=3, cutoff=0.6)
+        if cyrillic:
+            return close
+        return list(dict.fromkeys(self.command_words[s] for s in close))[:3]
 
     def subcommand(self, command: str, word: str | None) -> str | None:
         """ "set turn" for ("set", "turn"); None if word is no sub-command of command."""
@@ -93,7 +108,9 @@ class VerbTable:
     def usage(self, command: str) -> str:
         if command in self.commands:
             return self.commands[command][0]
-        return " | ".join(u for c, (u, _) in self.commands.items() if c.startswith(f"{command} "))
+        return cat(
+            *(u for c, (u, _) in self.commands.items() if c.startswith(f"{command} ")), sep=" | "
+        )
 
     def help(self, topic: str | None = None) -> str:
         """All usage lines, or the usage, help and aliases of one command (aliases accepted)."""
@@ -107,11 +124,17 @@ class VerbTable:
         if len(said) > 1:
             name = self.subcommand(name, said[1]) or name
         if name not in self.commands:  # "set", "moderator": every command of the group
-            return "\n\n".join(self.help(n) for n in self.commands if n.startswith(f"{name} "))
+            return cat(
+                *(self.help(n) for n in self.commands if n.startswith(f"{name} ")), sep="\n\n"
+            )
         usage, text = self.commands[name]
-        aliases = self.verbs[name].aliases if name in self.verbs else ()
-        also = f"\nAliases: {', '.join(aliases)}" if aliases else ""
-        return f"Usage: {usage}\n{text}{also}"
+        # the other Latin words (a Russian word is the Russian usage line's own word)
+        every = self.verbs[name].aliases if name in self.verbs else ()
+        aliases = tuple(a for a in every if not _CYRILLIC.search(a))
+        if aliases:
+            return t("Usage: {usage}\n{text}\nAliases: {aliases}", usage=usage, text=text,
+                     aliases=cat(*aliases, sep=", "))  # fmt: skip
+        return t("Usage: {usage}\n{text}", usage=usage, text=text)
 
     def format(self, order: object) -> str:
         """The canonical text of an order, query or command: parse(format(o)) == o."""
@@ -121,10 +144,11 @@ class VerbTable:
         return formatter(order)
 
     def _listing(self) -> str:
-        lines = ["Commands (type 'help <COMMAND>' for more):"]
+        said: list[str] = [t("Commands (type 'help <COMMAND>' for more):")]
         for title, names in self.groups.items():
-            lines += [f"{title}:"] + [f"  {self.commands[n][0]}" for n in names]
-        return "\n".join(lines)
+            said += [t("{title}:", title=title)]
+            said += [t("  {usage}", usage=self.commands[n][0]) for n in names]
+        return lines(said)
 
 
 def compose(

@@ -6,7 +6,9 @@
 
 Verbs: attack, preview, losses, retreat, move, enter, rebuild, breakout, end, options, units,
 supply, and the sandbox verbs of grammar_sandbox (place, flip, set ...); the shared verbs of
-adjudicator.grammar do the rest. Names: the scenario's units (id, designation, the first words
+adjudicator.grammar do the rest. Each verb and keyword has Russian words too, in the terms of the
+Russian rules summary ("атака C6 силами 20тк 75ск", "ход 20тк C6 C5", "потери 389пд отход D6",
+"конец"); the scenario's Russian designations, ids and town names (name_ru, id_ru) are names. Names: the scenario's units (id, designation, the first words
 of a designation, 3 letters of an id) and hexes (id, town name and the names of
 `scenario.named`, 4 letters of a word of a name); a name that is a unit's is never a hex's.
 
@@ -19,14 +21,15 @@ Pure: no I/O, no clock, no randomness.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from adjudicator.core.i18n import t
 from adjudicator.core.system import Side
 from adjudicator.grammar import (
     QUESTIONS,
     Cursor,
-    Entry,
     Formatter,
     GrammarKit,
     Kind,
@@ -36,7 +39,8 @@ from adjudicator.grammar import (
     join,
     verb_table,
 )
-from adjudicator.hells_gate.grammar_sandbox import SANDBOX_VERBS, U
+from adjudicator.hells_gate.grammar_help import ENTRIES, HELP_TEXTS
+from adjudicator.hells_gate.grammar_sandbox import SANDBOX_VERBS
 from adjudicator.hells_gate.orders import (
     Attack,
     Breakout,
@@ -55,8 +59,8 @@ if TYPE_CHECKING:
     from adjudicator.hells_gate.scenario import Scenario
 
 SIDES = (
-    Side("soviet", "Soviet", ("soviets", "sov", "ussr")),
-    Side("german", "German", ("germans", "ger", "de")),
+    Side("soviet", "Soviet", ("soviets", "sov", "ussr", "советские", "советский", "сов", "ссср")),
+    Side("german", "German", ("germans", "ger", "de", "немецкие", "немецкий", "немцы", "нем")),
 )
 ORDERS = "Orders"
 ORDER = (
@@ -65,101 +69,40 @@ ORDER = (
     *("place", "flip", "set", "dice", "salt", "rolls", "audit", "undo", "rewind", "pause"),
     *("resume", "seat", "unseat", "moderator"),
 )
-HELP_TEXTS = {  # Hell's Gate's words for shared commands
-    "status": "Show the turn, phase, weather and any decision waiting. Example: status",
-    "help": "Show the commands, or the help of one. Example: help attack",
-}
-_WITH = ("with", "w")
-_DECISIVE = ("decisive", "dec", "d")
-_RETREAT = ("retreat", "r", "ret")
-_ATTACK_WORDS = ("attack", "a", "att")  # "preview attack ...": the word may be left out
-
-# -- the commands: usage line and help paragraph with an example
-ENTRIES: dict[str, Entry] = {
-    "attack": (
-        f"attack <HEX> with {U} [{U} ...] [decisive] [flip {U}]",
-        (
-            "Attack an adjacent enemy hex with one or more of your units (section 8). "
-            "'decisive' declares a decisive attack (8.17-8.19); 'flip <UNIT>' chooses the "
-            "attacker flipped for it (8.18). Hexes by id or town name, units by id or "
-            "designation. 'with' may be left out or written 'w'; 'decisive' may be written "
-            "'dec' or 'd'. "
-            "Example: attack C6 with 20tk 75rc decisive flip 20tk"
-        ),
-    ),
-    "preview": (
-        f"preview attack <HEX> with {U} [{U} ...] [decisive] [flip {U}]",
-        (
-            "Show the odds and possible results of an attack without making it; the word 'attack' "
-            "may be left out. Example: preview attack C6 with 20tk 75rc"
-        ),
-    ),
-    "losses": (
-        f"losses [{U} ...] [retreat <HEX> | retreat {U}=<HEX> ...]",
-        (
-            "Answer the hits of an attack on your hex (8.23-8.34): the units that each take one "
-            "hit, in order, then the retreat of the other units, to one hex or a hex per unit "
-            "(8.31). 'losses' alone takes no step loss; 'retreat' may be written 'r' or 'ret'. "
-            "Example: losses 389id retreat D6"
-        ),
-    ),
-    "retreat": (
-        f"retreat <HEX> | retreat {U}=<HEX> [{U}=<HEX> ...]",
-        "Short for 'losses retreat ...': answer the hits by a retreat only. Example: retreat B5",
-    ),
-    "move": (
-        f"move {U} [to] <HEX> [<HEX>]",
-        (
-            "Move a unit into an adjacent hex, or along a path of two hexes (section 9); the hexes "
-            "may also be joined by '-' or ','. Example: move 20tk to C6 C5"
-        ),
-    ),
-    "enter": (
-        f"enter {U} <HEX>",
-        "Bring a reinforcement onto the map (7). Example: enter 11pz A6",
-    ),
-    "rebuild": (
-        f"rebuild {U}",
-        "Flip a reduced corps to full strength in turns 5 and 7 (12.16). Example: rebuild 20tk",
-    ),
-    "breakout": (
-        f"breakout {U}",
-        "Attempt the turn-8 breakout of an out-of-supply unit (12.17). Example: breakout 57id",
-    ),
-    "end": ("end", "End your part of the current phase ('end phase' also works). Example: end"),
-    "options": (
-        f"options [{U}]",
-        (
-            "List the orders you may give now, grouped by unit; with a unit, every order of "
-            "that unit (each path, each attack). Example: options 20tk"
-        ),
-    ),
-    "units": (
-        "units [<HEX> | soviet | german]",
-        (
-            "List the units by side and hex; those in one hex, or one side's, with their "
-            "designations (sides also sov, ussr, ger, de). Example: units Smela"
-        ),
-    ),
-    "supply": ("supply", "Show the supply state of the units (section 6). Example: supply"),
-}
+# Russian words (issue 17), in the terms of the Russian rules summary: "атака C6 силами 20тк 75ск",
+# "ход 20тк C6 C5", "потери 389пд отход D6"; the canonical text stays English.
+_WITH = ("with", "w", "силами", "с")
+_DECISIVE = ("decisive", "dec", "d", "решительная", "решительно", "реш")  # Решительная атака
+_FLIP = ("flip", "переворот", "перевернуть")
+_RETREAT = ("retreat", "r", "ret", "отход", "отступление")
+_ATTACK_WORDS = (
+    "attack",
+    "a",
+    "att",
+    "атака",
+    "атаковать",
+)  # "preview attack ...": may be left out
+_TO = ("to", "в", "на")
+_PATH = ("to", "via", "then", "в", "на", "через", "затем")
+_AT = ("at", "in", "to", "into", "в", "на")
+_PHASE = ("phase", "фаза", "фазы")  # "end phase", "конец фазы"
 
 
 # -- parsers
 def _attack(c: Cursor) -> Attack:
     hex_id = c.thing("hex")
     c.accept(*_WITH)
-    units = c.things("unit", stop=(*_DECISIVE, "flip"))
+    units = c.things("unit", stop=(*_DECISIVE, *_FLIP))
     if not units:
-        c.fail("syntax", "an attack needs at least one attacking unit")
+        c.fail("syntax", t("an attack needs at least one attacking unit"))
     decisive, flip = False, None
     while c.peek() is not None:
         if not decisive and c.accept(*_DECISIVE):
             decisive = True
-        elif flip is None and c.accept("flip"):
+        elif flip is None and c.accept(*_FLIP):
             flip = c.thing("unit")
         else:
-            c.fail("syntax", "'decisive' and 'flip <UNIT>' may each be given once")
+            c.fail("syntax", t("'decisive' and 'flip <UNIT>' may each be given once"))
     return Attack(hex_id, units, decisive, flip)
 
 
@@ -178,13 +121,13 @@ def _is_unit(c: Cursor) -> bool:
 def _retreat_to(c: Cursor) -> str | tuple[tuple[str, str], ...]:
     """One hex for every remaining unit, or unit=hex pairs (8.31)."""
     if c.peek() is None:
-        c.fail("syntax", "a retreat needs a hex, or a hex for each unit")
+        c.fail("syntax", t("a retreat needs a hex, or a hex for each unit"))
     if not _is_unit(c):
         return c.thing("hex")
     pairs = []
     while c.peek() is not None:
         unit = c.thing("unit")
-        c.accept("=", "to")
+        c.accept("=", *_TO)
         pairs.append((unit, c.thing("hex")))
     return tuple(pairs)
 
@@ -199,21 +142,21 @@ def _move(c: Cursor) -> Move:
     unit = c.thing("unit")
     path: list[str] = []
     while c.peek() is not None or not path:
-        c.accept("to", "via", "then")
+        c.accept(*_PATH)
         path.append(c.thing("hex"))
     if len(path) > 2:
-        c.fail("syntax", "a move enters at most 2 hexes (9.6)")
+        c.fail("syntax", t("a move enters at most 2 hexes (9.6)"))
     return Move(unit, tuple(path))
 
 
 def _enter(c: Cursor) -> Enter:
     unit = c.thing("unit")
-    c.accept("at", "in", "to", "into")
+    c.accept(*_AT)
     return Enter(unit, c.thing("hex"))
 
 
 def _end(c: Cursor) -> End:
-    c.accept("phase")  # "end phase"
+    c.accept(*_PHASE)  # "end phase"
     return End()
 
 
@@ -249,39 +192,56 @@ def _verb(
 
 
 VERBS = (
-    _verb("attack", _attack, {Attack: _format_attack}, "a", "att"),
+    _verb("attack", _attack, {Attack: _format_attack}, "a", "att", "атака", "атаковать", "ат"),
     _verb(
         "preview",
         _preview,
         {Preview: lambda o: f"preview {_format_attack(o.attack)}"},
         "pv",
         "p",
+        "прогноз",
+        "оценка",
         group=QUESTIONS,
     ),
-    _verb("losses", _losses, {Losses: _format_losses}, "loss", "l"),
-    _verb("retreat", lambda c: Losses(retreat=_retreat_to(c)), {}, "ret"),
-    _verb("move", _move, {Move: lambda o: join("move", o.unit, *o.path)}, "m", "mv"),
-    _verb("enter", _enter, {Enter: lambda o: join("enter", o.unit, o.hex)}),
+    _verb("losses", _losses, {Losses: _format_losses}, "loss", "l", "потери"),
+    _verb("retreat", lambda c: Losses(retreat=_retreat_to(c)), {}, "ret", "отход", "отступление"),
+    _verb("move", _move, {Move: lambda o: join("move", o.unit, *o.path)}, "m", "mv", "ход"),
+    _verb("enter", _enter, {Enter: lambda o: join("enter", o.unit, o.hex)}, "ввод", "ввести"),
     _verb(
-        "rebuild", lambda c: Rebuild(c.thing("unit")), {Rebuild: lambda o: join("rebuild", o.unit)}
+        "rebuild",
+        lambda c: Rebuild(c.thing("unit")),
+        {Rebuild: lambda o: join("rebuild", o.unit)},
+        "пополнить",
+        "пополнение",
     ),
     _verb(
         "breakout",
         lambda c: Breakout(c.thing("unit")),
         {Breakout: lambda o: join("breakout", o.unit)},
         "bo",
+        "прорыв",
     ),
-    _verb("end", _end, {End: lambda o: "end"}, "done", "pass"),
+    _verb("end", _end, {End: lambda o: "end"}, "done", "pass", "конец", "готово", "пас"),
     _verb(
         "options",
         lambda c: Options(c.thing("unit") if c.peek() is not None else None),
         {Options: lambda o: join("options", o.unit)},
         "opt",
         "o",
+        "варианты",
         group=QUESTIONS,
     ),
-    _verb("units", _units, {Units: lambda o: join("units", o.where)}, "u", group=QUESTIONS),
-    _verb("supply", lambda c: Supply(), {Supply: lambda o: "supply"}, "sup", group=QUESTIONS),
+    _verb(
+        "units", _units, {Units: lambda o: join("units", o.where)}, "u", "части", group=QUESTIONS
+    ),
+    _verb(
+        "supply",
+        lambda c: Supply(),
+        {Supply: lambda o: "supply"},
+        "sup",
+        "снабжение",
+        group=QUESTIONS,
+    ),
     *SANDBOX_VERBS,
 )
 
@@ -291,19 +251,36 @@ def names_lexicon(
     units: Mapping[str, str],
     hexes: Mapping[str, str | None],
     named: Mapping[str, object] | None = None,
+    more_units: Sequence[tuple[str, str]] = (),
+    more_hexes: Sequence[tuple[str, str]] = (),
 ) -> Lexicon:
     """units: id -> designation; hexes: id -> town name or None; named: the scenario's named
-    hexes (name -> hex id; other values are not hex names)."""
+    hexes (name -> hex id; other values are not hex names); more_units, more_hexes: (id, another
+    name) pairs, such as the Russian names and ids of the scenario data."""
     more = [(v, k.replace("_", " ")) for k, v in (named or {}).items() if isinstance(v, str)]
-    unit = Kind("unit", units, leading_words=True, id_prefix=3)  # "29t" names 29tk
-    hex_ = Kind("hex", hexes, more, inner=True, word_prefix=4)  # "cherk" names Cherkassy
-    return Lexicon([unit, hex_])
+    unit = Kind("unit", units, _unquoted(more_units), leading_words=True, id_prefix=3)  # "29t"
+    hex_ = Kind("hex", hexes, [*more, *_unquoted(more_hexes)], inner=True, word_prefix=4)
+    return Lexicon([unit, hex_])  # "cherk" names Cherkassy, "смел" Smela
+
+
+def _unquoted(names: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Names without their quotation marks: «Викинг» is typed Викинг."""
+    return [(thing, re.sub('[«»"]', "", n)) for thing, n in names]
+
+
+def russian_names(scenario: Scenario) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(unit id, Russian designation or id) and (hex id, Russian town name) pairs of the data."""
+    units = [
+        (u.id, n) for u in scenario.units.values() for n in (u.name_ru, u.id_ru) if n is not None
+    ]
+    hexes = [(h, spec.name_ru) for h, spec in scenario.hexes.items() if spec.name_ru is not None]
+    return units, hexes
 
 
 def scenario_lexicon(scenario: Scenario) -> Lexicon:
     units = {u.id: u.designation for u in scenario.units.values()}
     hexes = {h: spec.name for h, spec in scenario.hexes.items()}
-    return names_lexicon(units, hexes, scenario.named)
+    return names_lexicon(units, hexes, scenario.named, *russian_names(scenario))
 
 
 class HellsGateGrammar(GrammarKit):

@@ -12,7 +12,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
+from adjudicator.core.i18n import t
 from adjudicator.grammar import MODERATOR, Cursor, Verb, did_you_mean, join, quoted
+from adjudicator.hells_gate.grammar_help import U
 from adjudicator.hells_gate.orders import (
     Flip,
     Place,
@@ -25,46 +27,82 @@ from adjudicator.hells_gate.orders import (
 from adjudicator.hells_gate.scenario import WEATHERS
 from adjudicator.hells_gate.state import PHASES
 
-U = "<UNIT>"
 SET_SUBJECTS = ("turn", "phase", "weather", "oos", "retreat")
-SET_WORDS = {s: s for s in SET_SUBJECTS} | {"ret": "retreat"}
+SET_WORDS = (
+    {s: s for s in SET_SUBJECTS}
+    | {"ret": "retreat"}
+    | {  # Russian (issue 17)
+        "ход": "turn",
+        "фаза": "phase",
+        "погода": "weather",
+        "вне": "oos",  # вне снабжения: the out-of-supply marker
+        "внеснабжения": "oos",
+        "отступление": "retreat",
+        "отход": "retreat",
+    }
+)
 _SWITCH = {"on": True, "yes": True, "off": False, "no": False}
+_SWITCH |= {"вкл": True, "да": True, "выкл": False, "нет": False}
 _PLACES = {"eliminated": "eliminated", "elim": "eliminated", "off": "off"}
+_PLACES |= {"уничтожена": "eliminated", "уничтожен": "eliminated", "вне-карты": "off"}
+_ON = ("at", "in", "to", "into", "on", "в", "на")
+_TURN = ("turn", "ход")
+_WEATHERS = {w: w for w in WEATHERS} | {"снег": "snow", "грязь": "mud", "дождь": "mud"}  # 11.1
+_PHASE_WORDS = {  # 4.1 in the Russian summary's words: "советская фаза боя" -> soviet-combat
+    "советская": "soviet",
+    "немецкая": "german",
+    "снабжение": "supply",
+    "снабжения": "supply",
+    "бой": "combat",
+    "боя": "combat",
+    "движение": "movement",
+    "движения": "movement",
+    "восстановление": "recovery",
+    "восстановления": "recovery",
+    "общая": "joint",
+}
 
-PLACE_HELP = (
+PLACE_HELP = t(
     "Moderator: put a unit in a hex, in the eliminated box ('elim'), off the map, or on "
     "the turn track for turn N. Example: place 20tk C5"
 )
-PHASE_HELP = (
-    f"Moderator: set the phase, one of {', '.join(PHASES)}; spaces or underscores may "
-    "replace the hyphens. Example: set phase german combat"
+PHASE_HELP = t(
+    "Moderator: set the phase, one of {phases}; spaces or underscores may "
+    "replace the hyphens. Example: set phase german combat",
+    phases=", ".join(PHASES),
 )
 SET_ENTRIES = {
-    "set turn": ("set turn <N>", "Moderator: set the game turn (1 to 8). Example: set turn 3"),
-    "set phase": ("set phase <PHASE>", PHASE_HELP),
-    "set weather": ("set weather snow|mud", "Moderator: set the weather. Example: set weather mud"),
+    "set turn": (
+        t("set turn <N>"),
+        t("Moderator: set the game turn (1 to 8). Example: set turn 3"),
+    ),
+    "set phase": (t("set phase <PHASE>"), PHASE_HELP),
+    "set weather": (
+        t("set weather snow|mud"),
+        t("Moderator: set the weather. Example: set weather mud"),
+    ),
     "set oos": (
-        f"set oos {U} on|off",
-        "Moderator: put or remove an out-of-supply marker. Example: set oos 57id on",
+        t("set oos {u} on|off", u=U),
+        t("Moderator: put or remove an out-of-supply marker. Example: set oos 57id on"),
     ),
     "set retreat": (
-        f"set retreat {U} on|off",
-        "Moderator: put or remove a Retreat marker. Example: set retreat 29tk off",
+        t("set retreat {u} on|off", u=U),
+        t("Moderator: put or remove a Retreat marker. Example: set retreat 29tk off"),
     ),
 }
 
 
 def _turn(c: Cursor) -> int:
-    return c.number("the turn", 1, c.grammar.turns)
+    return c.number(t("the turn"), 1, c.grammar.turns)
 
 
 def _place(c: Cursor) -> Place:
     unit = c.thing("unit")
-    c.accept("at", "in", "to", "into", "on")
+    c.accept(*_ON)
     box = c.accept(*_PLACES)
     if box:
         return Place(unit, _PLACES[box])
-    if c.accept("turn"):
+    if c.accept(*_TURN):
         return Place(unit, f"turn {_turn(c)}")
     return Place(unit, c.thing("hex"))
 
@@ -72,8 +110,8 @@ def _place(c: Cursor) -> Place:
 def _set(c: Cursor) -> object:
     sub = c.peek()
     if sub not in SET_WORDS:
-        got = f"not {quoted(sub)}" if sub else "missing"
-        c.fail("syntax", f"set what? turn, phase, weather, oos or retreat, {got}")
+        got = t("not {word}", word=quoted(sub)) if sub else t("missing")
+        c.fail("syntax", t("set what? turn, phase, weather, oos or retreat, {got}", got=got))
     c.i += 1
     c.command = f"set {SET_WORDS[sub]}"
     return _SET_PARSERS[c.command](c)
@@ -82,27 +120,34 @@ def _set(c: Cursor) -> object:
 def _set_phase(c: Cursor) -> SetPhase:
     said = c.words[c.i :]
     c.i = len(c.words)
-    parts = "-".join(said).replace("_", "-").split("-")
+    parts = [_PHASE_WORDS.get(p, p) for p in "-".join(said).replace("_", "-").split("-")]
+    parts = [p for p in parts if p != "фаза"]  # "советская фаза боя"
+    if parts[-1:] == ["soviet"] or parts[-1:] == ["german"]:  # "бой советская": side first
+        parts = [parts[-1], *parts[:-1]]
     sides = c.grammar.side_words
     phase = "-".join([sides.get(parts[0], parts[0]), *parts[1:]]) if said else ""
     if phase not in PHASES:
         suggest = difflib.get_close_matches(phase, PHASES, n=2) if phase else []
-        got = f"not {quoted(' '.join(said))}{did_you_mean(suggest)}" if said else "missing"
-        c.fail("syntax", f"the phase must be one of {', '.join(PHASES)}; {got}")
+        typed = quoted(" ".join(said))
+        got = (
+            t("not {word}{hint}", word=typed, hint=did_you_mean(suggest)) if said else t("missing")
+        )
+        c.fail(
+            "syntax",
+            t("the phase must be one of {phases}; {got}", phases=", ".join(PHASES), got=got),
+        )
     return SetPhase(phase)
 
 
 def _unit_switch(c: Cursor) -> tuple[str, bool]:
     unit = c.thing("unit")
-    return unit, c.choice("the marker", _SWITCH, "on or off")
+    return unit, c.choice(t("the marker"), _SWITCH, t("on or off"))
 
 
 _SET_PARSERS: dict[str, Callable[[Cursor], object]] = {
     "set turn": lambda c: SetTurn(_turn(c)),
     "set phase": _set_phase,
-    "set weather": lambda c: SetWeather(
-        c.choice("the weather", {w: w for w in WEATHERS}, " or ".join(WEATHERS))
-    ),
+    "set weather": lambda c: SetWeather(c.choice(t("the weather"), _WEATHERS, t("snow or mud"))),
     "set oos": lambda c: SetOOS(*_unit_switch(c)),
     "set retreat": lambda c: SetRetreat(*_unit_switch(c)),
 }
@@ -118,18 +163,28 @@ SANDBOX_VERBS = (
         _place,
         {
             "place": (
-                f"place {U} <HEX> | place {U} eliminated | place {U} off | place {U} turn <N>",
+                t(
+                    "place {u} <HEX> | place {u} eliminated | place {u} off | place {u} turn <N>",
+                    u=U,
+                ),
                 PLACE_HELP,
             )
         },
         {Place: lambda o: join("place", o.unit, o.where)},
+        ("поставить", "разместить"),
         group=MODERATOR,
     ),
     Verb(
         "flip",
         lambda c: Flip(c.thing("unit")),
-        {"flip": (f"flip {U}", "Moderator: flip a two-step unit over. Example: flip 20tk")},
+        {
+            "flip": (
+                t("flip {u}", u=U),
+                t("Moderator: flip a two-step unit over. Example: flip 20tk"),
+            )
+        },
         {Flip: lambda o: join("flip", o.unit)},
+        ("перевернуть",),
         group=MODERATOR,
     ),
     Verb(
@@ -143,6 +198,7 @@ SANDBOX_VERBS = (
             SetOOS: lambda o: join("set oos", o.unit, _on(o.on)),
             SetRetreat: lambda o: join("set retreat", o.unit, _on(o.on)),
         },
+        ("установить", "уст"),
         group=MODERATOR,
         subwords=SET_WORDS,
     ),

@@ -1,14 +1,17 @@
 """`options` and `units` sized for a chat: grouped by unit (options) and by side and hex (units),
 each reply at most MAX_LINES lines, the details one command away (`options 20tk`, `units C7`).
-Pure: reads the state, changes nothing."""
+Every text is a core.i18n Msg (its English the listing's words of old). Pure: reads the state,
+changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from adjudicator.core.i18n import Msg, cat, lines, t
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import orders as O
+from adjudicator.hells_gate.listing_words import OOS, RETREAT, box_name, side_name
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
 from adjudicator.hells_gate.units import printed
@@ -22,9 +25,10 @@ SIDES = ("soviet", "german")
 
 
 def _fmt(order: object) -> str:
-    from adjudicator.hells_gate.grammar import format_order
+    """`the order` to type, in the reader's language."""
+    from adjudicator.hells_gate.order_text import said_order
 
-    return format_order(order)
+    return said_order(order)
 
 
 def _unit_of(order: object) -> tuple[str, ...]:
@@ -35,12 +39,12 @@ def _unit_of(order: object) -> tuple[str, ...]:
     return (unit,) if isinstance(unit, str) else ()
 
 
-def _capped(lines: list[str], more: str) -> list[str]:
-    """At most MAX_LINES lines; the last says how many were left out (more: "{n} more ...")."""
-    if len(lines) <= MAX_LINES:
-        return lines
+def _capped(rows: list[str], more: Callable[[int], Msg]) -> list[str]:
+    """At most MAX_LINES lines; the last says how many were left out (more(n))."""
+    if len(rows) <= MAX_LINES:
+        return rows
     keep = MAX_LINES - 1
-    return [*lines[:keep], more.format(n=len(lines) - keep)]
+    return [*rows[:keep], more(len(rows) - keep)]
 
 
 def _some(items: Sequence[str]) -> str:
@@ -52,15 +56,19 @@ def options_text(rules: HellsGate, state: GameState, side: str, unit: str | None
     orders = rules.legal_orders(state, side)
     if not orders:
         who = state.active_side
-        return f"Nothing for {side.title()} to do now" + (
-            f"; waiting for {who.title()}." if who else "."
-        )
+        if who:
+            return t(
+                "Nothing for {side} to do now; waiting for {who}.",
+                side=side_name(side),
+                who=side_name(who),
+            )
+        return t("Nothing for {side} to do now.", side=side_name(side))
     if unit is not None:
         return _one_unit(rules.scen, state, side, unit, orders)
     if state.pending and any(d.side == side for d in state.pending):
-        answers = [f"`{_fmt(o)}`" for o in orders]
-        head = f"{side.title()} answers: {state.pending[0].prompt}."
-        return "\n".join(_capped([head, *answers], "... and {n} more answers"))
+        answers = [_fmt(o) for o in orders]
+        head = t("{side} answers: {prompt}.", side=side_name(side), prompt=state.pending[0].prompt)
+        return lines(_capped([head, *answers], lambda n: t("... and {n} more answers", n=n)))
     moves: dict[str, list[str]] = {}
     attacks: dict[str, list[str]] = {}
     for o in orders:
@@ -73,29 +81,46 @@ def options_text(rules: HellsGate, state: GameState, side: str, unit: str | None
                 attacks.setdefault(uid, [])
                 if o.hex not in attacks[uid]:
                     attacks[uid].append(o.hex)
-    lines = []
+    rows: list[str] = []
     for uid in (u for u in state.units if u in moves or u in attacks):  # scenario order
         where = state.units[uid].hex
         parts = []
         if uid in moves:
-            parts.append(f"moves to {_some(moves[uid])}")
+            parts.append(t("moves to {hexes}", hexes=_some(moves[uid])))
         if uid in attacks:
-            parts.append(f"attacks {_some(attacks[uid])}")
-        lines.append(f"{uid} ({where}): {'; '.join(parts)}")
-    others = [f"`{_fmt(o)}`" for o in orders if not isinstance(o, (O.Move, O.Attack))]
-    units = len(lines)
-    tail = []
+            parts.append(t("attacks {hexes}", hexes=_some(attacks[uid])))
+        rows.append(cat(uid, " (", where, "): ", cat(*parts, sep="; ")))
+    others = [_fmt(o) for o in orders if not isinstance(o, (O.Move, O.Attack))]
+    units = len(rows)
+    tail: list[str] = []
     if attacks:
-        tail.append("`preview attack <HEX> with <UNIT> ...` shows the odds (up to 2 per hexside).")
-    tail.append(
-        "`options <UNIT>` lists one unit's orders"
-        + (f"; or {', '.join(others)}." if others else ".")
-    )
-    head = f"{side.title()}, {plural(units, 'unit')} may act:"
+        tail.append(
+            t("`preview attack <HEX> with <UNIT> ...` shows the odds (up to 2 per hexside).")
+        )
+    if others:
+        tail.append(
+            t(
+                "`options <UNIT>` lists one unit's orders; or {others}.",
+                others=cat(*others, sep=", "),
+            )
+        )
+    else:
+        tail.append(t("`options <UNIT>` lists one unit's orders."))
+    head = t("{side}, {units} may act:", side=side_name(side), units=plural(units, "unit"))
     room = MAX_LINES - 1 - len(tail)
-    if len(lines) > room:
-        lines = [*lines[: room - 1], f"... and {plural(len(lines) - room + 1, 'more unit')}"]
-    return "\n".join([head, *lines, *tail])
+    if len(rows) > room:
+        left = plural(len(rows) - room + 1, "more unit")
+        rows = [*rows[: room - 1], t("... and {units}", units=left)]
+    return lines([head, *rows, *tail])
+
+
+def place_name(u: UnitState) -> str:
+    """Where a unit is: its hex, or the box it is in (the turn track's box of its turn)."""
+    if u.on_map:
+        return str(u.hex)
+    if u.box == "turn_track":
+        return t("turn {turn} box", turn=u.track_turn)
+    return box_name(u.box)
 
 
 def _one_unit(
@@ -109,42 +134,40 @@ def _one_unit(
             seen.add(key)
             mine.append(o)
     u = state.units[unit]
-    name = f"{unit} ({u.hex or u.box.replace('_', ' ')})"
+    label = cat(unit, " (", u.hex or box_name(u.box), ")")
     if not mine:
-        why = "it is not yours" if u.side != side else "it has no legal order now"
-        return f"No orders for {name}: {why}."
-    lines = [f"{name}: {plural(len(mine), 'order')}"]
-    lines += [f"`{_fmt(o)}`" for o in mine]
-    return "\n".join(
-        _capped(lines, "... and {n} more (any other group or path is checked when ordered)")
+        why = t("it is not yours") if u.side != side else t("it has no legal order now")
+        return t("No orders for {unit}: {why}.", unit=label, why=why)
+    rows: list[str] = [cat(label, ": ", plural(len(mine), "order"))]
+    rows += [_fmt(o) for o in mine]
+    return lines(
+        _capped(
+            rows,
+            lambda n: t("... and {n} more (any other group or path is checked when ordered)", n=n),
+        )
     )
 
 
-def _marks(u: UnitState) -> str:
-    marks = [m for m, on in (("OOS", u.oos), ("Retreat", u.retreated)) if on]
-    return f" ({', '.join(marks)})" if marks else ""
-
-
-def _place(u: UnitState) -> str:
-    if u.on_map:
-        return str(u.hex)
-    return f"turn {u.track_turn} box" if u.box == "turn_track" else u.box.replace("_", " ")
+def marks(u: UnitState) -> str:
+    """ " (OOS, Retreat)": the markers a unit carries, or ""."""
+    on = [m for m, here in ((OOS, u.oos), (RETREAT, u.retreated)) if here]
+    return cat(" (", cat(*on, sep=", "), ")") if on else ""
 
 
 def units_by_side(scen: Scenario, state: GameState) -> str:
     """Every unit, by side then by hex (a box), strengths only: `units <HEX>` or `units
     <SIDE>` names them."""
-    lines = []
+    rows: list[str] = []
     for side in SIDES:
         here: dict[str, list[str]] = {}
         for uid, u in state.units.items():
             if u.side == side:
-                here.setdefault(_place(u), []).append(f"{uid} {printed(scen, u)}{_marks(u)}")
+                here.setdefault(place_name(u), []).append(cat(uid, " ", printed(scen, u), marks(u)))
         count = sum(len(v) for v in here.values())
-        lines.append(f"**{side.title()}** ({plural(count, 'unit')}):")
-        lines += [f"  {place}: {', '.join(ids)}" for place, ids in here.items()]
-    lines.append("`units <HEX>` or `units soviet|german` adds the designations.")
-    return "\n".join(lines)
+        rows.append(cat("**", side_name(side), "** (", plural(count, "unit"), "):"))
+        rows += [cat("  ", place, ": ", cat(*ids, sep=", ")) for place, ids in here.items()]
+    rows.append(t("`units <HEX>` or `units soviet|german` adds the designations."))
+    return lines(rows)
 
 
-__all__ = ["MAX_LINES", "options_text", "units_by_side"]
+__all__ = ["MAX_LINES", "marks", "options_text", "place_name", "units_by_side"]

@@ -5,6 +5,7 @@ Pure: takes the text and a source name for error messages; reading the file is t
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,6 +20,7 @@ TERRAINS = ("clear", "woods", "cherkassy")
 SIZES = ("X", "XX", "XXX")
 TYPES = ("infantry", "cavalry", "armor", "mech")
 WEATHERS = ("snow", "mud")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 Named = dict[str, str | list[str]]  # [map.named]: a name -> a hex id or a list of hex ids
@@ -58,6 +60,8 @@ class UnitSpec:
     setup_hex: str | None
     entry_turn: int | None
     entry_hex: str | None
+    name_ru: str | None = None  # the designation in Russian ("389-я пехотная дивизия")
+    id_ru: str | None = None  # the id as a Russian player types it ("389пд")
 
     @property
     def is_armor(self) -> bool:  # 2.12
@@ -74,6 +78,7 @@ class HexSpec:
     terrain: str
     name: str | None
     supply: str | None
+    name_ru: str | None = None  # the town's name in Russian ("Смела")
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,7 @@ class Scenario:
     cells: dict[str, list[tuple[int, int]]]
     units: dict[str, UnitSpec]
     flags: Flags
+    name_ru: str | None = None  # the title in Russian
 
     def supply_hexes(self, side: str) -> list[str]:
         return [h for h, spec in self.hexes.items() if spec.supply == side]
@@ -150,6 +156,7 @@ def parse_scenario(text: str, source: str = "scenario.toml") -> Scenario:
         cells=cells,
         units=units,
         flags=flags,
+        name_ru=_russian(chk, head, "title_ru", "[scenario]"),
     )
     _check_flags(chk, scen)
     return scen
@@ -177,7 +184,10 @@ def _parse_map(
             chk.get(spec, "terrain", str, entry, choices=TERRAINS),
             chk.get(spec, "name", str, entry, default=None),
             chk.get(spec, "supply", str, entry, default=None, choices=SIDES),
+            _russian(chk, spec, "name_ru", entry),
         )
+        if hexes[h].name_ru is not None and hexes[h].name is None:
+            chk.fail(entry, "a name_ru needs a name beside it")
     rivers: dict[str, list[frozenset[str]]] = {}
     for name, pairs in chk.get(m, "rivers", dict, "[map]", default={}).items():
         sides = []
@@ -260,12 +270,37 @@ def _parse_units(chk: Checker, raw: list[Any], grid: HexGrid) -> dict[str, UnitS
             setup_hex=chk.get(u, "setup_hex", str, entry, default=None),
             entry_turn=chk.get(u, "entry_turn", int, entry, default=None),
             entry_hex=chk.get(u, "entry_hex", str, entry, default=None),
+            name_ru=_russian(chk, u, "name_ru", entry),
+            id_ru=_russian(chk, u, "id_ru", entry),
         )
         _check_unit(chk, spec, entry, grid)
         if spec.id in units:
             chk.fail(entry, f"duplicate unit id {spec.id!r}")
         units[spec.id] = spec
+    _check_russian_ids(chk, units)
     return units
+
+
+def _russian(chk: Checker, table: dict[str, Any], key: str, entry: str) -> str | None:
+    """An optional name in Russian: a string with a Cyrillic letter, no blank around it."""
+    value = chk.get(table, key, str, entry, default=None)
+    if value is not None and (value != value.strip() or not _CYRILLIC.search(value)):
+        chk.fail(entry, f"'{key}' must be a Russian name (Cyrillic letters), got {value!r}")
+    return value
+
+
+def _check_russian_ids(chk: Checker, units: dict[str, UnitSpec]) -> None:
+    """An id_ru is lowercase without spaces, and names one unit only (no other's id or id_ru)."""
+    seen: dict[str, str] = {}
+    for u in units.values():
+        if u.id_ru is None:
+            continue
+        entry = f"[[units]] {u.id} id_ru"
+        if u.id_ru != u.id_ru.lower() or " " in u.id_ru:
+            chk.fail(entry, "an id is lowercase, without spaces")
+        if u.id_ru in units or u.id_ru in seen:
+            chk.fail(entry, f"{u.id_ru!r} already names {seen.get(u.id_ru, u.id_ru)}")
+        seen[u.id_ru] = u.id
 
 
 def _check_unit(chk: Checker, u: UnitSpec, entry: str, grid: HexGrid) -> None:

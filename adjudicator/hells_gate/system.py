@@ -15,9 +15,11 @@ from typing import Any
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.events import Viewer
+from adjudicator.core.i18n import t
 from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
+from adjudicator.hells_gate.listing_words import phase_name
 from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
 from adjudicator.hells_gate.state import GameState, phase_kind, phase_side
@@ -42,8 +44,8 @@ HEADLINES = frozenset(  # the events an after-phase post tells (the others: move
         "GameEnded",
     }
 )
-ATTACK_TEMPLATE = "attack <HEX> with <UNIT> <UNIT> <UNIT>... [decisive] [flip <UNIT>]"
-LOSSES_TEMPLATE = "losses [<UNIT>...] retreat <UNIT>=<HEX>..."
+ATTACK_TEMPLATE = t("attack <HEX> with <UNIT> <UNIT> <UNIT>... [decisive] [flip <UNIT>]")
+LOSSES_TEMPLATE = t("losses [<UNIT>...] retreat <UNIT>=<HEX>...")
 PRIVATE_QUERIES = (O.Options, O.Preview)  # a side's possibilities: only its player sees them
 
 
@@ -111,7 +113,7 @@ class HellsGateSystem:
         return Situation(
             turn=state.turn,
             phase=state.phase,
-            label=f"turn {state.turn}, {state.phase}",
+            label=t("turn {turn}, {phase}", turn=state.turn, phase=phase_name(state.phase)),
             to_move=to_move,
             pending=pending,
             result=state.result,

@@ -6,10 +6,21 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import cat, lines, name, t
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import combat, supply
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.listings import SIDES, options_text, units_by_side
+from adjudicator.hells_gate.listing_words import (
+    OOS,
+    RETREAT,
+    designation,
+    hex_label,
+    phase_phrase,
+    side_name,
+    type_name,
+    weather_title,
+)
+from adjudicator.hells_gate.listings import SIDES, options_text, place_name, units_by_side
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, phasing_side
 from adjudicator.hells_gate.units import printed, steps_left
@@ -22,27 +33,52 @@ DECISION_RULES = {"losses": "8.23", "entry": "7.4", "rebuild": "12.16", "breakou
 
 
 def attack_line(calc: combat.AttackCalc, decisive: bool, die: int, hits: int) -> str:
-    shifts = ", ".join(f"{s['code']} {s['columns']:+d}" for s in calc.shifts) or "no shifts"
-    kind = "decisive attack" if decisive else "overstack" if calc.overstack else "attack"
-    return (
-        f"{kind.capitalize()} on {calc.hex} by {', '.join(calc.attackers)}: "
-        f"{calc.attack_strength}:{calc.defense_strength}, raw {calc.raw_column}, {shifts}, "
-        f"final {calc.final_column}; die {die}: {plural(hits, 'hit')}."
+    shifts = ", ".join(f"{s['code']} {s['columns']:+d}" for s in calc.shifts) or t("no shifts")
+    args = {
+        "hex": calc.hex,
+        "units": ", ".join(calc.attackers),
+        "attack": calc.attack_strength,
+        "defense": calc.defense_strength,
+        "raw": calc.raw_column,
+        "shifts": shifts,
+        "final": calc.final_column,
+        "die": die,
+        "hits": plural(hits, "hit"),
+    }
+    if decisive:
+        return t(
+            "Decisive attack on {hex} by {units}: {attack}:{defense}, raw {raw}, {shifts}, "
+            "final {final}; die {die}: {hits}.",
+            **args,
+        )
+    if calc.overstack:
+        return t(
+            "Overstack on {hex} by {units}: {attack}:{defense}, raw {raw}, {shifts}, "
+            "final {final}; die {die}: {hits}.",
+            **args,
+        )
+    return t(
+        "Attack on {hex} by {units}: {attack}:{defense}, raw {raw}, {shifts}, "
+        "final {final}; die {die}: {hits}.",
+        **args,
     )
 
 
 def example_answer(d: Decision) -> str:
     from adjudicator.hells_gate.grammar import format_order
+    from adjudicator.hells_gate.order_text import russian_order
 
     if d.kind == "losses":
-        return (
-            f"`losses <UNIT> ...` or `losses retreat <HEX>` for the {plural(d.data['hits'], 'hit')}"
+        return t(
+            "`losses <UNIT> ...` or `losses retreat <HEX>` for the {hits}",
+            hits=plural(d.data["hits"], "hit"),
         )
     if d.kind == "entry":
-        return format_order(O.Enter(d.data["unit"], d.data["options"][0]))
+        canonical = format_order(O.Enter(d.data["unit"], d.data["options"][0]))
+        return name(canonical, ru=russian_order(canonical))
     if d.kind == "rebuild":
-        return f"`rebuild {d.data['options'][0]}` or `end`"
-    return f"`breakout {d.data['options'][0]}` or `end`"
+        return t("`rebuild {unit}` or `end`", unit=d.data["options"][0])
+    return t("`breakout {unit}` or `end`", unit=d.data["options"][0])
 
 
 def preview(scen: Scenario, state: GameState, side: str, attack: O.Attack) -> dict[str, Any]:
@@ -57,74 +93,123 @@ def preview(scen: Scenario, state: GameState, side: str, attack: O.Attack) -> di
     return doc
 
 
+def _or(items: list[str]) -> str:
+    """ "20tk or 29tk", each "or" said in the reader's language."""
+    said: str = items[0] if items else ""
+    for item in items[1:]:
+        said = t("{a} or {b}", a=said, b=item)
+    return said
+
+
+def _shift_line(s: dict[str, Any]) -> str:
+    n, code, reason = abs(s["columns"]), s["code"], s["reason"]
+    if s["columns"] > 0:
+        return t("  {code} {n} right: {reason}", code=code, n=n, reason=reason)
+    return t("  {code} {n} left: {reason}", code=code, n=n, reason=reason)
+
+
 def preview_text(doc: dict[str, Any]) -> str:
-    head = (
-        f"Attack on {doc['hex']} with {' '.join(doc['attackers'])}: "
-        f"{doc['attack_strength']} against {doc['defense_strength']}, raw column "
-        f"{doc['raw_column']}."
+    head = t(
+        "Attack on {hex} with {units}: {attack} against {defense}, raw column {raw}.",
+        hex=doc["hex"],
+        units=" ".join(doc["attackers"]),
+        attack=doc["attack_strength"],
+        defense=doc["defense_strength"],
+        raw=doc["raw_column"],
     )
-    lines = [head]
-    for s in doc["shifts"]:
-        lines.append(
-            f"  {s['code']} {abs(s['columns'])} {'right' if s['columns'] > 0 else 'left'}: {s['reason']}"
+    rows: list[str] = [head, *(_shift_line(s) for s in doc["shifts"])]
+    if doc["overstack"]:
+        rows.append(
+            t(
+                "Final column {column} (overstacked: right-hand results).",
+                column=doc["final_column"],
+            )
         )
-    lines.append(
-        f"Final column {doc['final_column']}"
-        + (" (overstacked: right-hand results)" if doc["overstack"] else "")
-        + "."
-    )
+    else:
+        rows.append(t("Final column {column}.", column=doc["final_column"]))
     faces = "  ".join(f"{i}:{h}" for i, h in enumerate(doc["hits_normal"], 1))
-    lines.append(f"Hits by die, normal: {faces}")
+    rows.append(t("Hits by die, normal: {faces}", faces=faces))
     if doc["hits_decisive"] is not None:
         faces = "  ".join(f"{i}:{h}" for i, h in enumerate(doc["hits_decisive"], 1))
-        lines.append(f"Hits by die, decisive (flip {' or '.join(doc['flip_choices'])}): {faces}")
+        rows.append(
+            t(
+                "Hits by die, decisive (flip {units}): {faces}",
+                units=_or(doc["flip_choices"]),
+                faces=faces,
+            )
+        )
     else:
-        lines.append("No decisive attack possible (8.17).")
-    return "\n".join(lines)
+        rows.append(t("No decisive attack possible (8.17)."))
+    return lines(rows)
+
+
+_WINNERS = {  # the result's winner ("soviet", "german", "draw") as the status names it
+    "soviet": name("soviet", ru="победа СССР"),
+    "german": name("german", ru="победа Германии"),
+    "draw": name("draw", ru="ничья"),
+}
 
 
 def status_text(scen: Scenario, state: GameState) -> str:
-    lines = [
-        f"Turn {state.turn} of {scen.turns}, {state.phase} phase, weather {state.weather.title()}."
+    rows: list[str] = [
+        t(
+            "Turn {turn} of {turns}, {phase}, weather {weather}.",
+            turn=state.turn,
+            turns=scen.turns,
+            phase=phase_phrase(state.phase),
+            weather=weather_title(state.weather),
+        )
     ]
     if state.result is not None:
         r = state.result
-        lines.append(
-            f"Game over: {r['winner']} (Soviet {r['soviet']} VP, German {r['german']} VP)."
+        rows.append(
+            t(
+                "Game over: {winner} (Soviet {soviet} VP, German {german} VP).",
+                winner=_WINNERS.get(r["winner"], r["winner"]),
+                soviet=r["soviet"],
+                german=r["german"],
+            )
         )
     elif state.pending:
         for d in state.pending:
-            lines.append(f"Waiting for {d.side.title()}: {d.prompt}.")
+            rows.append(t("Waiting for {side}: {prompt}.", side=side_name(d.side), prompt=d.prompt))
     else:
-        lines.append(f"{phasing_side(state.phase).title()} to move.")
+        rows.append(t("{side} to move.", side=side_name(phasing_side(state.phase))))
     vp = victory_points(scen, state)
-    lines.append(f"VP so far: Soviet {vp['soviet']['total']}, German {vp['german']['total']}.")
+    rows.append(
+        t(
+            "VP so far: Soviet {soviet}, German {german}.",
+            soviet=vp["soviet"]["total"],
+            german=vp["german"]["total"],
+        )
+    )
     if state.sandbox:
-        lines.append("Sandbox game: moderator commands are on.")
-    return "\n".join(lines)
+        rows.append(t("Sandbox game: moderator commands are on."))
+    return lines(rows)
 
 
 def unit_line(scen: Scenario, state: GameState, uid: str) -> str:
     u, spec = state.units[uid], scen.units[uid]
-    where = (
-        u.hex
-        if u.on_map
-        else (f"turn {u.track_turn} box" if u.box == "turn_track" else u.box.replace("_", " "))
-    )
-    marks = [
+    on = [
         m
-        for m, on in (
-            ("reduced", u.reduced),
-            ("OOS", u.oos),
-            ("Retreat", u.retreated),
-            ("moved", u.moved),
-            ("attacked", u.attacked),
+        for m, here in (
+            (t("reduced"), u.reduced),
+            (OOS, u.oos),
+            (RETREAT, u.retreated),
+            (t("moved"), u.moved),
+            (t("attacked"), u.attacked),
         )
-        if on
+        if here
     ]
-    return (
-        f"{uid:10} {where:14} {spec.designation} ({spec.size} {spec.type}) "
-        f"{printed(scen, u)}" + (f" [{', '.join(marks)}]" if marks else "")
+    return t(
+        "{unit:10} {where:14} {designation} ({size} {type}) {strength}{marks}",
+        unit=uid,
+        where=place_name(u),
+        designation=designation(spec),
+        size=spec.size,
+        type=type_name(spec.type),
+        strength=printed(scen, u),
+        marks=cat(" [", cat(*on, sep=", "), "]") if on else "",
     )
 
 
@@ -134,29 +219,35 @@ def units_text(scen: Scenario, state: GameState, where: str | None) -> str:
         return units_by_side(scen, state)
     if where in SIDES:
         ids = [i for i in ids if state.units[i].side == where]
-        lines = [unit_line(scen, state, i) for i in ids]
-        return "\n".join([f"**{where.title()}** ({plural(len(ids), 'unit')}):", *lines])
-    elif where is not None:
-        ids = [i for i in ids if state.units[i].hex == where and state.units[i].on_map]
-        if not ids:
-            return f"No units in {scen.hex_label(where)}."
-    return "\n".join(unit_line(scen, state, i) for i in ids)
+        head = cat("**", side_name(where), "** (", plural(len(ids), "unit"), "):")
+        return lines([head, *(unit_line(scen, state, i) for i in ids)])
+    ids = [i for i in ids if state.units[i].hex == where and state.units[i].on_map]
+    if not ids:
+        return t("No units in {hex}.", hex=hex_label(scen.hexes[where]))
+    return lines([unit_line(scen, state, i) for i in ids])
 
 
 def supply_text(scen: Scenario, state: GameState, side: str | None) -> str:
-    lines = []
+    rows: list[str] = []
     for u in state.on_map(side):
         r = supply.explain(scen, state, u.id)
-        mark = "OOS marker" if u.oos else "no OOS marker"
-        now = ("in supply, " if not u.oos else "can trace now: ") if r.traced else ""
-        note = ""
-        if r.traced == u.oos:  # 6.11: the marker changes only in the side's supply phase
-            note = (
-                f"; the marker {'stays' if u.oos else 'stays off'} until the next "
-                f"{u.side.title()} supply phase (6.9, 6.10)"
+        mark = t("OOS marker") if u.oos else t("no OOS marker")
+        now: str = ""
+        if r.traced:
+            now = t("in supply, ") if not u.oos else t("can trace now: ")
+        note: str = ""
+        if r.traced == u.oos and u.oos:  # 6.11: the marker changes only in the supply phase
+            note = t(
+                "; the marker stays until the next {side} supply phase (6.9, 6.10)",
+                side=side_name(u.side),
             )
-        lines.append(f"{u.id} ({u.hex}, {mark}): {now}{r.reason}{note}")
-    return "\n".join(lines) or "No units on the map."
+        elif r.traced == u.oos:
+            note = t(
+                "; the marker stays off until the next {side} supply phase (6.9, 6.10)",
+                side=side_name(u.side),
+            )
+        rows.append(cat(u.id, " (", u.hex, ", ", mark, "): ", now, r.reason, note))
+    return lines(rows) or t("No units on the map.")
 
 
 def answer(rules: HellsGate, state: GameState, actor: str, query: object) -> str:
@@ -164,7 +255,7 @@ def answer(rules: HellsGate, state: GameState, actor: str, query: object) -> str
     side = actor if actor in ("soviet", "german") else None
     if isinstance(query, O.Preview):
         if side is None:
-            raise Rejection("not-a-player", "only a player previews his own attacks", "1.1")
+            raise Rejection("not-a-player", t("only a player previews his own attacks"), "1.1")
         rules.check(state, side, query.attack)  # refused exactly as the attack would be
         return preview_text(preview(scen, state, side, query.attack))
     if isinstance(query, O.Options):
@@ -172,7 +263,7 @@ def answer(rules: HellsGate, state: GameState, actor: str, query: object) -> str
             waiting = [d.side for d in state.pending][:1] or [
                 s for s in SIDES if s == state.active_side
             ]
-            return "\n".join(options_text(rules, state, s, query.unit) for s in waiting) or (
+            return lines([options_text(rules, state, s, query.unit) for s in waiting]) or t(
                 "Nobody acts now."
             )
         return options_text(rules, state, side, query.unit)
@@ -187,7 +278,9 @@ def answer(rules: HellsGate, state: GameState, actor: str, query: object) -> str
 
         return help_text(query.command)
     raise Rejection(
-        "unsupported-query", f"{type(query).__name__.lower()} is answered by the service", None
+        "unsupported-query",
+        t("{query} is answered by the service", query=type(query).__name__.lower()),
+        None,
     )
 
 

@@ -12,19 +12,24 @@ from typing import Any
 
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.events import Audience, Event
+from adjudicator.core.i18n import Msg, t, tn
 from adjudicator.northern_war import board
 from adjudicator.northern_war.board import enemy_in, on_map, other
 from adjudicator.northern_war.data import LETTERS, Scenario
 from adjudicator.northern_war.state import EXILE, ON_MAP, POOL, REMOVED, NWState
+from adjudicator.northern_war.texts import dice as shown
+from adjudicator.northern_war.texts import listed, side
 
 ROUNDS = 3  # N3 d
 SIEGE_DRAWS = 4  # hidden dice drawn per besieging block (the highest strength, 2.6)
 
 
-def describe(sc: Scenario, state: NWState, blocks: list[str]) -> str:
-    return ", ".join(
-        f"{sc.blocks[b].name} {sc.blocks[b].rating} strength {state.strength[b]}" for b in blocks
-    )
+def describe(sc: Scenario, state: NWState, blocks: list[str]) -> Msg:
+    return listed(
+        t("{block} {rating} strength {strength}", block=sc.blocks[b].named,
+          rating=sc.blocks[b].rating, strength=state.strength[b])
+        for b in blocks
+    )  # fmt: skip
 
 
 def firing_order(sc: Scenario, state: NWState, area: str, defender: str) -> list[str]:
@@ -44,10 +49,11 @@ def begin(sc: Scenario, state: NWState, area: str) -> list[Event]:
     state.battle = {"area": area, "defender": defender, "attacker": attacker, "round": 1,
                     "queue": firing_order(sc, state, area, defender), "hits": 0,
                     "target": None, "retreating": []}  # fmt: skip
-    name = sc.territories[area].name
-    text = (f"Battle in {name} ({board.label(sc, state)}): {defender} defends with "
-            f"{describe(sc, state, on_map(sc, state, area, defender))}; {attacker} attacks with "
-            f"{describe(sc, state, on_map(sc, state, area, attacker))}.")  # fmt: skip
+    text = t("Battle in {area} ({when}): {defender} defends with {defenders}; {attacker} attacks "
+             "with {attackers}.", area=sc.territories[area].named, when=board.label(sc, state),
+             defender=side(defender), attacker=side(attacker),
+             defenders=describe(sc, state, on_map(sc, state, area, defender)),
+             attackers=describe(sc, state, on_map(sc, state, area, attacker)))  # fmt: skip
     return [Event("BattleBegan", text, {"area": area, "defender": defender})]
 
 
@@ -56,20 +62,22 @@ def hit(sc: Scenario, state: NWState, block: str) -> list[Event]:
     state.strength[block] -= 1
     blk = sc.blocks[block]
     if state.strength[block] > 0:
-        text = f"{blk.name} takes a hit: strength {state.strength[block]}."
+        text = t("{block} takes a hit: strength {strength}.", block=blk.named,
+                 strength=state.strength[block])  # fmt: skip
         return [Event("BlockHit", text, {"block": block})]
     state.at[block] = None
     if block == "charles":
         state.status[block], state.exile_attempts = EXILE, 0
-        text = f"{blk.name} is eliminated and goes into exile (4.6)."
+        text = t("{block} is eliminated and goes into exile (4.6).", block=blk.named)
     elif blk.royal:
         state.status[block] = REMOVED
         state.truce_due.append(blk.nation)
-        text = (f"{blk.name} is eliminated and removed from the game; armistice for "
-                f"{sc.nations[blk.nation].name} at the end of the phase (4.3, 4.4).")  # fmt: skip
+        text = t("{block} is eliminated and removed from the game; armistice for {nation} at the "
+                 "end of the phase (4.3, 4.4).", block=blk.named,
+                 nation=sc.nations[blk.nation].named)  # fmt: skip
     else:
         state.status[block] = POOL
-        text = f"{blk.name} is eliminated and goes to the replacement pool (2.8)."
+        text = t("{block} is eliminated and goes to the replacement pool (2.8).", block=blk.named)
     return [Event("BlockEliminated", text, {"block": block})]
 
 
@@ -97,7 +105,8 @@ def retreat(sc: Scenario, state: NWState, block: str, area: str) -> list[Event]:
     assert bt is not None
     bt["retreating"].remove(block)
     state.at[block] = area
-    text = f"{sc.blocks[block].name} retreats to {sc.territories[area].name}."
+    text = t("{block} retreats to {area}.", block=sc.blocks[block].named,
+             area=sc.territories[area].named)  # fmt: skip
     return [Event("BlockRetreated", text, {"block": block, "to": area})]
 
 
@@ -117,7 +126,8 @@ def run(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
                 events += retreat(sc, state, block, choices[0])
             else:
                 bt["retreating"].remove(block)
-                events += [Event("NoRetreat", f"{sc.blocks[block].name} cannot retreat.", {})]
+                cannot = t("{block} cannot retreat.", block=sc.blocks[block].named)
+                events += [Event("NoRetreat", cannot, {})]
                 state.strength[block] = 1
                 events += hit(sc, state, block)
         elif bt["hits"] > 0:
@@ -146,27 +156,32 @@ def fire(
     rolled = dice.dice(state.strength[block], 6, f"battle {bt['area']} {block}")
     hits = sum(1 for d in rolled if d <= blk.number)  # rule 2.12
     bt["hits"], bt["target"] = hits, other(sc.side_of(block))
-    text = (f"Round {bt['round']}: {blk.name} ({blk.rating}, strength {state.strength[block]}) "
-            f"rolls {' '.join(map(str, rolled))}: {hits} hit(s).")  # fmt: skip
+    text = tn("Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
+              "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
+              hits, round=bt["round"], block=blk.named, rating=blk.rating,
+              strength=state.strength[block], dice=shown(rolled))  # fmt: skip
     return [Event("BlockFired", text, {"block": block, "dice": list(rolled), "hits": hits})]
 
 
 def round_end(sc: Scenario, state: NWState, bt: dict[str, Any]) -> list[Event]:
     area = bt["area"]
     left = {s: on_map(sc, state, area, s) for s in (bt["defender"], bt["attacker"])}
-    name = sc.territories[area].name
-    for side, blocks in left.items():
+    name = sc.territories[area].named
+    for beaten, blocks in left.items():
         if not blocks:
             state.battle = None
-            text = f"The battle in {name} is over: {other(side)} holds the field."
-            return [Event("BattleEnded", text, {"area": area, "winner": other(side)})]
+            text = t("The battle in {area} is over: {side} holds the field.", area=name,
+                     side=side(other(beaten)))  # fmt: skip
+            return [Event("BattleEnded", text, {"area": area, "winner": other(beaten)})]
     if bt["round"] >= ROUNDS:  # N3 f: the attackers retreat
         if not bt["retreating"] and not bt.get("retreat_done"):
             bt["retreating"], bt["retreat_done"] = list(left[bt["attacker"]]), True
-            text = f"After {ROUNDS} rounds in {name} the attacking blocks retreat (N3 f)."
+            text = t("After {rounds} rounds in {area} the attacking blocks retreat (N3 f).",
+                     rounds=ROUNDS, area=name)  # fmt: skip
             return [Event("AttackersRetreat", text, {"area": area})]
         state.battle = None
-        text = f"The battle in {name} is over: {bt['defender']} holds the field."
+        text = t("The battle in {area} is over: {side} holds the field.", area=name,
+                 side=side(bt["defender"]))  # fmt: skip
         return [Event("BattleEnded", text, {"area": area, "winner": bt["defender"]})]
     bt["round"] += 1
     bt["queue"] = firing_order(sc, state, area, bt["defender"])
@@ -177,12 +192,12 @@ def resolve_sieges(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event
     """N4 c, d, N21 (default order: the map's): hidden dice, the result for everyone."""
     events: list[Event] = []
     order = {t: n for n, t in enumerate(sc.territories)}
-    for area, side, group in sorted(state.sieges, key=lambda s: order[s[0]]):
+    for area, who, group in sorted(state.sieges, key=lambda s: order[s[0]]):
         blocks = [b for b in group if state.status[b] == ON_MAP and state.at[b] == area]
-        name, fortress = sc.territories[area].name, sc.territories[area].fortress
-        if not blocks or enemy_in(sc, state, area, side) or state.control[area] == side:
-            text = f"The siege of {name} lapses: no besieging block is left there."
-            events.append(Event("SiegeLapsed", text, {"area": area, "side": side}))
+        name, fortress = sc.territories[area].named, sc.territories[area].fortress
+        if not blocks or enemy_in(sc, state, area, who) or state.control[area] == who:
+            text = t("The siege of {area} lapses: no besieging block is left there.", area=name)
+            events.append(Event("SiegeLapsed", text, {"area": area, "side": who}))
             continue
         rolled: list[int] = []
         hits = 0
@@ -192,18 +207,24 @@ def resolve_sieges(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event
             hits += sum(1 for d in dice_b if d <= sc.blocks[b].number)
         won = hits >= fortress
         if won:
-            state.control[area] = side
+            state.control[area] = who
         when = board.label(sc, state)
-        state.sieges_seen.setdefault(side, []).append([state.count, when, area, rolled, hits, won])
-        mine = (f"Siege of {name}: your blocks roll {' '.join(map(str, rolled))}: {hits} hit(s) "
-                f"against a garrison of {fortress}.")  # fmt: skip
+        record = [state.count, str.__str__(when), area, rolled, hits, won]  # plain data
+        state.sieges_seen.setdefault(who, []).append(record)
+        mine = tn("Siege of {area}: your blocks roll {dice}: {n} hit(s) against a garrison of "
+                  "{garrison}.", "Siege of {area}: your blocks roll {dice}: {n} hit(s) against a "
+                  "garrison of {garrison}.", hits, area=name, dice=shown(rolled),
+                  garrison=fortress)  # fmt: skip
         outcome = (
-            f"the garrison surrenders; {name} passes to {side}" if won else "the garrison holds"
+            t("the garrison surrenders; {area} passes to {side}", area=name, side=side(who))
+            if won
+            else t("the garrison holds")
         )
+        resolved = t("Siege of {area} by {side}: {outcome}.", area=name, side=side(who),
+                     outcome=outcome)  # fmt: skip
         events += [
-            Event("SiegeDice", mine, {"area": area}, Audience.of_side(side)),
-            Event("SiegeResolved", f"Siege of {name} by {side}: {outcome}.",
-                  {"area": area, "side": side, "surrendered": won}),
-        ]  # fmt: skip
+            Event("SiegeDice", mine, {"area": area}, Audience.of_side(who)),
+            Event("SiegeResolved", resolved, {"area": area, "side": who, "surrendered": won}),
+        ]
     state.sieges = []
     return events

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from adjudicator.core.i18n import Msg, t
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.state import ON_MAP, NWState
 
@@ -36,9 +37,9 @@ def contested(sc: Scenario, state: NWState) -> list[str]:
     return [t for t in sc.territories if len(sides_in(sc, state, t)) == 2]
 
 
-def label(sc: Scenario, state: NWState) -> str:
+def label(sc: Scenario, state: NWState) -> Msg:
     """ "1701, turn 2": the year and the turn of the year."""
-    return f"{sc.first_year + state.year - 1}, turn {state.turn}"
+    return t("{year}, turn {turn}", year=sc.first_year + state.year - 1, turn=state.turn)
 
 
 def paths(sc: Scenario, start: str, length: int, stops: set[str]) -> Iterator[tuple[str, ...]]:

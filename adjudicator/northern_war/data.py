@@ -10,6 +10,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core.i18n import Msg, name, t
 from adjudicator.core.scenario import ScenarioError
 
 SIDE_IDS = ("sweden", "coalition")
@@ -25,6 +26,11 @@ class Nation:
     name: str
     side: str
     colour: tuple[int, int, int]
+    name_ru: str | None = None
+
+    @property
+    def named(self) -> Msg:
+        return name(self.name, ru=self.name_ru)
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,11 @@ class Territory:
     pos: tuple[int, int]
     borders: tuple[str, ...]
     sea: bool = False  # a sea zone (none in the sample scenario, N9)
+    name_ru: str | None = None
+
+    @property
+    def named(self) -> Msg:
+        return name(self.name, ru=self.name_ru)
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,11 @@ class Block:
     arm: str
     at: str  # the setup (N17)
     strength: int
+    name_ru: str | None = None
+
+    @property
+    def named(self) -> Msg:
+        return name(self.name, ru=self.name_ru)
 
     @property
     def rating(self) -> str:
@@ -79,6 +95,11 @@ class Scenario:
     nations: dict[str, Nation]
     territories: dict[str, Territory]  # in the file's order (the default orders of N21, N3 a)
     blocks: dict[str, Block]
+    title_ru: str | None = None
+
+    @property
+    def named(self) -> Msg:
+        return name(self.title, ru=self.title_ru)
 
     def side_of(self, block: str) -> str:
         return self.nations[self.blocks[block].nation].side
@@ -91,69 +112,87 @@ def load(text: str, source: str) -> Scenario:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(source, "file", f"not TOML: {exc}") from None
+        raise ScenarioError(source, "file", t("not TOML: {error}", error=str(exc))) from None
     try:
         return _scenario(raw, source)
     except (KeyError, TypeError, ValueError) as exc:
-        raise ScenarioError(source, "file", f"missing or wrong entry: {exc!r}") from None
+        raise ScenarioError(
+            source, "file", t("missing or wrong entry: {error}", error=repr(exc))
+        ) from None
 
 
 def _scenario(raw: dict[str, Any], source: str) -> Scenario:
     if raw.get("sample_rules") is not True:
         raise ScenarioError(
-            source, "sample_rules", "must be true: only the part-B sample rules are implemented "
-            "(battles, sieges and the rest of the source are not in the source text)",
+            source, "sample_rules", t("must be true: only the part-B sample rules are "
+                                      "implemented (battles, sieges and the rest of the source "
+                                      "are not in the source text)"),
         )  # fmt: skip
     nations = {k: _nation(k, v, source) for k, v in raw["nations"].items()}
     territories = {t["id"]: _territory(t, source) for t in raw["territories"]}
-    for t in territories.values():
-        for b in t.borders:
-            if b not in territories or t.id not in territories[b].borders:
-                raise ScenarioError(source, f"territories.{t.id}", f"border {b!r} is not mutual")
-        if t.home and t.home not in nations:
-            raise ScenarioError(source, f"territories.{t.id}", f"unknown home {t.home!r}")
+    for terr in territories.values():
+        for b in terr.borders:
+            if b not in territories or terr.id not in territories[b].borders:
+                raise ScenarioError(source, f"territories.{terr.id}",
+                                    t("border {border} is not mutual", border=repr(b)))  # fmt: skip
+        if terr.home and terr.home not in nations:
+            raise ScenarioError(source, f"territories.{terr.id}",
+                                t("unknown home {home}", home=repr(terr.home)))  # fmt: skip
     blocks = {b["id"]: _block(b, nations, territories, source) for b in raw["blocks"]}
     for nation in nations:
         royals = [b for b in blocks.values() if b.nation == nation and b.royal]
         if len(royals) != 1:
-            raise ScenarioError(source, f"nations.{nation}", "needs exactly one royal block (2.3)")
+            raise ScenarioError(
+                source, f"nations.{nation}", t("needs exactly one royal block (2.3)")
+            )
     if "charles" not in blocks or not blocks["charles"].royal:
-        raise ScenarioError(source, "blocks", "Charles XII (id 'charles') must be a royal block")
+        raise ScenarioError(source, "blocks", t("Charles XII (id 'charles') must be a royal block"))
     table = {int(k): int(v) for k, v in raw["action_table"].items()}
     if sorted(table) != [1, 2, 3, 4, 5] or table[3] != 2 or min(table.values()) < 1:
-        raise ScenarioError(source, "action_table", "needs 1-5 (6 is an event); 3 gives 2 (5.11)")
+        raise ScenarioError(
+            source, "action_table", t("needs 1-5 (6 is an event); 3 gives 2 (5.11)")
+        )
     victory = tuple(raw["victory"])
     for v in victory:
         if v not in territories:
-            raise ScenarioError(source, "victory", f"unknown territory {v!r}")
+            raise ScenarioError(
+                source, "victory", t("unknown territory {territory}", territory=repr(v))
+            )
     for key in ("years", "turns_per_year"):
         if int(raw[key]) < 1:
-            raise ScenarioError(source, key, "must be at least 1")
+            raise ScenarioError(source, key, t("must be at least 1"))
     _no_contact(blocks, nations, source)
     return Scenario(
         str(raw["title"]), True, int(raw["first_year"]), int(raw["years"]),
         int(raw["turns_per_year"]), table, victory, nations, territories, blocks,
+        _name_ru({"name_ru": raw.get("title_ru")}, source, "title_ru"),
     )  # fmt: skip
 
 
 def _nation(key: str, raw: dict[str, Any], source: str) -> Nation:
     if raw["side"] not in SIDE_IDS:
-        raise ScenarioError(source, f"nations.{key}", f"side must be one of {SIDE_IDS}")
+        raise ScenarioError(
+            source, f"nations.{key}", t("side must be one of {ids}", ids=str(SIDE_IDS))
+        )
     r, g, b = (int(c) for c in raw["colour"])
-    return Nation(key, str(raw["name"]), str(raw["side"]), (r, g, b))
+    return Nation(key, str(raw["name"]), str(raw["side"]), (r, g, b),
+                  _name_ru(raw, source, f"nations.{key}"))  # fmt: skip
 
 
 def _territory(raw: dict[str, Any], source: str) -> Territory:
     tid = str(raw["id"])
     if raw["control"] not in SIDE_IDS:
-        raise ScenarioError(source, f"territories.{tid}", f"control must be one of {SIDE_IDS}")
+        raise ScenarioError(
+            source, f"territories.{tid}", t("control must be one of {ids}", ids=str(SIDE_IDS))
+        )
     fortress = int(raw.get("fortress", 0))
     if not 0 <= fortress <= 3:
-        raise ScenarioError(source, f"territories.{tid}", "fortress must be 0 to 3 (N4 a)")
+        raise ScenarioError(source, f"territories.{tid}", t("fortress must be 0 to 3 (N4 a)"))
     x, y = (int(c) for c in raw["pos"])
     return Territory(
         tid, str(raw["name"]), str(raw.get("group", "")), str(raw["control"]), fortress,
         str(raw.get("home", "")), (x, y), tuple(raw["borders"]), bool(raw.get("sea", False)),
+        _name_ru(raw, source, f"territories.{tid}"),
     )  # fmt: skip
 
 
@@ -166,27 +205,43 @@ def _block(raw: dict[str, Any], nations: dict[str, Nation], territories: dict[st
         fire[:1], int(fire[1:]), int(raw["move"]), int(raw.get("supply_trains", 0)),
         bool(raw.get("red_dot", False)), bool(raw.get("royal", False)),
         str(raw.get("star", "none")), str(raw.get("arm", "")), str(raw["at"]),
-        int(raw["strength"]),
+        int(raw["strength"]), _name_ru(raw, source, where),
     )  # fmt: skip
     problems = [
-        (block.nation not in nations, f"unknown nation {block.nation!r}"),
-        (block.type not in TYPES, f"type must be one of {TYPES} (3.1)"),
-        (not 2 <= block.max_strength <= 4, "max_strength must be 2 to 4 (2.6)"),
-        (block.letter not in LETTERS or not 1 <= block.number <= 6, "fire must be A-D and 1-6"),
-        (block.type == "regiment" and block.max_strength not in (2, 3), "a regiment has 2-3 (3.9)"),
-        (block.type != "army" and block.supply_trains, "only armies have supply trains (3.9)"),
-        (block.type == "regiment" and block.arm not in ARMS, f"a regiment's arm is one of {ARMS}"),
-        (block.star not in STARS, f"star must be one of {STARS}"),
-        (block.star != "none" and block.nation != "russia", "only Russian blocks have stars"),
-        (block.royal and block.type != "army", "a royal block is an army block (4.1)"),
-        (block.at not in territories, f"unknown territory {block.at!r}"),
-        (not 1 <= block.strength <= block.max_strength, "strength must be 1 to max_strength"),
-        (block.move < 1, "move must be at least 1"),
+        (block.nation not in nations, t("unknown nation {nation}", nation=repr(block.nation))),
+        (block.type not in TYPES, t("type must be one of {ids} (3.1)", ids=str(TYPES))),
+        (not 2 <= block.max_strength <= 4, t("max_strength must be 2 to 4 (2.6)")),
+        (block.letter not in LETTERS or not 1 <= block.number <= 6, t("fire must be A-D and 1-6")),
+        (
+            block.type == "regiment" and block.max_strength not in (2, 3),
+            t("a regiment has 2-3 (3.9)"),
+        ),
+        (block.type != "army" and block.supply_trains, t("only armies have supply trains (3.9)")),
+        (
+            block.type == "regiment" and block.arm not in ARMS,
+            t("a regiment's arm is one of {ids}", ids=str(ARMS)),
+        ),
+        (block.star not in STARS, t("star must be one of {ids}", ids=str(STARS))),
+        (block.star != "none" and block.nation != "russia", t("only Russian blocks have stars")),
+        (block.royal and block.type != "army", t("a royal block is an army block (4.1)")),
+        (block.at not in territories, t("unknown territory {territory}", territory=repr(block.at))),
+        (not 1 <= block.strength <= block.max_strength, t("strength must be 1 to max_strength")),
+        (block.move < 1, t("move must be at least 1")),
     ]
     for bad, what in problems:
         if bad:
             raise ScenarioError(source, where, what)
     return block
+
+
+def _name_ru(raw: dict[str, Any], source: str, where: str) -> str | None:
+    """The optional Russian name beside `name` (issue 17): a non-empty string if given."""
+    value = raw.get("name_ru")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ScenarioError(source, where, t("name_ru must be a non-empty string"))
+    return value.strip()
 
 
 def _no_contact(blocks: dict[str, Block], nations: dict[str, Nation], source: str) -> None:
@@ -196,4 +251,4 @@ def _no_contact(blocks: dict[str, Block], nations: dict[str, Nation], source: st
         sides.setdefault(b.at, set()).add(nations[b.nation].side)
     for where, found in sides.items():
         if len(found) > 1:
-            raise ScenarioError(source, f"territories.{where}", "blocks of both sides at start")
+            raise ScenarioError(source, f"territories.{where}", t("blocks of both sides at start"))

@@ -2,12 +2,16 @@
 (system.view): the viewer's own blocks face up (name, rating, strength as pips and a number),
 blocks a battle now reveals face up too, every other block face down (its nation's colour
 only), and the viewer's reconnaissance records as "seen tN" notes where they were seen. The
-public image (no side) shows every block face down. It never reads the full state."""
+public image (no side) shows every block face down. It never reads the full state.
+
+Every label is said in the `language` asked for (issue 17): names in the scenario's Russian
+forms, the heading, the legend and the notes from the package's catalogue."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core.i18n import EN, Language, Msg, name, say, t
 from render import canvas, png, text
 
 SIZE = (900, 640)
@@ -16,6 +20,14 @@ CONTROL = {"sweden": (196, 214, 240), "coalition": (236, 214, 204)}
 R = 44  # a territory's radius
 BLOCK = 28
 NOTE = (130, 20, 20)  # reconnaissance notes
+_SIDES_RU = {"sweden": "Швеция", "coalition": "Коалиция"}  # the viewer's side, as texts say it
+_PHASES_RU = {"action": "фаза действий", "battle": "фаза битвы", "entry": "входная фаза",
+              "winter": "зимняя кампания", "over": "игра окончена"}  # fmt: skip
+
+
+def _named(thing: Any) -> Msg:
+    """A scenario entry's name with its Russian form (name_ru), if it has one."""
+    return name(thing.name, ru=getattr(thing, "name_ru", None))
 
 
 def _block_face(image: canvas.Canvas, pen: canvas.Draw, x: float, y: float,
@@ -33,47 +45,57 @@ def _block_face(image: canvas.Canvas, pen: canvas.Draw, x: float, y: float,
 
 
 def draw(system: Any, state: Any, events: Any = (), view: str | None = None,
-         title: str | None = None) -> bytes:  # fmt: skip
+         title: str | None = None, *, language: Language = EN) -> bytes:  # fmt: skip
     sc = system.scenario
     image = canvas.new_image(SIZE, BACKGROUND)
     pen = canvas.draw(image)
-    for t, terr in sc.territories.items():
+    for x, terr in sc.territories.items():
         for other in terr.borders:
-            if t < other:
+            if x < other:
                 pen.line([terr.pos, sc.territories[other].pos], fill=SEA, width=3)
-    for t in sc.territories:
-        _territory(image, pen, system, state, t)
-    for t in sc.territories:  # on top of every territory
-        _notes(image, pen, system, state, t, view)
-    heading = title or f"{sc.title}"
-    text.text(image, (10, 8), heading, 13, INK)
-    who = f"seen by {view}" if view else "public view: every block face down"
-    when = f"{sc.first_year + state.year - 1}, turn {state.turn}, {state.phase} - {who}"
-    text.text(image, (10, 26), when, 12, INK)
-    legend = (
-        "Your blocks face up (diamonds = strength, name, rating); others face down in "
-        "their nation's colour; 'seen tN' = reconnoitred in game turn N (strength then); "
-        "thick ring = victory territory; [n] = fortress."
-    )
-    for n, line in enumerate(text.wrap(legend, 10, SIZE[0] - 20)):
+    for x in sc.territories:
+        _territory(image, pen, system, state, x, language)
+    for x in sc.territories:  # on top of every territory
+        _notes(image, pen, system, state, x, view, language)
+    heading = title or name(sc.title, ru=getattr(sc, "title_ru", None))
+    text.text(image, (10, 8), say(heading, language), 13, INK)
+    if view:
+        who = t("seen by {side}", side=name(view, ru=_SIDES_RU.get(view)))
+    else:
+        who = t("public view: every block face down")
+    phase = name(state.phase, ru=_PHASES_RU.get(state.phase))
+    when = t("{year}, turn {turn}, {phase} - {who}", year=sc.first_year + state.year - 1,
+             turn=state.turn, phase=phase, who=who)  # fmt: skip
+    text.text(image, (10, 26), say(when, language), 12, INK)
+    if view:
+        legend = t("Your blocks face up (diamonds = strength, name, rating); others face down in "
+                   "their nation's colour; 'seen tN' = reconnoitred in game turn N (strength "
+                   "then); thick ring = victory territory; [n] = fortress.")  # fmt: skip
+    else:  # the public map: no block is anyone's face up here
+        legend = t("Every block face down in its nation's colour (a battle shows its blocks); "
+                   "light blue: Swedish control, light red: Coalition control; thick ring = "
+                   "victory territory; [n] = fortress.")  # fmt: skip
+    for n, line in enumerate(text.wrap(say(legend, language), 10, SIZE[0] - 20)):
         text.text(image, (10, SIZE[1] - 50 + 13 * n), line, 10, INK)
-    x = 10
-    for n in sc.nations.values():
-        pen.rectangle((x, SIZE[1] - 18, x + 12, SIZE[1] - 6), fill=n.colour, outline=INK)
-        text.text(image, (x + 16, SIZE[1] - 18), n.name, 10, INK)
-        x += 30 + int(text.text_length(n.name, 10))
+    x0 = 10
+    for nation in sc.nations.values():
+        label = say(_named(nation), language)
+        pen.rectangle((x0, SIZE[1] - 18, x0 + 12, SIZE[1] - 6), fill=nation.colour, outline=INK)
+        text.text(image, (x0 + 16, SIZE[1] - 18), label, 10, INK)
+        x0 += 30 + int(text.text_length(label, 10))
     return png.encode(image)
 
 
-def _territory(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, t: str) -> None:
+def _territory(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, where: str,
+               language: Language) -> None:  # fmt: skip
     sc = system.scenario
-    terr = sc.territories[t]
+    terr = sc.territories[where]
     x, y = terr.pos
-    pen.ellipse((x - R, y - R, x + R, y + R), fill=CONTROL[state.control[t]], outline=INK,
-                width=3 if t in sc.victory else 1)  # fmt: skip
-    name = terr.name + (f" [{terr.fortress}]" if terr.fortress else "")
-    text.text(image, (x, y - R + 10), name, 11, INK, anchor="mm")
-    here = [b for b in state.at if state.at[b] == t and state.status[b] == "map"]
+    pen.ellipse((x - R, y - R, x + R, y + R), fill=CONTROL[state.control[where]], outline=INK,
+                width=3 if where in sc.victory else 1)  # fmt: skip
+    label = say(_named(terr), language) + (f" [{terr.fortress}]" if terr.fortress else "")
+    text.text(image, (x, y - R + 10), label, 11, INK, anchor="mm")
+    here = [b for b in state.at if state.at[b] == where and state.status[b] == "map"]
     for n, b in enumerate(here):
         row = min(3, len(here) - (n // 3) * 3)
         bx = x - row * (BLOCK + 1) / 2 + (n % 3) * (BLOCK + 1)
@@ -83,18 +105,19 @@ def _territory(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, 
             _block_face(image, pen, bx, by, colour, None, 0)
         else:
             blk = sc.blocks[b]
-            face = blk.name.split()[0][:4]
+            face = say(_named(blk), language).split()[0][:4]
             _block_face(image, pen, bx, by, sc.nations[blk.nation].colour, face,
                         state.strength[b])  # fmt: skip
 
 
-def _notes(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, t: str,
-           view: str | None) -> None:  # fmt: skip
+def _notes(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, where: str,
+           view: str | None, language: Language) -> None:  # fmt: skip
     sc = system.scenario
-    x, y = sc.territories[t].pos
-    notes = [f"seen t{rec[1]}: {sc.blocks[b].name.split()[0][:6]} {rec[0]}"
+    x, y = sc.territories[where].pos
+    notes = [say(t("seen t{turn}: {block} {strength}", turn=rec[1], strength=rec[0],
+                   block=say(_named(sc.blocks[b]), language).split()[0][:6]), language)
              for side in ([view] if view else []) for b, rec in state.seen.get(side, {}).items()
-             if rec[3] == t]  # fmt: skip
+             if rec[3] == where]  # fmt: skip
     for n, note in enumerate(notes[-3:]):
         half, ny = text.text_length(note, 9) / 2 + 3, y + R + 8 + 12 * n
         pen.rectangle((x - half, ny - 6, x + half, ny + 6), fill=(255, 250, 235), outline=NOTE)

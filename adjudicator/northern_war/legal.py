@@ -4,12 +4,15 @@ of any order against the rules, and the deadline defaults. Pure."""
 from __future__ import annotations
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import Msg, t
 from adjudicator.northern_war import actions as A
 from adjudicator.northern_war import battle, board
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.board import on_map, paths
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.state import ON_MAP, NWState
+from adjudicator.northern_war.texts import side as side_name
+from adjudicator.northern_war.turns import result_text
 
 
 def whose(state: NWState) -> str | None:
@@ -23,16 +26,18 @@ def whose(state: NWState) -> str | None:
 def check(sc: Scenario, state: NWState, side: str, order: object) -> None:
     """Raise a Rejection unless `side` may give `order` now."""
     if state.result is not None:
-        raise Rejection("game-over", f"the game is over: {state.result['text']}", "N15")
+        raise Rejection("game-over", t("the game is over: {result}",
+                                       result=result_text(state.result)), "N15")  # fmt: skip
     if whose(state) != side:
-        raise Rejection("not-your-turn", f"it is {whose(state)}'s move now", "5.7")
+        raise Rejection("not-your-turn", t("it is {side}'s move now",
+                                           side=side_name(str(whose(state)))), "5.7")  # fmt: skip
     if state.pending is not None:
         return check_decision(sc, state, order)
     if state.phase == "winter":
         return check_winter(sc, state, order)
     if state.phase == "entry":
         if not isinstance(order, O.End):
-            raise Rejection("entry", "the first entry phase: send 'end' to begin turn 1", "8.4")
+            raise Rejection("entry", t("the first entry phase: send 'end' to begin turn 1"), "8.4")
         return
     checks = {O.Move: A.check_move, O.Recon: A.check_recon, O.Siege: A.check_siege,
               O.Policy: A.check_policy, O.Replace: A.check_replace}  # fmt: skip
@@ -41,7 +46,9 @@ def check(sc: Scenario, state: NWState, side: str, order: object) -> None:
     found = checks.get(type(order))
     if found is None:
         raise Rejection(
-            "not-now", "in your action phase: recon, move, siege, policy, replace or end", "5.16"
+            "not-now",
+            t("in your action phase: recon, move, siege, policy, replace or end"),
+            "5.16",
         )
     found(sc, state, side, order)  # type: ignore[operator]
 
@@ -51,19 +58,21 @@ def check_decision(sc: Scenario, state: NWState, order: object) -> None:
     assert p is not None
     wanted = {"battle": O.BattleAt, "hit": O.Hit, "retreat": O.Retreat, "return": O.ReturnCharles}
     kind = wanted[p["kind"]]
-    choices = ", ".join(p["choices"])
+    choices = ", ".join(p["choices"])  # ids, the same in every language
     if not isinstance(order, kind):
-        raise Rejection("decide", f"first decide: {prompt(sc, state)}", "N3")
+        raise Rejection("decide", t("first decide: {prompt}", prompt=prompt(sc, state)), "N3")
     if isinstance(order, O.Retreat):
         bt = state.battle
         if bt is None or order.block not in bt["retreating"]:
-            raise Rejection("not-retreating", f"the retreating block now is {p['block']}", "N3 g")
+            raise Rejection("not-retreating", t("the retreating block now is {block}",
+                                                block=p["block"]), "N3 g")  # fmt: skip
         if order.area not in battle.retreats(sc, state, order.block):
-            raise Rejection("bad-retreat", f"{order.block} may retreat to: {choices}", "N3 g")
+            raise Rejection("bad-retreat", t("{block} may retreat to: {choices}",
+                                             block=order.block, choices=choices), "N3 g")  # fmt: skip
         return
     value = getattr(order, "area", None) or getattr(order, "block", None)
     if value not in p["choices"]:
-        raise Rejection("not-a-choice", f"choose one of: {choices}", "N3")
+        raise Rejection("not-a-choice", t("choose one of: {choices}", choices=choices), "N3")
 
 
 def check_winter(sc: Scenario, state: NWState, order: object) -> None:
@@ -72,26 +81,34 @@ def check_winter(sc: Scenario, state: NWState, order: object) -> None:
             return
         if isinstance(order, O.Winter):
             return A.check_winter(sc, state, order)
-        raise Rejection("winter", "now: 'winter <BLOCKS> <AREAS>' or 'winter none'", "6.1")
+        raise Rejection("winter", t("now: 'winter <BLOCKS> <AREAS>' or 'winter none'"), "6.1")
     if isinstance(order, O.End):
         return
     if isinstance(order, O.Siege) and A.free_siege(state, order.area) is not None:
         return A.check_siege(sc, state, "sweden", order)
-    raise Rejection("winter-done", "after the winter march: a free siege, or 'end'", "6.4")
+    raise Rejection("winter-done", t("after the winter march: a free siege, or 'end'"), "6.4")
 
 
 def prompt(sc: Scenario, state: NWState) -> str:
+    """The decision put to a side (N3, 4.9): the choices by id, as they are typed."""
     p = state.pending
     if p is None:
         return ""
-    names = ", ".join(p["choices"])
-    return {
-        "battle": f"{p['side']}: which battle next? battle <AREA>, one of {names}",
-        "hit": f"{p['side']}: which block takes the hit? hit <BLOCK>, one of {names}",
-        "retreat": f"{p['side']}: where does {p.get('block')} retreat? retreat "
-        f"{p.get('block')} <AREA>, one of {names}",
-        "return": f"sweden: where does Charles XII return? return charles <AREA>, one of {names}",
-    }[p["kind"]]
+    names, who, block = ", ".join(p["choices"]), side_name(p["side"]), str(p.get("block"))
+    said: Msg
+    if p["kind"] == "battle":
+        said = t("{side}: which battle next? battle <AREA>, one of {choices}", side=who,
+                 choices=names)  # fmt: skip
+    elif p["kind"] == "hit":
+        said = t("{side}: which block takes the hit? hit <BLOCK>, one of {choices}", side=who,
+                 choices=names)  # fmt: skip
+    elif p["kind"] == "retreat":
+        said = t("{side}: where does {block} retreat? retreat {block} <AREA>, one of {choices}",
+                 side=who, block=block, choices=names)  # fmt: skip
+    else:
+        said = t("sweden: where does Charles XII return? return charles <AREA>, one of {choices}",
+                 choices=names)  # fmt: skip
+    return said
 
 
 def default(state: NWState) -> object:
@@ -152,15 +169,15 @@ def moves(sc: Scenario, state: NWState, side: str) -> list[object]:
     except Rejection:
         may = False
     found: list[object] = []
-    for t in places:
-        if not may and not A.continues(state, t):
+    for where in places:
+        if not may and not A.continues(state, where):
             continue
-        free = [b for b in mine if state.at[b] == t and b not in state.moved]
+        free = [b for b in mine if state.at[b] == where and b not in state.moved]
         groups = {(b,) for b in free} | ({tuple(free)} if free else set())
         for group in sorted(groups):
             reach = min(sc.blocks[b].move for b in group)
             fleet = [sc.blocks[b].type == "fleet" for b in group]
-            for p in paths(sc, t, reach, enemy):
+            for p in paths(sc, where, reach, enemy):
                 if all(sc.territories[a].sea == f for a in p for f in fleet):
                     found.append(O.Move(group, p))
     return found

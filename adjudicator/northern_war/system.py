@@ -17,6 +17,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DECISION_PENDING, GAME_ENDED, Event, Viewer
+from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation, Waiting
 from adjudicator.grammar import GrammarKit
 from adjudicator.northern_war import actions as A
@@ -24,9 +25,10 @@ from adjudicator.northern_war import battle, board, data, legal, turns, views
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.state import ON_MAP, NWState, copy_state, from_json, to_json
+from adjudicator.northern_war.texts import phase
 
-SIDES = (Side("sweden", "Sweden", ("swedes", "swe")),
-         Side("coalition", "Coalition", ("coal", "allies")))  # fmt: skip
+SIDES = (Side("sweden", "Sweden", ("swedes", "swe", "швеция", "шведы")),
+         Side("coalition", "Coalition", ("coal", "allies", "коалиция", "союзники")))  # fmt: skip
 HEADLINES = frozenset({
     "ActionRolled", "FirstPlayer", "EventResolved",  # the action rolls (5.1-5.15)
     "Reconnoitred", "BlocksMoved", "SiegeDeclared", "PolicyRolled", "StepReplaced",
@@ -49,7 +51,7 @@ class NorthernWar:
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
-        self.title = scenario.title
+        self.title = scenario.named  # a Msg: its English is the title
         self.grammar: GrammarKit = data_grammar(scenario)
 
     # -- playing
@@ -62,15 +64,16 @@ class NorthernWar:
             status={b: ON_MAP for b in sc.blocks},
             control={t: terr.control for t, terr in sc.territories.items()}, sandbox=sandbox,
         )  # fmt: skip
-        text = (f"{self.title}: the entry phase of {sc.first_year}. Sweden: send 'end' to "
-                "begin turn 1 with the action rolls (the setup rolls no dice).")  # fmt: skip
+        text = t("{title}: the entry phase of {year}. Sweden: send 'end' to begin turn 1 with the "
+                 "action rolls (the setup rolls no dice).",
+                 title=sc.named, year=sc.first_year)  # fmt: skip
         return Outcome(state, [Event("GameStarted", text)])
 
     def apply(self, state: NWState, actor: str, order: object, dice: DiceSource) -> Outcome:
         if isinstance(order, C.Default):
             order = self.default_order(state)
         if isinstance(order, C.Dice):
-            raise Rejection("no-fixed-dice", "this system takes no fixed dice", None)
+            raise Rejection("no-fixed-dice", t("this system takes no fixed dice"), None)
         if actor == SYSTEM_ACTOR:
             actor = legal.whose(state) or actor
         legal.check(self.scenario, state, actor, order)
@@ -78,7 +81,7 @@ class NorthernWar:
         rec = RecordingDice(dice)
         events = self._do(new, actor, order, rec)
         if new.pending is not None:
-            events.append(Event(DECISION_PENDING, legal.prompt(self.scenario, new) + ".",
+            events.append(Event(DECISION_PENDING, cat(legal.prompt(self.scenario, new), "."),
                                 {"side": new.pending["side"]}))  # fmt: skip
         return Outcome(new, events, rec.rolls, order=order)
 
@@ -168,7 +171,8 @@ class NorthernWar:
         p = state.pending
         if p is not None:
             pending = (Waiting(p["side"], legal.prompt(self.scenario, state)),)
-        label = f"{board.label(self.scenario, state)}, {state.phase}"
+        label = t("{when}, {phase}", when=board.label(self.scenario, state),
+                  phase=phase(state.phase))  # fmt: skip
         what = "" if p is None else f"{p['kind']}|{','.join(p['choices'])}|{p.get('block')}"
         key = "" if over else f"{state.count}|{state.phase}|{who}|{what}"
         return Situation(state.count, state.phase, label, to_move, pending, state.result, key)

@@ -10,16 +10,18 @@ from typing import Any
 
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Event
+from adjudicator.core.i18n import Msg, cat, t, tn
 from adjudicator.northern_war import battle, board
 from adjudicator.northern_war.board import SIDES, on_map, other
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.state import ON_MAP, REMOVED, NWState
+from adjudicator.northern_war.texts import Side, side, then
 
 EVENT = 6  # rule 5.8
 
 
-def phase_began(sc: Scenario, state: NWState, what: str) -> Event:
-    text = f"{board.label(sc, state)}: {what}."
+def phase_began(sc: Scenario, state: NWState, what: Msg) -> Event:
+    text = t("{when}: {what}.", when=board.label(sc, state), what=what)
     return Event(PHASE_BEGAN, text, {"turn": state.count, "phase": state.phase})
 
 
@@ -37,14 +39,15 @@ def start_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
     state.sieges, state.finished, state.last_kind = [], [], {}
     state.holders = {str(state.at[b]): sc.side_of(b) for b in sc.blocks
                      if state.status[b] == ON_MAP}  # fmt: skip
-    events = [phase_began(sc, state, "action phase")]
+    events = [phase_began(sc, state, t("action phase"))]
     while True:
         results = {s: action_roll(state, s, dice) for s in SIDES}
         rolls = {s: r for s, (r, _) in results.items()}
         tie = rolls[SIDES[0]] == rolls[SIDES[1]]
         if not (tie and state.prev_second is None):
             break  # rule 5.6: a tie in the first turn is rolled again, the new results count
-        events.append(Event("ActionRollTied", f"Both roll {rolls[SIDES[0]]}: roll again (5.6).",
+        events.append(Event("ActionRollTied", t("Both roll {roll}: roll again (5.6).",
+                                                roll=rolls[SIDES[0]]),
                             {"roll": rolls[SIDES[0]]}))  # fmt: skip
     if tie:
         first = str(state.prev_second)  # rule 5.5
@@ -55,16 +58,20 @@ def start_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
     state.prev_event = [s for s in SIDES if rolls[s] == EVENT]
     state.actions = {s: 0 if rolls[s] == EVENT else sc.action_table[rolls[s]] for s in SIDES}
     for s in SIDES:
-        seq = " then ".join(map(str, results[s][1]))
-        what = "an event" if rolls[s] == EVENT else f"{state.actions[s]} action(s)"
-        events.append(Event("ActionRolled", f"{s.capitalize()} rolls {seq}: {what}.",
+        what = (t("an event") if rolls[s] == EVENT else
+                tn("{n} action(s)", "{n} action(s)", state.actions[s]))  # fmt: skip
+        rolled = t("{side} rolls {rolls}: {what}.", side=Side(s), rolls=then(results[s][1]),
+                   what=what)  # fmt: skip
+        events.append(Event("ActionRolled", rolled,
                             {"side": s, "rolls": results[s][1], "actions": state.actions[s]}))  # fmt: skip
-    events.append(Event("FirstPlayer", f"First player: {first}.", {"side": first}))
+    events.append(Event("FirstPlayer", t("First player: {side}.", side=side(first)),
+                        {"side": first}))  # fmt: skip
     for s in (first, second):  # rule 5.10: events in first-player order
         if rolls[s] == EVENT:
             state.finished.append(s)
-            events.append(Event("EventResolved", f"{s.capitalize()} resolves an event: no effect "
-                                "in the sample scenario (N2).", {"side": s}))  # fmt: skip
+            events.append(Event("EventResolved", t("{side} resolves an event: no effect in the "
+                                                   "sample scenario (N2).", side=Side(s)),
+                                {"side": s}))  # fmt: skip
     state.to_move = first
     return events
 
@@ -88,7 +95,7 @@ def advance(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
                 events += end_turn(sc, state, dice)
                 continue
             state.phase, state.to_move = "battle", None
-            events.append(phase_began(sc, state, "battle phase"))
+            events.append(phase_began(sc, state, t("battle phase")))
         elif state.phase == "battle":
             events += battle_step(sc, state, dice)
         elif state.phase in ("winter", "entry"):
@@ -118,24 +125,22 @@ def battle_step(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
 def end_battle_phase(sc: Scenario, state: NWState) -> list[Event]:
     """N5 (control of territories without a fortress) and N11 (the armistice)."""
     events: list[Event] = []
-    for t, terr in sc.territories.items():
-        held = board.sides_in(sc, state, t)
+    for x, terr in sc.territories.items():
+        held = board.sides_in(sc, state, x)
         if terr.fortress == 0 and len(held) == 1:
-            state.control[t] = held.pop()
+            state.control[x] = held.pop()
     for nation in state.truce_due:
         state.armistice.append(nation)
         for b in sc.blocks:
             if sc.blocks[b].nation == nation and state.status[b] == ON_MAP:
                 state.status[b], state.at[b] = REMOVED, None
-        name = sc.nations[nation].name
-        events.append(Event("Armistice", f"Armistice: {name} leaves the war (4.4, N11).",
-                            {"nation": nation}))  # fmt: skip
+        left = t("Armistice: {nation} leaves the war (4.4, N11).", nation=sc.nations[nation].named)
+        events.append(Event("Armistice", left, {"nation": nation}))
     state.truce_due = []
     at_war = [n for n, nat in sc.nations.items() if nat.side == "coalition"
               and n not in state.armistice]  # fmt: skip
     if not at_war:
-        events += finish(state, {"winner": "sweden", "text": "Sweden wins: no coalition nation "
-                                 "is left at war (N11)"})  # fmt: skip
+        events += finish(state, {"winner": "sweden", "text": str.__str__(_said({}))})
     return events
 
 
@@ -153,8 +158,8 @@ def end_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
     state.holders = {str(state.at[b]): sc.side_of(b) for b in sc.blocks
                      if state.status[b] == ON_MAP}  # fmt: skip
     state.finished, state.free_sieges, state.sieges = [], [], []
-    return [phase_began(sc, state, "the Swedish winter campaign (winter <BLOCKS> <AREAS>, or "
-                        "winter none)")]  # fmt: skip
+    return [phase_began(sc, state, t("the Swedish winter campaign (winter <BLOCKS> <AREAS>, or "
+                                     "winter none)"))]  # fmt: skip
 
 
 def end_winter(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
@@ -178,24 +183,28 @@ def end_year(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
 def entry_phase(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
     """N12: the return roll of Charles XII (4.7-4.11), the policy records cleared (5.31)."""
     state.policy_used = []
-    events = [phase_began(sc, state, "entry phase")]
+    events = [phase_began(sc, state, t("entry phase"))]
     if state.exile_attempts is None:
         return events + start_turn(sc, state, dice)
     attempt = state.exile_attempts + 1
     need = 7 - attempt
+    text: Msg
     if attempt >= 6:  # rule 4.8: automatic
-        ok, text = True, f"Charles XII returns without a roll (attempt {attempt}, 4.8)"
+        ok = True
+        text = t("Charles XII returns without a roll (attempt {attempt}, 4.8)", attempt=attempt)
     else:
         die = dice.roll("return of Charles XII")
         ok = die >= need
-        text = (f"Return of Charles XII, attempt {attempt}: die {die}, needs {need}+: "
-                f"{'he returns' if ok else 'he stays in exile'}")  # fmt: skip
+        text = t("Return of Charles XII, attempt {attempt}: die {die}, needs {need}+: {outcome}",
+                 attempt=attempt, die=die, need=need,
+                 outcome=t("he returns") if ok else t("he stays in exile"))  # fmt: skip
     state.exile_attempts = attempt
     free = [t for t, terr in sc.territories.items()
             if terr.group == "sweden" and not on_map(sc, state, t, "coalition")]  # fmt: skip
     if ok and not free:
-        text += "; no territory in Sweden is free of enemy blocks: he stays in exile (4.10)"
-    events.append(Event("ReturnRolled", text + ".", {"attempt": attempt, "success": ok}))
+        text = t("{text}; no territory in Sweden is free of enemy blocks: he stays in exile "
+                 "(4.10)", text=text)  # fmt: skip
+    events.append(Event("ReturnRolled", cat(text, "."), {"attempt": attempt, "success": ok}))
     if ok and free:
         state.pending = {"kind": "return", "side": "sweden", "choices": free}
     if state.pending is None:
@@ -207,21 +216,38 @@ def return_charles(sc: Scenario, state: NWState, area: str, dice: DiceSource) ->
     state.pending, state.exile_attempts = None, None
     state.status["charles"], state.at["charles"] = ON_MAP, area
     state.strength["charles"] = sc.blocks["charles"].max_strength  # rule 4.9
-    text = f"Charles XII returns at full strength in {sc.territories[area].name} (4.9, N22)."
+    text = t("Charles XII returns at full strength in {area} (4.9, N22).",
+             area=sc.territories[area].named)  # fmt: skip
     return [Event("CharlesReturned", text, {"area": area}), *start_turn(sc, state, dice)]
 
 
 def victory(sc: Scenario, state: NWState) -> dict[str, Any]:
     """N15: the side controlling more victory territories wins; equal numbers draw."""
-    held = {s: sum(1 for t in sc.victory if state.control[t] == s) for s in SIDES}
+    held = {s: sum(1 for x in sc.victory if state.control[x] == s) for s in SIDES}
     a, b = held[SIDES[0]], held[SIDES[1]]
-    score = f"{a} to {b} victory territories"
-    if a == b:
-        return {"winner": "draw", "text": f"a draw, {score}", **held}
-    winner = SIDES[0] if a > b else SIDES[1]
-    return {"winner": winner, "text": f"{winner} wins, {score}", **held}
+    winner = "draw" if a == b else SIDES[0] if a > b else SIDES[1]
+    result: dict[str, Any] = {"winner": winner, "text": "", **held}
+    result["text"] = str.__str__(_said(result))  # stored as plain English (the state is JSON)
+    return result
+
+
+def result_text(result: dict[str, Any]) -> str:
+    """A result's text (its "text", kept in the state as English) said again from its fields,
+    so that a stored game's result reads in every language (N11, N15)."""
+    said = _said(result)
+    return said if said == result.get("text") else str(result.get("text", ""))
+
+
+def _said(result: dict[str, Any]) -> Msg:
+    winner = result.get("winner")
+    if all(isinstance(result.get(s), int) for s in SIDES):
+        score = t("{a} to {b} victory territories", a=result[SIDES[0]], b=result[SIDES[1]])
+        if winner == "draw":
+            return t("a draw, {score}", score=score)
+        return t("{side} wins, {score}", side=side(str(winner)), score=score)
+    return t("Sweden wins: no coalition nation is left at war (N11)")
 
 
 def finish(state: NWState, result: dict[str, Any]) -> list[Event]:
     state.result, state.phase, state.to_move, state.pending = result, "over", None, None
-    return [Event(GAME_ENDED, f"Game over: {result['text']}.", result)]
+    return [Event(GAME_ENDED, t("Game over: {result}.", result=result_text(result)), result)]

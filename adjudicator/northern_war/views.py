@@ -8,10 +8,15 @@ the game is over everything is shown. Pure."""
 
 from __future__ import annotations
 
+import re
+
 from adjudicator.core.events import Viewer
-from adjudicator.northern_war import board, legal
+from adjudicator.core.i18n import Msg, name, t, tn
+from adjudicator.core.i18n import lines as lines_of
+from adjudicator.northern_war import board, legal, texts
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.state import ON_MAP, NWState, copy_state
+from adjudicator.northern_war.turns import result_text
 
 HIDDEN = "?"
 
@@ -61,74 +66,100 @@ def view(sc: Scenario, state: NWState, viewer: Viewer) -> NWState:
     return seen
 
 
-def block_line(sc: Scenario, state: NWState, b: str) -> str:
+def block_line(sc: Scenario, state: NWState, b: str) -> Msg:
     blk = sc.blocks[b]
     where = state.at[b]
-    place = sc.territories[where].name if where else state.status[b]
-    crown = ", royal" if blk.royal else ""
-    return (f"{blk.name} [{b}] ({blk.type}{crown}, {blk.rating}, move {blk.move}, strength "
-            f"{state.strength[b]}/{blk.max_strength}) in {place}")  # fmt: skip
+    place = sc.territories[where].named if where else texts.place(state.status[b])
+    said = {
+        "block": blk.named, "id": b, "type": texts.block_type(blk.type), "rating": blk.rating,
+        "move": blk.move, "strength": state.strength[b], "max": blk.max_strength, "place": place,
+    }  # fmt: skip
+    if blk.royal:
+        return t("{block} [{id}] ({type}, royal, {rating}, move {move}, strength {strength}/{max}) "
+                 "in {place}", **said)  # fmt: skip
+    return t("{block} [{id}] ({type}, {rating}, move {move}, strength {strength}/{max}) in {place}",
+             **said)  # fmt: skip
 
 
-def blocks_text(sc: Scenario, state: NWState, sides: list[str]) -> str:
+def blocks_text(sc: Scenario, state: NWState, sides: list[str]) -> Msg:
     if not sides:
-        return "You play no side: every block is face down to you. " + presence(sc, state)
-    lines = []
+        return t("You play no side: every block is face down to you. {presence}",
+                 presence=presence(sc, state))  # fmt: skip
+    lines: list[object] = []
     for side in sides:
         own = [b for b in sc.blocks if not anonymous(b) and sc.side_of(b) == side]
-        lines.append(f"Your blocks ({side}):")
-        lines += ["- " + block_line(sc, state, b) for b in own if state.status[b] == ON_MAP]
-        off = [f"{sc.blocks[b].name} ({state.status[b]})" for b in own
-               if state.status[b] != ON_MAP]  # fmt: skip
+        lines.append(t("Your blocks ({side}):", side=texts.side(side)))
+        lines += [t("- {line}", line=block_line(sc, state, b)) for b in own
+                  if state.status[b] == ON_MAP]  # fmt: skip
+        off = [t("{block} ({place})", block=sc.blocks[b].named, place=texts.place(state.status[b]))
+               for b in own if state.status[b] != ON_MAP]  # fmt: skip
         if off:
-            lines.append("Off the map: " + ", ".join(off) + ".")
+            lines.append(t("Off the map: {blocks}.", blocks=texts.listed(off)))
         for b, (strength, count, when, area) in sorted(state.seen.get(side, {}).items()):
             blk = sc.blocks[b]
-            lines.append(f"Seen in turn {count} ({when}) in {sc.territories[area].name}: "
-                         f"{blk.name} {blk.rating} strength {strength} (then).")  # fmt: skip
-        for count, when, area, dice, hits, won in state.sieges_seen.get(side, []):
-            lines.append(f"Your siege of {sc.territories[area].name} in turn {count}: dice "
-                         f"{' '.join(map(str, dice))}, {hits} hit(s).")  # fmt: skip
-    return "\n".join(lines)
+            lines.append(t("Seen in turn {count} ({when}) in {area}: {block} {rating} strength "
+                           "{strength} (then).", count=count, when=_when(when),
+                           area=sc.territories[area].named, block=blk.named, rating=blk.rating,
+                           strength=strength))  # fmt: skip
+        for count, when, area, dice, hits, _won in state.sieges_seen.get(side, []):
+            lines.append(tn("Your siege of {area} in turn {count}: dice {dice}, {n} hit.",
+                            "Your siege of {area} in turn {count}: dice {dice}, {n} hits.", hits,
+                            area=sc.territories[area].named, count=count,
+                            dice=texts.dice(dice)))  # fmt: skip
+    return lines_of(lines)
 
 
-def presence(sc: Scenario, state: NWState) -> str:
+def _when(stored: object) -> object:
+    """A record's "1701, turn 2" (kept in the state as English) said again in any language."""
+    found = re.fullmatch(r"(\d+), turn (\d+)", str(stored))
+    if found is None:
+        return stored
+    return t("{year}, turn {turn}", year=int(found[1]), turn=int(found[2]))
+
+
+def presence(sc: Scenario, state: NWState) -> Msg:
     parts = []
-    for t, terr in sc.territories.items():
-        here = [b for b in state.at if state.at[b] == t and state.status[b] == ON_MAP]
+    for x, terr in sc.territories.items():
+        here = [b for b in state.at if state.at[b] == x and state.status[b] == ON_MAP]
         if here:
             nations: dict[str, int] = {}
             for b in here:
                 n = nation_of(b) if anonymous(b) else sc.blocks[b].nation
                 nations[n] = nations.get(n, 0) + 1
-            parts.append(f"{terr.name}: " + ", ".join(f"{c} {n}" for n, c in nations.items()))
-    return "Blocks on the map: " + "; ".join(parts) + "."
+            counted = texts.listed(t("{count} {nation}", count=c,
+                                     nation=name(n, ru=sc.nations[n].name_ru))
+                                   for n, c in nations.items())  # fmt: skip
+            parts.append(t("{area}: {nations}", area=terr.named, nations=counted))
+    return t("Blocks on the map: {places}.", places=texts.listed(parts, "; "))
 
 
-def status_text(sc: Scenario, state: NWState) -> str:
+def status_text(sc: Scenario, state: NWState) -> Msg:
     if state.result is not None:
-        return f"Game over: {state.result['text']}."
+        return t("Game over: {result}.", result=result_text(state.result))
     when = board.label(sc, state)
-    head = f"{when} of {sc.turns_per_year} (game turn {state.count}), {state.phase} phase."
+    head = t("{when} of {turns} (game turn {count}), {phase} phase.", when=when,
+             turns=sc.turns_per_year, count=state.count, phase=texts.phase(state.phase))  # fmt: skip
     if state.phase == "winter":
-        head = f"{when}: the Swedish winter campaign."
-    lines = [head]
+        head = t("{when}: the Swedish winter campaign.", when=when)
+    lines: list[object] = [head]
     if state.rolls:
-        rolls = ", ".join(
-            f"{s} rolled {r} ({'event' if r == 6 else str(state.actions.get(s, 0)) + ' left'})"
+        rolls = texts.listed(
+            t("{side} rolled {roll} (event)", side=texts.side(s), roll=r) if r == 6 else
+            t("{side} rolled {roll} ({left} left)", side=texts.side(s), roll=r,
+              left=state.actions.get(s, 0))
             for s, r in state.rolls.items()
-        )
-        lines.append(f"Action rolls: {rolls}; first player {state.first}.")
+        )  # fmt: skip
+        lines.append(t("Action rolls: {rolls}; first player {side}.", rolls=rolls,
+                       side=texts.side(str(state.first))))  # fmt: skip
     who = legal.whose(state)
     if state.pending is not None:
-        lines.append("Waiting for " + legal.prompt(sc, state) + ".")
+        lines.append(t("Waiting for {prompt}.", prompt=legal.prompt(sc, state)))
     elif who is not None:
-        lines.append(f"{who} to act.")
-    held = {s: sum(1 for t in sc.victory if state.control[t] == s) for s in board.SIDES}
-    lines.append(
-        "Victory territories held: "
-        + ", ".join(f"{s} {n}" for s, n in held.items())
-        + f"; the game ends after the winter of {sc.first_year + sc.years - 1}."
-    )
+        lines.append(t("{side} to act.", side=texts.side(who)))
+    held = {s: sum(1 for x in sc.victory if state.control[x] == s) for s in board.SIDES}
+    lines.append(t("Victory territories held: {held}; the game ends after the winter of {year}.",
+                   held=texts.listed(t("{side} {n}", side=texts.side(s), n=n)
+                                     for s, n in held.items()),
+                   year=sc.first_year + sc.years - 1))  # fmt: skip
     lines.append(presence(sc, state))
-    return "\n".join(lines)
+    return lines_of(lines)

@@ -5,7 +5,9 @@ A deck file holds the game's fixed data: the title, the number of turns (1.2), t
 the mud rounds (Q5), the nationalities of each side (10.1) and one `[[card]]` table per card:
 owner, number, name, group, printed OPS, printed RP per nationality, event text, `starred`,
 `rp_with` (10.2: "event" or "ops") and what the event gives (`event_ops` 7.14, `event_rp` 10.7).
-docs/stalins-war.md documents the format. Pure: no I/O (the caller gives the text).
+Russian forms are optional strings beside the English: `title_ru`, a card's `name_ru` and
+`event_ru`, and `[nationalities_ru]` (nationality = its Russian name); texts say them with
+core.i18n.name. docs/stalins-war.md documents the format. Pure: no I/O (the caller gives the text).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from adjudicator.core.i18n import Msg, cat, name, t
 from adjudicator.core.scenario import ScenarioError
 
 AXIS, SOVIET = "axis", "soviet"
@@ -37,28 +40,60 @@ class Card:
     rp_with: str = ""  # 10.2: "event" | "ops": RP together with that use
     event_ops: int = 0  # 7.14: OPS the event gives
     event_rp: tuple[tuple[str, int], ...] = ()  # 10.7: RP the event gives
+    name_ru: str | None = None
+    event_ru: str | None = None
+    nations_ru: tuple[tuple[str, str], ...] = ()  # the deck's Russian nationality names
 
     @property
-    def label(self) -> str:
+    def label(self) -> Msg:
         """How every message names the card: "#7 Army Group Centre*" (a star: starred)."""
-        return f"#{self.number} {self.name}{'*' if self.starred else ''}"
+        return t(
+            "#{number} {name}{star}",
+            number=self.number,
+            name=name(self.name, ru=self.name_ru),
+            star="*" if self.starred else "",
+        )
+
+    @property
+    def event_text(self) -> Msg:
+        return name(self.event, ru=self.event_ru)
+
+    def nation(self, nation: str) -> Msg:
+        return name(nation, ru=dict(self.nations_ru).get(nation))
+
+    def rp_said(self, rp: tuple[tuple[str, int], ...], sign: str = "") -> Msg:
+        """ "Germany 2, Romania 1" (sign "+": "Germany +2"), or "none"."""
+        parts = [
+            t("{nation} {sign}{value}", nation=self.nation(n), sign=sign, value=v)
+            for n, v in rp
+            if v
+        ]
+        return cat(*parts, sep=", ") if parts else t("none")
 
     @property
     def gives_rp(self) -> bool:
         return any(v for _, v in self.event_rp)
 
-    def line(self) -> str:
+    def line(self) -> Msg:
         """The card as a hand lists it: number, name, OPS, RP, what the event does."""
-        rp = ", ".join(f"{n} {v}" for n, v in self.rp if v) or "none"
-        extra = []
-        if self.rp_with:
-            extra.append(f"may be played rp+{self.rp_with} (10.2)")
+        extra: list[Msg] = []
+        if self.rp_with == "event":
+            extra.append(t("may be played rp+event (10.2)"))
+        elif self.rp_with:
+            extra.append(t("may be played rp+ops (10.2)"))
         if self.event_ops:
-            extra.append(f"event gives {self.event_ops} OPS")
+            extra.append(t("event gives {ops} OPS", ops=self.event_ops))
         if self.gives_rp:
-            extra.append("event gives RP")
-        more = f"; {'; '.join(extra)}" if extra else ""
-        return f"{self.label}: OPS {self.ops}, RP {rp}{more}. {self.event}"
+            extra.append(t("event gives RP"))
+        more = cat("; ", cat(*extra, sep="; ")) if extra else ""
+        return t(
+            "{label}: OPS {ops}, RP {rp}{more}. {event}",
+            label=self.label,
+            ops=self.ops,
+            rp=self.rp_said(self.rp),
+            more=more,
+            event=self.event_text,
+        )
 
 
 @dataclass(frozen=True)
@@ -72,6 +107,11 @@ class Deck:
     mud_rounds: frozenset[tuple[int, int]]  # (turn, action round), Q5
     nationalities: dict[str, tuple[str, ...]]
     cards: dict[str, dict[int, Card]] = field(default_factory=dict)  # owner -> number -> card
+    nations_ru: tuple[tuple[str, str], ...] = ()  # nationality -> its Russian name
+
+    def nation(self, nation: str) -> Msg:
+        """A nationality's name, with its Russian form from the deck."""
+        return name(nation, ru=dict(self.nations_ru).get(nation))
 
     def card(self, owner: str, number: int) -> Card:
         return self.cards[owner][number]
@@ -100,8 +140,9 @@ def load_deck(text: str, source: str) -> Deck:
         r.int_of(k, f"reinforcements.{k}", 1): tuple(r.ints(v, f"reinforcements.{k}"))
         for k, v in r.table(data, "reinforcements").items()
     }
+    nations_ru = _nations_ru(r, data.get("nationalities_ru", {}), nationalities)
     deck = Deck(
-        title=r.string(data, "title"),
+        title=name(r.string(data, "title"), ru=r.optional(data, "title_ru")),
         sample=bool(data.get("sample", False)),
         turns=r.int_of(data.get("turns"), "turns", 1),
         hand_size=r.int_of(data.get("hand_size"), "hand_size", 1),
@@ -113,12 +154,13 @@ def load_deck(text: str, source: str) -> Deck:
         ),
         nationalities=nationalities,
         cards={o: {} for o in OWNERS},
+        nations_ru=nations_ru,
     )
     cards = data.get("card")
     if not isinstance(cards, list) or not cards:
         r.fail("card", "the deck has no [[card]] tables")
     for n, entry in enumerate(cards, 1):
-        card = _card(r, entry, f"card {n}", nationalities)
+        card = _card(r, entry, f"card {n}", nationalities, nations_ru)
         if card.number in deck.cards[card.owner]:
             r.fail(f"card {n}", f"{card.owner} card #{card.number} is given twice")
         deck.cards[card.owner][card.number] = card
@@ -132,7 +174,25 @@ def _pairs(r: _Reader, value: Any) -> list[list[Any]]:
     return list(value)
 
 
-def _card(r: _Reader, entry: Any, where: str, nationalities: dict[str, tuple[str, ...]]) -> Card:
+def _nations_ru(
+    r: _Reader, value: Any, nationalities: dict[str, tuple[str, ...]]
+) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict):
+        r.fail("nationalities_ru", "must be a table of nationality = its Russian name")
+    known = {n for names in nationalities.values() for n in names}
+    unknown = set(value) - known
+    if unknown:
+        r.fail("nationalities_ru", f"unknown nationality {', '.join(sorted(unknown))}")
+    return tuple((n, str(r.optional(value, n, "nationalities_ru"))) for n in sorted(value))
+
+
+def _card(
+    r: _Reader,
+    entry: Any,
+    where: str,
+    nationalities: dict[str, tuple[str, ...]],
+    nations_ru: tuple[tuple[str, str], ...] = (),
+) -> Card:
     if not isinstance(entry, dict):
         r.fail(where, "a card must be a table")
     owner = r.choice(entry, "owner", OWNERS, where)
@@ -149,6 +209,8 @@ def _card(r: _Reader, entry: Any, where: str, nationalities: dict[str, tuple[str
         "rp_with",
         "event_ops",
         "event_rp",
+        "name_ru",
+        "event_ru",
     }
     if unknown:
         r.fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
@@ -164,6 +226,9 @@ def _card(r: _Reader, entry: Any, where: str, nationalities: dict[str, tuple[str
         rp_with=r.choice(entry, "rp_with", RP_WITH, where, ""),
         event_ops=r.int_of(entry.get("event_ops", 0), f"{where}: event_ops", 0),
         event_rp=_rp(r, entry.get("event_rp", {}), nationalities[owner], f"{where}: event_rp"),
+        name_ru=r.optional(entry, "name_ru", where),
+        event_ru=r.optional(entry, "event_ru", where),
+        nations_ru=nations_ru,
     )
 
 
@@ -214,6 +279,15 @@ class _Reader:
         if not isinstance(value, str) or not value.strip():
             self.fail(f"{where}: {key}" if where else key, "a text is missing")
         return str(value).strip()
+
+    def optional(self, data: dict[str, Any], key: str, where: str = "") -> str | None:
+        """An optional text (a Russian form): absent, or a string that is not blank."""
+        if key not in data:
+            return None
+        value = data[key]
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{where}: {key}" if where else key, "must be a text that is not blank")
+        return value.strip()
 
     def strings(self, data: dict[str, Any], key: str, where: str) -> list[str]:
         value = data.get(key)

@@ -9,8 +9,10 @@ from __future__ import annotations
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Audience, Event
+from adjudicator.core.i18n import Msg, t, tn
 from adjudicator.stalins_war import texts
 from adjudicator.stalins_war.cards import AXIS, BLITZKRIEG, SET_ASIDE, SOVIET, TOTAL_WAR, Deck
+from adjudicator.stalins_war.spent import game_end
 from adjudicator.stalins_war.state import ACTION, DRAW, SETUP, Discard, Player, SwState
 
 SIDE_IDS = (AXIS, SOVIET)
@@ -23,7 +25,7 @@ def phase_id(state: SwState) -> str:
     return f"{state.to_move}-{state.phase}"
 
 
-def hand_event(deck: Deck, side: str, p: Player, why: str) -> Event:
+def hand_event(deck: Deck, side: str, p: Player, why: Msg | str) -> Event:
     """The hand, as text, for its owner only (sent by private message after every change)."""
     return Event(
         "HandShown", texts.hand_text(deck, side, p, why), {"side": side}, Audience.of_side(side)
@@ -52,12 +54,14 @@ def deal(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]
     p = state.players[side]
     p.deck = list(dice.shuffle(p.deck, f"{side} deck", hidden=True))
     events = draw_cards(deck, state, side, p.hand_size, dice)
-    events.append(hand_event(deck, side, p, "the deal (3.10)"))
+    events.append(hand_event(deck, side, p, t("the deal (3.10)")))
     if side == AXIS:
         state.to_move = SOVIET
         return events
     state.phase, state.to_move = ACTION, AXIS
-    text = "Turn 1, action round 1: the Axis player acts first (5.3)."
+    text = t(  # an argument, so that the stored event keeps its Msg (core.events.to_dict)
+        "Turn {turn}, action round 1: the Axis player acts first (5.3).", turn=1
+    )
     return [*events, Event(PHASE_BEGAN, text, {"turn": 1, "phase": phase_id(state)})]
 
 
@@ -74,8 +78,12 @@ def draw_cards(deck: Deck, state: SwState, side: str, n: int, dice: DiceSource) 
             events.append(
                 Event(
                     "DeckReshuffled",
-                    f"{texts.NAMES[side]} shuffles the discard "
-                    f"pile ({len(pile)} cards) into a new draw deck (3.13).",
+                    tn(
+                        "{side} shuffles the discard pile ({n} cards) into a new draw deck (3.13).",
+                        "{side} shuffles the discard pile ({n} cards) into a new draw deck (3.13).",
+                        len(pile),
+                        side=texts.NAMES[side],
+                    ),
                     {"side": side, "cards": len(pile)},
                 )
             )
@@ -85,8 +93,14 @@ def draw_cards(deck: Deck, state: SwState, side: str, n: int, dice: DiceSource) 
         events.append(
             Event(
                 "CardsDrawn",
-                f"{texts.NAMES[side]} draws {drawn} card(s): "
-                f"{len(p.hand)} in hand, {len(p.deck)} in the deck.",
+                tn(
+                    "{side} draws {n} card(s): {hand} in hand, {deck} in the deck.",
+                    "{side} draws {n} card(s): {hand} in hand, {deck} in the deck.",
+                    drawn,
+                    side=texts.NAMES[side],
+                    hand=len(p.hand),
+                    deck=len(p.deck),
+                ),
                 {"side": side, "drawn": drawn},
             )
         )
@@ -96,9 +110,10 @@ def draw_cards(deck: Deck, state: SwState, side: str, n: int, dice: DiceSource) 
 def start_draw_phase(state: SwState) -> list[Event]:
     """After the 5th Soviet action (2.4): the hook other_phases, then phase Г, Soviet first."""
     state.phase, state.to_move, state.decided, state.discarded = DRAW, SOVIET, [], {}
-    text = (
-        f"Turn {state.turn}, strategic card draw phase: the Soviet player discards any "
-        "cards (`discard <CARD>...`) and then says `draw` (4.1, 4.2)."
+    text = t(
+        "Turn {turn}, strategic card draw phase: the Soviet player discards any cards "
+        "(`discard <CARD>...`) and then says `draw` (4.1, 4.2).",
+        turn=state.turn,
     )
     return [Event(PHASE_BEGAN, text, {"turn": state.turn, "phase": phase_id(state)})]
 
@@ -107,9 +122,15 @@ def discard(deck: Deck, state: SwState, side: str, order: Discard) -> list[Event
     p = state.players[side]
     missing = [n for n in order.cards if n not in p.hand]
     if missing or len(set(order.cards)) != len(order.cards):
-        what = f"#{missing[0]} is not in your hand" if missing else "a card is named twice"
+        what = (
+            t("#{card} is not in your hand", card=missing[0])
+            if missing
+            else t("a card is named twice")
+        )
         raise Rejection(
-            "not-in-hand", f"{what}; `hand` shows your cards, `draw` ends your discards", "4.1"
+            "not-in-hand",
+            t("{what}; `hand` shows your cards, `draw` ends your discards", what=what),
+            "4.1",
         )
     for n in order.cards:
         p.hand.remove(n)
@@ -117,11 +138,16 @@ def discard(deck: Deck, state: SwState, side: str, order: Discard) -> list[Event
     state.discarded[side] = state.discarded.get(side, 0) + len(order.cards)
     public = Event(
         "CardsDiscarded",
-        f"{texts.NAMES[side]} discards {len(order.cards)} card(s) "
-        f"face down (4.1, 16.3); {len(p.hand)} in hand.",
+        tn(
+            "{side} discards {n} card(s) face down (4.1, 16.3); {hand} in hand.",
+            "{side} discards {n} card(s) face down (4.1, 16.3); {hand} in hand.",
+            len(order.cards),
+            side=texts.NAMES[side],
+            hand=len(p.hand),
+        ),
         {"side": side, "cards": len(order.cards)},
     )
-    return [public, hand_event(deck, side, p, "you discarded")]
+    return [public, hand_event(deck, side, p, t("you discarded"))]
 
 
 def decide(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]:
@@ -130,15 +156,22 @@ def decide(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Even
     said = state.discarded.get(side, 0)
     if side == SOVIET:
         state.to_move = AXIS
-        text = (
-            f"The Soviet player discarded {said} card(s) (4.3). The Axis player discards "
-            "any cards and then says `draw`."
+        text = tn(
+            "The Soviet player discarded {n} card(s) (4.3). The Axis player discards any cards "
+            "and then says `draw`.",
+            "The Soviet player discarded {n} card(s) (4.3). The Axis player discards any cards "
+            "and then says `draw`.",
+            said,
         )
         return [Event("DrawDecided", text, {"side": side, "discarded": said})]
     events = [
         Event(
             "DrawDecided",
-            f"The Axis player discarded {said} card(s).",
+            tn(
+                "The Axis player discarded {n} card(s).",
+                "The Axis player discarded {n} card(s).",
+                said,
+            ),
             {"side": side, "discarded": said},
         )
     ]
@@ -154,17 +187,19 @@ def draw_up(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Eve
         for n in arriving:
             p.set_aside.remove(n)
             p.hand.append(n)
-        names = " and ".join(deck.card(SOVIET, n).label for n in arriving)
+        names: Msg = deck.card(SOVIET, arriving[0]).label
+        for n in arriving[1:]:
+            names = t("{cards} and {card}", cards=names, card=deck.card(SOVIET, n).label)
         events.append(
             Event(
                 "ReinforcementCards",
-                f"The Soviet player receives {names} (4.5).",
+                t("The Soviet player receives {cards} (4.5).", cards=names),
                 {"side": side, "cards": arriving},
             )
         )
     missing = max(0, p.hand_size - len(p.hand))  # rule 4.8: above the hand size, none drawn
     events += draw_cards(deck, state, side, missing, dice)
-    return [*events, hand_event(deck, side, p, f"the draw phase of turn {state.turn}")]
+    return [*events, hand_event(deck, side, p, t("the draw phase of turn {turn}", turn=state.turn))]
 
 
 def end_of_turn(deck: Deck, state: SwState) -> list[Event]:
@@ -177,16 +212,18 @@ def end_of_turn(deck: Deck, state: SwState) -> list[Event]:
         state.result = victory or {
             "winner": "none",
             "turn": state.turn,
-            "text": f"the game ends after the end-of-turn phase of turn {state.turn} (rule 12.5); "
-            "the source gives no victory conditions, so no winner is named",
+            "text": str(game_end(state.turn)),
         }
         state.to_move = ""
-        return [Event(GAME_ENDED, f"Game over: {state.result['text']}.", dict(state.result))]
+        return [Event(GAME_ENDED, texts.where(state), dict(state.result))]
     state.turn, state.round, state.phase, state.to_move = state.turn + 1, 1, ACTION, AXIS
     state.played, state.decided, state.discarded = [], [], {}
     for p in state.players.values():  # per-turn records (10.3 to 10.9); counts carry over (7.9)
         p.rp_plays, p.last, p.rp_event, p.boxes = 0, None, False, []
-    text = f"Turn {state.turn} begins: action round 1, the Axis player acts first (12.4, 5.3)."
+    text = t(
+        "Turn {turn} begins: action round 1, the Axis player acts first (12.4, 5.3).",
+        turn=state.turn,
+    )
     return [Event(PHASE_BEGAN, text, {"turn": state.turn, "phase": phase_id(state)})]
 
 
@@ -199,13 +236,18 @@ def total_war_begins(deck: Deck, state: SwState, side: str, dice: DiceSource) ->
     """Hook (3.4, Q4): the player's Total War cards are shuffled into his draw deck."""
     p = state.players[side]
     if p.total_war:
-        raise Rejection("total-war-begun", "your Total War has begun already", "3.4")
+        raise Rejection("total-war-begun", t("your Total War has begun already"), "3.4")
     p.total_war = True
     cards = deck.group(side, TOTAL_WAR)
     p.deck = list(dice.shuffle([*p.deck, *cards], f"{side} total war", hidden=True))
-    text = (
-        f"Total War begins for the {texts.NAMES[side]} player: {len(cards)} Total War "
-        f"cards are shuffled into the draw deck, now {len(p.deck)} cards (3.4)."
+    text = tn(
+        "Total War begins for the {side} player: {n} Total War cards are shuffled into the "
+        "draw deck, now {deck} cards (3.4).",
+        "Total War begins for the {side} player: {n} Total War cards are shuffled into the "
+        "draw deck, now {deck} cards (3.4).",
+        len(cards),
+        side=texts.NAMES[side],
+        deck=len(p.deck),
     )
     return [Event("TotalWarBegan", text, {"side": side, "cards": len(cards)})]
 

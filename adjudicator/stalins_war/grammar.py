@@ -1,6 +1,7 @@
 """The order language of Stalin's War (issue: play, discard, draw, pass0, spend, end, roll,
 hand, deck, track; plus the shared kit). Card numbers may be written `12` or `#12`; hexes and
-units are the players' own board's names (one word each). parse(format(o)) == o. Pure.
+units are the players' own board's names (one word each). parse(format(o)) == o. The Russian
+words (russian.py) are aliases and keyword alternatives: the same order, its English text. Pure.
 """
 
 from __future__ import annotations
@@ -8,8 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from adjudicator.core.i18n import Msg, t
 from adjudicator.grammar import Cursor, GrammarKit, Lexicon, Verb
+from adjudicator.grammar.cursor import ParseError
 from adjudicator.grammar.verbs import join
+from adjudicator.grammar.words import tokens
+from adjudicator.stalins_war import russian as ru
 from adjudicator.stalins_war.state import (
     MODES,
     DeckQ,
@@ -29,14 +34,18 @@ from adjudicator.stalins_war.state import (
 )
 
 MAX_DICE, MAX_FACES = 20, 100
-KEYWORDS = ("stays", "from")
+KEYWORDS = ("stays", "from", *ru.STAYS, *ru.FROM)
+AND = ("and", *ru.AND)
 
 
 def card_number(c: Cursor) -> int:
     word = c.peek()
     digits = word.removeprefix("#") if word is not None else ""
     if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
-        c.fail("bad-number", f"a card number is expected (`12` or `#12`), not {word!r}")
+        c.fail(
+            "bad-number",
+            t("a card number is expected (`12` or `#12`), not {word}", word=repr(word)),
+        )
     c.i += 1
     return int(digits)
 
@@ -45,56 +54,59 @@ def _names(c: Cursor, what: str) -> tuple[str, ...]:
     found: list[str] = []
     while c.peek() is not None and c.peek() not in KEYWORDS:
         word = c.word(what)
-        if word != "and":
+        if word not in AND:
             found.append(word)
     if not found:
-        c.fail("syntax", f"{what} is missing")
+        c.fail("syntax", t("{what} is missing", what=what))
     return tuple(found)
 
 
 def _play(c: Cursor) -> Play:
     card = card_number(c)
-    mode = c.choice("the use", {m: m for m in MODES}, " | ".join(MODES))
+    c.accept(*ru.MODE_FILLERS)
+    mode = c.choice(t("the use"), {m: m for m in MODES} | ru.MODES, " | ".join(MODES))
     return Play(card, mode)
 
 
 def _pass0(c: Cursor) -> Zero:
-    variant = c.choice("the variant", {"move": "move", "reset": "reset"}, "move | reset")
+    variant = c.choice(
+        t("the variant"), {"move": "move", "reset": "reset"} | ru.VARIANTS, "move | reset"
+    )
     swap = None
-    if variant == "reset" and c.accept("swap"):
+    if variant == "reset" and c.accept("swap", *ru.SWAP):
         swap = card_number(c)
     return Zero(variant, swap)
 
 
 def _spend(c: Cursor) -> object:
     kind = c.choice(
-        "what the OPS pay",
-        {k: k for k in ("leave", "strategic", "combat")},
+        t("what the OPS pay"),
+        {k: k for k in ("leave", "strategic", "combat")} | ru.SPENDS,
         "leave | strategic | combat",
     )
     if kind == "leave":
-        hex_ = c.word("the hex")
-        units = _names(c, "the units that leave")
-        stays = _names(c, "the units that stay") if c.accept("stays") else ()
+        hex_ = c.word(t("the hex"))
+        units = _names(c, t("the units that leave"))
+        stays = _names(c, t("the units that stay")) if c.accept("stays", *ru.STAYS) else ()
         return SpendLeave(hex_, units, stays)
     if kind == "strategic":
-        units = _names(c, "the units")
-        origin = c.word("the hex") if c.accept("from") else None
+        units = _names(c, t("the units"))
+        origin = c.word(t("the hex")) if c.accept("from", *ru.FROM) else None
         return SpendStrategic(units, origin)
-    return SpendCombat(_names(c, "the hexes"))
+    return SpendCombat(_names(c, t("the hexes")))
 
 
 def _discard(c: Cursor) -> Discard:
     cards = [card_number(c)]
     while c.peek() is not None:
-        c.accept("and")
+        c.accept(*AND)
         cards.append(card_number(c))
     return Discard(tuple(cards))
 
 
 def _roll(c: Cursor) -> Roll:
     word = (c.peek() or "").lower()
-    count, _, faces = word.partition("d")
+    count, _, faces = word.replace(ru.DICE[0], "d").replace("k", "d").partition("d")
     if (
         not (count.isdigit() and faces.isdigit())
         or not (1 <= int(count) <= MAX_DICE)
@@ -102,11 +114,16 @@ def _roll(c: Cursor) -> Roll:
     ):
         c.fail(
             "bad-number",
-            f"the dice are written like 2d6 (1 to {MAX_DICE} dice of 2 to "
-            f"{MAX_FACES} faces), not {word!r}",
+            t(
+                "the dice are written like 2d6 (1 to {dice} dice of 2 to {faces} faces), not "
+                "{word}",
+                dice=MAX_DICE,
+                faces=MAX_FACES,
+                word=repr(word),
+            ),
         )
     c.i += 1
-    purpose = c.rest("the purpose of the roll (`roll 2d6 attack on Kiev`)")
+    purpose = c.rest(t("the purpose of the roll (`roll 2d6 attack on Kiev`)"))
     return Roll(int(count), int(faces), purpose)
 
 
@@ -118,6 +135,12 @@ def _done(order: object) -> Callable[[Cursor], object]:
     return parse
 
 
+def _total_war(c: Cursor) -> TotalWar:
+    c.accept(*ru.WAR)  # "тотальная война"
+    c.done()
+    return TotalWar()
+
+
 def _leave(o: SpendLeave) -> str:
     stays = ("stays", *o.stays) if o.stays else ()
     return join("spend leave", o.hex, *o.units, *stays)
@@ -127,79 +150,81 @@ def _strategic(o: SpendStrategic) -> str:
     return join("spend strategic", *o.units, *(("from", o.origin) if o.origin else ()))
 
 
-ENTRIES: dict[str, tuple[str, str]] = {
+ENTRIES: dict[str, tuple[Msg, Msg]] = {
     "play": (
-        "play <CARD> ops|rp|event|rp+ops|rp+event",
-        (
+        t("play <CARD> ops|rp|event|rp+ops|rp+event"),
+        t(
             "Play a card of your hand in your action round: for OPS (7.1), for RP (10.1) or as "
             "an event (11.1); rp+ops and rp+event only for a card whose text allows both "
             "(10.2). Example: play 7 ops"
         ),
     ),
     "pass0": (
-        "pass0 move | pass0 reset [swap <CARD>]",
-        (
+        t("pass0 move | pass0 reset [swap <CARD>]"),
+        t(
             "A 0-OPS round (section 9): `move` (variant 1: units may move or fight, the count "
             "stays) or `reset` (variant 2: no movement or combat, the count goes to 0, and you "
             "may swap one card for the top card of your deck). Example: pass0 reset swap 8"
         ),
     ),
     "spend": (
-        (
+        t(
             "spend leave <HEX> <UNIT>... [stays <UNIT>...] | spend strategic <UNIT>... "
             "[from <HEX>] | spend combat <HEX>..."
         ),
-        (
+        t(
             "Record OPS spent on your own board (section 8): units that started the round in "
             "an enemy-ZOC hex leave it (1 OPS when the last of them leaves; name those that "
             "stay), strategic movement (1 OPS a unit), Combat markers (1 OPS a hex). "
             "Example: spend combat kiev"
         ),
     ),
-    "end": ("end", "End your action round; OPS not spent are lost (8.21). Example: end"),
+    "end": (t("end"), t("End your action round; OPS not spent are lost (8.21). Example: end")),
     "discard": (
-        "discard <CARD>...",
-        (
+        t("discard <CARD>..."),
+        t(
             "Draw phase: discard cards of your hand face down (4.1); "
             "then `draw`. Example: discard 8 11"
         ),
     ),
     "draw": (
-        "draw",
-        (
+        t("draw"),
+        t(
             "Draw phase: you have discarded what you wanted; the draws follow when both "
             "players have decided (4.2 to 4.5). Example: draw"
         ),
     ),
     "roll": (
-        "roll <N>d<F> <PURPOSE>",
-        (
+        t("roll <N>d<F> <PURPOSE>"),
+        t(
             "Roll dice for your board with a stated purpose; every "
             "roll is posted to the group. Example: roll 2d6 attack on Kiev"
         ),
     ),
     "totalwar": (
-        "totalwar",
-        (
+        t("totalwar"),
+        t(
             "Your Total War begins (as your board says, 3.3): your Total War "
             "cards are shuffled into your draw deck (3.4). Example: totalwar"
         ),
     ),
-    "hand": ("hand", "Your hand, sent to you privately. Example: hand"),
+    "hand": (t("hand"), t("Your hand, sent to you privately. Example: hand")),
     "options": (
-        "options",
-        "The orders you may give now (answered to you privately). Example: options",
+        t("options"),
+        t("The orders you may give now (answered to you privately). Example: options"),
     ),
     "deck": (
-        "deck",
-        (
+        t("deck"),
+        t(
             "Each player's deck, hand, discard pile and removed cards (counts, and the "
             "cards played face up). Example: deck"
         ),
     ),
     "track": (
-        "track",
-        "The consecutive OPS track, the RP recorded and the actions of this turn. Example: track",
+        t("track"),
+        t(
+            "The consecutive OPS track, the RP recorded and the actions of this turn. Example: track"
+        ),
     ),
 }
 
@@ -211,7 +236,8 @@ def _verb(
     group: str = "Cards",
     raw: bool = False,
 ) -> Verb:
-    return Verb(word, parser, {word: ENTRIES[word]}, formats, group=group, raw=raw)
+    aliases = ru.VERBS.get(word, ())
+    return Verb(word, parser, {word: ENTRIES[word]}, formats, aliases, group=group, raw=raw)
 
 
 VERBS = (
@@ -244,7 +270,7 @@ VERBS = (
         "Dice",
         raw=True,
     ),
-    _verb("totalwar", _done(TotalWar()), {TotalWar: lambda o: "totalwar"}),
+    _verb("totalwar", _total_war, {TotalWar: lambda o: "totalwar"}),
     _verb("hand", _done(HandQ()), {HandQ: lambda o: "hand"}, "Questions"),
     _verb("options", _done(OptionsQ()), {OptionsQ: lambda o: "options"}, "Questions"),
     _verb("deck", _done(DeckQ()), {DeckQ: lambda o: "deck"}, "Questions"),
@@ -252,5 +278,19 @@ VERBS = (
 )
 
 
+class SwGrammar(GrammarKit):
+    """The kit's grammar; a Cyrillic command word no verb has is refused with Cyrillic
+    did-you-mean suggestions (the kit suggests the canonical English words)."""
+
+    def parse(self, text: str) -> object:
+        said = tokens(text)
+        one_line = len(text.strip().splitlines()) <= 1
+        if said and one_line and said[0] not in self.table.command_words and ru.cyrillic(said[0]):
+            raise ParseError(
+                "unknown-command", ru.unknown_command(said[0], self.table.command_words)
+            )
+        return super().parse(text)
+
+
 def grammar(sides: Any) -> GrammarKit:
-    return GrammarKit(Lexicon([]), sides, VERBS)
+    return SwGrammar(Lexicon([]), sides, VERBS)

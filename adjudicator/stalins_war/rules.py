@@ -8,6 +8,7 @@ from __future__ import annotations
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import PHASE_BEGAN, Event
+from adjudicator.core.i18n import t, tn
 from adjudicator.stalins_war import texts
 from adjudicator.stalins_war.cards import AXIS, SOVIET, Deck
 from adjudicator.stalins_war.cycle import draw_cards, hand_event, phase_id, start_draw_phase
@@ -23,9 +24,6 @@ from adjudicator.stalins_war.state import (
     Open,
     Play,
     Player,
-    SpendCombat,
-    SpendLeave,
-    SpendStrategic,
     SwState,
     Zero,
 )
@@ -48,27 +46,48 @@ def check_play(deck: Deck, state: SwState, side: str, order: Play) -> None:
     p = state.players[side]
     if order.card not in p.hand:
         held = (
-            "you hold no card: take a 0-OPS round (`pass0 move` or `pass0 reset`)"
+            t("you hold no card: take a 0-OPS round (`pass0 move` or `pass0 reset`)")
             if not p.hand
-            else ("`hand` shows your cards (privately)")
+            else t("`hand` shows your cards (privately)")
         )
-        raise Rejection("not-in-hand", f"card #{order.card} is not in your hand; {held}", "5.5")
+        raise Rejection(
+            "not-in-hand",
+            t("card #{card} is not in your hand; {held}", card=order.card, held=held),
+            "5.5",
+        )
     card = deck.card(side, order.card)
     if order.mode in (RP_OPS, RP_EVENT) and card.rp_with != order.mode.split("+")[1]:
-        also = f"`play {card.number} rp+{card.rp_with}`" if card.rp_with else "no combined play"
-        raise Rejection(
-            "not-combined",
-            f"{card.label} does not allow RP together with "
-            f"{order.mode.split('+')[1]} (its text allows {also}); play it as ops, rp or event",
-            "10.2",
+        also = (
+            t("`play {card} rp+{use}`", card=card.number, use=card.rp_with)
+            if card.rp_with
+            else t("no combined play")
         )
+        text = (
+            t(
+                "{card} does not allow RP together with event (its text allows {also}); play "
+                "it as ops, rp or event",
+                card=card.label,
+                also=also,
+            )
+            if order.mode == RP_EVENT
+            else t(
+                "{card} does not allow RP together with ops (its text allows {also}); play "
+                "it as ops, rp or event",
+                card=card.label,
+                also=also,
+            )
+        )
+        raise Rejection("not-combined", text, "10.2")
     if order.mode in RP_PLAYS:
         check_rp_play(deck, state, side, p)
     if order.mode in EVENT_PLAYS and side == AXIS and card.gives_rp and p.rp_event:
         raise Rejection(
             "rp-event-limit",
-            f"the Axis player has played an event that gives RP this turn "
-            f"already; play {card.label} for OPS or RP instead",
+            t(
+                "the Axis player has played an event that gives RP this turn already; play "
+                "{card} for OPS or RP instead",
+                card=card.label,
+            ),
             "10.8",
         )
 
@@ -84,16 +103,25 @@ def check_rp_play(deck: Deck, state: SwState, side: str, p: Player) -> None:
     if p.last in RP_PLAYS:
         raise Rejection(
             "rp-twice-running",
-            "you played a card for RP in your previous action round of this "
-            "turn; play a card for OPS or as an event, or take a 0-OPS round",
+            t(
+                "you played a card for RP in your previous action round of this turn; play a "
+                "card for OPS or as an event, or take a 0-OPS round"
+            ),
             "10.9",
         )
     limit, rule = rp_limit(deck, state, side)
     if p.rp_plays >= limit:
         raise Rejection(
             "rp-limit",
-            f"the {texts.NAMES[side]} player may play cards for RP at most {limit} "
-            f"time(s) in turn {state.turn} and has done so; play for OPS or as an event",
+            tn(
+                "the {side} player may play cards for RP at most {n} time in turn {turn} and "
+                "has done so; play for OPS or as an event",
+                "the {side} player may play cards for RP at most {n} times in turn {turn} and "
+                "has done so; play for OPS or as an event",
+                limit,
+                side=texts.NAMES[side],
+                turn=state.turn,
+            ),
             rule,
         )
 
@@ -134,7 +162,7 @@ def play(deck: Deck, state: SwState, side: str, order: Play) -> list[Event]:
     ]
     if ops == 0:
         events += close_round(deck, state)
-    return [*events, hand_event(deck, side, p, f"you played {card.label}")]
+    return [*events, hand_event(deck, side, p, t("you played {card}", card=card.label))]
 
 
 def record_rp(p: Player, rp: tuple[tuple[str, int], ...]) -> None:
@@ -145,12 +173,17 @@ def record_rp(p: Player, rp: tuple[tuple[str, int], ...]) -> None:
 def zero(deck: Deck, state: SwState, side: str, order: Zero, dice: DiceSource) -> list[Event]:
     p = state.players[side]
     if order.variant == "move" and order.swap is not None:
-        raise Rejection("no-swap", "only variant 2 (`pass0 reset swap <CARD>`) swaps a card", "9.7")
+        raise Rejection(
+            "no-swap", t("only variant 2 (`pass0 reset swap <CARD>`) swaps a card"), "9.7"
+        )
     if order.swap is not None and order.swap not in p.hand:
         raise Rejection(
             "not-in-hand",
-            f"card #{order.swap} is not in your hand; `pass0 reset` without a "
-            "swap, or `hand` to see your cards",
+            t(
+                "card #{card} is not in your hand; `pass0 reset` without a swap, or `hand` to "
+                "see your cards",
+                card=order.swap,
+            ),
             "9.9",
         )
     events: list[Event] = []
@@ -177,112 +210,8 @@ def zero(deck: Deck, state: SwState, side: str, order: Zero, dice: DiceSource) -
     if p.banked == 0:
         events += close_round(deck, state)
     if order.swap is not None:
-        events.append(hand_event(deck, side, p, "you replaced one card (9.9)"))
+        events.append(hand_event(deck, side, p, t("you replaced one card (9.9)")))
     return events
-
-
-def _need(opened: Open, cost: int, what: str, rule: str) -> None:
-    if cost > opened.ops:
-        source = "banked OPS (9.6)" if opened.kind in (ZERO_MOVE, ZERO_RESET) else "OPS"
-        raise Rejection(
-            "no-ops",
-            f"{what} costs {cost} OPS and {opened.ops} {source} are left; spend "
-            "less, or `end` the action round",
-            rule,
-        )
-
-
-def _movement(opened: Open) -> None:
-    if opened.combat:
-        raise Rejection(
-            "movement-over",
-            "Combat markers are placed after all movement: no OPS may be spent "
-            "on movement once one is placed; place more Combat markers or `end`",
-            "8.14",
-        )
-
-
-def spend_leave(state: SwState, opened: Open, order: SpendLeave) -> list[Event]:
-    _movement(opened)
-    z = opened.zoc.get(order.hex, {"started": [], "left": [], "paid": False})
-    if z["paid"]:
-        raise Rejection(
-            "left-already",
-            f"every unit that started the round in {order.hex} has left it; the "
-            "1 OPS was paid once (at most once a hex and round)",
-            "8.6",
-        )
-    again = sorted(set(order.units) & set(z["left"]))
-    clash = sorted(set(order.units) & set(order.stays))
-    if again or clash:
-        which = ", ".join(again or clash)
-        raise Rejection(
-            "unit-twice",
-            f"{which} {'left' if again else 'cannot both leave and stay in'} "
-            f"{order.hex} already; name each unit once",
-            "8.3",
-        )
-    started = sorted(set(z["started"]) | set(order.units) | set(order.stays))
-    left = sorted(set(z["left"]) | set(order.units))
-    cost = 1 if set(left) == set(started) else 0  # rules 8.3 to 8.5
-    if cost:
-        _need(opened, 1, f"the last unit that started the round in {order.hex} leaving it", "8.6")
-    opened.zoc[order.hex] = {"started": started, "left": left, "paid": bool(cost)}
-    opened.ops -= cost
-    if cost:
-        opened.moves.append(order.hex)  # rule 8.12
-    line = texts.leave_text(order, started, left, cost)
-    opened.spent.append(line)
-    return [
-        Event(
-            "OpsSpent",
-            f"{texts.NAMES[opened.side]}: {line}; {opened.ops} OPS left.",
-            {"side": opened.side, "cost": cost, "left": opened.ops},
-        )
-    ]
-
-
-def spend_strategic(state: SwState, opened: Open, order: SpendStrategic) -> list[Event]:
-    _movement(opened)
-    cost = len(order.units)  # rule 8.9
-    _need(opened, cost, f"strategic movement of {cost} unit(s)", "8.9")
-    opened.ops -= cost
-    if order.origin:
-        opened.moves.append(order.origin)  # rule 8.13
-    line = f"strategic movement of {', '.join(order.units)} for {cost} OPS (8.9)"
-    opened.spent.append(line)
-    return [
-        Event(
-            "OpsSpent",
-            f"{texts.NAMES[opened.side]}: {line}; {opened.ops} OPS left.",
-            {"side": opened.side, "cost": cost, "left": opened.ops},
-        )
-    ]
-
-
-def spend_combat(state: SwState, opened: Open, order: SpendCombat) -> list[Event]:
-    twice = sorted({h for h in order.hexes if order.hexes.count(h) > 1 or h in opened.combat})
-    if twice:
-        raise Rejection(
-            "combat-marker-twice",
-            f"{', '.join(twice)} has a Combat marker this round already; one Combat marker a hex",
-            "8.16",
-        )
-    cost = len(order.hexes)  # rule 8.15
-    _need(opened, cost, f"{cost} Combat marker(s)", "8.15")
-    opened.ops -= cost
-    opened.combat.extend(order.hexes)
-    both = [h for h in order.hexes if h in opened.moves]
-    note = f" ({', '.join(both)}: movement and combat, 2 OPS in all, 8.20)" if both else ""
-    line = f"Combat markers in {', '.join(order.hexes)} for {cost} OPS (8.15){note}"
-    opened.spent.append(line)
-    return [
-        Event(
-            "OpsSpent",
-            f"{texts.NAMES[opened.side]}: {line}; {opened.ops} OPS left.",
-            {"side": opened.side, "cost": cost, "left": opened.ops},
-        )
-    ]
 
 
 def close_round(deck: Deck, state: SwState) -> list[Event]:
@@ -317,5 +246,10 @@ def close_round(deck: Deck, state: SwState) -> list[Event]:
         state.round, state.to_move = state.round + 1, AXIS
     else:  # after the 5th Soviet action: other phases (hook, rule 2.4), then the draw phase
         return events + start_draw_phase(state)
-    label = f"Turn {state.turn}, action round {state.round}: {texts.NAMES[state.to_move]} to act."
+    label = t(
+        "Turn {turn}, action round {round}: {side} to act.",
+        turn=state.turn,
+        round=state.round,
+        side=texts.NAMES[state.to_move],
+    )
     return [*events, Event(PHASE_BEGAN, label, {"turn": state.turn, "phase": phase_id(state)})]

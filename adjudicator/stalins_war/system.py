@@ -14,10 +14,12 @@ from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, Event, Viewer
+from adjudicator.core.i18n import Msg, cat, name, t
 from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation
-from adjudicator.stalins_war import cycle, rules, texts
+from adjudicator.stalins_war import cycle, rules, spending, texts
 from adjudicator.stalins_war.cards import AXIS, SOVIET, Deck, load_deck
 from adjudicator.stalins_war.grammar import grammar
+from adjudicator.stalins_war.spent import result_text
 from adjudicator.stalins_war.state import (
     ACTION,
     DRAW,
@@ -45,12 +47,23 @@ from adjudicator.stalins_war.state import (
     to_json,
 )
 
-SIDES = (Side(AXIS, "Axis", ("ax",)), Side(SOVIET, "Soviet", ("sov", "ussr")))
+SIDES = (
+    Side(AXIS, texts.NAMES[AXIS], ("ax", "ось")),
+    Side(SOVIET, texts.NAMES[SOVIET], ("sov", "ussr", "ссср", "советы")),
+)
 SPEND_TEMPLATES = (
     "spend leave <HEX> <UNIT>... [stays <UNIT>...]",
     "spend strategic <UNIT>... [from <HEX>]",
     "spend combat <HEX>...",
 )
+TEMPLATES_SAID = {  # the order templates as options says them (the same words in every language)
+    "roll <N>d<F> <PURPOSE>": t("roll <N>d<F> <PURPOSE>"),
+    "totalwar": t("totalwar"),
+    "discard <CARD>...": t("discard <CARD>..."),
+    SPEND_TEMPLATES[0]: t("spend leave <HEX> <UNIT>... [stays <UNIT>...]"),
+    SPEND_TEMPLATES[1]: t("spend strategic <UNIT>... [from <HEX>]"),
+    SPEND_TEMPLATES[2]: t("spend combat <HEX>..."),
+}
 HEADLINES = frozenset(
     {
         "GameStarted",
@@ -94,9 +107,15 @@ class StalinsWar:
         if actor == SYSTEM_ACTOR:
             actor = state.to_move
         if state.result is not None:
-            raise Rejection("game-over", f"the game is over: {state.result['text']}", "12.5")
+            raise Rejection(
+                "game-over",
+                t("the game is over: {result}", result=result_text(state.result)),
+                "12.5",
+            )
         if actor not in state.players:
-            raise Rejection("not-a-side", "only the Axis or the Soviet player gives orders", None)
+            raise Rejection(
+                "not-a-side", t("only the Axis or the Soviet player gives orders"), None
+            )
         new, recording = copy(state), RecordingDice(dice)
         events = self._apply(new, actor, order, recording)
         return Outcome(new, events, recording.rolls)
@@ -122,12 +141,12 @@ class StalinsWar:
         if isinstance(order, End):
             return rules.close_round(self.deck, new)
         if isinstance(order, SpendLeave):
-            events = rules.spend_leave(new, opened, order)
+            events = spending.spend_leave(new, opened, order)
         elif isinstance(order, SpendStrategic):
-            events = rules.spend_strategic(new, opened, order)
+            events = spending.spend_strategic(new, opened, order)
         else:
             assert isinstance(order, SpendCombat)
-            events = rules.spend_combat(new, opened, order)
+            events = spending.spend_combat(new, opened, order)
         if opened.ops == 0:  # nothing left to spend: the round ends (8.21)
             events += rules.close_round(self.deck, new)
         return events
@@ -136,35 +155,42 @@ class StalinsWar:
         name = texts.NAMES[state.to_move]
         if actor != state.to_move:
             rule = "4.2" if state.phase == DRAW else "5.4"
-            now = (
-                "decides in the draw phase"
+            text = (
+                t(
+                    "the {side} player decides in the draw phase now; wait for him (`roll` and "
+                    "`hand` work at any time)",
+                    side=name,
+                )
                 if state.phase == DRAW
-                else (f"has action round {state.round}")
+                else t(
+                    "the {side} player has action round {round} now; wait for him (`roll` and "
+                    "`hand` work at any time)",
+                    side=name,
+                    round=state.round,
+                )
             )
-            raise Rejection(
-                "not-your-turn",
-                f"the {name} player {now} now; wait for him (`roll` and `hand` work at any time)",
-                rule,
-            )
+            raise Rejection("not-your-turn", text, rule)
         if state.phase == SETUP:
             if not isinstance(order, Draw):
                 raise Rejection(
-                    "setup", "the game begins with the deal: say `draw` for your hand", "3.10"
+                    "setup", t("the game begins with the deal: say `draw` for your hand"), "3.10"
                 )
             return
         if state.phase == DRAW:
             if not isinstance(order, Discard | Draw):
                 raise Rejection(
                     "draw-phase",
-                    "this is the draw phase: `discard <CARD>...` face down, then `draw`",
+                    t("this is the draw phase: `discard <CARD>...` face down, then `draw`"),
                     "4.1",
                 )
             return
         if state.open is None and not isinstance(order, Play | Zero):
             raise Rejection(
                 "no-action-yet",
-                "first choose your action: `play <CARD> ops|rp|"
-                "event`, or a 0-OPS round `pass0 move` / `pass0 reset`",
+                t(
+                    "first choose your action: `play <CARD> ops|rp|event`, or a 0-OPS round "
+                    "`pass0 move` / `pass0 reset`"
+                ),
                 "5.5",
             )
         if state.open is not None and not isinstance(
@@ -172,8 +198,10 @@ class StalinsWar:
         ):
             raise Rejection(
                 "round-open",
-                f"your action round is open ({state.open.ops} OPS "
-                "left): `spend ...` them, or `end`",
+                t(
+                    "your action round is open ({ops} OPS left): `spend ...` them, or `end`",
+                    ops=state.open.ops,
+                ),
                 "5.2",
             )
 
@@ -218,16 +246,21 @@ class StalinsWar:
 
     def situation(self, state: SwState) -> Situation:
         if state.result is not None:
-            return Situation(
-                state.turn, "over", f"turn {state.turn}, game over", (), (), state.result, ""
-            )
+            over = t("turn {turn}, game over", turn=state.turn)
+            return Situation(state.turn, "over", over, (), (), state.result, "")
         name = texts.NAMES[state.to_move]
+        label: Msg
         if state.phase == SETUP:
-            label = f"setup, {name} draws his hand"
+            label = t("setup, {side} draws his hand", side=name)
         elif state.phase == ACTION:
-            label = f"turn {state.turn}, action round {state.round}, {name}"
+            label = t(
+                "turn {turn}, action round {round}, {side}",
+                turn=state.turn,
+                round=state.round,
+                side=name,
+            )
         else:
-            label = f"turn {state.turn}, draw phase, {name} decides"
+            label = t("turn {turn}, draw phase, {side} decides", turn=state.turn, side=name)
         key = f"{state.turn}|{state.phase}|{state.round}|{state.to_move}|{state.open is not None}"
         return Situation(state.turn, cycle.phase_id(state), label, (state.to_move,), (), None, key)
 
@@ -248,23 +281,33 @@ class StalinsWar:
         if isinstance(query, HandQ):
             p = state.players.get(actor)
             if p is None or p.hidden:
-                return Answer("Only a seated player sees his own hand (16.1).")
-            return Answer(texts.hand_text(self.deck, actor, p, "you asked"))
+                return Answer(t("Only a seated player sees his own hand (16.1)."))
+            return Answer(texts.hand_text(self.deck, actor, p, t("you asked")))
         if isinstance(query, OptionsQ):
             return Answer(self.options_text(state, actor))
         if isinstance(query, DeckQ):
             return Answer(texts.deck_text(self.deck, state))
         if isinstance(query, TrackQ):
-            return Answer(f"{texts.where(state)}\n{texts.track_text(self.deck, state)}")
+            return Answer(
+                t(
+                    "{where}\n{track}",
+                    where=texts.where(state),
+                    track=texts.track_text(self.deck, state),
+                )
+            )
         return Answer(texts.status_text(self.deck, state, actor))
 
-    def options_text(self, state: SwState, actor: str) -> str:
+    def options_text(self, state: SwState, actor: str) -> Msg:
         legal = [self.grammar.format(o) for o in self.legal_orders(state, actor)]
         more = list(self.order_templates(state, actor))
         if not legal and not more:
-            return "You have no order to give now."
-        head = f"{texts.where(state)}\nYou may give: " if legal else "You may give: "
-        return head + ", ".join(f"`{t}`" for t in [*legal, *more]) + "."
+            return t("You have no order to give now.")
+        orders = cat(
+            *(t("`{order}`", order=TEMPLATES_SAID.get(o, o)) for o in [*legal, *more]), sep=", "
+        )
+        if legal:
+            return t("{where}\nYou may give: {orders}.", where=texts.where(state), orders=orders)
+        return t("You may give: {orders}.", orders=orders)
 
     # -- the state as JSON
     def show(self, state: SwState) -> dict[str, Any]:
@@ -282,14 +325,20 @@ def roll(side: str, order: Roll, dice: DiceSource) -> Event:
     values = dice.dice(order.count, order.faces, f"{side}: {order.purpose}")
     total = sum(values)
     shown = " + ".join(map(str, values)) + (f" = {total}" if len(values) > 1 else "")
-    text = f"{texts.NAMES[side]} rolls {order.count}d{order.faces} for {order.purpose}: {shown}."
+    text = t(
+        "{side} rolls {dice} for {purpose}: {shown}.",
+        side=texts.NAMES[side],
+        dice=name(f"{order.count}d{order.faces}", ru=f"{order.count}к{order.faces}"),
+        purpose=order.purpose,
+        shown=shown,
+    )
     return Event("DiceRolled", text, {"side": side, "dice": list(values), "total": total})
 
 
 @dataclass(frozen=True)
 class StalinsWarType:
     id: str = "stalins-war"
-    title: str = "Stalin's War: strategic cards, action rounds, OPS and RP"
+    title: str = t("Stalin's War: strategic cards, action rounds, OPS and RP")
     name: str = "Stalin's War"
     sides: tuple[Side, ...] = SIDES
     data_package: str = "adjudicator.stalins_war"

@@ -1,13 +1,16 @@
 """The texts players read: the hand (for its owner only), the public record of a play, the round
 summary, the track, the deck counts and the status. Everything but `hand_text` is built from
-what everyone may know (16.1, 16.2): counts, and the cards played face up. Pure.
+what everyone may know (16.1, 16.2): counts, and the cards played face up. Each text is a
+core.i18n Msg (its English value is the text stored games replay). Pure.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from adjudicator.core.i18n import Msg, cat, lines, name, t, tn
 from adjudicator.stalins_war.cards import AXIS, SOVIET, Card, Deck
+from adjudicator.stalins_war.spent import result_text, spent_msg
 from adjudicator.stalins_war.state import (
     DRAW,
     EVENT,
@@ -26,168 +29,274 @@ from adjudicator.stalins_war.state import (
 if TYPE_CHECKING:
     from adjudicator.stalins_war.state import SpendLeave
 
-NAMES = {AXIS: "Axis", SOVIET: "Soviet"}
+NAMES = {AXIS: name("Axis", ru="Ось"), SOVIET: name("Soviet", ru="СССР")}
 KIND_WORDS = {
-    OPS: "OPS round (green)",
-    RP: "RP round (grey)",
-    EVENT: "event round (grey)",
-    RP_OPS: "RP and OPS round (grey)",
-    RP_EVENT: "RP and event round (grey)",
-    ZERO_MOVE: "0-OPS round, variant 1 (yellow)",
-    "zero-reset": "0-OPS round, variant 2 (grey)",
+    OPS: t("OPS round (green)"),
+    RP: t("RP round (grey)"),
+    EVENT: t("event round (grey)"),
+    RP_OPS: t("RP and OPS round (grey)"),
+    RP_EVENT: t("RP and event round (grey)"),
+    ZERO_MOVE: t("0-OPS round, variant 1 (yellow)"),
+    "zero-reset": t("0-OPS round, variant 2 (grey)"),
 }  # rule 5.9
 MODE_WORDS = {
-    OPS: "for OPS",
-    RP: "for RP",
-    EVENT: "as an event",
-    RP_OPS: "for RP and OPS (10.2)",
-    RP_EVENT: "for RP and as an event (10.2)",
+    OPS: t("for OPS"),
+    RP: t("for RP"),
+    EVENT: t("as an event"),
+    RP_OPS: t("for RP and OPS (10.2)"),
+    RP_EVENT: t("for RP and as an event (10.2)"),
 }
 
 
-def box_label(count: int) -> str:
-    """The box of the Consecutive OPS track the count is in (7.6, Q12)."""
+def box_label(count: int) -> Msg:
+    """The box of the Consecutive OPS track the count is in (7.6, Q12); the printed track's
+    English box names, as the Russian source quotes them too ("1st, Full OPS")."""
     if count == 0:
-        return "0, N/A"
-    nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(count, f"{count}th")
-    return f"{nth}, Full OPS" if count == 1 else f"{nth}, -{count - 1} OPS"
+        return t("0, N/A")
+    nth = name({1: "1st", 2: "2nd", 3: "3rd"}.get(count, f"{count}th"), ru=f"{count}-я")
+    if count == 1:
+        return t("{nth}, Full OPS", nth=nth)
+    return t("{nth}, -{reduction} OPS", nth=nth, reduction=count - 1)
 
 
-def started(deck: Deck) -> str:
+def started(deck: Deck) -> Msg:
     sample = (
-        " This is the SAMPLE deck: invented cards, not the published ones." if deck.sample else ""
+        t(" This is the SAMPLE deck: invented cards, not the published ones.")
+        if deck.sample
+        else ""
     )
-    return (
-        f"{deck.title}: each player draws {deck.hand_size} cards (3.10); the Soviet cards "
-        f"#1 to #6 are set aside (3.8). Each player says `draw` to shuffle his Blitzkrieg "
-        "cards and draw his hand (3.10), the Axis player first."
-        f"{sample}"
+    return t(
+        "{title}: each player draws {n} cards (3.10); the Soviet cards #1 to #6 are set aside "
+        "(3.8). Each player says `draw` to shuffle his Blitzkrieg cards and draw his hand "
+        "(3.10), the Axis player first.{sample}",
+        title=deck.title,
+        n=deck.hand_size,
+        sample=sample,
     )
 
 
-def hand_text(deck: Deck, side: str, p: Player, why: str) -> str:
-    lines = [
-        f"Your hand ({NAMES[side]}, {len(p.hand)} card(s), hand size {p.hand_size}; after {why}):"
-    ]
-    lines += [f"- {deck.card(side, n).line()}" for n in sorted(p.hand)] or ["- (no card)"]
-    lines.append(f"Deck {len(p.deck)}, discard pile {len(p.discard)}, removed {len(p.removed)}.")
-    return "\n".join(lines)
+def hand_text(deck: Deck, side: str, p: Player, why: Msg | str) -> Msg:
+    head = tn(
+        "Your hand ({side}, {n} card(s), hand size {size}; after {why}):",
+        "Your hand ({side}, {n} card(s), hand size {size}; after {why}):",
+        len(p.hand),
+        side=NAMES[side],
+        size=p.hand_size,
+        why=why,
+    )
+    cards = [t("- {line}", line=deck.card(side, n).line()) for n in sorted(p.hand)]
+    tail = t(
+        "Deck {deck}, discard pile {discard}, removed {removed}.",
+        deck=len(p.deck),
+        discard=len(p.discard),
+        removed=len(p.removed),
+    )
+    return lines([head, *(cards or [t("- (no card)")]), tail])
 
 
-def played(deck: Deck, state: SwState, side: str, card: Card, mode: str) -> str:
+def played(deck: Deck, state: SwState, side: str, card: Card, mode: str) -> Msg:
     p = state.players[side]
-    head = f"{NAMES[side]} plays {card.label} {MODE_WORDS[mode]}"
-    parts = []
+    parts: list[Msg] = []
     ops = state.open.ops if state.open is not None else 0
+    box = box_label(p.count)
     if mode == OPS:  # rules 7.4, 7.5
-        parts.append(f"printed OPS {card.ops}, count {p.count} ({box_label(p.count)}): {ops} OPS")
+        parts.append(
+            t(
+                "printed OPS {printed}, count {count} ({box}): {ops} OPS",
+                printed=card.ops,
+                count=p.count,
+                box=box,
+                ops=ops,
+            )
+        )
+    elif ops:
+        parts.append(t("count {count} ({box}): {ops} OPS", count=p.count, box=box, ops=ops))
     else:
-        parts.append(f"count {p.count} ({box_label(p.count)})" + (f": {ops} OPS" if ops else ""))
+        parts.append(t("count {count} ({box})", count=p.count, box=box))
     if mode in (RP, RP_OPS, RP_EVENT):
-        parts.append("RP " + (", ".join(f"{n} +{v}" for n, v in card.rp if v) or "none"))
+        parts.append(t("RP {rp}", rp=card.rp_said(card.rp, "+")))
     if mode in (EVENT, RP_EVENT):
-        parts.append(f"event: {card.event}")
+        parts.append(t("event: {event}", event=card.event_text))
         if card.gives_rp:
-            parts.append("event RP " + ", ".join(f"{n} +{v}" for n, v in card.event_rp if v))
-    return f"{head} ({'; '.join(parts)})."
+            parts.append(t("event RP {rp}", rp=card.rp_said(card.event_rp, "+")))
+    return t(
+        "{side} plays {card} {mode} ({parts}).",
+        side=NAMES[side],
+        card=card.label,
+        mode=MODE_WORDS[mode],
+        parts=cat(*parts, sep="; "),
+    )
 
 
-def zero_text(deck: Deck, state: SwState, side: str, kind: str, swap: int | None) -> str:
+def zero_text(deck: Deck, state: SwState, side: str, kind: str, swap: int | None) -> Msg:
     p = state.players[side]
     if kind == ZERO_MOVE:
-        return (
-            f"{NAMES[side]} takes a 0-OPS round, variant 1: units may move or fight, the "
-            f"count stays {p.count} (9.3)."
+        return t(
+            "{side} takes a 0-OPS round, variant 1: units may move or fight, the count stays "
+            "{count} (9.3).",
+            side=NAMES[side],
+            count=p.count,
         )
-    swapped = " and replaces one card from the deck (9.9)" if swap is not None else ""
-    return (
-        f"{NAMES[side]} takes a 0-OPS round, variant 2: no movement, no combat, the count "
-        f"is {p.count} (9.7){swapped}."
+    if swap is not None:
+        return t(
+            "{side} takes a 0-OPS round, variant 2: no movement, no combat, the count is "
+            "{count} (9.7) and replaces one card from the deck (9.9).",
+            side=NAMES[side],
+            count=p.count,
+        )
+    return t(
+        "{side} takes a 0-OPS round, variant 2: no movement, no combat, the count is "
+        "{count} (9.7).",
+        side=NAMES[side],
+        count=p.count,
     )
 
 
-def leave_text(order: SpendLeave, started: list[str], left: list[str], cost: int) -> str:
+def leave_text(order: SpendLeave, started: list[str], left: list[str], cost: int) -> Msg:
     stay = [u for u in started if u not in left]
-    who = ", ".join(order.units)
-    if cost:
-        return f"{who} leave {order.hex} (enemy ZOC): all that started there have left, 1 OPS (8.3, 8.6)"
-    return f"{who} leave {order.hex} (enemy ZOC); {', '.join(stay)} stay, 0 OPS (8.4)"
+    return spent_msg(
+        "leave-paid" if cost else "leave-free",
+        who=", ".join(order.units),
+        hex=order.hex,
+        stay=", ".join(stay),
+    )
 
 
-def ops_line(opened: Open) -> str:
+def ops_line(opened: Open) -> Msg | str:
     if opened.gained == 0 and not opened.spent:
         return ""
     spent = opened.gained - opened.ops
-    detail = f": {'; '.join(opened.spent)}" if opened.spent else ""
-    lost = f"; {opened.ops} OPS unspent are lost (8.21)" if opened.ops else ""
-    return f" OPS {opened.gained}, spent {spent}{detail}{lost}."
-
-
-def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> str:
-    side = opened.side
-    what = KIND_WORDS[opened.kind]
-    gone = ""
-    if opened.card is not None:
-        label = deck.card(side, opened.card).label
-        what = f"{label}, {what}"
-        gone = (
-            f" {label} is removed from the game (11.4)."
-            if removed
-            else f" {label} goes to the discard pile."
-        )
-    head = f"Action round {state.round} of turn {state.turn}, {NAMES[side]}: {what}."
-    return f"{head}{ops_line(opened)}{gone}\n{track_text(deck, state)}"
-
-
-def track_text(deck: Deck, state: SwState) -> str:
-    lines = []
-    for side, p in state.players.items():
-        rp = ", ".join(f"{n} {v}" for n, v in p.rp.items() if v) or "none"
-        boxes = " ".join(p.boxes) or "-"
-        lines.append(
-            f"{NAMES[side]}: count {p.count} ({box_label(p.count)}); RP recorded {rp}; RP plays "
-            f"this turn {p.rp_plays}; actions {boxes}; hand {hand_count(p)}, deck {len(p.deck)}, "
-            f"discard {len(p.discard)}, removed {len(p.removed)}."
-        )
-    return "\n".join(lines)
-
-
-def deck_text(deck: Deck, state: SwState) -> str:
-    lines = []
-    for side, p in state.players.items():
-        face_up = [deck.card(side, n).label for n, up in p.discard if up and n is not None]
-        down = sum(1 for _, up in p.discard if not up)
-        removed = ", ".join(deck.card(side, n).label for n in p.removed) or "none"
-        aside = f"; set aside {', '.join(f'#{n}' for n in p.set_aside)}" if p.set_aside else ""
-        tw = "begun" if p.total_war else "not begun"
-        lines.append(
-            f"{NAMES[side]}: deck {len(p.deck)}, hand {hand_count(p)}, discard pile "
-            f"{len(p.discard)} (face up: {', '.join(face_up) or 'none'}; face down: {down}), "
-            f"removed: {removed}{aside}; Total War {tw}."
-        )
-    return "\n".join(lines)
-
-
-def where(state: SwState) -> str:
-    if state.result is not None:
-        return f"Game over: {state.result['text']}."
-    if state.phase == SETUP:
-        return f"Setup (3.10): the {NAMES[state.to_move]} player says `draw` for his hand."
-    if state.phase == DRAW:
-        return f"Turn {state.turn}, draw phase: the {NAMES[state.to_move]} player decides."
-    opened = state.open
-    more = f" (round open: {opened.ops} OPS left)" if opened is not None else ""
-    return (
-        f"Turn {state.turn} of the game, action round {state.round}: "
-        f"{NAMES[state.to_move]} to act{more}."
+    detail = (
+        t(": {lines}", lines=cat(*(spent_msg(s) for s in opened.spent), sep="; "))
+        if opened.spent
+        else ""
+    )
+    lost = t("; {ops} OPS unspent are lost (8.21)", ops=opened.ops) if opened.ops else ""
+    return t(
+        " OPS {gained}, spent {spent}{detail}{lost}.",
+        gained=opened.gained,
+        spent=spent,
+        detail=detail,
+        lost=lost,
     )
 
 
-def status_text(deck: Deck, state: SwState, actor: str) -> str:
-    lines = [where(state), track_text(deck, state)]
-    if actor in state.players and state.players[actor].hand:
-        lines.append(
-            f"Your hand: {', '.join(f'#{n}' for n in sorted(state.players[actor].hand))} "
-            "(`hand` for the cards)."
+def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> Msg:
+    side = opened.side
+    what: Msg = KIND_WORDS[opened.kind]
+    gone: Msg | str = ""
+    if opened.card is not None:
+        label = deck.card(side, opened.card).label
+        what = t("{label}, {what}", label=label, what=what)
+        gone = (
+            t(" {label} is removed from the game (11.4).", label=label)
+            if removed
+            else t(" {label} goes to the discard pile.", label=label)
         )
-    return "\n".join(lines)
+    return t(
+        "Action round {round} of turn {turn}, {side}: {what}.{ops}{gone}\n{track}",
+        round=state.round,
+        turn=state.turn,
+        side=NAMES[side],
+        what=what,
+        ops=ops_line(opened),
+        gone=gone,
+        track=track_text(deck, state),
+    )
+
+
+BOX_RU = {OPS: "ОПР", RP: "ОП", EVENT: "событие", RP_OPS: "ОП+ОПР", RP_EVENT: "ОП+событие",
+          ZERO_MOVE: "0-ОПР(1)", "zero-reset": "0-ОПР(2)"}  # fmt: skip
+
+
+def _rp_books(p: Player, deck: Deck) -> Msg:
+    parts = [t("{nation} {value}", nation=deck.nation(n), value=v) for n, v in p.rp.items() if v]
+    return cat(*parts, sep=", ") if parts else t("none")
+
+
+def _boxes(p: Player) -> Msg | str:
+    """His actions of this turn as the log names them ("ops zero-move")."""
+    return cat(*(name(b, ru=BOX_RU.get(b)) for b in p.boxes), sep=" ") if p.boxes else "-"
+
+
+def track_text(deck: Deck, state: SwState) -> Msg:
+    rows = []
+    for side, p in state.players.items():
+        rows.append(
+            t(
+                "{side}: count {count} ({box}); RP recorded {rp}; RP plays this turn {plays}; "
+                "actions {boxes}; hand {hand}, deck {deck}, discard {discard}, removed "
+                "{removed}.",
+                side=NAMES[side],
+                count=p.count,
+                box=box_label(p.count),
+                rp=_rp_books(p, deck),
+                plays=p.rp_plays,
+                boxes=_boxes(p),
+                hand=hand_count(p),
+                deck=len(p.deck),
+                discard=len(p.discard),
+                removed=len(p.removed),
+            )
+        )
+    return lines(rows)
+
+
+def deck_text(deck: Deck, state: SwState) -> Msg:
+    rows = []
+    for side, p in state.players.items():
+        face_up = [deck.card(side, n).label for n, up in p.discard if up and n is not None]
+        down = sum(1 for _, up in p.discard if not up)
+        gone = [deck.card(side, n).label for n in p.removed]
+        aside = (
+            t("; set aside {cards}", cards=", ".join(f"#{n}" for n in p.set_aside))
+            if p.set_aside
+            else ""
+        )
+        rows.append(
+            t(
+                "{side}: deck {deck}, hand {hand}, discard pile {discard} (face up: {up}; face "
+                "down: {down}), removed: {removed}{aside}; Total War {tw}.",
+                side=NAMES[side],
+                deck=len(p.deck),
+                hand=hand_count(p),
+                discard=len(p.discard),
+                up=cat(*face_up, sep=", ") if face_up else t("none"),
+                down=down,
+                removed=cat(*gone, sep=", ") if gone else t("none"),
+                aside=aside,
+                tw=t("begun") if p.total_war else t("not begun"),
+            )
+        )
+    return lines(rows)
+
+
+def where(state: SwState) -> Msg:
+    if state.result is not None:
+        return t("Game over: {result}.", result=result_text(state.result))
+    side = NAMES[state.to_move]
+    if state.phase == SETUP:
+        return t("Setup (3.10): the {side} player says `draw` for his hand.", side=side)
+    if state.phase == DRAW:
+        return t("Turn {turn}, draw phase: the {side} player decides.", turn=state.turn, side=side)
+    opened = state.open
+    more = t(" (round open: {ops} OPS left)", ops=opened.ops) if opened is not None else ""
+    return t(
+        "Turn {turn} of the game, action round {round}: {side} to act{more}.",
+        turn=state.turn,
+        round=state.round,
+        side=side,
+        more=more,
+    )
+
+
+def status_text(deck: Deck, state: SwState, actor: str) -> Msg:
+    rows: list[Msg] = [where(state), track_text(deck, state)]
+    if actor in state.players and state.players[actor].hand:
+        rows.append(
+            t(
+                "Your hand: {cards} (`hand` for the cards).",
+                cards=", ".join(f"#{n}" for n in sorted(state.players[actor].hand)),
+            )
+        )
+    return lines(rows)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from adjudicator.core.i18n import t
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.audit.header import HeaderChecks
 from storage.audit.rolls import RollChecks
 from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport, _is_int
 from storage.audit.stats import dice_stats
-from storage.chain import chain_failure, row_defect
+from storage.chain import at_row, chain_failure, row_defect
 
 
 class _Auditor(HeaderChecks, RollChecks):
@@ -41,14 +42,22 @@ class _Auditor(HeaderChecks, RollChecks):
         if extra:
             self.fail(
                 pos,
-                f"row {pos}: field(s) {', '.join(map(str, extra))} are no part of a log row",
-                "only " + ", ".join(ROW_FIELDS) + " and secret",
+                at_row(
+                    pos,
+                    t("field(s) {join} are no part of a log row", join=", ".join(map(str, extra))),
+                ),
+                t("only {fields} and secret", fields=", ".join(ROW_FIELDS)),
                 extra,
             )
         kind, payload = row["kind"], row["payload"]
         self.check_place(pos, kind, payload)
         if kind in PAYLOAD_KINDS and not (isinstance(payload, dict)):
-            self.fail(pos, f"row {pos}: {kind} row without a payload object", "an object", payload)
+            self.fail(
+                pos,
+                at_row(pos, t("{kind} row without a payload object", kind=kind)),
+                t("an object"),
+                payload,
+            )
             return
         handler = self.KIND_HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler:
@@ -65,11 +74,13 @@ class _Auditor(HeaderChecks, RollChecks):
         """The setup row is row 0, and only row 0."""
         if pos == 0:
             if kind != "setup":
-                self.fail(0, "row 0 is not the setup row", "setup", kind)
+                self.fail(0, t("row 0 is not the setup row"), t("setup"), kind)
             else:
                 self.check_setup(payload)
         elif kind == "setup":
-            self.fail(pos, f"row {pos}: a second setup row", "no setup row after row 0", kind)
+            self.fail(
+                pos, at_row(pos, t("a second setup row")), t("no setup row after row 0"), kind
+            )
 
     def on_undo(self, pos, row, p):
         targets = p.get("targets")
@@ -81,13 +92,18 @@ class _Auditor(HeaderChecks, RollChecks):
             for t in targets
         ):
             self.fail(
-                pos, f"row {pos}: undo must name earlier order rows", "order row indexes", targets
+                pos,
+                at_row(pos, t("undo must name earlier order rows")),
+                t("order row indexes"),
+                targets,
             )
 
     def on_rewind(self, pos, row, p):
         to = p.get("to")
         if not _is_int(to) or not 0 <= to < pos:
-            self.fail(pos, f"row {pos}: rewind target is not an earlier row", f"0..{pos - 1}", to)
+            self.fail(
+                pos, at_row(pos, t("rewind target is not an earlier row")), f"0..{pos - 1}", to
+            )
 
     KIND_HANDLERS: ClassVar[dict] = {
         "epoch": EpochChecks.on_epoch,
@@ -105,8 +121,12 @@ class _Auditor(HeaderChecks, RollChecks):
             ep = self.epochs[k]
             if ep.reveal_row is None and k != numbers[-1]:
                 self.warnings.append(
-                    f"epoch {k} ended (epoch {k + 1} opened at row"
-                    f" {self.epochs[k + 1].row}) but its seed is not revealed"
+                    t(
+                        "epoch {k} ended (epoch {value} opened at row {row}) but its seed is not revealed",
+                        k=k,
+                        value=k + 1,
+                        row=self.epochs[k + 1].row,
+                    )
                 )
 
     def report(self) -> AuditReport:

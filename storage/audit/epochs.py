@@ -3,7 +3,9 @@ recomputed, dice of any number of faces) and the hidden seed's reveal at the gam
 
 from __future__ import annotations
 
+from adjudicator.core.i18n import t
 from storage.audit.state import AuditState, _Epoch, _is_hex64, _is_int, die_label
+from storage.chain import at_row
 from storage.dice import commitment, roll_value, salt_digest
 
 
@@ -14,14 +16,16 @@ class EpochChecks(AuditState):
         k = p.get("epoch")
         expected = len(self.epochs) + 1
         if k != expected or not _is_int(k):
-            self.fail(pos, f"row {pos}: epochs must be numbered 1, 2, ... in order", expected, k)
+            self.fail(
+                pos, at_row(pos, t("epochs must be numbered 1, 2, ... in order")), expected, k
+            )
             return
         c = p.get("commitment")
         if not _is_hex64(c):
             self.fail(
                 pos,
-                f"row {pos}: epoch {k} commitment is not a SHA-256 hex digest",
-                "64 hex digits",
+                at_row(pos, t("epoch {k} commitment is not a SHA-256 hex digest", k=k)),
+                t("64 hex digits"),
                 c,
             )
             return
@@ -34,8 +38,8 @@ class EpochChecks(AuditState):
         if not _is_hex64(hc):
             self.fail(
                 pos,
-                f"row {pos}: hidden commitment is not a SHA-256 hex digest",
-                "64 hex digits",
+                at_row(pos, t("hidden commitment is not a SHA-256 hex digest")),
+                t("64 hex digits"),
                 hc,
             )
         elif self.hidden_commitment is None:
@@ -43,8 +47,13 @@ class EpochChecks(AuditState):
         elif hc != self.hidden_commitment:
             self.fail(
                 pos,
-                f"row {pos}: the hidden seed's commitment changed (it was"
-                f" committed at row {self.hidden_commitment_row})",
+                at_row(
+                    pos,
+                    t(
+                        "the hidden seed's commitment changed (it was committed at row {hidden_commitment_row})",
+                        hidden_commitment_row=self.hidden_commitment_row,
+                    ),
+                ),
                 self.hidden_commitment,
                 hc,
             )
@@ -54,36 +63,57 @@ class EpochChecks(AuditState):
         if ep is None:
             self.fail(
                 pos,
-                f"row {pos}: {what} for epoch {k!r}, which has no commitment before it",
-                f"an epoch opened before row {pos}",
+                at_row(
+                    pos,
+                    t(
+                        "{what} for epoch {k}, which has no commitment before it",
+                        what=what,
+                        k=repr(k),
+                    ),
+                ),
+                t("an epoch opened before row {pos}", pos=pos),
                 k,
             )
             return None
         if ep.reveal_row is not None:
             self.fail(
                 pos,
-                f"row {pos}: {what} in epoch {k} after its seed was revealed at row"
-                f" {ep.reveal_row}",
-                f"a roll before row {ep.reveal_row}",
-                f"row {pos}",
+                at_row(
+                    pos,
+                    t(
+                        "{what} in epoch {k} after its seed was revealed at row {reveal_row}",
+                        what=what,
+                        k=k,
+                        reveal_row=ep.reveal_row,
+                    ),
+                ),
+                t("a roll before row {reveal_row}", reveal_row=ep.reveal_row),
+                t("row {pos}", pos=pos),
             )
             return None
         return ep
 
     def on_salt(self, pos, row, p):
         k = p.get("epoch")
-        ep = self._open_epoch(pos, k, "salt")
+        ep = self._open_epoch(pos, k, t("salt"))
         if ep is None:
             return
         if not isinstance(p.get("salt"), str):
-            self.fail(pos, f"row {pos}: salt is not text", "text", p.get("salt"))
+            self.fail(pos, at_row(pos, t("salt is not text")), t("text"), p.get("salt"))
             return
         if ep.first_draw_row is not None:
             self.fail(
                 pos,
-                f"row {pos}: salt after epoch {k}'s first roll (row {ep.first_draw_row})",
-                f"a salt before row {ep.first_draw_row}",
-                f"row {pos}",
+                at_row(
+                    pos,
+                    t(
+                        "salt after epoch {k}'s first roll (row {first_draw_row})",
+                        k=k,
+                        first_draw_row=ep.first_draw_row,
+                    ),
+                ),
+                t("a salt before row {first_draw_row}", first_draw_row=ep.first_draw_row),
+                t("row {pos}", pos=pos),
             )
             return
         ep.salts.append(p["salt"])
@@ -94,17 +124,24 @@ class EpochChecks(AuditState):
         if ep is None:
             self.fail(
                 pos,
-                f"row {pos}: reveal of epoch {k!r}, which has no commitment before it",
-                "an opened epoch",
+                at_row(pos, t("reveal of epoch {k}, which has no commitment before it", k=repr(k))),
+                t("an opened epoch"),
                 k,
             )
             return None
         if ep.reveal_row is not None:
             self.fail(
                 pos,
-                f"row {pos}: epoch {k} revealed twice (first at row {ep.reveal_row})",
-                "one reveal",
-                f"row {pos}",
+                at_row(
+                    pos,
+                    t(
+                        "epoch {k} revealed twice (first at row {reveal_row})",
+                        k=k,
+                        reveal_row=ep.reveal_row,
+                    ),
+                ),
+                t("one reveal"),
+                t("row {pos}", pos=pos),
             )
             return None
         return ep
@@ -119,8 +156,8 @@ class EpochChecks(AuditState):
         if not _is_hex64(seed):
             self.fail(
                 pos,
-                f"row {pos}: epoch {k}'s revealed seed is not 64 hex digits",
-                "64 hex digits",
+                at_row(pos, t("epoch {k}'s revealed seed is not 64 hex digits", k=k)),
+                t("64 hex digits"),
                 seed,
             )
             return
@@ -128,8 +165,14 @@ class EpochChecks(AuditState):
         if found != ep.commitment:
             self.fail(
                 pos,
-                f"row {pos}: epoch {k}'s revealed seed does not match its commitment"
-                f" (row {ep.row})",
+                at_row(
+                    pos,
+                    t(
+                        "epoch {k}'s revealed seed does not match its commitment (row {row})",
+                        k=k,
+                        row=ep.row,
+                    ),
+                ),
                 ep.commitment,
                 found,
             )
@@ -145,14 +188,24 @@ class EpochChecks(AuditState):
             try:
                 expected = roll_value(ep.seed, self.uid, ep.number, n, purpose, dig, faces)
             except (TypeError, ValueError) as exc:
-                self.fail(q, f"row {q}: roll cannot be recomputed ({exc})", None, value)
+                self.fail(
+                    q, at_row(q, t("roll cannot be recomputed ({exc})", exc=exc)), None, value
+                )
                 continue
             self.rolls_checked += 1
             if expected != value:
                 self.fail(
                     q,
-                    f"row {q}: roll does not recompute ({purpose!r}{die_label(faces)}, epoch"
-                    f" {ep.number}, n {n})",
+                    at_row(
+                        q,
+                        t(
+                            "roll does not recompute ({purpose}{die_label}, epoch {number}, n {n})",
+                            purpose=repr(purpose),
+                            die_label=die_label(faces),
+                            number=ep.number,
+                            n=n,
+                        ),
+                    ),
                     expected,
                     value,
                 )
@@ -162,25 +215,38 @@ class EpochChecks(AuditState):
         if self.hidden_commitment is None:
             self.fail(
                 pos,
-                f"row {pos}: hidden seed revealed but never committed",
-                "a hidden commitment in an epoch row",
+                at_row(pos, t("hidden seed revealed but never committed")),
+                t("a hidden commitment in an epoch row"),
                 None,
             )
             return
         if self.hidden_seed is not None:
-            self.fail(pos, f"row {pos}: hidden seed revealed twice", "one reveal", f"row {pos}")
+            self.fail(
+                pos,
+                at_row(pos, t("hidden seed revealed twice")),
+                t("one reveal"),
+                t("row {pos}", pos=pos),
+            )
             return
         if not _is_hex64(seed):
             self.fail(
-                pos, f"row {pos}: revealed hidden seed is not 64 hex digits", "64 hex digits", seed
+                pos,
+                at_row(pos, t("revealed hidden seed is not 64 hex digits")),
+                t("64 hex digits"),
+                seed,
             )
             return
         found = commitment(seed)
         if found != self.hidden_commitment:
             self.fail(
                 pos,
-                f"row {pos}: revealed hidden seed does not match its commitment (row"
-                f" {self.hidden_commitment_row})",
+                at_row(
+                    pos,
+                    t(
+                        "revealed hidden seed does not match its commitment (row {hidden_commitment_row})",
+                        hidden_commitment_row=self.hidden_commitment_row,
+                    ),
+                ),
                 self.hidden_commitment,
                 found,
             )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from adjudicator.core.i18n import t
 from storage.chain import CHAINED_FIELDS, GENESIS, LINK_FIELDS, canonical
 
 FORMAT = "pbem-audit/1"
@@ -27,7 +28,7 @@ def export_lines(header: dict, rows: list[dict]) -> list[str]:
     header = dict(header)
     for key in header:
         if "seed" in key.lower() or "secret" in key.lower():
-            raise ValueError(f"refusing to export a header field named {key!r}")
+            raise ValueError(t("refusing to export a header field named {key}", key=repr(key)))
     header.setdefault("format", FORMAT)
     header.setdefault("rows", len(rows))
     header.setdefault("head_hash", rows[-1]["hash"] if rows else GENESIS)
@@ -53,7 +54,7 @@ def write_export(path, header: dict, rows: list[dict], *, forbidden=()) -> None:
     text = "\n".join(lines) + "\n"
     for secret in forbidden:
         if secret and secret in text:
-            raise ValueError("refusing to export: an unrevealed secret would appear in the file")
+            raise ValueError(t("refusing to export: an unrevealed secret would appear in the file"))
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(text.encode())
@@ -65,20 +66,22 @@ def _parse_line(number: int, raw: bytes) -> dict:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return {"_error": f"line {number} is not UTF-8 ({exc.reason})"}
+        return {
+            "_error": t("line {number} is not UTF-8 ({reason})", number=number, reason=exc.reason)
+        }
     try:
         obj = json.loads(text)
     except ValueError as exc:
-        return {"_error": f"line {number} is not valid JSON ({exc})"}
+        return {"_error": t("line {number} is not valid JSON ({exc})", number=number, exc=exc)}
     if not isinstance(obj, dict):
-        return {"_error": f"line {number} is not a JSON object"}
+        return {"_error": t("line {number} is not a JSON object", number=number)}
     try:
         same = canonical(obj) == raw
     except (TypeError, ValueError):
         same = False
     if not same:
         obj = dict(obj)
-        obj["_error"] = f"line {number} is not in canonical form (edited by hand?)"
+        obj["_error"] = t("line {number} is not in canonical form (edited by hand?)", number=number)
     return obj
 
 
@@ -89,7 +92,7 @@ def parse_export(data: bytes) -> tuple[dict, list[dict]]:
     if lines and lines[-1] == b"":
         lines.pop()
     if not lines:
-        return {"_error": "the file is empty"}, []
+        return {"_error": t("the file is empty")}, []
     header = _parse_line(1, lines[0])
     rows = [_parse_line(i + 2, raw) for i, raw in enumerate(lines[1:])]
     return header, rows

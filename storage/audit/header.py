@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
+from adjudicator.core.i18n import t
 from storage.audit.export import FORMAT
 from storage.audit.state import AuditState, _is_int
+from storage.chain import in_header
 
 
 class HeaderChecks(AuditState):
@@ -14,14 +16,22 @@ class HeaderChecks(AuditState):
     def check_header(self):
         h = self.header
         if "_error" in h:
-            self.fail(None, f"header unreadable: {h['_error']}", "a header object", h["_error"])
+            self.fail(
+                None,
+                t("header unreadable: {error}", error=h["_error"]),
+                t("a header object"),
+                h["_error"],
+            )
             return
         if h.get("format") != FORMAT:
-            self.fail(None, "header: unknown export format", FORMAT, h.get("format"))
+            self.fail(None, in_header(t("unknown export format")), FORMAT, h.get("format"))
         uid = h.get("game_uid")
         if not isinstance(uid, str) or not uid or "|" in uid:
             self.fail(
-                None, "header: no usable game_uid (rolls cannot be recomputed)", "a game uid", uid
+                None,
+                in_header(t("no usable game_uid (rolls cannot be recomputed)")),
+                t("a game uid"),
+                uid,
             )
         else:
             self.uid = uid
@@ -29,7 +39,7 @@ class HeaderChecks(AuditState):
         self._check_row_count(declared, n)
         self._check_head_hash(h.get("head_hash"), declared, n)
         if not self.rows:
-            self.fail(0, "the log is empty (no setup row)", "a setup row", None)
+            self.fail(0, t("the log is empty (no setup row)"), t("a setup row"), None)
 
     def _check_row_count(self, declared, n):
         if declared == n:
@@ -37,20 +47,26 @@ class HeaderChecks(AuditState):
         if _is_int(declared) and declared > n:
             self.fail(
                 n,
-                f"row {n} is missing: the header says {declared} rows, the file holds {n}",
-                f"{declared} rows",
-                f"{n} rows",
+                t(
+                    "row {n} is missing: the header says {declared} rows, the file holds {n}",
+                    n=n,
+                    declared=declared,
+                ),
+                t("{declared} rows", declared=declared),
+                t("{n} rows", n=n),
             )
         elif _is_int(declared):
             self.fail(
                 declared,
-                f"row {declared} is beyond the header's {declared} rows"
-                " (appended after the export?)",
-                f"{declared} rows",
-                f"{n} rows",
+                t(
+                    "row {declared} is beyond the header's {declared} rows (appended after the export?)",
+                    declared=declared,
+                ),
+                t("{declared} rows", declared=declared),
+                t("{n} rows", n=n),
             )
         else:
-            self.fail(None, "header: row count missing", n, declared)
+            self.fail(None, in_header(t("row count missing")), n, declared)
 
     def _check_head_hash(self, head, declared, n):
         hashes = [r.get("hash") if isinstance(r, dict) else None for r in self.rows]
@@ -60,17 +76,21 @@ class HeaderChecks(AuditState):
         if q is None:
             self.fail(
                 n - 1,
-                f"head hash mismatch: the header's head hash is not row {n - 1}'s"
-                " hash (the last row was changed or rows after it were removed, or"
-                " the header was edited)",
+                t(
+                    "head hash mismatch: the header's head hash is not row {value}'s hash (the last row was changed or rows after it were removed, or the header was edited)",
+                    value=n - 1,
+                ),
                 head,
                 hashes[-1],
             )
         elif not (_is_int(declared) and declared == q + 1):
             self.fail(
                 q + 1,
-                f"rows from {q + 1} on come after the header's head hash"
-                f" (row {q}'s): added after the export",
+                t(
+                    "rows from {value} on come after the header's head hash (row {q}'s): added after the export",
+                    value=q + 1,
+                    q=q,
+                ),
                 head,
                 hashes[-1],
             )
@@ -86,7 +106,7 @@ class HeaderChecks(AuditState):
             if found != digest:
                 self.fail(
                     None,
-                    "header: scenario_text does not match the setup row's scenario_sha256",
+                    in_header(t("scenario_text does not match the setup row's scenario_sha256")),
                     digest,
                     found,
                     at=0,
@@ -94,5 +114,9 @@ class HeaderChecks(AuditState):
         for key in ("game_uid", "name", "game", "sandbox"):
             if key in payload and key in h and payload[key] != h[key]:
                 self.fail(
-                    None, f"header: {key} does not match the setup row", payload[key], h[key], at=0
+                    None,
+                    in_header(t("{key} does not match the setup row", key=key)),
+                    payload[key],
+                    h[key],
+                    at=0,
                 )

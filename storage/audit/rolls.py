@@ -3,10 +3,12 @@ hidden values with their off-chain secrets, and the hidden draws recomputed at t
 
 from __future__ import annotations
 
+from adjudicator.core.i18n import t
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import SECRET_FIELD
 from storage.audit.state import _is_hex64, _is_int, die_label
 from storage.audit.stats import purpose_kind
+from storage.chain import at_row
 from storage.dice import MAX_FACES, check_hidden, roll_value, salt_digest
 
 
@@ -15,27 +17,36 @@ class RollChecks(EpochChecks):
 
     def on_rolls(self, pos, row, rolls):
         if not isinstance(rolls, list):
-            self.fail(pos, f"row {pos}: rolls is not a list", "a list", rolls)
+            self.fail(pos, at_row(pos, t("rolls is not a list")), t("a list"), rolls)
             return
         side = row["actor"] if isinstance(row["actor"], str) and row["actor"] else "-"
         for i, rec in enumerate(rolls):
-            self.on_roll(pos, f"row {pos}, roll {i + 1}", rec, side)
+            self.on_roll(pos, t("row {pos}, roll {value}", pos=pos, value=i + 1), rec, side)
 
     def on_roll(self, pos, where, rec, side):
         if not isinstance(rec, dict) or not isinstance(rec.get("purpose"), str):
-            self.fail(pos, f"{where}: not a roll record", "{purpose, value, ...}", rec)
+            self.fail(
+                pos, t("{where}: not a roll record", where=where), t("{{purpose, value, ...}}"), rec
+            )
             return
         purpose, faces, hidden = rec["purpose"], rec.get("faces", 6), rec.get("hidden", False)
         if not _is_int(faces) or not 1 <= faces <= MAX_FACES:
-            self.fail(pos, f"{where}: not a number of faces", f"1-{MAX_FACES}", faces)
+            self.fail(
+                pos, t("{where}: not a number of faces", where=where), f"1-{MAX_FACES}", faces
+            )
             return
         if rec.get("fixed") is True:
             self.on_fixed_roll(pos, where, rec, side, faces)
             return
         if not isinstance(hidden, bool):
-            self.fail(pos, f"{where}: the hidden flag is not true or false", "a bool", hidden)
+            self.fail(
+                pos,
+                t("{where}: the hidden flag is not true or false", where=where),
+                t("a bool"),
+                hidden,
+            )
             return
-        ep = self._open_epoch(pos, rec.get("epoch"), "roll")
+        ep = self._open_epoch(pos, rec.get("epoch"), t("roll"))
         if ep is None:
             return
         n = rec.get("n")
@@ -46,7 +57,12 @@ class RollChecks(EpochChecks):
             return
         value = rec.get("value")
         if not _is_int(value) or not 1 <= value <= faces:
-            self.fail(pos, f"{where}: roll value is not 1-{faces}", f"1-{faces}", value)
+            self.fail(
+                pos,
+                t("{where}: roll value is not 1-{faces}", where=where, faces=faces),
+                f"1-{faces}",
+                value,
+            )
             return
         ep.rolls.append((pos, purpose, n, value, faces))
         self.public.append((side, purpose_kind(purpose), value, faces))
@@ -55,7 +71,12 @@ class RollChecks(EpochChecks):
     def on_fixed_roll(self, pos, where, rec, side, faces):
         value = rec.get("value")
         if not _is_int(value) or not 1 <= value <= faces:
-            self.fail(pos, f"{where}: fixed roll value is not 1-{faces}", f"1-{faces}", value)
+            self.fail(
+                pos,
+                t("{where}: fixed roll value is not 1-{faces}", where=where, faces=faces),
+                f"1-{faces}",
+                value,
+            )
         self.fixed.append({"index": pos, "actor": side, "purpose": rec["purpose"], "value": value})
 
     def _draw_in_sequence(self, pos, where, ep, n) -> bool:
@@ -63,8 +84,11 @@ class RollChecks(EpochChecks):
         if not _is_int(n) or n != ep.last_n + 1:
             self.fail(
                 pos,
-                f"{where}: draw out of sequence in epoch {ep.number} (a draw is"
-                " missing, repeated or renumbered)",
+                t(
+                    "{where}: draw out of sequence in epoch {number} (a draw is missing, repeated or renumbered)",
+                    where=where,
+                    number=ep.number,
+                ),
                 f"n {ep.last_n + 1}",
                 f"n {n}",
             )
@@ -80,26 +104,28 @@ class RollChecks(EpochChecks):
         if self.hidden_commitment is None:
             self.fail(
                 pos,
-                f"{where}: hidden draw before any hidden seed was committed",
-                "a hidden commitment in an earlier epoch row",
+                t("{where}: hidden draw before any hidden seed was committed", where=where),
+                t("a hidden commitment in an earlier epoch row"),
                 None,
             )
             return
         if self.hidden_seed is not None:
             self.fail(
                 pos,
-                f"{where}: hidden draw after the hidden seed was revealed",
-                "no hidden draw after the game ended",
-                f"row {pos}",
+                t("{where}: hidden draw after the hidden seed was revealed", where=where),
+                t("no hidden draw after the game ended"),
+                t("row {pos}", pos=pos),
             )
             return
         if rec.get("value") is not None:
-            self.warnings.append(f"{where}: a hidden draw's value is stored in the clear")
+            self.warnings.append(
+                t("{where}: a hidden draw's value is stored in the clear", where=where)
+            )
         elif not _is_hex64(rec.get("commitment")):
             self.fail(
                 pos,
-                f"{where}: hidden draw without a commitment",
-                "64 hex digits",
+                t("{where}: hidden draw without a commitment", where=where),
+                t("64 hex digits"),
                 rec.get("commitment"),
             )
             return
@@ -109,8 +135,8 @@ class RollChecks(EpochChecks):
         if not isinstance(commitments, list) or not all(_is_hex64(c) for c in commitments):
             self.fail(
                 pos,
-                f"row {pos}: hidden values must be listed as commitments",
-                "a list of 64-hex commitments",
+                at_row(pos, t("hidden values must be listed as commitments")),
+                t("a list of 64-hex commitments"),
                 commitments,
             )
             return
@@ -127,24 +153,26 @@ class RollChecks(EpochChecks):
             committed.update(r.get("commitment") for r in payload["rolls"] if isinstance(r, dict))
         found = self.secrets.setdefault(pos, {})
         if not isinstance(entries, list):
-            self.fail(pos, f"row {pos}: secret is not a list", "a list", type(entries).__name__)
+            self.fail(
+                pos, at_row(pos, t("secret is not a list")), t("a list"), type(entries).__name__
+            )
             return
         for entry in entries:
             c = entry.get("commitment") if isinstance(entry, dict) else None
             if c not in committed:
                 self.fail(
                     pos,
-                    f"row {pos}: a disclosed hidden value names no commitment of this row",
-                    "a commitment of this row's payload",
+                    at_row(pos, t("a disclosed hidden value names no commitment of this row")),
+                    t("a commitment of this row's payload"),
                     c,
                 )
                 continue
             if not check_hidden(c, entry.get("value"), entry.get("salt")):
                 self.fail(
                     pos,
-                    f"row {pos}: a hidden value does not match its commitment",
+                    at_row(pos, t("a hidden value does not match its commitment")),
                     c,
-                    "a value and salt hashing elsewhere",
+                    t("a value and salt hashing elsewhere"),
                 )
                 continue
             found[c] = entry.get("value")
@@ -164,8 +192,14 @@ class RollChecks(EpochChecks):
             else:
                 self.fail(
                     pos,
-                    f"row {pos}: hidden value {c[:12]}... not disclosed although the game ended",
-                    "its value and salt",
+                    at_row(
+                        pos,
+                        t(
+                            "hidden value {value}... not disclosed although the game ended",
+                            value=c[:12],
+                        ),
+                    ),
+                    t("its value and salt"),
                     None,
                 )
 
@@ -179,8 +213,14 @@ class RollChecks(EpochChecks):
         else:
             self.fail(
                 pos,
-                f"row {pos}: hidden draw {purpose!r} not disclosed although the game ended",
-                "its value and salt",
+                at_row(
+                    pos,
+                    t(
+                        "hidden draw {purpose} not disclosed although the game ended",
+                        purpose=repr(purpose),
+                    ),
+                ),
+                t("its value and salt"),
                 None,
             )
             return
@@ -193,8 +233,16 @@ class RollChecks(EpochChecks):
         if expected != value:
             self.fail(
                 pos,
-                f"row {pos}: hidden draw does not recompute ({purpose!r}{die_label(faces)},"
-                f" epoch {k}, n {n})",
+                at_row(
+                    pos,
+                    t(
+                        "hidden draw does not recompute ({purpose}{die_label}, epoch {k}, n {n})",
+                        purpose=repr(purpose),
+                        die_label=die_label(faces),
+                        k=k,
+                        n=n,
+                    ),
+                ),
                 expected,
                 value,
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from adjudicator.core.i18n import t
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.dice import HEX64
 
@@ -65,7 +66,9 @@ class AuditState:
     """What the auditor's checks share while walking a log, and how they record a problem."""
 
     def __init__(self, header, rows):
-        self.header = header if isinstance(header, dict) else {"_error": "header is not an object"}
+        self.header = (
+            header if isinstance(header, dict) else {"_error": t("header is not an object")}
+        )
         self.rows = rows
         self.failures: list[dict] = []
         self.warnings: list[str] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -392,8 +393,10 @@ def test_the_rules_never_import_the_renderer():
 
 
 def test_the_toolkit_knows_no_game():
-    """render/ is game-agnostic: it imports nothing of the adjudicator and names no side."""
+    """render/ is game-agnostic: it imports nothing of the adjudicator but the texts' leaf
+    module (adjudicator.core.i18n: a Language to say its own words in) and names no side."""
+    leaf = re.compile(r"^from adjudicator\.core\.i18n import [\w, ]+$", re.MULTILINE)
     for path in (ROOT / "render").rglob("*.py"):
-        text = path.read_text("utf-8").lower()
+        text = leaf.sub("", path.read_text("utf-8")).lower()
         for word in ("adjudicator", "soviet", "german"):
             assert word not in text, (path, word)

@@ -1,7 +1,7 @@
 """The Hell's Gate map drawer: state in, PNG bytes out, no other I/O.
 
-    draw(system, state, events, view=None, title=None) -> bytes   # what the application calls
-    draw_focus(system, state, events, view=None, title=None) -> bytes   # a post's phone image
+    draw(system, state, events, view=None, title=None, language=EN) -> bytes   # the app's call
+    draw_focus(system, state, events, view=None, title=None, language=EN) -> bytes   # a post's
     draw_map(scenario, state, events=(), view=None, title=None) -> bytes
     draw_debug(scenario, state, events=(), view=None, title=None) -> dict
     visible_units(scenario, state, view=None) -> list[UnitState]
@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.core.i18n import EN, Language
 from adjudicator.hells_gate.drawer.events import EventLike
 from adjudicator.hells_gate.drawer.focus import compose_focus
 from adjudicator.hells_gate.drawer.frame import (
@@ -48,9 +49,11 @@ def draw_map(
     events: Iterable[EventLike] = (),
     view: str | None = None,
     title: str | None = None,
+    *,
+    language: Language = EN,
 ) -> bytes:
     """The map as PNG bytes."""
-    return draw_png(scenario, state, events, view, title)
+    return draw_png(scenario, state, events, view, title, language=language)
 
 
 def draw(
@@ -59,10 +62,12 @@ def draw(
     events: Iterable[EventLike] = (),
     view: str | None = None,
     title: str | None = None,
+    *,
+    language: Language = EN,
 ) -> bytes:
     """The drawer's entry point for the application core (GameSystem.drawer names this
-    package): the map of a bound Hell's Gate system's state."""
-    return draw_png(system.scenario, state, events, view, title)
+    package): the map of a bound Hell's Gate system's state, its labels in `language`."""
+    return draw_png(system.scenario, state, events, view, title, language=language)
 
 
 def draw_focus(
@@ -71,11 +76,14 @@ def draw_focus(
     events: Iterable[EventLike] = (),
     view: str | None = None,
     title: str | None = None,
+    *,
+    language: Language = EN,
 ) -> bytes:
     """The focus image of a phase post (drawer/focus.py): the area of the last phase's actions,
-    cropped and enlarged, a compact panel below, at most 1280 px on its long side."""
-    img, _ = compose_focus(system.scenario, state, events, view, title)
-    return png.encode(img, static_layer(system.scenario).palette)
+    cropped and enlarged, a compact panel below, at most 1280 px on its long side; its labels
+    in `language`."""
+    img, _ = compose_focus(system.scenario, state, events, view, title, language=language)
+    return png.encode(img, static_layer(system.scenario, language).palette)
 
 
 def draw_debug(
@@ -84,11 +92,13 @@ def draw_debug(
     events: Iterable[EventLike] = (),
     view: str | None = None,
     title: str | None = None,
+    *,
+    language: Language = EN,
 ) -> dict[str, Any]:
     """What draw_map draws, as data, for tests: unit id -> hex, pixel box and centre, markers,
     arrows and labels, the legend keys and the kinds of things drawn; "image" is the RGB image
     before encoding."""
-    _, dbg = compose(scenario, state, events, view, title)
+    _, dbg = compose(scenario, state, events, view, title, language=language)
     return dbg
 
 

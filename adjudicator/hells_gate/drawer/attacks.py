@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.hells_gate.drawer import colours, symbols
+from adjudicator.core.i18n import say, t
+from adjudicator.hells_gate.drawer import colours, symbols, words
 from adjudicator.hells_gate.drawer.colours import RGB
 from adjudicator.hells_gate.drawer.events import Attack, Summary
 from adjudicator.hells_gate.drawer.sizes import SMALL
@@ -97,10 +98,17 @@ def _attack_label(
 ) -> tuple[int, int, int, int]:
     """A small box next to the target: number, final odds, die and hits. Placed where it covers
     the least of the counters, names, arrows and other labels."""
-    line1 = f"{atk.final_column}" + (
-        " decisive" if atk.decisive else (" overstack" if atk.overstack else "")
-    )
-    lines = [(line1, SMALL + 1, 4), (f"die {atk.die}: {atk.result}", SMALL, 26)]
+    lang = f.lang
+    column = str(atk.final_column)
+    if atk.decisive:
+        line1 = say(t("{column} decisive", column=column), lang)
+    elif atk.overstack:
+        line1 = say(t("{column} overstack", column=column), lang)
+    else:
+        line1 = column
+    result = words.result_text(atk.hits, lang)
+    line2 = say(t("die {die}: {result}", die=atk.die, result=result), lang)
+    lines = [(line1, SMALL + 1, 4), (line2, SMALL, 26)]
     w = overlay.badge_label_width(lines, badge=24)
     mx0, _, mx1, _ = f.lay.map_box
     bounds = (mx0 - 10, 2, mx1 + 14, f.img.height - 2)

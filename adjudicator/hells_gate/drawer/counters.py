@@ -18,7 +18,7 @@ from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import UnitSpec
 from render import canvas
 from render.canvas import Box, Canvas, Colour, Draw
-from render.text import text_fitted
+from render.text import text_fitted, wide_now
 
 K = 4  # supersampling of the shapes
 
@@ -97,16 +97,41 @@ def face_colours(side: str, reduced: bool) -> tuple[RGB, RGB]:
     return c["face"], c["text"]
 
 
-@lru_cache(maxsize=4096)
 def sprite(
-    spec: UnitSpec, reduced: bool, oos: bool, retreated: bool, size: int, strip: int
+    spec: UnitSpec,
+    reduced: bool,
+    oos: bool,
+    retreated: bool,
+    size: int,
+    strip: int,
+    labels: tuple[str, str] = ("OOS", "RET"),
 ) -> Canvas:
-    """The counter of one unit, size x size, plus the marker strip if it carries a marker."""
+    """The counter of one unit, size x size, plus the marker strip if it carries a marker
+    (labels: the strip's words for the two markers, in the map's language); drawn once per
+    font (render.text.wide_font)."""
+    return _sprite(spec, reduced, oos, retreated, size, strip, labels, wide_now())
+
+
+@lru_cache(maxsize=4096)
+def _sprite(
+    spec: UnitSpec,
+    reduced: bool,
+    oos: bool,
+    retreated: bool,
+    size: int,
+    strip: int,
+    labels: tuple[str, str],
+    wide: bool,
+) -> Canvas:
     img = _shapes(spec, reduced, size)
     _face_text(img, spec, reduced, size)
     if not (oos or retreated) or not strip:
         return img
-    return _with_markers(img, oos, retreated, size, strip)
+    return _with_markers(img, oos, retreated, size, strip, labels)
+
+
+def clear_cache() -> None:
+    _sprite.cache_clear()
 
 
 def _box_geometry(size: int) -> tuple[int, int, int, int, int]:
@@ -148,7 +173,9 @@ def _face_text(img: Canvas, spec: UnitSpec, reduced: bool, size: int) -> None:
     text_fitted(img, (size / 2, size * 0.875), strength, SMALL + 1, text, size - 6)
 
 
-def _with_markers(img: Canvas, oos: bool, retreated: bool, size: int, strip: int) -> Canvas:
+def _with_markers(
+    img: Canvas, oos: bool, retreated: bool, size: int, strip: int, labels: tuple[str, str]
+) -> Canvas:
     """The counter with its marker strip under it: OOS, RET or both side by side."""
     out = canvas.new_image((size, size + strip), colours.SHADOW)
     out.paste(img, (0, 0))
@@ -156,8 +183,8 @@ def _with_markers(img: Canvas, oos: bool, retreated: bool, size: int, strip: int
     parts = [
         p
         for p, on in (
-            (("OOS", colours.OOS, colours.OOS_TEXT), oos),
-            (("RET", colours.RETREAT, colours.RETREAT_TEXT), retreated),
+            ((labels[0], colours.OOS, colours.OOS_TEXT), oos),
+            ((labels[1], colours.RETREAT, colours.RETREAT_TEXT), retreated),
         )
         if on
     ]
@@ -170,7 +197,7 @@ def _with_markers(img: Canvas, oos: bool, retreated: bool, size: int, strip: int
     return out
 
 
-def draw_badge(img: Canvas, box: tuple[int, int, int, int], label: str) -> None:
+def draw_badge(img: Canvas, box: tuple[int, int, int, int], label: str, more: str = "more") -> None:
     """The count badge of a stack too big for its hex: a dark tile saying how many more units
     are there (the panel lists them)."""
     d = canvas.draw(img)
@@ -180,4 +207,4 @@ def draw_badge(img: Canvas, box: tuple[int, int, int, int], label: str) -> None:
     d.rectangle((x0, y0, x1, y1), fill=colours.HILITE, outline=colours.INK)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     text_fitted(img, (cx, cy - 9), label, SMALL + 4, (255, 255, 255), x1 - x0 - 6)
-    text_fitted(img, (cx, cy + 16), "more", SMALL, (255, 255, 255), x1 - x0 - 6)
+    text_fitted(img, (cx, cy + 16), more, SMALL, (255, 255, 255), x1 - x0 - 6)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.core.events import Event
+from adjudicator.core.events import Event, event_text
 from adjudicator.hells_gate.scenario import Scenario
 
 EventLike = Event | dict[str, Any]  # an Event, or its dict (Event.to_dict(), as stored)
@@ -111,7 +111,7 @@ def _note(s: Summary, kind: str | None, ev: dict[str, Any]) -> None:
     elif kind == "UnitRebuilt":
         s.rebuilt.append(ev["unit"])
     elif kind in ("WeatherChanged", "WeatherStays"):
-        s.weather = ev.get("text")
+        s.weather = event_text(ev)  # a Msg where the event stored one
 
 
 def _attack(scenario: Scenario, number: int, ev: dict[str, Any]) -> Attack:

@@ -10,14 +10,17 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from adjudicator.core.i18n import EN, ENGLISH, Language, Msg, say, t
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.events import EventLike
 from adjudicator.hells_gate.drawer.sizes import SMALL
+from adjudicator.hells_gate.drawer.words import scenario_title
+from adjudicator.hells_gate.listing_words import phase_name, side_name, weather_name
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
 from render import canvas
 from render.canvas import Canvas
-from render.text import text, text_length, wrap
+from render.text import text, text_length, wide_font, wrap
 
 FOCUS_MAX = 1280  # the long side of a focus image, at most
 MAX_ENLARGE = 1.6  # a small area is enlarged at most this much
@@ -72,17 +75,31 @@ def compose_focus(
     events: Iterable[EventLike] = (),
     view: str | None = None,
     title: str | None = None,
+    *,
+    language: Language = EN,
 ) -> tuple[Canvas, dict[str, Any]]:
     """The focus image and what it shows: {"crop": box of the full map, "scale", "size",
-    "hexes": the actions' hexes, "panel_lines"}."""
+    "hexes": the actions' hexes, "panel_lines"}; every label in the language."""
     from adjudicator.hells_gate.drawer.frame import compose
 
-    full, dbg = compose(scenario, state, events, view, title)
+    full, dbg = compose(scenario, state, events, view, title, language=language)
+    with wide_font(language.code != ENGLISH):
+        return _focus(scenario, state, full, dbg, title, language)
+
+
+def _focus(
+    scenario: Scenario,
+    state: GameState,
+    full: Canvas,
+    dbg: dict[str, Any],
+    title: str | None,
+    language: Language,
+) -> tuple[Canvas, dict[str, Any]]:
     box = crop_box(scenario, dbg)
     cw, ch = box[2] - box[0], box[3] - box[1]
     width = min(FOCUS_MAX, round(cw * MAX_ENLARGE))
     for _ in range(3):  # the panel's height depends on its width, the map's scale on both
-        lines = _panel_lines(scenario, state, dbg, title, width - 2 * PAD)
+        lines = _panel_lines(scenario, state, dbg, title, width - 2 * PAD, language)
         panel_h = PAD * 2 + LINE * len(lines)
         scale = min(FOCUS_MAX / cw, (FOCUS_MAX - panel_h) / ch, MAX_ENLARGE)
         w, h = math.floor(cw * scale), math.floor(ch * scale)
@@ -108,22 +125,43 @@ def compose_focus(
 
 
 def _panel_lines(
-    scenario: Scenario, state: GameState, dbg: dict[str, Any], title: str | None, width: float
+    scenario: Scenario,
+    state: GameState,
+    dbg: dict[str, Any],
+    title: str | None,
+    width: float,
+    lang: Language = EN,
 ) -> list[tuple[str, colours.RGB, int]]:
     """Title; turn, phase, whose move, weather, VP; then what happened, wrapped, at most
     PANEL_LINES lines (the last one says how many more the full map lists)."""
     p = dbg["panel"]
-    side = colours.SIDE.get(p["active"] or "")
-    status = f"Turn {p['turn']} of {scenario.turns}, {p['phase']}, {p['weather']}"
+    active = p["active"] or ""
+    status: Msg = t(
+        "Turn {turn} of {turns}, {phase}, {weather}",
+        turn=p["turn"],
+        turns=scenario.turns,
+        phase=phase_name(p["phase"]),
+        weather=weather_name(p["weather"]),
+    )
     if state.result is not None:
-        status += ", game over"
-    elif side is not None:
-        status += f", {side['name']} to {'decide' if state.pending else 'move'}"
-    status += f". VP: Soviet {p['vp']['soviet']}, German {p['vp']['german']}"
+        status = t("{status}, game over", status=status)
+    elif active in colours.SIDE and state.pending:
+        status = t("{status}, {side} to decide", status=status, side=side_name(active))
+    elif active in colours.SIDE:
+        status = t("{status}, {side} to move", status=status, side=side_name(active))
+    vp = p["vp"]
+    status = t(
+        "{status}. VP: Soviet {soviet}, German {german}",
+        status=status,
+        soviet=vp["soviet"],
+        german=vp["german"],
+    )
+    game = say(scenario_title(scenario), lang)
+    shown = say(title, lang) if title else game
     head: list[tuple[str, colours.RGB, int]] = [
-        (s, colours.PANEL_TEXT, SMALL + 2) for s in wrap(title or scenario.title, SMALL + 2, width)
+        (s, colours.PANEL_TEXT, SMALL + 2) for s in wrap(shown, SMALL + 2, width)
     ]
-    head += [(s, colours.PANEL_MUTED, SMALL) for s in wrap(status, SMALL, width)]
+    head += [(s, colours.PANEL_MUTED, SMALL) for s in wrap(say(status, lang), SMALL, width)]
     body = [
         ("    " * (i > 0) + s, colour, SMALL)
         for line, colour, _ in dbg["happened_items"]
@@ -132,6 +170,6 @@ def _panel_lines(
     if len(body) > PANEL_LINES:
         more = len(body) - PANEL_LINES + 1
         body = body[: PANEL_LINES - 1] + [
-            (f"... {more} more lines: say `map full`", colours.PANEL_MUTED, SMALL)
+            (say(t("... {n} more lines: say `map full`", n=more), lang), colours.PANEL_MUTED, SMALL)
         ]
     return head + body

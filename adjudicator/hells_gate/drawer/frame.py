@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.core.i18n import EN, ENGLISH, Language, say, t
 from adjudicator.hells_gate.drawer import (
     attacks,
     colours,
@@ -19,6 +20,7 @@ from adjudicator.hells_gate.drawer import (
     stacking,
     symbols,
     terrain,
+    words,
 )
 from adjudicator.hells_gate.drawer.events import EventLike, Summary, summarise
 from adjudicator.hells_gate.drawer.sizes import COUNTER, STRIP
@@ -30,11 +32,12 @@ from render.cache import LayerCache
 from render.canvas import Canvas
 from render.hexes import Layout
 from render.placement import Occupancy, exit_distance
+from render.text import wide_font
 
 IntBox = tuple[int, int, int, int]  # a counter's box (x0, y0, x1, y1) on the image
 Placement = tuple[UnitState, IntBox, int]  # unit, box, counter size
 
-_layers: LayerCache[terrain.Static] = LayerCache(max_size=8)
+_layers: dict[str, LayerCache[terrain.Static]] = {}  # by language code
 
 
 def fingerprint(scenario: Scenario) -> str:
@@ -54,12 +57,14 @@ def fingerprint(scenario: Scenario) -> str:
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 
-def static_layer(scenario: Scenario) -> terrain.Static:
-    """The static layer of this scenario, built once per process and reused for every image.
+def static_layer(scenario: Scenario, language: Language = EN) -> terrain.Static:
+    """The static layer of this scenario in a language, built once per process and reused for
+    every image.
 
     Looked up by object identity first (no hashing on the hot path), then by a fingerprint of the
     map data, so two Scenario objects parsed from the same text share one layer."""
-    return _layers.get(scenario, fingerprint, terrain.build, _add_palette)
+    cache = _layers.setdefault(language.code, LayerCache(max_size=8))
+    return cache.get(scenario, fingerprint, lambda s: terrain.build(s, language), _add_palette)
 
 
 def _add_palette(scenario: Scenario, layer: terrain.Static) -> None:
@@ -67,8 +72,9 @@ def _add_palette(scenario: Scenario, layer: terrain.Static) -> None:
 
 
 def clear_cache() -> None:
-    _layers.clear()
-    counters.sprite.cache_clear()
+    for cache in _layers.values():
+        cache.clear()
+    counters.clear_cache()
 
 
 def visible_units(scenario: Scenario, state: GameState, view: str | None = None) -> list[UnitState]:
@@ -94,6 +100,7 @@ class Frame:
     plans: dict[str, stacking.StackPlan] = field(default_factory=dict)  # hex -> its stack's
     occ: Occupancy = field(init=False)  # everything, for labels (set by _occupancy)
     text_occ: Occupancy = field(init=False)  # hex ids and names, for arrows (set by _occupancy)
+    lang: Language = field(default_factory=lambda: EN)  # the language of the labels
 
     @property
     def lay(self) -> Layout:
@@ -111,13 +118,29 @@ def compose(
     events: Iterable[EventLike] = (),
     view: str | None = None,
     title: str | None = None,
+    *,
+    language: Language = EN,
 ) -> tuple[Canvas, dict[str, Any]]:
-    """The RGB image of the map and, for tests, what was drawn where (see draw_debug)."""
-    st = static_layer(scenario)
+    """The RGB image of the map and, for tests, what was drawn where (see draw_debug); every
+    label in `language` (in a font with its letters)."""
+    with wide_font(language.code != ENGLISH):
+        return _compose(scenario, state, events, view, title, language)
+
+
+def _compose(
+    scenario: Scenario,
+    state: GameState,
+    events: Iterable[EventLike],
+    view: str | None,
+    title: str | None,
+    language: Language,
+) -> tuple[Canvas, dict[str, Any]]:
+    st = static_layer(scenario, language)
     img = st.image.copy()
     summary = summarise(scenario, events)
     units = visible_units(scenario, state, view)
-    f = Frame(scenario, state, st, img, _debug(scenario, st, img, view), {u.id for u in units})
+    dbg = _debug(scenario, st, img, view)
+    f = Frame(scenario, state, st, img, dbg, {u.id for u in units}, lang=language)
     placements = _place(f, units)
     _occupancy(f)
     _names(f)
@@ -127,7 +150,7 @@ def compose(
     attacks.draw_retreats(f, summary)
     attacks.draw_attacks(f, summary)
     vp = state.vp if state.vp else victory_points(scenario, state)
-    panel.draw_panel(img, st, scenario, state, summary, vp, view, title, f.dbg)
+    panel.draw_panel(img, st, scenario, state, summary, vp, view, title, f.dbg, language)
     f.dbg["image"] = img
     return img, f.dbg
 
@@ -138,9 +161,11 @@ def draw_png(
     events: Iterable[EventLike] = (),
     view: str | None = None,
     title: str | None = None,
+    *,
+    language: Language = EN,
 ) -> bytes:
-    img, _ = compose(scenario, state, events, view, title)
-    return png.encode(img, static_layer(scenario).palette)
+    img, _ = compose(scenario, state, events, view, title, language=language)
+    return png.encode(img, static_layer(scenario, language).palette)
 
 
 def _debug(scenario: Scenario, st: terrain.Static, img: Canvas, view: str | None) -> dict[str, Any]:
@@ -255,7 +280,8 @@ def _counters(f: Frame, placements: Sequence[Placement]) -> None:
         spec = f.scenario.units[u.id]
         reduced = bool(u.reduced and spec.steps == 2)
         strip = STRIP if box[3] - box[1] > size else 0
-        spr = counters.sprite(spec, reduced, u.oos, u.retreated, size, strip)
+        labels = words.strip_labels(f.lang)
+        spr = counters.sprite(spec, reduced, u.oos, u.retreated, size, strip, labels)
         d.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=colours.SHADOW)
         f.img.paste(spr, box[:2])
         marks = [m for m, on in (("oos", u.oos), ("retreat", u.retreated)) if on]
@@ -278,5 +304,5 @@ def _counters(f: Frame, placements: Sequence[Placement]) -> None:
     for h, p in f.plans.items():
         if p.badge is not None:
             hidden = len(f.dbg["stacks"][h]) - len(p.boxes)
-            counters.draw_badge(f.img, p.badge, f"+{hidden}")
+            counters.draw_badge(f.img, p.badge, f"+{hidden}", say(t("more"), f.lang))
             f.dbg["badges"][h] = p.badge

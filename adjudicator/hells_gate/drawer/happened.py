@@ -8,9 +8,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from adjudicator.core.i18n import EN, Language, Msg, say, t
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.events import Summary
 from adjudicator.hells_gate.drawer.sizes import SMALL
+from adjudicator.hells_gate.drawer.words import result_text
+from adjudicator.hells_gate.listing_words import designation, side_name
 from adjudicator.hells_gate.scenario import Scenario
 from render.canvas import Canvas, Colour, Draw
 from render.panel import text_block
@@ -18,23 +21,23 @@ from render.text import NB, wrap
 
 Line = tuple[str, Colour, int]  # text, colour, size
 
-SHIFT_NAMES = {
-    "S1": "def. OOS",
-    "S2": "def. OOS",
-    "S3": "mud",
-    "S4": "woods",
-    "S5": "river",
-    "S6": "att. OOS",
-    "S7": "att. OOS",
+SHIFT_NAMES = {  # 8.11
+    "S1": t("def. OOS"),
+    "S2": t("def. OOS"),
+    "S3": t("mud"),
+    "S4": t("woods"),
+    "S5": t("river"),
+    "S6": t("att. OOS"),
+    "S7": t("att. OOS"),
 }
 
 
-def shift_text(shift: Mapping[str, Any]) -> str:
+def shift_text(shift: Mapping[str, Any], language: Language = EN) -> str:
     code = shift.get("code", "")
-    name = SHIFT_NAMES.get(code, code)
+    name: Msg | str = SHIFT_NAMES.get(code, code)
     if code == "S4" and "cherkassy" in str(shift.get("reason", "")):
-        name = "city"
-    return f"{name}{NB}{shift.get('columns', 0):+d}"
+        name = t("city")
+    return f"{say(name, language)}{NB}{shift.get('columns', 0):+d}"
 
 
 def draw_happened(
@@ -48,76 +51,119 @@ def draw_happened(
     bottom: float,
     dbg: dict[str, Any],
     stacks: Sequence[tuple[str, list[str]]] = (),
+    language: Language = EN,
 ) -> None:
     d.line((x0, y, x0 + W, y), fill=colours.PANEL_LINE, width=2)
     y += 8
-    lines = happened_lines(scenario, s, stacks, W)
+    lines = happened_lines(scenario, s, stacks, W, language)
     shown = text_block(img, x0, y, bottom, lines, colours.PANEL_MUTED, more_size=SMALL, width=W)
     dbg["happened"] = [t for t, _, _ in lines]
-    dbg["happened_items"] = happened_lines(scenario, s, stacks, math.inf)  # one per item
+    dbg["happened_items"] = happened_lines(scenario, s, stacks, math.inf, language)  # one each
     dbg["happened_shown"] = shown
     dbg["destroyed"] = [u for u, _, _ in s.destroyed]
 
 
 def happened_lines(
-    scenario: Scenario, s: Summary, stacks: Sequence[tuple[str, list[str]]], W: float
+    scenario: Scenario,
+    s: Summary,
+    stacks: Sequence[tuple[str, list[str]]],
+    W: float,
+    language: Language = EN,
 ) -> list[Line]:
     """What happened, wrapped to W: the stacks drawn with a count badge (every unit there),
-    the attacks, the units, the weather."""
+    the attacks, the units, the weather; said in the language."""
     lines: list[Line] = [
-        (f"STACK {h}: {', '.join(us)}", colours.PANEL_TEXT, SMALL) for h, us in stacks
-    ]
-    lines += _attack_lines(s, W) + _unit_lines(scenario, s, W)  # (text, colour, size)
-    if s.weather:
-        lines.append((s.weather, colours.PANEL_MUTED, SMALL))
-    if not lines:
-        lines.append(
-            ("Nothing happened on the map since the last image.", colours.PANEL_MUTED, SMALL)
+        (
+            say(t("STACK {hex}: {units}", hex=h, units=", ".join(us)), language),
+            colours.PANEL_TEXT,
+            SMALL,
         )
+        for h, us in stacks
+    ]
+    lines += _attack_lines(s, W, language) + _unit_lines(scenario, s, W, language)
+    if s.weather:
+        lines.append((say(s.weather, language), colours.PANEL_MUTED, SMALL))
+    if not lines:
+        nothing = say(t("Nothing happened on the map since the last image."), language)
+        lines.append((nothing, colours.PANEL_MUTED, SMALL))
     return lines
 
 
-def _attack_lines(s: Summary, W: float) -> list[Line]:
+def _attack_lines(s: Summary, W: float, lang: Language) -> list[Line]:
     if not s.attacks:
         return []
     turn, _ = s.combat_phase or (None, "")
     side = s.attacks[0].side
-    when = f"{colours.SIDE[side]['name'] if side in colours.SIDE else ''} combat".strip()
-    lines: list[Line] = [
-        (f"ATTACKS, {when}" + (f", turn {turn}" if turn else ""), colours.PANEL_TEXT, SMALL)
-    ]
+    when = t("{side} combat", side=side_name(side)) if side in colours.SIDE else t("combat")
+    if turn:
+        head = t("ATTACKS, {when}, turn {turn}", when=when, turn=turn)
+    else:
+        head = t("ATTACKS, {when}", when=when)
+    lines: list[Line] = [(say(head, lang), colours.PANEL_TEXT, SMALL)]
     for a in s.attacks:
-        shifts = ", ".join(shift_text(sh) for sh in a.shifts)
-        kind = " decisive" if a.decisive else (" overstack" if a.overstack else "")
-        line = (
-            f"{a.number}. {a.hex} by {' '.join(a.attackers)}: {a.attack_strength}:"
-            f"{a.defense_strength}, {a.raw_column}"
-            + (f" ({shifts})" if shifts else "")
-            + f" = {a.final_column}{kind}, die{NB}{a.die}:{NB}{a.result.replace(' ', NB)}"
+        shifts = ", ".join(shift_text(sh, lang) for sh in a.shifts)
+        kind = t(" decisive") if a.decisive else (t(" overstack") if a.overstack else "")
+        said = t(
+            "{n}. {hex} by {units}: {attack}:{defense}, {raw}{shifts} = {final}{kind}, "
+            "die{nb}{die}:{nb}{result}",
+            n=a.number,
+            hex=a.hex,
+            units=" ".join(a.attackers),
+            attack=a.attack_strength,
+            defense=a.defense_strength,
+            raw=a.raw_column,
+            shifts=f" ({shifts})" if shifts else "",
+            final=a.final_column,
+            kind=kind,
+            nb=NB,
+            die=a.die,
+            result=result_text(a.hits, lang).replace(" ", NB),
         )
+        line = say(said, lang)
         for i, part in enumerate(wrap(line, SMALL, W - 30)):
             lines.append(("    " * (i > 0) + part, colours.PANEL_TEXT, SMALL))
     return lines
 
 
-def _unit_lines(scenario: Scenario, s: Summary, W: float) -> list[Line]:
+def _destroyed(scenario: Scenario, unit: str, hex_id: str | None, lang: Language) -> str:
+    what = designation(scenario.units[unit])
+    if hex_id:
+        return say(t("{unit} ({name}) in {hex}", unit=unit, name=what, hex=hex_id), lang)
+    return f"{unit} ({say(what, lang)})"
+
+
+def _unit_lines(scenario: Scenario, s: Summary, W: float, lang: Language) -> list[Line]:
+    def said(msg: Msg) -> str:
+        return say(msg, lang)
+
     groups = [
         (
-            "DESTROYED",
+            said(t("DESTROYED")),
             colours.RETREAT,
+            [_destroyed(scenario, u, h, lang) for u, h, _ in s.destroyed if u in scenario.units],
+        ),
+        (
+            said(t("Retreated")),
+            colours.PANEL_TEXT,
             [
-                f"{u} ({scenario.units[u].designation})" + (f" in {h}" if h else "")
-                for u, h, _ in s.destroyed
-                if u in scenario.units
+                said(t("{unit} {origin} to {hex}", unit=u, origin=a, hex=b))
+                for u, a, b in s.retreats
             ],
         ),
-        ("Retreated", colours.PANEL_TEXT, [f"{u} {a} to {b}" for u, a, b in s.retreats]),
-        ("Reduced", colours.PANEL_TEXT, list(dict.fromkeys(s.flipped))),
-        ("Rebuilt", colours.PANEL_TEXT, s.rebuilt),
-        ("Entered", colours.PANEL_TEXT, [f"{u} at {h}" for u, h in s.entered]),
-        ("Broke out", colours.PANEL_TEXT, [f"{u} from {h}" for u, h in s.broke_out]),
-        ("Never enters", colours.PANEL_TEXT, s.never_entered),
-        ("Moved", colours.PANEL_TEXT, [f"{u} {'-'.join(p)}" for u, p in s.moves]),
+        (said(t("Reduced")), colours.PANEL_TEXT, list(dict.fromkeys(s.flipped))),
+        (said(t("Rebuilt")), colours.PANEL_TEXT, s.rebuilt),
+        (
+            said(t("Entered")),
+            colours.PANEL_TEXT,
+            [said(t("{unit} at {hex}", unit=u, hex=h)) for u, h in s.entered],
+        ),
+        (
+            said(t("Broke out")),
+            colours.PANEL_TEXT,
+            [said(t("{unit} from {hex}", unit=u, hex=h)) for u, h in s.broke_out],
+        ),
+        (said(t("Never enters")), colours.PANEL_TEXT, s.never_entered),
+        (said(t("Moved")), colours.PANEL_TEXT, [f"{u} {'-'.join(p)}" for u, p in s.moves]),
     ]
     lines: list[Line] = []
     for head, col, items in groups:

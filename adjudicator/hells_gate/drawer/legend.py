@@ -9,45 +9,52 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from adjudicator.core.i18n import EN, Language, Msg, say, t
 from adjudicator.hells_gate.drawer import colours, counters, symbols
 from adjudicator.hells_gate.drawer.sizes import COUNTER, SMALL, STRIP
+from adjudicator.hells_gate.drawer.words import strip_labels
 from adjudicator.hells_gate.scenario import Scenario
 from render import canvas, overlay
 from render import legend as toolkit
 from render.canvas import Canvas, Draw
-from render.text import font, wrap
+from render.text import font_for, wrap
 
 if TYPE_CHECKING:
     from adjudicator.hells_gate.drawer.terrain import Static
 
-Row = tuple[str, str, Callable[[float, float], None]]  # key, label, draw(x, y)
+Row = tuple[str, Msg, Callable[[float, float], None]]  # key, label, draw(x, y)
 
 SAMPLE = COUNTER  # side of the sample counters: as on the map
-NATO_TYPES = [
-    ("infantry", "infantry"),
-    ("cavalry", "cavalry"),
-    ("armor", "armour"),
-    ("mech", "mechanised"),
+NATO_LABELS = [
+    ("infantry", t("infantry")),
+    ("cavalry", t("cavalry")),
+    ("armor", t("armour")),
+    ("mech", t("mechanised")),
 ]
 
 
-def draw_legend(img: Canvas, scenario: Scenario, st: Static) -> None:
-    """The legend at the bottom of the panel, its text at sizes.SMALL; every arrow and trail in
-    the colour of the side that drew it, as on the map."""
+def draw_legend(img: Canvas, scenario: Scenario, st: Static, language: Language = EN) -> None:
+    """The legend at the bottom of the panel, its text at sizes.SMALL in the language; every
+    arrow and trail in the colour of the side that drew it, as on the map."""
     lay = st.layout
     d = canvas.draw(img)
     x0 = st.panel_x + 16
     W = lay.panel_w - 32
-    about = wrap(COUNTER_TEXT, SMALL, W)
-    rows = _terrain_rows(img, d) + _symbol_rows(img, d)
+    about = wrap(say(COUNTER_TEXT, language), SMALL, W)
+    rows = [
+        (key, say(label, language), fn)
+        for key, label, fn in _terrain_rows(img, d) + _symbol_rows(img, d)
+    ]
+    nato = [(key, say(label, language)) for key, label in NATO_LABELS]
     per_col = math.ceil(len(rows) / 2)
     samples_h = SAMPLE + STRIP + 2 + 2 * (SMALL + 4) + 8  # counters, marker strips, 2 lines
     height = 34 + samples_h + len(about) * LINE + 2 * NATO_H + 4 + per_col * ROW
     top = lay.size[1] - height - 12
     st.legend_top = top
-    toolkit.heading(d, x0, top, W, "LEGEND", colours.PANEL_LINE, colours.PANEL_TEXT, SMALL)
+    heading = say(t("LEGEND"), language)
+    toolkit.heading(d, x0, top, W, heading, colours.PANEL_LINE, colours.PANEL_TEXT, SMALL)
     y = top + 34
-    samples = _samples(scenario)
+    samples = _samples(scenario, language)
     sprites = [(spr, label) for _, spr, label in samples]
     toolkit.sample_row(
         img, d, x0, y, W, sprites, colours.PANEL_TEXT, size=SMALL, label_dy=SAMPLE + STRIP + 2
@@ -55,13 +62,13 @@ def draw_legend(img: Canvas, scenario: Scenario, st: Static) -> None:
     st.legend.extend((key, label.replace("\n", " ")) for key, _, label in samples)
     y += samples_h
     for line in about:
-        d.text((x0, y), line, font=font(SMALL), fill=colours.PANEL_MUTED)
+        d.text((x0, y), line, font=font_for(line, SMALL), fill=colours.PANEL_MUTED)
         y += LINE
-    for pair in (NATO_TYPES[:2], NATO_TYPES[2:]):
-        items = [(_nato_box(t), label) for t, label in pair]
+    for pair in (nato[:2], nato[2:]):
+        items = [(_nato_box(kind), label) for kind, label in pair]
         toolkit.inline_row(img, d, x0, y, W, items, colours.PANEL_TEXT, size=SMALL)
         y += NATO_H
-    st.legend.extend((f"nato_{t}", label) for t, label in NATO_TYPES)
+    st.legend.extend((f"nato_{kind}", label) for kind, label in nato)
     toolkit.symbol_columns(
         d,
         x0,
@@ -85,33 +92,32 @@ def _recorded(st: Static, key: str, fn: Callable[[float, float], None]) -> Calla
     return at
 
 
-COUNTER_TEXT = "Counter: id, size (X bde, XX div, XXX corps), type, strength; [n] bracketed."
+COUNTER_TEXT = t("Counter: id, size (X bde, XX div, XXX corps), type, strength; [n] bracketed.")
 LINE = 22  # between lines of text
 ROW = 28  # between rows of symbols
 NATO_H = 28  # between rows of unit types
 
 
-def _samples(scenario: Scenario) -> list[tuple[str, Canvas, str]]:
+def _samples(scenario: Scenario, language: Language) -> list[tuple[str, Canvas, str]]:
     """(key, counter sprite, label): a Soviet, a German and a reduced unit, the two markers."""
     units = scenario.units.values()
     sov = next(u for u in units if u.side == "soviet")
     ger = next(u for u in units if u.side == "german")
     red = next((u for u in units if u.side == "german" and u.steps == 2), ger)
     S = SAMPLE
+    marks = strip_labels(language)
+    unit = say(t("unit"), language)  # the id on the sample marker counters
+    oos = counters.sprite(dataclasses.replace(sov, id=unit), False, True, False, S, STRIP, marks)
+    ret = counters.sprite(dataclasses.replace(ger, id=unit), False, False, True, S, STRIP, marks)
     return [
-        ("soviet_unit", counters.sprite(sov, False, False, False, S, 0), "Soviet\n(star)"),
-        ("german_unit", counters.sprite(ger, False, False, False, S, 0), "German\n(cross)"),
-        ("reduced", counters.sprite(red, True, False, False, S, 0), "reduced\nside"),
-        (
-            "oos",
-            counters.sprite(dataclasses.replace(sov, id="unit"), False, True, False, S, STRIP),
-            "out of\nsupply",
-        ),
-        (
-            "retreat",
-            counters.sprite(dataclasses.replace(ger, id="unit"), False, False, True, S, STRIP),
-            "retreat\nmarker",
-        ),
+        (key, spr, say(label, language))
+        for key, spr, label in (
+            ("soviet_unit", counters.sprite(sov, False, False, False, S, 0), t("Soviet\n(star)")),
+            ("german_unit", counters.sprite(ger, False, False, False, S, 0), t("German\n(cross)")),
+            ("reduced", counters.sprite(red, True, False, False, S, 0), t("reduced\nside")),
+            ("oos", oos, t("out of\nsupply")),
+            ("retreat", ret, t("retreat\nmarker")),
+        )
     ]
 
 
@@ -158,13 +164,13 @@ def _terrain_rows(img: Canvas, d: Draw) -> list[Row]:
         d.rectangle((x, y, x + 34, y + 20), fill=colours.WATER)
 
     return [
-        ("clear", "clear", clear),
-        ("woods", "woods", woods),
-        ("cherkassy", "city (Cherkassy)", city),
-        ("town", "town", town),
-        ("river", "river hexside", river),
-        ("map_edge", "map edge", edge),
-        ("dnieper", "Dnieper (off map)", water),
+        ("clear", t("clear"), clear),
+        ("woods", t("woods"), woods),
+        ("cherkassy", t("city (Cherkassy)"), city),
+        ("town", t("town"), town),
+        ("river", t("river hexside"), river),
+        ("map_edge", t("map edge"), edge),
+        ("dnieper", t("Dnieper (off map)"), water),
     ]
 
 
@@ -192,19 +198,15 @@ def _symbol_rows(img: Canvas, d: Draw) -> list[Row]:
         symbols.draw_tychinovka(d, x + 17, y + 10, 12)
 
     return [
-        ("supply_soviet", "Soviet supply hex", sup("soviet")),
-        ("supply_german", "German supply hex", sup("german")),
-        ("airfield", "Korsun airfield", air),
-        ("tychinovka", "Tychinovka (T2)", tych),
-        *(
-            (f"attack_{side}", f"{colours.SIDE[side]['name']} attack", _attack(img, side))
-            for side in colours.SIDE
-        ),
-        *(
-            (f"move_{side}", f"{colours.SIDE[side]['name']} move", _move(img, side))
-            for side in colours.SIDE
-        ),
-        ("retreat_arrow", "retreat", lambda x, y: _retreat(img, x, y)),
+        ("supply_soviet", t("Soviet supply hex"), sup("soviet")),
+        ("supply_german", t("German supply hex"), sup("german")),
+        ("airfield", t("Korsun airfield"), air),
+        ("tychinovka", t("Tychinovka (T2)"), tych),
+        ("attack_soviet", t("Soviet attack"), _attack(img, "soviet")),
+        ("attack_german", t("German attack"), _attack(img, "german")),
+        ("move_soviet", t("Soviet move"), _move(img, "soviet")),
+        ("move_german", t("German move"), _move(img, "german")),
+        ("retreat_arrow", t("retreat"), lambda x, y: _retreat(img, x, y)),
     ]
 
 

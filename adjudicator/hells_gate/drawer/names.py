@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.core.i18n import EN, Language
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.sizes import SMALL
+from adjudicator.hells_gate.drawer.words import town_name
 from adjudicator.hells_gate.scenario import HexSpec
 from render import canvas
 from render.canvas import Canvas
 from render.hexes import Layout
-from render.text import Font, font
+from render.text import Font, font_for
 
 
 def display_name(name: str) -> str:
@@ -76,15 +78,17 @@ def _squeeze(img: Canvas, max_w: float) -> Canvas:
     return img.resize((round(max_w), img.height), canvas.LANCZOS)
 
 
-def name_sprite(lay: Layout, hex_id: str, spec: HexSpec, id_bottom: float) -> NameSprite:
-    """The name of the town in a hex (spec: the hex's scenario data), id_bottom: the bottom of
-    the hex id's text."""
+def name_sprite(
+    lay: Layout, hex_id: str, spec: HexSpec, id_bottom: float, language: Language = EN
+) -> NameSprite:
+    """The name of the town in a hex (spec: the hex's scenario data) in the language (its
+    name_ru in Russian), id_bottom: the bottom of the hex id's text."""
     if spec.name is None:
         raise ValueError(f"{hex_id} has no town name")
-    name = display_name(spec.name)
+    name = town_name(spec, display_name(spec.name), language)
     city = spec.terrain == "cherkassy"
     label = name.upper() if city else name
-    img = _squeeze(_label_image(label, font(SMALL), city), 1.25 * lay.R)
+    img = _squeeze(_label_image(label, font_for(label, SMALL), city), 1.25 * lay.R)
     w, h = img.size
     cx, cy = lay.center(hex_id)
     # in the middle, unless it would run into the symbols at the hex's left and right corners

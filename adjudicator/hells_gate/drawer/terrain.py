@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from adjudicator.core.i18n import EN, Language, say, t
 from adjudicator.hells_gate.drawer import colours, legend, names, symbols
 from adjudicator.hells_gate.drawer.names import NameSprite
 from adjudicator.hells_gate.drawer.sizes import SMALL
@@ -18,7 +19,7 @@ from adjudicator.hells_gate.scenario import Scenario
 from render import canvas
 from render.canvas import Box, Canvas, Colour, Draw, Point
 from render.hexes import Layout
-from render.text import font, vertical_label
+from render.text import font_for, vertical_label
 
 SUPERSAMPLE = 2  # the static layer is drawn at 2x and reduced once
 
@@ -37,7 +38,7 @@ class Static:
     panel_x: int = 0
 
 
-def build(scenario: Scenario) -> Static:
+def build(scenario: Scenario, language: Language = EN) -> Static:
     lay = Layout.for_grid(scenario.grid)
     W, H = lay.size
     k = SUPERSAMPLE
@@ -51,9 +52,9 @@ def build(scenario: Scenario) -> Static:
     img = big.reduce(k)
     st = Static(lay, img, slots=slots, panel_x=lay.panel_box[0])
     # text, at 1x
-    _texts(img, scenario, st, north)
-    _dnieper_label(img, lay)
-    legend.draw_legend(img, scenario, st)
+    _texts(img, scenario, st, north, language)
+    _dnieper_label(img, lay, language)
+    legend.draw_legend(img, scenario, st, language)
     return st
 
 
@@ -135,13 +136,14 @@ def _north_arrow(d: Draw, lay: Layout, k: int) -> Point:
     return nx, ny
 
 
-def _texts(img: Canvas, scenario: Scenario, st: Static, north: Point) -> None:
+def _texts(img: Canvas, scenario: Scenario, st: Static, north: Point, language: Language) -> None:
     """The N of the north arrow, the hex ids and the town names' sprites."""
     lay = st.layout
     d = canvas.draw(img)
     nx, ny = north
-    d.text((nx, ny + 16), "N", font=font(18), fill=colours.EDGE, anchor="mt")
-    id_font = font(21)
+    n = say(t("N"), language)  # north
+    d.text((nx, ny + 16), n, font=font_for(n, 18), fill=colours.EDGE, anchor="mt")
+    id_font = font_for("A1", 21)
     for h, spec in scenario.hexes.items():
         cx, cy = lay.center(h)
         y = cy - lay.h / 2 + 4
@@ -149,7 +151,7 @@ def _texts(img: Canvas, scenario: Scenario, st: Static, north: Point) -> None:
         box = d.textbbox((cx, y), h, font=id_font, anchor="mt")
         st.text_boxes.append(box)
         if spec.name:
-            st.names[h] = names.name_sprite(lay, h, spec, box[3])
+            st.names[h] = names.name_sprite(lay, h, spec, box[3], language)
 
 
 def draw_trees(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
@@ -202,9 +204,10 @@ def draw_city(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
     )
 
 
-def _dnieper_label(img: Canvas, lay: Layout) -> None:
+def _dnieper_label(img: Canvas, lay: Layout, language: Language) -> None:
     """The Dnieper's name, vertical, in the water beyond the east edge."""
-    tmp = vertical_label("DNIEPER", SMALL, colours.RIVER_LABEL, colours.WATER)
+    label = say(t("DNIEPER"), language)
+    tmp = vertical_label(label, SMALL, colours.RIVER_LABEL, colours.WATER)
     mx1 = lay.map_box[2]
     # the notch between the last column's hexes 3 and 4 (or the middle of the edge)
     y = lay.margin + lay.h * (lay.nrows // 2)

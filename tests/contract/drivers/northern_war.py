@@ -25,7 +25,7 @@ def northern_war_masks(state: Any, side: str | None) -> Masks:
             if owner == side:
                 rolled = " ".join(map(str, dice))
                 masks[f"your blocks roll {rolled}: {hits} hit(s)"] = "your blocks roll <dice>"
-                masks[f"dice {rolled}, {hits} hit(s)"] = "<dice>"
+                masks[f"dice {rolled}, {hits} hit{'' if hits == 1 else 's'}"] = "<dice>"
     return masks
 
 
