@@ -124,22 +124,23 @@ def _spectators(
     if len(words) != 3 or words[2].lower() not in ("on", "off"):
         raise ChatRefused(t("say `audit spectators on` or `audit spectators off`."))
     if not moderator:
+        who = chat.name(ctx.user)
         raise ChatRefused(
             t("{who} is not a moderator of {game}: only a moderator says whether"
-              " spectators get the audit files (now: {now}).",
-              who=chat.name(ctx.user), game=game, now=_on(now))
+              " spectators get the audit files (now: on).", who=who, game=game)
+            if now == "on"
+            else t("{who} is not a moderator of {game}: only a moderator says whether"
+                   " spectators get the audit files (now: off).", who=who, game=game)
         )  # fmt: skip
     value = words[2].lower()
     chat_store.set_state(chat.store, _spectators_key(game), value, now=ctx.now)
     return chat.answer(ctx, public=[_spectators_text(game, value)])
 
 
-def _on(value: str) -> str:
-    return t("on") if value == "on" else t("off")
-
-
 def _spectators_text(game: str, value: str) -> str:
-    return t("Spectators' audit files in {game}: {now}.", game=game, now=_on(value))
+    if value == "on":
+        return t("Spectators' audit files in {game}: on.", game=game)
+    return t("Spectators' audit files in {game}: off.", game=game)
 
 
 __all__ = ["SPECTATORS_DEFAULT", "SUBCOMMANDS", "run", "spectators_allowed"]

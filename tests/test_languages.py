@@ -229,7 +229,8 @@ def test_posts_to_linked_chats_are_each_in_their_chats_language(store):
     rows = outbox.rows(store, game=game)
     posts = {r.outgoing.platform: r.outgoing for r in rows if r.outgoing.render}
     assert posts["telegram"].render["lang"] == "ru" and posts["discord"].render["lang"] == "en"
-    assert "Dice: epoch 1 (turn 1)" in posts["discord"].text  # (the post's text is summary's)
+    assert "Dice: epoch 1 (turn 1)" in posts["discord"].text
+    assert "Кубики: эпоха 1 (ход 1)" in posts["telegram"].text
     before = len(outbox.rows(store, game=game))
     assert ru.text(1, "salt abc") == "В эпоху кубиков 1 добавлена соль: 'abc'."
     assert en.text(2, "salt xyz") == "Salt added to dice epoch 1: 'xyz'."
