@@ -89,6 +89,10 @@ def test_a_russian_telegram_group_and_an_english_discord_channel_play_one_game(t
                 if r.outgoing.render
             }
             assert langs == {"telegram": "ru", "discord": "en"}
+            [tg_map] = w.tg_photos(GROUP, tg0)
+            dc_map = next(data for _, data in dc_post.files)
+            assert tg_map.startswith(E.PNG_MAGIC) and dc_map.startswith(E.PNG_MAGIC)
+            assert tg_map != dc_map  # the same map, its labels in each chat's language
 
             # both players salt the dice: each reply and each mirror in its chat's language
             a, b = await asyncio.gather(
