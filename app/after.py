@@ -16,7 +16,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from adjudicator.core.events import DEFAULT_APPLIED, MODERATORS, POST_EVENTS, Audience, audience_of
+from adjudicator.core.events import (
+    DEFAULT_APPLIED,
+    MODERATORS,
+    POST_EVENTS,
+    Audience,
+    audience_of,
+    event_text,
+)
+from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import GameSystem, Situation
 from app import clock, fold, frames, names, outbox, rewinds
 from app.messages import Outgoing
@@ -110,18 +118,20 @@ def _trust_lines(
 ) -> list[str]:
     """The free seats of a started game, and the open epoch's commitment: every post carries
     it, so the first post of a turn shows it in every chat before the first roll it covers."""
-    lines = []
+    said = []
     free = [s.id for s in system.sides if not seats.get(s.id)] if started else []
     if free:
-        lines.append(free_seats_line(system, free))
+        said.append(free_seats_line(system, free))
     g = tx.g
     if g.epoch:
-        salts = "open (`salt <TEXT>`)" if g.epoch_next_n == 1 else "closed (the epoch has rolled)"
-        lines.append(
-            f"Dice: epoch {g.epoch} (turn {g.epoch_turn}), commitment {g.epoch_commitment}; "
-            f"salts {salts}."
+        salts = (
+            t("open (`salt <TEXT>`)") if g.epoch_next_n == 1 else t("closed (the epoch has rolled)")
         )
-    return lines
+        said.append(
+            t("Dice: epoch {epoch} (turn {turn}), commitment {commitment}; salts {salts}.",
+              epoch=g.epoch, turn=g.epoch_turn, commitment=g.epoch_commitment, salts=salts)
+        )  # fmt: skip
+    return said
 
 
 def _side_maps(
@@ -132,7 +142,9 @@ def _side_maps(
     spec of the public map with "view" set to the side (drawn from that side's view only)."""
     ids: list[int] = []
     for side, user in sorted(tx.seats().items()):
-        for out in _dm(tx, game, user or "", f"your map, {here.label}") if user else ():
+        for out in (
+            _dm(tx, game, user or "", t("your map, {label}", label=here.label)) if user else ()
+        ):
             out.render, out.image_name = (
                 {**render, "view": side},
                 f"{game}-{tx.head_index}-{side}.png",
@@ -148,12 +160,13 @@ def _default_note(tx: GameTx, system: GameSystem, before: Any, run: Any, done: l
     """What a passed deadline's default did, first in its post."""
     side = next(iter(system.situation(before).to_move), None)
     side_names = names.of_sides(tx.conn, tx.seats())
-    head = (
-        f"The deadline for {who(system.sides, side or '', side_names)} passed "
-        f"({run.deadline_at:%Y-%m-%d %H:%M} UTC). Done on {side_name(system.sides, side)}'s behalf:"
-    )
-    did = [e.get("text", "") for r in done for e in r.events if e.get("kind") == DEFAULT_APPLIED]
-    return "\n".join([head, *(f"- {t}" for t in did)])
+    head = t(
+        "The deadline for {who} passed ({when} UTC). Done on {side}'s behalf:",
+        who=who(system.sides, side or "", side_names), when=f"{run.deadline_at:%Y-%m-%d %H:%M}",
+        side=side_name(system.sides, side),
+    )  # fmt: skip
+    did = [event_text(e) for r in done for e in r.events if e.get("kind") == DEFAULT_APPLIED]
+    return lines([head, *(t("- {did}", did=d) for d in did)])
 
 
 def _private_posts(tx: GameTx, run: Any) -> None:
@@ -169,7 +182,7 @@ def _private_posts(tx: GameTx, run: Any) -> None:
             if not isinstance(event, dict) or "kind" not in event:
                 continue  # a hidden die, not an event
             for user in _audience_users(tx, audience_of(event), speaker, run.actor.user):
-                outs += _dm(tx, run.game, user, event.get("text", ""))
+                outs += _dm(tx, run.game, user, event_text(event) if "text" in event else "")
     for n, out in enumerate(outs):
         key = None if run.key is None else f"{run.key}:dm:{n}"
         outbox.write_in(
@@ -198,7 +211,7 @@ def _dm(tx: GameTx, game: str, user: str, text: str) -> list[Outgoing]:
         Outgoing(
             platform,
             chats[0],
-            f"**{game}** (only you see this): {text}",
+            t("**{game}** (only you see this): {text}", game=game, text=text),
             user_id=user_id,
             private=True,
         )
@@ -209,13 +222,17 @@ def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:
     others = [c for c in chat_store.bindings(tx.conn, run.game) if c != run.actor.where]
     if not others:
         return
-    speaker = run.actor.name or run.actor.user or "the operator"
+    speaker = run.actor.name or run.actor.user or t("the operator")
     hidden = run.system.hidden_information  # an order given privately may name a secret
-    lines = []
+    said: list[str] = []
     for reply in done:
-        lines.append(f"**{speaker}**:" if hidden else f"**{speaker}**: `{reply.line}`")
-        lines += names.pretty(tx.conn, reply.reply).split("\n")
-    outs = [Outgoing(p, c, "\n".join(lines)) for p, c in others]
+        said.append(
+            t("**{speaker}**:", speaker=speaker)
+            if hidden
+            else t("**{speaker}**: `{line}`", speaker=speaker, line=reply.line)
+        )
+        said.append(names.pretty(tx.conn, reply.reply))
+    outs = [Outgoing(p, c, lines(said)) for p, c in others]
     key = None if run.key is None else f"{run.key}:mirror"
     outbox.write_in(tx.conn, run.game, outs, key=key, now=run.now)
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from adjudicator.core.i18n import t
 from app import clock, notify, outage, reminders
 from app import outbox as posts
 from app.clock import GameClock, When
@@ -160,12 +161,13 @@ def _not_applied(
     if code == "paused":
         clock.pause_clock(store, gc.name, now)
         return
-    why = reply.reply if reply is not None else "no answer"
+    why = reply.reply if reply is not None else t("no answer")
     standing = notify.standing(store, gc.name)
-    text = (
-        f"The deadline for {standing.movers()} passed, but its default could not be applied: "
-        f"{why}\nThe clock is stopped; a moderator should look at the game."
-    )
+    text = t(
+        "The deadline for {who} passed, but its default could not be applied: "
+        "{why}\nThe clock is stopped; a moderator should look at the game.",
+        who=standing.movers(), why=why,
+    )  # fmt: skip
     outs = notify.outgoings(store, gc.name, text, standing.record.moderators)
     with clock.locked(store, gc.name) as (conn, fresh):
         if fresh.deadline_at != deadline:

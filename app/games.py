@@ -9,12 +9,14 @@ never mutated.
 from __future__ import annotations
 
 import functools
+import inspect
 from importlib import import_module, resources
 from pathlib import Path
 from typing import Any
 
 from adjudicator.core import registry
 from adjudicator.core.events import Viewer, audience_of
+from adjudicator.core.i18n import EN, Language
 from adjudicator.core.system import GameSystem, SystemType
 from app.sealing import is_sealed
 from storage import Store
@@ -58,21 +60,31 @@ def draw(
     view: str | None,
     title: str | None,
     focus: bool = False,
+    language: Language = EN,
 ) -> bytes:
     """The map of `state` as `view` (a side, or None: the public) may see it, by the system's
     drawer (imported only when a map is drawn, so that a process that draws none never loads
     Pillow). The one filter of images: the system's view of the state, and the events of the
     viewer's audiences. focus: the drawer's `draw_focus` (same arguments: a smaller image of
-    where the action is, for phones) if it has one, else its `draw`."""
+    where the action is, for phones) if it has one, else its `draw`. language: what its labels
+    are said in, for a drawer whose function takes `language` (others draw English)."""
     viewer = viewer_of(system, state, view)
     seen = [e for e in events if not is_sealed(e) and audience_of(e).sees(viewer)]
     drawer: Any = import_module(system.drawer)
     side = None if view == "public" else view
     fn = getattr(drawer, "draw_focus", None) if focus else None
-    image: bytes = (fn or drawer.draw)(
-        system, system.view(state, viewer), seen, view=side, title=title
-    )
+    chosen = fn or drawer.draw
+    extra = {"language": language} if _takes_language(chosen) else {}
+    image: bytes = chosen(system, system.view(state, viewer), seen, view=side, title=title, **extra)
     return image
+
+
+def _takes_language(fn: Any) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return "language" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 __all__ = ["bind", "default_scenario", "draw", "scenario_text", "system_of", "viewer_of"]

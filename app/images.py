@@ -1,9 +1,10 @@
 """The map of a post, drawn when the outbox sends it (off the message path).
 
 A post's outbox row carries a render spec, {"after": A, "upto": U, "title": T, "view": V,
-"focus": F}: the map of the game as it stood at log row U, with the events of the effective orders
+"focus": F, "lang": L}: the map of the game as it stood at log row U, with the events of the effective orders
 after row A (None: from the setup on), as the side V (None: the public) may see it; with F true,
-the drawer's focus image (the area of the actions, for a phone) if it offers one, else the map. Drawing it later gives the same picture: the log up to row U never changes.
+the drawer's focus image (the area of the actions, for a phone) if it offers one, else the map; its labels in the language L (the post's chat's, app.languages; English if
+none). Drawing it later gives the same picture: the log up to row U never changes.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app import fold, games
+from app.i18n import language
 from storage import Store
 
 
@@ -27,7 +29,10 @@ def render_spec(store: Store, game: str, spec: dict[str, Any]) -> bytes:
         state = fold.replay(system, rows)
     events = fold.events_since(rows, after)
     focus = bool(spec.get("focus"))
-    return games.draw(system, state, events, spec.get("view"), spec.get("title"), focus=focus)
+    return games.draw(
+        system, state, events, spec.get("view"), spec.get("title"), focus=focus,
+        language=language(spec.get("lang")),
+    )  # fmt: skip
 
 
 def renderer(store: Store) -> Callable[[str, dict[str, Any]], bytes]:

@@ -22,6 +22,7 @@ class Incoming:
     ephemeral_ok: bool = (
         False  # the platform can answer privately in place (a Discord slash command)
     )
+    locale: str | None = None  # the platform's locale of the user ("ru", "en-US"), if it gives one
 
 
 @dataclass

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from sqlalchemy.engine import Connection
 
+from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import GameSystem, Situation
 from app import outbox
 from app.games import system_of
@@ -39,7 +40,7 @@ def outgoings(
     for platform, chat_id in chat_store.bindings(store, game):
         mine = [u for u in wanted if u.partition(":")[0] == platform]
         others = [names.get(u, u) for u in wanted if u not in mine]
-        body = text + (f"\n({', '.join(others)})" if others else "")
+        body = t("{text}\n({others})", text=text, others=cat(*others, sep=", ")) if others else text
         out.append(Outgoing(platform, chat_id, body, mentions=[u.partition(":")[2] for u in mine]))
     return out
 
@@ -94,7 +95,7 @@ class Standing:
 
     def movers(self) -> str:
         """The sides to move, as players read them ("Red", "Red and Blue", "Nobody")."""
-        return " and ".join(self.side_name(s) for s in self.situation.to_move) or "Nobody"
+        return both(self.side_name(s) for s in self.situation.to_move)
 
     def has(self) -> str:
         return "have" if len(self.situation.to_move) > 1 else "has"
@@ -105,6 +106,17 @@ class Standing:
         return [self.record.seats.get(s) for s in chosen]
 
 
+def both(parts: Iterable[str]) -> str:
+    """Texts joined by "and" ("Red", "Red and Blue"; "Nobody" for none)."""
+    found = list(parts)
+    if not found:
+        return t("Nobody")
+    said: str = found[0]
+    for part in found[1:]:
+        said = t("{a} and {b}", a=said, b=part)
+    return said
+
+
 def standing(store: Store, game: str) -> Standing:
     """The game's record (no log), its system and its situation."""
     system = system_of(store, game)
@@ -113,4 +125,4 @@ def standing(store: Store, game: str) -> Standing:
     return Standing(record, system, situation)
 
 
-__all__ = ["Emit", "Poster", "Standing", "outgoings", "standing", "write"]
+__all__ = ["Emit", "Poster", "Standing", "both", "outgoings", "standing", "write"]

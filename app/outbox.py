@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from app.languages import said_all
 from app.messages import Outgoing
 from storage import Store
 from storage import outbox as rows_sql
@@ -103,9 +104,10 @@ def write_in(
 ) -> list[int]:
     """Write the posts as pending rows inside the caller's transaction; the ids written. The
     senders of this process learn of them from `storage.outbox.notify()`, which the caller calls
-    once its transaction has committed."""
+    once its transaction has committed. Each post is said in the language of where it goes, now
+    (app.languages)."""
     rows = rows_of(
-        outgoings,
+        said_all(conn, list(outgoings)),
         key=key,
         now=now,
         hold=hold,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from adjudicator.core.i18n import t, tn
 from app import clock, notify
 from app.clock import GameClock
 from app.durations import format_deadline, format_duration, hours
@@ -31,17 +32,21 @@ def text(standing: notify.Standing, deadline: datetime, now: datetime) -> str:
     """ "Reminder: Red has 24 h left to finish the ... phase of turn 1. Deadline ..." """
     situation = standing.situation
     if situation.pending:
-        what = f"to decide: {situation.pending[0].prompt}"
+        what = t("to decide: {prompt}", prompt=situation.pending[0].prompt)
     elif situation.turn is not None:
-        what = f"to finish the {situation.phase} phase of turn {situation.turn}"
+        what = t("to finish the {phase} phase of turn {turn}",
+                 phase=situation.phase, turn=situation.turn)  # fmt: skip
     else:
-        what = f"to finish {situation.label}"
-    who = standing.movers()
-    return (
-        f"Reminder: {who} {standing.has()} {format_duration(deadline - now)} left {what}. "
-        f"Deadline {format_deadline(deadline, now)}; then the default is applied on "
-        f"{who}'s behalf."
-    )
+        what = t("to finish {label}", label=situation.label)
+    return tn(
+        "Reminder: {who} has {left} left {what}. Deadline {deadline}; then the default is "
+        "applied on {who}'s behalf.",
+        "Reminder: {who} have {left} left {what}. Deadline {deadline}; then the default is "
+        "applied on {who}'s behalf.",
+        max(1, len(situation.to_move)),
+        who=standing.movers(), left=format_duration(deadline - now), what=what,
+        deadline=format_deadline(deadline, now),
+    )  # fmt: skip
 
 
 def key_of(game: str, deadline: datetime, h: float) -> str:

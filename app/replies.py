@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Viewer, audience_of
+from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Viewer, audience_of, event_text
+from adjudicator.core.i18n import Msg, lines, t
 from adjudicator.core.text import plural
 from adjudicator.grammar import quoted
 from app import identities, rewinds, sealing
@@ -51,25 +52,27 @@ def change_reply(
     """The reply to a change, built from the rows it wrote. viewer: the speaker (his side's
     private events come back to him, apart, in `private_lines`)."""
     main = rows[0]
-    lines: list[str] = []
+    said: list[str] = []
     events: list[dict[str, Any]] = []
     private: list[str] = []
     combat = None
     if main.kind == "order":
         events = sealing.visible(main.events, main.secret, viewer or Viewer.public())
-        private = [e.get("text", "") for e in events if not audience_of(e).public]
+        private = [
+            event_text(e) if "text" in e else "" for e in events if not audience_of(e).public
+        ]
         public = [e for e in events if audience_of(e).public]
         combat = main.payload.get("combat")
-        lines += [e.get("text", e.get("kind", "")) for e in public] or [f"OK: {main.text}"]
+        said += [event_text(e) for e in public] or [t("OK: {order}", order=main.text)]
     else:
-        lines.append(row_text(tx, main))
-    lines += [row_text(tx, r) for r in rows[1:]]
+        said.append(row_text(tx, main))
+    said += [row_text(tx, r) for r in rows[1:]]
     if is_summary(rows):
         last = rows[-1]
-        lines.append(f"Log row {last.index}, head hash {last.hash}.")
+        said.append(t("Log row {index}, head hash {hash}.", index=last.index, hash=last.hash))
     return Reply(
         True,
-        "\n".join(lines),
+        lines(said),
         None,
         events,
         combat,
@@ -84,70 +87,88 @@ def change_reply(
 def fair_lines(rec: GameRecord) -> list[str]:
     """The dice commitment and the log head: shown by status, show and new."""
     if rec.epoch:
-        salts = "open (`salt <TEXT>`)" if rec.salts_open else "closed (the epoch has rolled)"
-        dice = (
-            f"Dice: epoch {rec.epoch} (turn {rec.epoch_turn}), commitment "
-            f"{rec.epoch_commitment}; salts {salts}."
-        )
+        salts = t("open (`salt <TEXT>`)") if rec.salts_open else t("closed (the epoch has rolled)")
+        dice = t(
+            "Dice: epoch {epoch} (turn {turn}), commitment {commitment}; salts {salts}.",
+            epoch=rec.epoch, turn=rec.epoch_turn, commitment=rec.epoch_commitment, salts=salts,
+        )  # fmt: skip
     else:
-        dice = "Dice: no open epoch (the game is over; every seed is revealed)."
-    lines = [dice, f"Log: {rec.head_index + 1} rows, head hash {rec.head_hash}."]
+        dice = t("Dice: no open epoch (the game is over; every seed is revealed).")
+    said: list[str] = [dice, t("Log: {rows} rows, head hash {hash}.", rows=rec.head_index + 1,
+                    hash=rec.head_hash)]  # fmt: skip
     if rec.paused:
-        lines.append(f"PAUSED by a moderator: {rec.paused_why}. Orders wait; questions work.")
-    return lines
+        said.append(t("PAUSED by a moderator: {why}. Orders wait; questions work.",
+                      why=rec.paused_why))  # fmt: skip
+    return said
 
 
 def row_text(tx: GameTx, row: LogRecord) -> str:
     p = row.payload
     if row.kind == "epoch":
-        return (
-            f"Dice epoch {p['epoch']} for turn {p['turn']}: commitment {p['commitment']}. "
-            "Players may add `salt <TEXT>` until its first roll."
-        )
+        return t(
+            "Dice epoch {epoch} for turn {turn}: commitment {commitment}. "
+            "Players may add `salt <TEXT>` until its first roll.",
+            epoch=p["epoch"], turn=p["turn"], commitment=p["commitment"],
+        )  # fmt: skip
     if row.kind == "reveal":
-        return (
-            f"Dice epoch {p['epoch']} is over: its seed was {p['seed']} (its SHA-256 is the "
-            "commitment posted before its first roll)."
-        )
+        return t(
+            "Dice epoch {epoch} is over: its seed was {seed} (its SHA-256 is the "
+            "commitment posted before its first roll).",
+            epoch=p["epoch"], seed=p["seed"],
+        )  # fmt: skip
     if row.kind == "reveal-hidden":
-        return f"The hidden seed is revealed: {p['hidden_seed']}."
+        return t("The hidden seed is revealed: {seed}.", seed=p["hidden_seed"])
     if row.kind == "salt":
-        return f"Salt added to dice epoch {p['epoch']}: {p['salt']!r}."
+        return t(
+            "Salt added to dice epoch {epoch}: {salt}.", epoch=p["epoch"], salt=repr(p["salt"])
+        )
     if row.kind == "undo":
         (target,) = tx.rows(p["targets"][0])[:1]
-        return f"Undone: row {target.index} ({target.actor}: {target.text}); it stays in the log."
-    by = row.user or "the operator"
+        return t("Undone: row {index} ({actor}: {text}); it stays in the log.",
+                 index=target.index, actor=target.actor, text=target.text)  # fmt: skip
+    by = row.user or t("the operator")
     if row.kind == "rewind":
-        confirmed = f", confirmed by {p['confirmed_by']}" if p.get("confirmed_by") else ""
-        rolls = f" {rewinds.rolls_text(p['discarded'])}" if p.get("discarded") else ""
-        return (
-            f"Rewound to row {p['to']} by {by}{confirmed}: {p['why']}. Orders after row "
-            f"{p['to']} no longer count; they stay in the log.{rolls}"
+        confirmed = (
+            t(", confirmed by {who}", who=p["confirmed_by"]) if p.get("confirmed_by") else ""
         )
+        rolls = (
+            t(" {rolls}", rolls=rewinds.rolls_text(p["discarded"])) if p.get("discarded") else ""
+        )
+        return t(
+            "Rewound to row {to} by {by}{confirmed}: {why}. Orders after row "
+            "{to} no longer count; they stay in the log.{rolls}",
+            to=p["to"], by=by, confirmed=confirmed, why=p["why"], rolls=rolls,
+        )  # fmt: skip
     if row.kind == "moderation":
         return moderation_text(p, by)
     return row.text
 
 
 def moderation_text(p: dict[str, Any], by: str) -> str:
-    why = f" ({p['why']})" if p.get("why") else ""
+    why = t(" ({why})", why=p["why"]) if p.get("why") else ""
     action = p["action"]
-    if action in ("pause", "resume"):
-        state = "paused: orders wait" if action == "pause" else "resumed: orders are taken again"
-        return f"Game {state}; by {by}{why}."
+    if action == "pause":
+        return t("Game paused: orders wait; by {by}{why}.", by=by, why=why)
+    if action == "resume":
+        return t("Game resumed: orders are taken again; by {by}{why}.", by=by, why=why)
     if action == "seat":
-        was = f", replacing {p['previous']}" if p.get("previous") else ""
-        return f"{p['user']} now plays {p['side']}{was}; by {by}{why}."
+        was = t(", replacing {who}", who=p["previous"]) if p.get("previous") else ""
+        return t("{user} now plays {side}{was}; by {by}{why}.",
+                 user=p["user"], side=p["side"], was=was, by=by, why=why)  # fmt: skip
     if action == "unseat":
-        return f"{p['user']} no longer plays {p['side']}; by {by}{why}."
+        return t("{user} no longer plays {side}; by {by}{why}.",
+                 user=p["user"], side=p["side"], by=by, why=why)  # fmt: skip
     if action == "identity":
         return identities.identity_text(p, by)
     if action == rewinds.PROPOSED:
         return rewinds.proposal_text(p, by)
     if action == rewinds.CANCELLED:
-        return f"The rewind proposed at row {p['proposal']} is cancelled; by {by}."
-    verb = "is now a moderator" if action == "moderator-add" else "is no longer a moderator"
-    return f"{p['user']} {verb}; by {by}{why}."
+        return t(
+            "The rewind proposed at row {row} is cancelled; by {by}.", row=p["proposal"], by=by
+        )
+    if action == "moderator-add":
+        return t("{user} is now a moderator; by {by}{why}.", user=p["user"], by=by, why=why)
+    return t("{user} is no longer a moderator; by {by}{why}.", user=p["user"], by=by, why=why)
 
 
 def row_details(row: LogRecord, viewer: Viewer | None = None) -> list[str]:
@@ -155,15 +176,15 @@ def row_details(row: LogRecord, viewer: Viewer | None = None) -> list[str]:
     if row.kind in ("order", "setup"):
         return [_event_line(e, row.secret, viewer or Viewer.public()) for e in row.events]
     if row.kind == "epoch":
-        return [f"commitment {p['commitment']}"]
+        return [t("commitment {commitment}", commitment=p["commitment"])]
     if row.kind == "reveal":
-        return [f"seed {p['seed']}"]
+        return [t("seed {seed}", seed=p["seed"])]
     if row.kind == "reveal-hidden":
-        return [f"hidden seed {p['hidden_seed']}"]
+        return [t("hidden seed {seed}", seed=p["hidden_seed"])]
     if row.kind == "undo":
-        return [f"undoes row {', '.join(map(str, p['targets']))}"]
+        return [t("undoes row {rows}", rows=", ".join(map(str, p["targets"])))]
     if row.kind in ("rewind", "moderation") and p.get("why"):
-        return [f"why: {p['why']}"]
+        return [t("why: {why}", why=p["why"])]
     return []
 
 
@@ -172,10 +193,10 @@ def _event_line(event: dict[str, Any], secrets: list[Any] | None, viewer: Viewer
     if sealing.is_sealed(event):
         (shown,) = sealing.opened([event], secrets)
         if sealing.is_sealed(shown) or not audience_of(shown).sees(viewer):
-            return f"(private to {event.get('audience')}: sealed until the game ends)"
+            return t("(private to {audience}: sealed until the game ends)",
+                     audience=str(event.get("audience")))  # fmt: skip
         event = shown
-    text: str = event.get("text", event.get("kind", ""))
-    return text
+    return event_text(event)
 
 
 def is_summary(rows: list[LogRecord]) -> bool:
@@ -189,10 +210,14 @@ NOT_APPLIED_SHOWN = 3  # a refusal names at most this many of the lines it stopp
 
 
 def refused(line: str, code: str, message: str, rule: str | None) -> Reply:
-    where = f" (rule {rule})" if rule else ""
+    said: Msg = (
+        t("Refused (rule {rule}): {message}", rule=rule, message=message)
+        if rule
+        else t("Refused: {message}", message=message)
+    )
     return Reply(
         False,
-        f"Refused{where}: {message}",
+        said,
         {"code": code, "message": message, "rule": rule},
         line=line,
     )
@@ -203,14 +228,17 @@ def not_applied(refused: Reply, rest: list[str]) -> list[Reply]:
         return []
     shown = "; ".join(quoted(r) for r in rest[:NOT_APPLIED_SHOWN])
     more = len(rest) - NOT_APPLIED_SHOWN
-    refused.reply += f"\nNot applied: {shown}" + (
-        f" and {plural(more, 'more line')}" if more > 0 else ""
-    )
-    msg = f"not applied: the earlier line {quoted(refused.line)} was refused"
+    refused.reply = (
+        t("{reply}\nNot applied: {shown} and {more}", reply=refused.reply, shown=shown,
+          more=plural(more, "more line"))
+        if more > 0
+        else t("{reply}\nNot applied: {shown}", reply=refused.reply, shown=shown)
+    )  # fmt: skip
+    msg = t("not applied: the earlier line {line} was refused", line=quoted(refused.line))
     return [
         Reply(
             False,
-            f"Not applied: the earlier line {quoted(refused.line)} was refused.",
+            t("Not applied: the earlier line {line} was refused.", line=quoted(refused.line)),
             {"code": "not-applied", "message": msg, "rule": None},
             line=r,
         )

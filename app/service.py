@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from adjudicator.core.i18n import t
+from adjudicator.core.i18n import EN, Language, say, t
 from adjudicator.core.system import GameSystem
 from app import audit, fold, frames, games, lifecycle, queries
 from app.context import Actor, Core
@@ -133,12 +133,15 @@ class GameService:
         phase: str | None = None,
         view: str | None = None,
         focus: bool = False,
+        language: Language = EN,
     ) -> bytes:
         """The PNG of the end of (turn, phase), or of now: what players see after a phase (the
-        focus image a post carries if focus and the system's drawer offers one)."""
+        focus image a post carries if focus and the system's drawer offers one), its labels
+        in `language`."""
         frame = frames.pick(self.frames(name), turn, phase)
-        title = frames.title(name, frame)
-        return games.draw(self.system(name), frame.state, frame.events, view, title, focus)
+        title = say(frames.title(name, frame), language)
+        system = self.system(name)
+        return games.draw(system, frame.state, frame.events, view, title, focus, language)
 
     # -- the state as the fold of the log
     def replay(self, name: str, check_events: bool = False) -> Any:

@@ -31,49 +31,60 @@ import logging
 from datetime import datetime
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import EN, Language, cat, lines, say, t
 from adjudicator.core.text import plural
-from app import intext, names, outbox, rewinds
+from app import intext, languages, names, outbox, rewinds
 from app.messages import Incoming, Outgoing
 from app.service import GameService
-from bots import chat_audit, chat_users, dm_wait
+from bots import chat_audit, chat_language, chat_private, chat_users, dm_wait
 from bots import chat_commands as commands
 from bots.chat_commands import LIFECYCLE, ChatRefused, Ctx
 from bots.clock import SystemClock
-from storage import GameNotFound, chat_store
+from storage import GameNotFound, chat_languages, chat_store
 from storage import outbox as outbox_rows
 
 log = logging.getLogger(__name__)
 
 
 LIMITS = {"discord": 2000, "telegram": 4096}  # characters of one message (Telegram: UTF-16)
-_CUT = "… ({n} not shown: ask for less, e.g. `log 20`, `units <HEX>`, `options <UNIT>`)"
 
 
-_REST = "the rest of the line"
+def _cut(n: object, language: Language) -> str:
+    said = t("… ({n} not shown: ask for less, e.g. `log 20`, `units <HEX>`, `options <UNIT>`)", n=n)
+    return say(said, language)
 
 
 def _size(text: str) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)  # UTF-16 code units
 
 
-def fit(text: str, platform: str) -> str:
+def fit(text: str, platform: str, language: Language = EN) -> str:
     """A reply within one message of the platform: the lines that fit, then how many did not
-    (a reply is never split into a flood of messages; a long line is cut)."""
+    (a reply is never split into a flood of messages; a long line is cut). The text is said in
+    `language` first; what is cut is told in it."""
+    text = say(text, language)
     limit = LIMITS.get(platform)
     if limit is None or _size(text) <= limit:
         return text
-    lines, kept, size = text.split("\n"), [], 0
-    tail = max(_size(_CUT.format(n=plural(len(lines), "more line"))), _size(_CUT.format(n=_REST)))
+    rows, kept, size = text.split("\n"), [], 0
+    rest = t("the rest of the line")
+    tail = max(_size(_cut(plural(len(rows), "more line"), language)), _size(_cut(rest, language)))
     room = limit - tail - 2
-    for line in lines:
+    for line in rows:
         if size + _size(line) + 1 > room:
             if not kept:  # one line longer than a message: its start
                 kept.append("".join(_upto(line, room - 1)) + "…")
-                return "\n".join([*kept, _CUT.format(n=_REST)])
+                return "\n".join([*kept, _cut(rest, language)])
             break
         kept.append(line)
         size += _size(line) + 1
-    return "\n".join([*kept, _CUT.format(n=plural(len(lines) - len(kept), "more line"))])
+    return "\n".join([*kept, _cut(plural(len(rows) - len(kept), "more line"), language)])
+
+
+def _message(exc: Exception) -> str:
+    """A refusal's text, the Msg it was raised with kept (str(exc) would make it English)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
 
 
 def _upto(line: str, room: int) -> list[str]:
@@ -108,6 +119,7 @@ class ChatService:
         self.core.now = self._now
         self.core.images = images
         self._names: dict[str, str] = {}  # user -> the display name recorded in this process
+        self._locales: dict[str, str] = {}  # user -> the platform locale recorded in this process
 
     # ------------------------------------------------------------------ entry points
     def handle(self, incoming: Incoming) -> list[Outgoing]:
@@ -123,13 +135,13 @@ class ChatService:
             incoming, f"{incoming.platform}:{incoming.user_id}", incoming.message_id, self._now()
         )
         if refusal is not None:  # text is data: the grammar never sees a message out of bounds
-            return self.answer(ctx, refusals=[f"Refused: {refusal}"])
+            return self.answer(ctx, refusals=[t("Refused: {why}", why=refusal)])
         try:
             return self._handle(ctx)
         except Exception:
             log.exception("message %r in %s %s failed", incoming.message_id,
                           incoming.platform, incoming.chat_id)  # fmt: skip
-            failed = (
+            failed = t(
                 "Refused: this message could not be handled (the error is logged for the host); "
                 "`status` tells whether the game changed."
             )
@@ -143,6 +155,8 @@ class ChatService:
         head = words[0].lower() if words else ""
         game = chat_store.binding(self.store, incoming.platform, incoming.chat_id)
         try:
+            if head in chat_language.WORDS:
+                return chat_language.command(self, ctx, game, words)
             if head in ("new", "link"):
                 return commands.run(self, ctx, head, game, words)
             if head == "identity":
@@ -151,10 +165,10 @@ class ChatService:
                 return chat_users.whoami(self, ctx, game)  # (a private chat: its game below)
             if game is None and incoming.private:
                 if head == "use":
-                    return commands.use(self, ctx, words)
-                game, text = commands.named_game(self, ctx, text)
+                    return chat_private.use(self, ctx, words)
+                game, text = chat_private.named_game(self, ctx, text)
                 words = text.split()
-                game = game or commands.private_game(self, ctx)
+                game = game or chat_private.private_game(self, ctx)
                 if head == "whoami":
                     return chat_users.whoami(self, ctx, game)
             if game is None:
@@ -167,8 +181,8 @@ class ChatService:
                 return commands.run(self, ctx, head, game, words)
             return self.order(ctx, game, text)
         except (ChatRefused, Rejection, GameNotFound) as exc:
-            message = exc.message if isinstance(exc, Rejection) else str(exc)
-            return self.answer(ctx, refusals=[f"Refused: {self.pretty(message)}"])
+            message = exc.message if isinstance(exc, Rejection) else _message(exc)
+            return self.answer(ctx, refusals=[t("Refused: {why}", why=self.pretty(message))])
 
     def chat_migrated(self, platform: str, old: str, new: str) -> None:
         """A chat got a new id (Telegram: a group became a supergroup): the game follows it."""
@@ -194,14 +208,14 @@ class ChatService:
             elif reply.private and not inc.private:
                 private.append(reply.reply)
             else:
-                public.append(self.pretty(reply.reply) + self._seat_note(reply.line))
+                public.append(cat(self.pretty(reply.reply), self._seat_note(reply.line)))
             private += reply.private_lines  # what only the speaker's side may see
         if public and chosen:
-            public.append(" ".join(chosen))  # whom a display name chose
+            public.append(cat(*chosen, sep=" "))  # whom a display name chose
         hidden = [line for r in replies for line in r.private_lines]
         if hidden and not (inc.private or inc.ephemeral_ok):  # a DM: it waits if DMs are closed
             private = [p for p in private if p not in hidden]
-            self._direct_message(ctx, game, "\n".join(hidden))
+            self._direct_message(ctx, game, lines(hidden))
         return self.answer(ctx, public=public, private=private, refusals=refusals)
 
     def _rewind(self, ctx: Ctx, game: str, cancel: bool) -> list[Outgoing]:
@@ -216,7 +230,7 @@ class ChatService:
     def _direct_message(self, ctx: Ctx, game: str, text: str) -> None:
         """What only the speaker's side may see, through the outbox: a private message that
         waits (the group told, without its content) while the user's DMs are closed."""
-        text = f"**{game}** (only you see this): {text}"
+        text = t("**{game}** (only you see this): {text}", game=game, text=text)
         out = Outgoing(ctx.platform, ctx.chat_id, text, user_id=ctx.incoming.user_id, private=True)
         key = None if ctx.key is None else f"{ctx.key}:mine"
         outbox.write(self.store, game, [out], key=key, now=ctx.now, fallback_chat_id=ctx.chat_id)
@@ -245,15 +259,17 @@ class ChatService:
         if inc.private:
             public, private = public + private, []
         outs = []
-        if public:
-            text = fit("\n".join(public), inc.platform)
+        if public:  # said now, in the language of the chat or of the speaker (app.languages)
+            language = languages.for_reply(self.store, inc)
+            text = fit(lines(public), inc.platform, language)
             outs.append(Outgoing(inc.platform, inc.chat_id, text, reply_to=inc.message_id))
         if private:
+            language = languages.for_reply(self.store, inc, private=True)
             outs.append(
                 Outgoing(
                     inc.platform,
                     inc.chat_id,  # where a notice goes if the private message cannot
-                    fit("\n".join(private), inc.platform),
+                    fit(lines(private), inc.platform, language),
                     user_id=inc.user_id,
                     private=True,
                 )
@@ -268,6 +284,7 @@ class ChatService:
         return now
 
     def _remember(self, ctx: Ctx) -> None:
+        self._remember_locale(ctx)
         name = ctx.incoming.user_name
         if name and self._names.get(ctx.user) != name:
             try:
@@ -277,9 +294,21 @@ class ChatService:
                 return
             self._names[ctx.user] = name
 
+    def _remember_locale(self, ctx: Ctx) -> None:
+        """The user's platform locale, for the private messages he is sent later."""
+        locale = ctx.incoming.locale
+        if not locale or self._locales.get(ctx.user) == locale:
+            return
+        try:
+            chat_languages.remember_locale(self.store, ctx.user, locale, now=ctx.now)
+        except Exception:  # a nicety too
+            log.exception("could not record the locale of %s", ctx.user)
+            return
+        self._locales[ctx.user] = locale
+
     def name(self, user: str | None) -> str:
         if user is None:
-            return "nobody"
+            return t("nobody")
         if user not in self._names:
             found = chat_store.user_names(self.store, [user])
             if user in found:
@@ -287,7 +316,8 @@ class ChatService:
         return self._names.get(user, user)
 
     def names_of(self, users) -> str:
-        return ", ".join(self.name(u) for u in users) or "none"
+        found = [self.name(u) for u in users]
+        return cat(*found, sep=", ") if found else t("none")
 
     def pretty(self, text: str) -> str:
         """User ids ("telegram:123") shown by their names where known."""

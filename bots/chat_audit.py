@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from app import audit, games
+from adjudicator.core.i18n import lines, say, t
+from app import audit, games, languages
 from app.messages import Outgoing
 from bots.chat_commands import ChatRefused, Ctx
 from storage import chat_store
@@ -47,43 +48,45 @@ def run(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoi
     if what == "spectators":
         return _spectators(chat, ctx, game, words, moderator)
     if len(words) > 2:
-        raise ChatRefused(f"say `audit {what}` (it takes nothing after it).")
+        raise ChatRefused(t("say `audit {what}` (it takes nothing after it).", what=what))
     player = ctx.user in rec.seats.values()
     if not (player or moderator or spectators_allowed(chat, game)):
         raise ChatRefused(
-            f"{chat.name(ctx.user)} is not a player or moderator of {game}: the audit files are"
-            " for its players and moderators (a moderator may allow spectators with"
-            " `audit spectators on`)."
-        )
+            t("{who} is not a player or moderator of {game}: the audit files are"
+              " for its players and moderators (a moderator may allow spectators with"
+              " `audit spectators on`).", who=chat.name(ctx.user), game=game)
+        )  # fmt: skip
     try:
         data, left_out, rows = audit.player_export(chat.store, game)
     except audit.Withheld as exc:
         raise ChatRefused(str(exc)) from exc
     head = _head_hash(data)
-    lines = [f"**{game}**: {_what(what)}: {rows} row(s), 0-{rows - 1}, head hash {head}."]
-    lines += _notes(chat, game, left_out, rows)
+    said = [t("**{game}**: {what}: {rows} row(s), 0-{last}, head hash {head}.",
+              game=game, what=_what(what), rows=rows, last=rows - 1, head=head)]  # fmt: skip
+    said += _notes(chat, game, left_out, rows)
     if what == "export":
         name = f"{game}-audit.jsonl"
-        lines.append(
-            f"Check it anywhere with `pbem audit --verify {name}`, or ask `audit page` for a page"
-            " that checks it in any browser."
-        )
+        said.append(
+            t("Check it anywhere with `pbem audit --verify {name}`, or ask `audit page` for a page"
+              " that checks it in any browser.", name=name)
+        )  # fmt: skip
     else:
         name = f"{game}-audit.html"
         data = page_html(data).encode()
-        lines.append(
-            "Open it in any browser, even offline: it checks every row, seed and roll itself,"
-            " and says VERIFIED or the first row that fails."
-        )
+        said.append(
+            t("Open it in any browser, even offline: it checks every row, seed and roll itself,"
+              " and says VERIFIED or the first row that fails.")
+        )  # fmt: skip
+    text = say(lines(said), languages.for_reply(chat.store, ctx.incoming))
     out = Outgoing(
-        ctx.platform, ctx.chat_id, "\n".join(lines), image=data, image_name=name,
+        ctx.platform, ctx.chat_id, text, image=data, image_name=name,
         reply_to=ctx.key, document=True,
     )  # fmt: skip
     return [out]
 
 
 def _what(what: str) -> str:
-    return "the audit export" if what == "export" else "the audit page"
+    return t("the audit export") if what == "export" else t("the audit page")
 
 
 def _head_hash(data: bytes) -> str:
@@ -92,22 +95,23 @@ def _head_hash(data: bytes) -> str:
 
 def _notes(chat: ChatService, game: str, left_out: int | None, rows: int) -> list[str]:
     if left_out is None:
-        notes = ["Nothing left out: every dice epoch's seed is revealed."]
+        notes = [t("Nothing left out: every dice epoch's seed is revealed.")]
     else:
-        left = (
-            f"Left out: dice epoch {left_out}, still open (rows from {rows} on): its seed is"
-            " secret until the epoch ends; ask again then to check its rolls."
-        )
+        left = t(
+            "Left out: dice epoch {epoch}, still open (rows from {rows} on): its seed is"
+            " secret until the epoch ends; ask again then to check its rolls.",
+            epoch=left_out, rows=rows,
+        )  # fmt: skip
         notes = [left]
     if games.system_of(chat.store, game).hidden_information:
         over = games.system_of(chat.store, game).situation(chat.service.state(game)).over
         notes.append(
-            "Hidden information: included (the game has ended), so every hidden draw and"
-            " private event is checked too."
+            t("Hidden information: included (the game has ended), so every hidden draw and"
+              " private event is checked too.")
             if over
-            else "Hidden information: sealed until the game ends (the file holds only its"
-            " commitments)."
-        )
+            else t("Hidden information: sealed until the game ends (the file holds only its"
+                   " commitments).")
+        )  # fmt: skip
     return notes
 
 
@@ -116,17 +120,27 @@ def _spectators(
 ) -> list[Outgoing]:
     now = "on" if spectators_allowed(chat, game) else "off"
     if len(words) == 2:
-        return chat.answer(ctx, public=[f"Spectators' audit files in {game}: {now}."])
+        return chat.answer(ctx, public=[_spectators_text(game, now)])
     if len(words) != 3 or words[2].lower() not in ("on", "off"):
-        raise ChatRefused("say `audit spectators on` or `audit spectators off`.")
+        raise ChatRefused(t("say `audit spectators on` or `audit spectators off`."))
     if not moderator:
+        who = chat.name(ctx.user)
         raise ChatRefused(
-            f"{chat.name(ctx.user)} is not a moderator of {game}: only a moderator says whether"
-            f" spectators get the audit files (now: {now})."
-        )
+            t("{who} is not a moderator of {game}: only a moderator says whether"
+              " spectators get the audit files (now: on).", who=who, game=game)
+            if now == "on"
+            else t("{who} is not a moderator of {game}: only a moderator says whether"
+                   " spectators get the audit files (now: off).", who=who, game=game)
+        )  # fmt: skip
     value = words[2].lower()
     chat_store.set_state(chat.store, _spectators_key(game), value, now=ctx.now)
-    return chat.answer(ctx, public=[f"Spectators' audit files in {game}: {value}."])
+    return chat.answer(ctx, public=[_spectators_text(game, value)])
+
+
+def _spectators_text(game: str, value: str) -> str:
+    if value == "on":
+        return t("Spectators' audit files in {game}: on.", game=game)
+    return t("Spectators' audit files in {game}: off.", game=game)
 
 
 __all__ = ["SPECTATORS_DEFAULT", "SUBCOMMANDS", "run", "spectators_allowed"]

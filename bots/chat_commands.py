@@ -12,9 +12,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from adjudicator.core import registry
+from adjudicator.core.i18n import cat, lines, say, t
 from adjudicator.core.system import SystemType, side_words
 from adjudicator.grammar import quoted
-from app import clock, games, identities, lifecycle, outbox
+from app import clock, games, identities, languages, lifecycle, outbox
 from app.messages import Incoming, Outgoing
 from app.summary import who
 from bots import dm_wait
@@ -64,23 +65,33 @@ def system_words() -> dict[str, SystemType]:
 
 def no_game_help() -> str:
     """How to start a game, for every installed system (read when asked: systems may be added)."""
-    lines = ["No game is played in this chat yet. To start one:"]
+    said: list[str] = [t("No game is played in this chat yet. To start one:")]
     for s in registry.systems():
-        lines.append(
-            f"`new {s.id}` — a new game of {s.name} here (`new {s.id} sandbox` for a sandbox, "
-            "where a moderator may set up any position); you become its moderator."
-        )
+        said.append(
+            t("`new {id}` — a new game of {name} here (`new {id} sandbox` for a sandbox, "
+              "where a moderator may set up any position); you become its moderator.",
+              id=s.id, name=s.name)
+        )  # fmt: skip
     for s in registry.systems():
-        joins = " or ".join(f"`join {side.id}`" for side in s.sides)
-        lines.append(f"{joins} — take a side of {s.name} (each player in turn).")
-    lines += [
-        "`start` — once every side is taken: the map is posted and the first player is called.",
-        (
-            "To follow a game that is played in another chat (here or on the other platform): "
-            "say `link` there, then `link <CODE>` here."
-        ),
-    ]
-    return "\n".join(lines)
+        joins = _or(f"`join {side.id}`" for side in s.sides)
+        said.append(t("{joins} — take a side of {name} (each player in turn).",
+                      joins=joins, name=s.name))  # fmt: skip
+    said += [
+        t("`start` — once every side is taken: the map is posted and the first player is called."),
+        t("To follow a game that is played in another chat (here or on the other platform): "
+          "say `link` there, then `link <CODE>` here."),
+        t("`language ru` or `language en` — the language of this chat."),
+    ]  # fmt: skip
+    return lines(said)
+
+
+def _or(parts: object) -> str:
+    """Commands to type, "a or b or c" (the words to type are not translated)."""
+    found = list(parts)  # type: ignore[call-overload]
+    said: str = found[0] if found else ""
+    for part in found[1:]:
+        said = t("{a} or {b}", a=said, b=part)
+    return said
 
 
 def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[str]):
@@ -90,7 +101,7 @@ def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[st
 
 def _sides_help(game: str | None, chat: ChatService) -> str:
     sides = games.system_of(chat.store, game).sides if game else ()
-    return " or ".join(f"`join {s.id}`" for s in sides) or "`join <SIDE>`"
+    return _or(f"`join {s.id}`" for s in sides) or "`join <SIDE>`"
 
 
 # ------------------------------------------------------------------ new
@@ -99,7 +110,7 @@ def new(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list
     flags = [w.lower() for w in words[2:]]
     if kind is None or any(f != "sandbox" for f in flags):
         ids = ", ".join(f"`new {s.id}`" for s in registry.systems())
-        raise ChatRefused(f"say {ids}; add `sandbox` for a sandbox game.")
+        raise ChatRefused(t("say {ids}; add `sandbox` for a sandbox game.", ids=ids))
     sandbox = "sandbox" in flags
     bound = chat_store.binding_key(chat.store, ctx.platform, ctx.chat_id)
     if bound is not None and ctx.key is not None and bound[1] == ctx.key:
@@ -109,21 +120,29 @@ def new(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list
         if bound is not None:
             if not _over(chat, bound[0]):
                 raise ChatRefused(
-                    f"this chat hosts the game {bound[0]}, which is not over: one game per "
-                    "chat (start another one in another chat or thread)."
-                )
+                    t("this chat hosts the game {game}, which is not over: one game per "
+                      "chat (start another one in another chat or thread).", game=bound[0])
+                )  # fmt: skip
             replace = bound[0]
         name = _reserve_name(chat, ctx, kind, replace)
     try:
         lifecycle.new_game(chat.core, name, sandbox=sandbox, creator=ctx.user, system_id=kind.id)
     except GameExists:
         pass  # made by the first delivery of this message
-    what = f"a sandbox game of {kind.name}" if sandbox else f"a game of {kind.name}"
-    text = (
-        f"New game **{name}**: {what}; moderator {chat.name(ctx.user)}.\n"
-        f"Players: {_sides_help(name, chat)}; then `start`. "
-        "`link` lets another chat (Discord or Telegram) follow the game."
+    what = (
+        t("a sandbox game of {system}", system=kind.name)
+        if sandbox
+        else t("a game of {system}", system=kind.name)
     )
+    text = t(
+        "New game **{name}**: {what}; moderator {moderator}.\n"
+        "Players: {sides}; then `start`. "
+        "`link` lets another chat (Discord or Telegram) follow the game.",
+        name=name, what=what, moderator=chat.name(ctx.user), sides=_sides_help(name, chat),
+    )  # fmt: skip
+    from bots.chat_language import from_creator  # the chat's language: the creator's, if none
+
+    from_creator(chat, ctx)
     return chat.answer(ctx, public=[text])
 
 
@@ -145,7 +164,7 @@ def _reserve_name(chat: ChatService, ctx: Ctx, kind: SystemType, replace: str | 
                 raise ChatRefused(str(exc)) from exc
             return name
         n += 1
-    raise ChatRefused("no free game name for this chat")
+    raise ChatRefused(t("no free game name for this chat"))
 
 
 # ------------------------------------------------------------------ seats and the start
@@ -153,23 +172,27 @@ def join(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
     system = games.system_of(chat.store, game)
     side = side_words(system.sides).get(words[1].lower()) if len(words) == 2 else None
     if side is None:
-        raise ChatRefused(f"say {_sides_help(game, chat)}.")
+        raise ChatRefused(t("say {sides}.", sides=_sides_help(game, chat)))
     payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key)
     text = chat.pretty(lifecycle.seat_text(payload, chat.name(ctx.user)))
     seats = chat.service.record(game).seats
     if all(seats.get(s.id) for s in system.sides) and not _started(chat, game):
-        every = "Both sides are" if len(system.sides) == 2 else "Every side is"
-        text += f"\n{every} taken: say `start` to begin."
+        every = (
+            t("Both sides are taken: say `start` to begin.")
+            if len(system.sides) == 2
+            else t("Every side is taken: say `start` to begin.")
+        )
+        text = t("{text}\n{every}", text=text, every=every)
     _mirror(chat, ctx, game, text, "join")
     note = dm_wait.notes(chat.store, [(ctx.user, chat.name(ctx.user))])  # DMs that fail
-    return chat.answer(ctx, public=[text + note])
+    return chat.answer(ctx, public=[cat(text, note)])
 
 
 def leave(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     system = games.system_of(chat.store, game)
     wanted = side_words(system.sides).get(words[1].lower()) if len(words) > 1 else None
     payloads = lifecycle.leave(chat.core, game, ctx.user, wanted, ctx.key)
-    text = "\n".join(chat.pretty(lifecycle.seat_text(p, chat.name(ctx.user))) for p in payloads)
+    text = lines(chat.pretty(lifecycle.seat_text(p, chat.name(ctx.user))) for p in payloads)
     _mirror(chat, ctx, game, text, "leave")
     return chat.answer(ctx, public=[text])
 
@@ -178,14 +201,20 @@ def start(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outg
     where = (ctx.platform, ctx.chat_id)
     started = lifecycle.start(chat.core, game, ctx.user, ctx.key, ctx.now, reply_chat=where)
     if not started and not _is_redelivery(chat, ctx, game):
-        raise ChatRefused(f"the game {game} has started already; `status` tells where it stands.")
+        raise ChatRefused(
+            t("the game {game} has started already; `status` tells where it stands.", game=game)
+        )
     system = games.system_of(chat.store, game)
     seats = chat.service.record(game).seats
     names = {s: (chat.name(u) if u else None) for s, u in seats.items()}
-    against = " against ".join(who(system.sides, s.id, names) for s in system.sides)
-    text = f"**{game}** begins: {against}. The map and the first move follow."
-    text += dm_wait.notes(chat.store, [(u, chat.name(u)) for u in seats.values() if u])
-    return chat.answer(ctx, public=[text])
+    parts = [who(system.sides, s.id, names) for s in system.sides]
+    against: str = parts[0] if parts else ""
+    for part in parts[1:]:
+        against = t("{a} against {b}", a=against, b=part)
+    text = t("**{game}** begins: {against}. The map and the first move follow.",
+             game=game, against=against)  # fmt: skip
+    notes = dm_wait.notes(chat.store, [(u, chat.name(u)) for u in seats.values() if u])
+    return chat.answer(ctx, public=[cat(text, notes)])
 
 
 def _is_redelivery(chat: ChatService, ctx: Ctx, game: str) -> bool:
@@ -199,7 +228,7 @@ def _is_redelivery(chat: ChatService, ctx: Ctx, game: str) -> bool:
 # ------------------------------------------------------------------ linked chats
 def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
     if len(words) > 2:
-        raise ChatRefused("say `link` for a code, or `link <CODE>` to follow a game here.")
+        raise ChatRefused(t("say `link` for a code, or `link <CODE>` to follow a game here."))
     if len(words) == 2:
         return _link_here(chat, ctx, game, words[1])
     if game is None:
@@ -207,13 +236,14 @@ def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> lis
     rec = chat.service.record(game)
     me = set(identities.accounts(chat.store, ctx.user))
     if not me & set(rec.moderators) and not me & set(rec.seats.values()):
-        raise ChatRefused("only the players and moderators of this game hand out link codes.")
+        raise ChatRefused(t("only the players and moderators of this game hand out link codes."))
     code, expires = chat_store.new_link_code(chat.store, game, now=ctx.now, key=ctx.key)
-    text = (
-        f"Link code for **{game}**: `{code}` (single use, valid until "
-        f"{expires:%Y-%m-%d %H:%M} UTC). In the other chat (Discord or Telegram), say "
-        f"`link {code}`: it then gets every post of this game."
-    )
+    text = t(
+        "Link code for **{game}**: `{code}` (single use, valid until "
+        "{until} UTC). In the other chat (Discord or Telegram), say "
+        "`link {code}`: it then gets every post of this game.",
+        game=game, code=code, until=f"{expires:%Y-%m-%d %H:%M}",
+    )  # fmt: skip
     return chat.answer(ctx, public=[text])
 
 
@@ -225,7 +255,10 @@ def _link_here(chat: ChatService, ctx: Ctx, game: str | None, code: str) -> list
         bound = chat_store.binding_key(chat.store, ctx.platform, ctx.chat_id)
         if bound is None or bound[1] != ctx.key:
             raise ChatRefused(
-                f"this chat hosts the game {game}, which is not over: one game per chat."
+                t(
+                    "this chat hosts the game {game}, which is not over: one game per chat.",
+                    game=game,
+                )
             )
     try:
         if game is not None and _over(chat, game):
@@ -237,10 +270,11 @@ def _link_here(chat: ChatService, ctx: Ctx, game: str | None, code: str) -> list
         raise ChatRefused(str(exc)) from exc
     chats = chat_store.bindings(chat.store, linked)
     where = ", ".join(f"{p} {c}" for p, c in chats if (p, c) != (ctx.platform, ctx.chat_id))
-    text = (
-        f"This chat now follows **{linked}** (also played in: {where or 'no other chat'}); "
-        "its posts come here too.\n" + chat.service.status(linked)
-    )
+    text = t(
+        "This chat now follows **{game}** (also played in: {where}); "
+        "its posts come here too.\n{status}",
+        game=linked, where=where or t("no other chat"), status=chat.service.status(linked),
+    )  # fmt: skip
     return chat.answer(ctx, public=[chat.pretty(text)])
 
 
@@ -263,19 +297,19 @@ def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn)
     me = set(identities.accounts(chat.store, ctx.user))
     if changes and not me & set(rec.moderators):
         raise ChatRefused(
-            f"only the moderators of this game ({chat.names_of(rec.moderators)}) change "
-            "its deadlines."
-        )
+            t("only the moderators of this game ({who}) change its deadlines.",
+              who=chat.names_of(rec.moderators))
+        )  # fmt: skip
     receipt = f"receipt:{ctx.key}" if changes and ctx.key else None
     done = chat_store.get_state(chat.store, receipt) if receipt else None
     if done is not None:
-        return chat.answer(ctx, public=[done[0]])
+        return chat.answer(ctx, public=[languages.unkept(done[0])])
     try:
         text = fn(chat.store, game, args, chat.clock)
     except ValueError as exc:  # clock.DeadlineError: the message is for the user
         raise ChatRefused(str(exc)) from exc
     if receipt:
-        chat_store.set_state(chat.store, receipt, text, now=ctx.now)
+        chat_store.set_state(chat.store, receipt, languages.kept(text), now=ctx.now)
     if changes:
         _mirror(chat, ctx, game, text, words[0].lower())
     return chat.answer(ctx, public=[text])
@@ -284,14 +318,15 @@ def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn)
 # ------------------------------------------------------------------ the map and help
 def map_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     if len(words) > 1 and not (len(words) == 2 and words[1].lower() == "full"):
-        raise ChatRefused("say `map` (or `map full` for the full-resolution file).")
+        raise ChatRefused(t("say `map` (or `map full` for the full-resolution file)."))
     system = games.system_of(chat.store, game)
     label = system.situation(chat.service.state(game)).label
-    image = chat.service.image(game, focus=len(words) == 1)  # `map full`: the whole map
+    lang = languages.for_reply(chat.store, ctx.incoming)  # `map full`: the whole map
+    image = chat.service.image(game, focus=len(words) == 1, language=lang)
     return [
         Outgoing(
-            ctx.platform, ctx.chat_id, f"{game}: {label}.", image=image,
-            image_name=f"{game}-now.png", reply_to=ctx.key,
+            ctx.platform, ctx.chat_id, say(t("{game}: {label}.", game=game, label=label), lang),
+            image=image, image_name=f"{game}-now.png", reply_to=ctx.key,
         )
     ]  # fmt: skip
 
@@ -307,59 +342,13 @@ def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
         return chat.answer(ctx, public=[no_game_help()])
     ids = [s.id for s in registry.systems()]
     ids.sort(key=lambda i: i != lifecycle.DEFAULT_SYSTEM)  # the flagship first
-    said, new = quoted(head), " or ".join(f"`new {i}`" for i in ids[:4]) or "`new <GAME>`"
-    text = (
-        f"Refused: no game is played in this chat, so {said} means nothing here yet: say "
-        f"{new} to start one, `link <CODE>` to follow one, or `help`."
-    )
+    said, new = quoted(head), _or(f"`new {i}`" for i in ids[:4]) or "`new <GAME>`"
+    text = t(
+        "Refused: no game is played in this chat, so {said} means nothing here yet: say "
+        "{new} to start one, `link <CODE>` to follow one, or `help`.",
+        said=said, new=new,
+    )  # fmt: skip
     return chat.answer(ctx, refusals=[text])
-
-
-def my_games(chat: ChatService, user: str) -> list[str]:
-    """The running games a user (or an account linked with him) is seated in."""
-    seated = chat_store.seated_games
-    found = {g for u in identities.accounts(chat.store, user) for g in seated(chat.store, u)}
-    return [g for g in sorted(found) if not _over(chat, g)]
-
-
-def _use_key(user: str) -> str:
-    return f"use:{user}"
-
-
-def private_game(chat: ChatService, ctx: Ctx) -> str | None:
-    """The game a private chat speaks for: the one running game its user is seated in, or the
-    one he chose with `use NAME` when he plays several."""
-    found = my_games(chat, ctx.user)
-    if len(found) == 1:
-        return found[0]
-    chosen = chat_store.get_state(chat.store, _use_key(ctx.user))
-    if chosen is not None and chosen[0] in found:
-        return chosen[0]
-    if found:
-        raise ChatRefused(
-            f"you play {len(found)} games ({', '.join(found)}): say `use <GAME>` to choose the "
-            "one your private messages are for, or add `in <GAME>` after the command "
-            f"(`status in {found[0]}`)."
-        )
-    return None
-
-
-def use(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
-    """`use NAME` in a private chat: the game the user's private messages are for."""
-    found = my_games(chat, ctx.user)
-    if len(words) != 2 or words[1] not in found:
-        games_ = ", ".join(found) or "none"
-        raise ChatRefused(f"say `use <GAME>` with one of your running games: {games_}.")
-    chat_store.set_state(chat.store, _use_key(ctx.user), words[1], now=ctx.now)
-    return chat.answer(ctx, public=[f"Your private messages are now for **{words[1]}**."])
-
-
-def named_game(chat: ChatService, ctx: Ctx, text: str) -> tuple[str | None, str]:
-    """`status in NAME`: (NAME, "status") when NAME is one of the user's games."""
-    head, sep, name = text.rpartition(" in ")
-    if sep and name.strip() in my_games(chat, ctx.user):
-        return name.strip(), head.strip()
-    return None, text
 
 
 # ------------------------------------------------------------------ helpers

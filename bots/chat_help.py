@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import ENGLISH, cat, lines, name, say, t
 from adjudicator.grammar import MODERATOR, QUESTIONS, VerbTable
 from app import games, identities
+from app.i18n import LANGUAGES, language
 from app.messages import Outgoing
 from app.submit import is_query
 from bots.chat_commands import ChatRefused, Ctx, _started
@@ -29,39 +31,48 @@ MAX_LINES = 15
 
 # the chat's own commands: (usage, what it does, who) -- who: "all", "moderator"
 CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
-    "new": ("new <GAME> [sandbox]", "a new game in this chat (when none is running)", "all"),
-    "join": ("join <SIDE>", "take a free side (before the start)", "all"),
-    "leave": ("leave", "give your side back (before the start)", "all"),
-    "start": ("start", "begin once every side is taken", "all"),
+    "new": ("new <GAME> [sandbox]", t("a new game in this chat (when none is running)"), "all"),
+    "join": ("join <SIDE>", t("take a free side (before the start)"), "all"),
+    "leave": ("leave", t("give your side back (before the start)"), "all"),
+    "start": ("start", t("begin once every side is taken"), "all"),
     "link": (
         "link | link <CODE>",
-        "a one-time code; in another chat, `link <CODE>` makes it follow this game",
+        t("a one-time code; in another chat, `link <CODE>` makes it follow this game"),
         "all",
     ),
-    "map": ("map [full]", "the map now (`map full`: the full-resolution file)", "all"),
+    "map": ("map [full]", t("the map now (`map full`: the full-resolution file)"), "all"),
     "deadline": (
         "deadline [<DURATION> | decisions <DURATION>]",
-        "the deadlines; moderators set the time per phase or per decision (48h, 12h, 2d)",
+        t("the deadlines; moderators set the time per phase or per decision (48h, 12h, 2d)"),
         "all",
     ),
     "extend": (
         "extend <DURATION>",
-        "moderators: more time for the current deadline (12h)",
+        t("moderators: more time for the current deadline (12h)"),
         "moderator",
     ),
     "confirm": (
         "confirm rewind | cancel rewind",
-        "a proposed rewind over rolls: applied by the other side or a second moderator",
+        t("a proposed rewind over rolls: applied by the other side or a second moderator"),
         "all",
     ),
-    "whoami": ("whoami", "your identity, linked accounts and seats", "all"),
+    "whoami": ("whoami", t("your identity, linked accounts and seats"), "all"),
     "identity": (
         "identity link | identity confirm <CODE>",
-        "link your Discord and Telegram accounts into one player (the code comes by DM)",
+        t("link your Discord and Telegram accounts into one player (the code comes by DM)"),
         "all",
     ),
-    "help": ("help [all | <COMMAND>]", "this help; `help all` every command", "all"),
+    "language": (
+        "language [ru | en]",
+        t(
+            "the language of this chat (moderators set it), or in a private chat your own; "
+            "alias `язык`"
+        ),
+        "all",
+    ),
+    "help": ("help [all | <COMMAND>]", t("this help; `help all` every command"), "all"),
 }
+ALIASES = {"язык": "language"}
 
 
 def _table(grammar: Any) -> VerbTable | None:
@@ -104,41 +115,57 @@ def brief(chat: ChatService, ctx: Ctx, game: str) -> str:
     sides = [s for s, u in rec.seats.items() if u in me]
     moderator = bool(me & set(rec.moderators))
     names = {s.id: s.name for s in system.sides}
-    waiting = " and ".join(names.get(s, s) for s in sit.to_move) or "nobody"
-    lines = [f"**{game}**, {sit.label}: waiting for {waiting}."]
+    waiting = _and([names.get(s, s) for s in sit.to_move]) or t("nobody")
+    said = [t("**{game}**, {label}: waiting for {waiting}.", game=game, label=sit.label,
+              waiting=waiting)]  # fmt: skip
     if sides:
-        role = f"You play {' and '.join(names.get(s, s) for s in sides)}"
-        role += " and moderate this game." if moderator else "."
+        mine = _and([names.get(s, s) for s in sides])
+        role = (
+            t("You play {sides} and moderate this game.", sides=mine)
+            if moderator
+            else t("You play {sides}.", sides=mine)
+        )
     else:
-        role = "You moderate this game." if moderator else "You are a spectator."
-    lines.append(role)
+        role = t("You moderate this game.") if moderator else t("You are a spectator.")
+    said.append(role)
     table = _table(system.grammar)
     if not _started(chat, game):
-        lines.append("Not started yet: each player takes a side, then `start`.")
+        said.append(t("Not started yet: each player takes a side, then `start`."))
     if table is None:  # a grammar not built with the kit: its own help, cut to size
-        lines += system.grammar.help().splitlines()[: MAX_LINES - 4]
+        said += system.grammar.help().splitlines()[: MAX_LINES - 4]
     else:
         for side in sides:
             if side in sit.to_move and _started(chat, game):
                 now = _now_words(system, state, side)
                 if now:
-                    lines.append(
-                        f"Now ({names.get(side, side)}): {', '.join(f'`{w}`' for w in now)}"
-                    )
+                    said.append(t("Now ({side}): {words}", side=names.get(side, side),
+                                  words=", ".join(f"`{w}`" for w in now)))  # fmt: skip
         if sides:
-            lines.append(f"Orders: {', '.join(_words(system, table, 'player'))}")
-        lines.append(f"Questions: {', '.join(_words(system, table, 'question'))}, map, deadline")
+            said.append(t("Orders: {words}", words=", ".join(_words(system, table, "player"))))
+        questions = ", ".join(_words(system, table, "question"))
+        said.append(t("Questions: {words}, map, deadline", words=questions))
         if moderator:
-            words = _words(system, table, "moderator")
-            lines.append(f"Moderator: {', '.join(words)}, deadline, extend")
+            words = ", ".join(_words(system, table, "moderator"))
+            said.append(t("Moderator: {words}, deadline, extend", words=words))
             if rec.sandbox:
-                lines.append(f"Sandbox: {', '.join(_words(system, table, 'sandbox'))}")
+                sandbox = ", ".join(_words(system, table, "sandbox"))
+                said.append(t("Sandbox: {words}", words=sandbox))
     free = [s.id for s in system.sides if rec.seats.get(s.id) is None]
     if free:
-        lines.append(f"Free: {' or '.join(f'`join {s}`' for s in free)}.")
-    lines.append("Chat: whoami, identity link (one player on Discord and Telegram), link.")
-    lines.append("`help <COMMAND>` explains one (`help attack`); `help all` lists every command.")
-    return "\n".join(lines[:MAX_LINES])
+        joins: str = f"`join {free[0]}`"
+        for s in free[1:]:
+            joins = t("{a} or {b}", a=joins, b=f"`join {s}`")
+        said.append(t("Free: {joins}.", joins=joins))
+    said.append(t("Chat: whoami, identity link (one player on Discord and Telegram), link."))
+    said.append(t("`help <COMMAND>` explains one (`help attack`); `help all` lists every command."))
+    return lines(said[:MAX_LINES])
+
+
+def _and(parts: list[str]) -> str:
+    said: str = parts[0] if parts else ""
+    for part in parts[1:]:
+        said = t("{a} and {b}", a=said, b=part)
+    return said
 
 
 def _now_words(system: Any, state: Any, side: str) -> list[str]:
@@ -151,8 +178,8 @@ def _now_words(system: Any, state: Any, side: str) -> list[str]:
 def full(chat: ChatService, game: str) -> str:
     """`help all`: every command of the game, then the chat's."""
     system = games.system_of(chat.store, game)
-    chat_lines = [f"  {usage}: {what}" for usage, what, _ in CHAT_COMMANDS.values()]
-    return "\n".join([system.grammar.help(), "Chat commands:", *chat_lines])
+    chat_lines = [cat("  ", usage, ": ", what) for usage, what, _ in CHAT_COMMANDS.values()]
+    return lines([system.grammar.help(), t("Chat commands:"), *chat_lines])
 
 
 def help_command(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
@@ -167,12 +194,23 @@ def help_command(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> li
 def one(chat: ChatService, game: str | None, topic: str) -> str:
     """`help <COMMAND>`: a chat command's usage, or the game's help of one of its commands."""
     word = topic.split()[0].lower()
+    word = ALIASES.get(word, word)
     if word in CHAT_COMMANDS:
         usage, what, _ = CHAT_COMMANDS[word]
-        return f"Usage: {usage}\n{what[0].upper()}{what[1:]}."
+        return t("Usage: {usage}\n{what}.", usage=usage, what=_capital(what))
     if game is None:
-        raise ChatRefused("no game is played here: say `help` for how to start one.")
+        raise ChatRefused(t("no game is played here: say `help` for how to start one."))
     return str(games.system_of(chat.store, game).grammar.help(topic))
+
+
+def _capital(text: str) -> str:
+    """A text with its first letter capital, in each language the bot speaks."""
+
+    def up(said: str) -> str:
+        return said[:1].upper() + said[1:]
+
+    forms = {code: up(say(text, language(code))) for code in LANGUAGES}
+    return name(forms.pop(ENGLISH), **forms)
 
 
 __all__ = ["CHAT_COMMANDS", "MAX_LINES", "brief", "full", "help_command", "one"]

@@ -18,9 +18,11 @@ import re
 from typing import TYPE_CHECKING
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import cat, lines, t, tn
 from app import identities
 from app.messages import Outgoing
-from bots.chat_commands import ChatRefused, Ctx, my_games
+from bots.chat_commands import ChatRefused, Ctx
+from bots.chat_private import my_games
 from storage import chat_store
 
 if TYPE_CHECKING:
@@ -34,7 +36,8 @@ _NAMES_USER = {"seat": 2, "moderator": 2, "mod": 2}  # the command word -> the w
 
 def _label(chat: ChatService, user: str) -> str:
     uid = user.partition(":")[2]
-    return f"{chat.name(user)} ({identities.platform_name(user)} user {uid})"
+    return t("{name} ({platform} user {id})", name=chat.name(user),
+             platform=identities.platform_name(user), id=uid)  # fmt: skip
 
 
 def resolve(chat: ChatService, ctx: Ctx, word: str) -> tuple[str, str | None]:
@@ -54,22 +57,42 @@ def resolve(chat: ChatService, ctx: Ctx, word: str) -> tuple[str, str | None]:
         found = [u for u in found if u.startswith("telegram:")]
     people = _people(chat, ctx, found)
     if len(people) == 1:
-        note = None if at else f"Chosen by name: `{name[:60]}` is {_label(chat, people[0])}."
+        note = (
+            None
+            if at
+            else t(
+                "Chosen by name: `{name}` is {who}.", name=name[:60], who=_label(chat, people[0])
+            )
+        )
         return people[0], note
     if people:
-        which = " or ".join(_label(chat, u) for u in people[:3])
+        which = _joined([_label(chat, u) for u in people[:3]], "{a} or {b}")
         raise ChatRefused(
-            f"{len(people)} users are called {name[:60]!r}: {which}; mention the one you mean "
-            f"or give the user id (`seat <SIDE> {people[0]}`)."
-        )
+            tn("{n} user is called {name}: {which}; mention the one you mean "
+               "or give the user id (`seat <SIDE> {first}`).",
+               "{n} users are called {name}: {which}; mention the one you mean "
+               "or give the user id (`seat <SIDE> {first}`).",
+               len(people), name=repr(name[:60]), which=which, first=people[0])
+        )  # fmt: skip
     close = difflib.get_close_matches(name.lower(), {n.lower() for n in seen.values()}, 3, 0.6)
     hint = [_label(chat, u) for u, n in seen.items() if n.lower() in close][:3]
-    maybe = f" Did you mean {' or '.join(hint)}?" if hint else ""
+    maybe = t(" Did you mean {who}?", who=_joined(hint, "{a} or {b}")) if hint else ""
     raise ChatRefused(
-        f"no user the bot has seen is called {name[:60]!r}: a user is seated by a mention "
-        "(@username on Telegram, @user on Discord) or a user id, or by the name of a user who "
-        f"has spoken here.{maybe}"
-    )
+        t("no user the bot has seen is called {name}: a user is seated by a mention "
+          "(@username on Telegram, @user on Discord) or a user id, or by the name of a user who "
+          "has spoken here.{maybe}", name=repr(name[:60]), maybe=maybe)
+    )  # fmt: skip
+
+
+def _joined(parts: list[str], template: str) -> str:
+    """Texts joined two by two: template "{a} or {b}" or "{a} and {b}"."""
+    said: str = parts[0] if parts else ""
+    for part in parts[1:]:
+        if template == "{a} or {b}":
+            said = t("{a} or {b}", a=said, b=part)
+        else:
+            said = t("{a} and {b}", a=said, b=part)
+    return said
 
 
 def _people(chat: ChatService, ctx: Ctx, users: list[str]) -> list[str]:
@@ -101,24 +124,30 @@ def resolve_lines(chat: ChatService, ctx: Ctx, text: str) -> tuple[str, list[str
 # ------------------------------------------------------------------ whoami and identity
 def whoami(chat: ChatService, ctx: Ctx, game: str | None) -> list[Outgoing]:
     mine = identities.accounts(chat.store, ctx.user)
-    lines = [f"You are {_label(chat, ctx.user)}."]
+    said = [t("You are {who}.", who=_label(chat, ctx.user))]
     others = [u for u in mine if u != ctx.user]
     if others:
-        lines.append(f"Linked with {', '.join(_label(chat, u) for u in others)}: one player.")
+        linked = cat(*(_label(chat, u) for u in others), sep=", ")
+        said.append(t("Linked with {who}: one player.", who=linked))
     else:
-        lines.append("No linked account: `identity link` links your account on the other platform.")
+        said.append(
+            t("No linked account: `identity link` links your account on the other platform.")
+        )
     if game is not None:
         rec = chat.service.record(game)
         names = {s.id: s.name for s in chat.service.system(game).sides}
         sides = [names.get(s, s) for s, u in rec.seats.items() if u in mine]
-        role = [f"you play {' and '.join(sides)}"] if sides else []
-        role += ["you moderate it"] if set(mine) & set(rec.moderators) else []
-        lines.append(f"In **{game}**: {' and '.join(role) if role else 'you are a spectator'}.")
+        role = [t("you play {sides}", sides=_joined(sides, "{a} and {b}"))] if sides else []
+        role += [t("you moderate it")] if set(mine) & set(rec.moderators) else []
+        what = _joined(role, "{a} and {b}") if role else t("you are a spectator")
+        said.append(t("In **{game}**: {what}.", game=game, what=what))
     games_ = sorted({g for u in mine for g in my_games(chat, u)} - {game})
     if games_:
-        shown = ", ".join(games_[:5]) + (f" and {len(games_) - 5} more" if len(games_) > 5 else "")
-        lines.append(f"Your other running games: {shown}.")
-    return chat.answer(ctx, public=["\n".join(lines)])
+        shown = ", ".join(games_[:5])
+        if len(games_) > 5:
+            shown = t("{games} and {n} more", games=shown, n=len(games_) - 5)
+        said.append(t("Your other running games: {games}.", games=shown))
+    return chat.answer(ctx, public=[lines(said)])
 
 
 def identity(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
@@ -126,12 +155,15 @@ def identity(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
     if sub == "link" and len(words) == 2:
         code, expires = identities.new_code(chat.store, ctx.user, now=ctx.now, key=ctx.key)
         other = "Discord" if ctx.platform == "telegram" else "Telegram"
-        secret = (
-            f"Your identity code: `{code}` (valid until {expires:%H:%M} UTC). From your "
-            f"{other} account, say `identity confirm {code}` to the bot: both accounts then "
-            "play as one player."
+        secret = t(
+            "Your identity code: `{code}` (valid until {until} UTC). From your "
+            "{other} account, say `identity confirm {code}` to the bot: both accounts then "
+            "play as one player.",
+            code=code, until=f"{expires:%H:%M}", other=other,
+        )  # fmt: skip
+        told = t(
+            "I sent you a one-time code by private message; confirm it from the other platform."
         )
-        told = "I sent you a one-time code by private message; confirm it from the other platform."
         if ctx.incoming.private:
             return chat.answer(ctx, public=[secret])
         return chat.answer(ctx, public=[told], private=[secret])
@@ -140,16 +172,17 @@ def identity(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
             other = identities.confirm(chat.store, ctx.user, words[2], now=ctx.now)
         except Rejection as exc:
             raise ChatRefused(exc.message) from exc
-        text = (
-            f"Linked: {_label(chat, ctx.user)} and {_label(chat, other)} are one player. Either "
+        text = t(
+            "Linked: {me} and {other} are one player. Either "
             "account may now play the other's seats; each game records the link in its log "
-            "when the account first acts there."
-        )
+            "when the account first acts there.",
+            me=_label(chat, ctx.user), other=_label(chat, other),
+        )  # fmt: skip
         return chat.answer(ctx, public=[text])
     raise ChatRefused(
-        "say `identity link` (a one-time code by private message), then `identity confirm "
-        "<CODE>` from your account on the other platform."
-    )
+        t("say `identity link` (a one-time code by private message), then `identity confirm "
+          "<CODE>` from your account on the other platform.")
+    )  # fmt: skip
 
 
 __all__ = ["identity", "resolve", "resolve_lines", "whoami"]

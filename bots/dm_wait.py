@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from adjudicator.core.i18n import cat, t
 from app import outbox as posts
 from app.messages import Outgoing
 from app.outbox import Row
@@ -44,13 +46,29 @@ NOTE = (
 )
 
 
+def _notice(mention: str, how: str) -> str:
+    return t(
+        "A private message for {mention} could not be delivered: open a private chat with the "
+        "bot ({how}), and it will be sent.",
+        mention=mention, how=how,
+    )  # fmt: skip
+
+
 def how_to_open(platform: str, bot: str | None = None) -> str:
     """What the user does so that the bot's private messages reach him."""
     if platform == "telegram":
-        return f"press Start in @{bot}" if bot else "press Start in a private chat with the bot"
+        if bot:
+            return t("press Start in @{bot}", bot=bot)
+        return t("press Start in a private chat with the bot")
     if platform == "discord":
-        return "allow direct messages from server members"
-    return "open your private messages to the bot"
+        return t("allow direct messages from server members")
+    return t("open your private messages to the bot")
+
+
+def _how(platform: str, stored: str | None) -> str:
+    """How to open, as said when it was stored (in English), made a text again."""
+    bot = re.fullmatch(r"press Start in @(\w+)", stored or "")
+    return how_to_open(platform, bot.group(1) if bot else None)
 
 
 def bot_name(send: Callable[..., Any]) -> str | None:
@@ -64,14 +82,19 @@ def bot_name(send: Callable[..., Any]) -> str | None:
 def notes(store: Store, users: Iterable[tuple[str, str]]) -> str:
     """For (user "platform:id", display name) pairs: the lines (each after a newline) warning
     that the user's private messages cannot be delivered yet; "" when none is known to fail."""
-    lines = []
+    said = []
     for user, name in users:
         platform, _, uid = user.partition(":")
         state = sql.dm_failure(store, platform, uid) if uid else None
         if state is not None:
-            how = state.get("how") or how_to_open(platform)
-            lines.append(NOTE.format(name=name, how=how))
-    return "".join(f"\n{line}" for line in lines)
+            how = _how(platform, state.get("how"))
+            note = t(
+                "Note: private messages to {name} cannot be delivered yet ({how}); hidden "
+                "information and private answers will wait until they can.",
+                name=name, how=how,
+            )  # fmt: skip
+            said.append(t("\n{line}", line=note))
+    return cat(*said) if said else ""
 
 
 class DmWait:
@@ -133,7 +156,7 @@ class DmWait:
             log.info("outbox row %d: no group to tell that its user's DMs fail", row.id)
             return
         notice = Outgoing(
-            out.platform, group, NOTICE.format(mention=self._mention(out.platform, user), how=how),
+            out.platform, group, _notice(self._mention(out.platform, user), how),
             mentions=[user],
         )  # fmt: skip
         key = f"dm-notice:{out.platform}:{user}:{state.get('row', row.id)}"
@@ -144,7 +167,7 @@ class DmWait:
         if platform == "discord":
             return f"<@{user}>"
         key = f"{platform}:{user}"
-        return chat_store.user_names(self.store, [key]).get(key) or "you"
+        return chat_store.user_names(self.store, [key]).get(key) or t("you")
 
 
 __all__ = ["DM_BASE_BACKOFF", "DM_MAX_BACKOFF", "NOTE", "NOTICE", "DmWait", "how_to_open", "notes"]

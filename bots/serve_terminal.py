@@ -20,6 +20,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
+from adjudicator.core.i18n import EN, say, t
+from app import languages
 from app.images import renderer
 from app.messages import Incoming, Outgoing
 from bots.clock import Clock
@@ -60,7 +62,7 @@ class Terminal:
         if m:
             if m.group(2) is None:  # `as NAME`: the speaker from now on
                 self.user = m.group(1)
-                self.write(f"(you now speak as {self.user})")
+                self.say(t("(you now speak as {user})", user=self.user))
                 return None
             user, text = m.group(1), m.group(2).strip()
         if not text:
@@ -78,6 +80,14 @@ class Terminal:
         )
 
     # -- out
+    def say(self, text: str) -> None:
+        """Write one of the terminal's own texts, in the local chat's language."""
+        try:
+            lang = languages.for_chat(self.chat.store, TERMINAL, LOCAL_CHAT)
+        except Exception:  # noqa: BLE001 - the store failing: English rather than nothing
+            lang = EN
+        self.write(say(text, lang))
+
     def write(self, text: str) -> None:
         with self._print_lock:
             self.out.write(text.rstrip("\n") + "\n")
@@ -132,10 +142,10 @@ def _read_lines(stream: IO[str], loop: asyncio.AbstractEventLoop, queue: asyncio
 
 
 def _greet(terminal: Terminal) -> None:
-    terminal.write(
-        "pbem: a local game chat. Type `help`; `new hells-gate` starts a game; `as NAME: ...` "
-        "speaks as another local player. End with Ctrl-D."
-    )
+    terminal.say(
+        t("pbem: a local game chat. Type `help`; `new hells-gate` starts a game; `as NAME: ...` "
+          "speaks as another local player. End with Ctrl-D.")
+    )  # fmt: skip
 
 
 async def _next_line(queue: asyncio.Queue, stop: asyncio.Event) -> str | None:
@@ -156,7 +166,7 @@ async def _answer(terminal: Terminal, incoming: Incoming) -> bool:
         outs = await asyncio.to_thread(terminal.chat.handle, incoming)
     except Exception:
         log.exception("the chat service failed on a terminal line")
-        terminal.write("Sorry, something went wrong on my side; please try again.")
+        terminal.say(t("Sorry, something went wrong on my side; please try again."))
         return False
     for out in outs:
         terminal.show(out)

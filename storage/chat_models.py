@@ -1,5 +1,5 @@
 """The tables of the chat front ends: which chat hosts which game, link codes, the outbox, the
-service's own state, known chat users, and the game's clock (deadline columns on `game`).
+service's own state, known chat users, the languages chosen, and the game's clock (deadline columns on `game`).
 
 Invariants:
 - A chat ("platform", "chat_id") hosts at most one game (unique); several chats may host the same
@@ -123,6 +123,19 @@ class ChatUser(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
 
 
+class ChatLanguage(SQLModel, table=True):
+    """A language choice by scope: "chat:<platform>:<chat_id>" (a chat's, set by `language`) or
+    "user:<platform>:<id>" (a user's own, for his private messages). `language` is the code
+    chosen (None: none chosen); `locale` is a user's platform locale last seen (None: none)."""
+
+    __tablename__ = "chat_language"
+
+    scope: str = Field(primary_key=True)
+    language: str | None = None
+    locale: str | None = None
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
 # The game row's clock columns (added by migration 0002), seen through Core.
 clock_metadata = MetaData()
 game_clock = Table(
@@ -147,6 +160,7 @@ __all__ = [
     "DEFAULT_PHASE_HOURS",
     "DEFAULT_REMINDER_HOURS",
     "ChatBinding",
+    "ChatLanguage",
     "ChatUser",
     "LinkCode",
     "OutboxRow",

@@ -459,9 +459,12 @@ class TelegramChat:
     def mention(self, user: str) -> str:
         return "@" + TG_USERS[user].name
 
-    async def say(self, user: str, text: str, *, via: str = "order") -> Answer:
+    async def say(
+        self, user: str, text: str, *, via: str = "order", language_code: str | None = None
+    ) -> Answer:
         """via "order": `/order <text>`; "command": `/<text>` (its first word the command);
-        "botname": `/order@<bot> <text>`; "plain": the text as is (a private chat)."""
+        "botname": `/order@<bot> <text>`; "plain": the text as is (a private chat).
+        language_code: the user's Telegram client language (none given when None)."""
         u = TG_USERS[user]
         typed = {
             "order": f"/order {text}",
@@ -471,8 +474,9 @@ class TelegramChat:
         }[via]
         since = len(self.api.calls)
         update = self.api.push_message(
-            typed, chat_id=self.chat_id, user_id=u.id, user_name=u.name, first_name=u.first
-        )
+            typed, chat_id=self.chat_id, user_id=u.id, user_name=u.name, first_name=u.first,
+            language_code=language_code,
+        )  # fmt: skip
         message_id = f"tg:{self.chat_id}:{update['message']['message_id']}"
         incoming, outs = await self.world.recorder.answer(message_id)
         seen = [await self._seen(out, since) for out in outs]
@@ -539,10 +543,13 @@ class DiscordChat:
     def mention(self, user: str) -> str:
         return f"<@{self.user(user)['id']}>"
 
-    async def say(self, user: str, text: str, *, via: str = "mention") -> Answer:
+    async def say(
+        self, user: str, text: str, *, via: str = "mention", locale: str = "en-US"
+    ) -> Answer:
         """via "mention": `@pbem <text>`; "order-mention": `@pbem order <text>` (the hybrid
         command); "slash": `/order text:<text>` (or `/map`, `/status`, `/options`, `/help`);
-        "dm": the text in a direct message to the bot."""
+        "dm": the text in a direct message to the bot. locale: the user's client language
+        (sent with a slash command)."""
         author = self.user(user)
         since = len(self.fake.sent)
         interaction = None
@@ -550,16 +557,16 @@ class DiscordChat:
             words = text.split(maxsplit=1)
             if text in ("map", "status", "options"):
                 payload = await self.fake.send_command(
-                    text, user=author, channel_id=self.channel_id
+                    text, user=author, channel_id=self.channel_id, locale=locale
                 )
             elif words and words[0] == "help":
                 options = {"command": words[1]} if len(words) > 1 else None
                 payload = await self.fake.send_command(
-                    "help", options, user=author, channel_id=self.channel_id
+                    "help", options, user=author, channel_id=self.channel_id, locale=locale
                 )
             else:
                 payload = await self.fake.send_command(
-                    "order", {"text": text}, user=author, channel_id=self.channel_id
+                    "order", {"text": text}, user=author, channel_id=self.channel_id, locale=locale
                 )
             interaction = payload["id"]
         elif via == "dm":

@@ -101,6 +101,7 @@ def test_prefix_order_reaches_the_service_with_the_right_incoming():
                     message_id=f"dc:{msg['id']}",
                     private=False,
                     ephemeral_ok=False,
+                    locale="en-US",  # the server's preferred locale
                 )
             ]
             assert (reply.kind, reply.channel_id, reply.content) == (
@@ -192,6 +193,7 @@ def test_slash_order_public_reply_and_ephemeral_private_reply():
                     message_id=f"dc:{inter['id']}",
                     private=False,
                     ephemeral_ok=True,
+                    locale="en-US",  # the user's client language
                 )
             ]
             assert (public.kind, public.content, public.ephemeral) == (

@@ -10,6 +10,8 @@ import logging
 import warnings
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.core.i18n import say, t
+from app.i18n import language
 from app.messages import Incoming, Outgoing
 from bots.platforms.common import hosts_a_game
 from bots.platforms.discord_checks import can_post, channel_note
@@ -95,6 +97,7 @@ async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, 
         message_id=f"dc:{interaction.id}",
         private=interaction.guild_id is None,
         ephemeral_ok=True,
+        locale=_locale(interaction.locale),  # the user's own client language
     )
     work = asyncio.ensure_future(_ask_and_check(bot, incoming, interaction.channel, True))
     deferred = False
@@ -115,6 +118,13 @@ async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, 
             await reply_later(bot, out, f"reply:{incoming.message_id}:{n}", exc)
 
 
+def _locale(value: discord.Locale | str | None) -> str | None:
+    """A Discord locale ("ru", "en-US") as a plain code."""
+    if value is None:
+        return None
+    return str(getattr(value, "value", value)) or None
+
+
 async def _handle_message(
     bot: PbemBot | ShardedPbemBot, message: discord.Message, text: str
 ) -> None:
@@ -126,6 +136,7 @@ async def _handle_message(
         text=text.strip(),
         message_id=f"dc:{message.id}",
         private=message.guild is None,
+        locale=_locale(message.guild.preferred_locale) if message.guild is not None else None,
     )
     outs = await _ask_and_check(bot, incoming, message.channel, False)
     for n, out in enumerate(outs):
@@ -182,6 +193,16 @@ async def _ask(bot: PbemBot | ShardedPbemBot, incoming: Incoming) -> list[Outgoi
         log.exception("the service failed on %s", incoming.message_id)
         return [
             Outgoing(
-                platform=PLATFORM, chat_id=None, user_id=incoming.user_id, private=True, text=FAILED
+                platform=PLATFORM,
+                chat_id=None,
+                user_id=incoming.user_id,
+                private=True,
+                text=say(
+                    t(
+                        "Sorry, something went wrong on my side; the order was not processed. "
+                        "Please try again."
+                    ),
+                    language(incoming.locale),
+                ),
             )
         ]

@@ -57,6 +57,8 @@ from telegram.ext import (
     filters,
 )
 
+from adjudicator.core.i18n import say, t
+from app.i18n import language
 from app.messages import Incoming, Outgoing
 from bots.platforms.common import hosts_a_game
 from bots.platforms.telegram_checks import check_at_startup, note_for, set_menu
@@ -82,6 +84,12 @@ from bots.platforms.telegram_webhook import register_webhook, serve_webhook
 log = logging.getLogger(__name__)
 
 FAILURE_TEXT = "Sorry, something went wrong on my side; please try again."
+
+
+def failure_text(locale: str | None) -> str:
+    """FAILURE_TEXT in the user's client language (the service, and so his setting, failed)."""
+    return say(t("Sorry, something went wrong on my side; please try again."), language(locale))
+
 
 __all__ = [
     "CAPTION_LIMIT",
@@ -279,6 +287,7 @@ class TelegramBot(TelegramSender):
             text=text,
             message_id=f"tg:{chat.id}:{message.message_id}",
             private=chat.type == chat.PRIVATE,
+            locale=user.language_code,  # the user's client language (IETF tag), if Telegram gives it
         )
         self._names[incoming.user_id] = incoming.user_name
         try:
@@ -286,7 +295,12 @@ class TelegramBot(TelegramSender):
         except Exception:
             log.exception("the service failed on %s", incoming.message_id)
             replies = [
-                Outgoing(PLATFORM, incoming.chat_id, FAILURE_TEXT, reply_to=incoming.message_id)
+                Outgoing(
+                    PLATFORM,
+                    incoming.chat_id,
+                    failure_text(incoming.locale),
+                    reply_to=incoming.message_id,
+                )
             ]
         full = wants_full_resolution(text)
         for n, out in enumerate(replies):

@@ -330,8 +330,10 @@ class FakeDiscord:
         user: dict,
         channel_id: str | None = None,
         dm: bool = False,
+        locale: str = "en-US",
     ) -> dict:
-        """Dispatch INTERACTION_CREATE: `user` runs the slash command `/name` with string options."""
+        """Dispatch INTERACTION_CREATE: `user` runs the slash command `/name` with string options
+        (locale: the user's client language, which Discord sends with every interaction)."""
         iid, token = self.snowflake(), secrets.token_urlsafe(24)
         cmd_id = next((c["id"] for c in self.commands if c["name"] == name), self.snowflake())
         data: dict[str, Any] = {"id": cmd_id, "name": name, "type": 1}
@@ -345,7 +347,7 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "app_permissions": "2251799813685247",
-            "locale": "en-US",
+            "locale": locale,
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }

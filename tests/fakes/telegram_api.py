@@ -371,12 +371,16 @@ class FakeTelegramAPI:
         first_name: str = "Alice",
         chat_type: str | None = None,
         title: str = "PBEM game",
+        language_code: str | None = None,
     ) -> dict[str, Any]:
         """A user's text message; a positive chat_id equal to user_id is a private chat, a
-        negative one a group ("supergroup" when it starts with -100)."""
+        negative one a group ("supergroup" when it starts with -100). language_code: the
+        user's client language, as Telegram sends it (absent when None)."""
         user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
         if user_name:
             user["username"] = user_name
+        if language_code:
+            user["language_code"] = language_code
         self.users[user_id] = user
         message = {
             "message_id": self._message_id(chat_id),
