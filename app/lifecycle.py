@@ -67,7 +67,7 @@ def whose_move(system: GameSystem, state: object) -> str:
     if s.over:
         return t("Game over: {result}", result=s.result)
     who = s.to_move[0] if s.to_move else None
-    return t("Turn {turn}, {phase}: {side} to move.", turn=s.turn, phase=s.phase, side=who)
+    return t("Turn {turn}, {phase}: {side} to move.", turn=s.turn, phase=s.phase_said, side=who)
 
 
 def transact(store: Store, game: str, fn: Callable[[GameTx], T]) -> T:

@@ -35,7 +35,7 @@ def text(standing: notify.Standing, deadline: datetime, now: datetime) -> str:
         what = t("to decide: {prompt}", prompt=situation.pending[0].prompt)
     elif situation.turn is not None:
         what = t("to finish the {phase} phase of turn {turn}",
-                 phase=situation.phase, turn=situation.turn)  # fmt: skip
+                 phase=situation.phase_said, turn=situation.turn)  # fmt: skip
     else:
         what = t("to finish {label}", label=situation.label)
     return tn(

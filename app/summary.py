@@ -112,12 +112,12 @@ def whose_move_line(s: Situation, sides: Sequence[Side], names: Mapping[str, str
         d = s.pending[0]
         return t("{who} must decide: {prompt}", who=who(sides, d.side, names), prompt=d.prompt)
     if not s.to_move:
-        return t("Turn {turn}, {phase}: no player to move.", turn=s.turn, phase=s.phase)
+        return t("Turn {turn}, {phase}: no player to move.", turn=s.turn, phase=s.phase_said)
     return t(
         "{who} to move: turn {turn}, {phase}.",
         who=who(sides, s.to_move[0], names),
         turn=s.turn,
-        phase=s.phase,
+        phase=s.phase_said,
     )
 
 
@@ -126,7 +126,9 @@ def post_text(post: Post, names: Mapping[str, str | None]) -> str:
     lines: list[str] = []
     if post.note:
         lines.append(post.note)
-    lines.append(t("**{game}: turn {turn}, {phase}**", game=post.game, turn=s.turn, phase=s.phase))
+    lines.append(
+        t("**{game}: turn {turn}, {phase}**", game=post.game, turn=s.turn, phase=s.phase_said)
+    )
     told = happened(post.events, post.headlines)
     told = [x for x in told if not (post.note and x in post.note)]
     if told:

@@ -39,8 +39,8 @@ from adjudicator.grammar import (
 )
 
 SIDES = (
-    Side("russian", "Russian", ("russians", "rus", "ru", "русские", "рус")),
-    Side("french", "French", ("fr", "fra", "france", "французы", "фр")),
+    Side("russian", name("Russian", ru="Россия"), ("russians", "rus", "ru", "русские", "рус")),
+    Side("french", name("French", ru="Франция"), ("fr", "fra", "france", "французы", "фр")),
 )
 ORDERS = t("Reports (your own units)")
 ROLLS = t("The referee's phases and rolls")

@@ -61,6 +61,12 @@ class Situation:
     pending: tuple[Waiting, ...] = ()  # decisions waiting, first one first
     result: Mapping[str, Any] | None = None  # None while the game runs; `text` says who won
     key: str = ""  # changes whenever the situation changes (the deadline's `armed_for`)
+    phase_name: str = ""  # the phase as players read it (a core.i18n Msg); "": its id
+
+    @property
+    def phase_said(self) -> str:
+        """The phase for a text: its name where the system gives one, else its id."""
+        return self.phase_name or self.phase
 
     @property
     def over(self) -> bool:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from adjudicator.core.i18n import t
+from adjudicator.core.i18n import name, t
 from adjudicator.core.system import Side
 from adjudicator.grammar import (
     QUESTIONS,
@@ -59,8 +59,16 @@ if TYPE_CHECKING:
     from adjudicator.hells_gate.scenario import Scenario
 
 SIDES = (
-    Side("soviet", "Soviet", ("soviets", "sov", "ussr", "советские", "советский", "сов", "ссср")),
-    Side("german", "German", ("germans", "ger", "de", "немецкие", "немецкий", "немцы", "нем")),
+    Side(
+        "soviet",
+        name("Soviet", ru="СССР"),
+        ("soviets", "sov", "ussr", "советские", "советский", "сов", "ссср"),
+    ),
+    Side(
+        "german",
+        name("German", ru="Германия"),
+        ("germans", "ger", "de", "немецкие", "немецкий", "немцы", "нем"),
+    ),
 )
 ORDERS = "Orders"
 ORDER = (

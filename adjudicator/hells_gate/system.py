@@ -19,6 +19,7 @@ from adjudicator.core.i18n import t
 from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
+from adjudicator.hells_gate.legal import restore_prompts
 from adjudicator.hells_gate.listing_words import phase_name
 from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
@@ -114,6 +115,7 @@ class HellsGateSystem:
             turn=state.turn,
             phase=state.phase,
             label=t("turn {turn}, {phase}", turn=state.turn, phase=phase_name(state.phase)),
+            phase_name=phase_name(state.phase),
             to_move=to_move,
             pending=pending,
             result=state.result,
@@ -141,7 +143,11 @@ class HellsGateSystem:
         return state.to_dict()
 
     def state_from_json(self, data: dict[str, Any]) -> GameState:
-        return GameState.from_dict(data)
+        """The state read back; its pending decisions' prompts said in every language again
+        (stored as their English text: legal.restore_prompts)."""
+        state = GameState.from_dict(data)
+        restore_prompts(self.scenario, state)
+        return state
 
 
 def _situation_key(state: GameState) -> str:

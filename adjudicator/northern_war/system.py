@@ -17,7 +17,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DECISION_PENDING, GAME_ENDED, Event, Viewer
-from adjudicator.core.i18n import cat, t
+from adjudicator.core.i18n import cat, name, t
 from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation, Waiting
 from adjudicator.grammar import GrammarKit
 from adjudicator.northern_war import actions as A
@@ -27,8 +27,8 @@ from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.state import ON_MAP, NWState, copy_state, from_json, to_json
 from adjudicator.northern_war.texts import phase
 
-SIDES = (Side("sweden", "Sweden", ("swedes", "swe", "швеция", "шведы")),
-         Side("coalition", "Coalition", ("coal", "allies", "коалиция", "союзники")))  # fmt: skip
+SIDES = (Side("sweden", name("Sweden", ru="Швеция"), ("swedes", "swe", "швеция", "шведы")),
+         Side("coalition", name("Coalition", ru="Коалиция"), ("coal", "allies", "коалиция", "союзники")))  # fmt: skip
 HEADLINES = frozenset({
     "ActionRolled", "FirstPlayer", "EventResolved",  # the action rolls (5.1-5.15)
     "Reconnoitred", "BlocksMoved", "SiegeDeclared", "PolicyRolled", "StepReplaced",
