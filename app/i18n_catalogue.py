@@ -34,6 +34,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+from adjudicator.core.i18n import wants_words
 from adjudicator.core.text import plural_of
 
 _FIXED = datetime(2026, 12, 1, tzinfo=UTC)  # the header's dates: a diff shows texts, not dates
@@ -124,6 +125,8 @@ def problems(owner: Path, code: str) -> list[str]:
     have = translations(owner, code)
     out = list(bad)
     for text in {x.msgid: x for x in found}.values():
+        if not wants_words(text.msgid) and text.plural is None:
+            continue  # placeholders and signs only: said as it is (core.i18n)
         form = have.get(text.msgid)
         forms = [f for f in (form if isinstance(form, tuple) else (form,)) if f]
         if not forms:

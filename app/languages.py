@@ -9,7 +9,8 @@ Resolution (storage/chat_languages.py holds the choices):
 - a reply in a group: the chat's setting, else the speaker's platform locale, else English;
 - a post to a chat: the chat's setting, else English;
 - a private message: the user's setting, else his locale (the one of this message, or the last
-  seen), else English.
+  seen), else English; a private answer to what he asked in a group: his own setting, else
+  the group's, else his locale.
 A code the bot does not speak counts as none (app.i18n.normal_code).
 """
 
@@ -44,6 +45,12 @@ def user_code(source: Source, user: str, locale: str | None = None) -> str | Non
     return normal_code(chosen) or normal_code(locale) or normal_code(seen)
 
 
+def user_setting(source: Source, user: str) -> str | None:
+    """The language a user set for himself (`language` in a private chat), None if none."""
+    scope = choices.user_scope(user)
+    return normal_code(choices.choices(source, [scope]).get(scope, (None, None))[0])
+
+
 def for_chat(source: Source, platform: str, chat_id: str | None) -> Language:
     """A post to a chat: the chat's setting, else English."""
     return language(chat_code(source, platform, chat_id) if chat_id else None)
@@ -56,11 +63,16 @@ def for_user(source: Source, user: str, locale: str | None = None) -> Language:
 
 def for_reply(source: Source, incoming: Incoming, private: bool = False) -> Language:
     """The answer to a message: in a group, the chat's setting, else the speaker's locale; in a
-    private chat (or an answer only the speaker sees), the speaker's own language."""
+    private chat, the speaker's own language; an answer only the speaker sees of what he asked
+    in a group, his own language, else the group's."""
     user = f"{incoming.platform}:{incoming.user_id}"
-    if incoming.private or private:
+    if incoming.private:
         return for_user(source, user, incoming.locale)
     chosen = chat_code(source, incoming.platform, incoming.chat_id)
+    if private:  # asked in a group, answered to him alone: his own setting, else the group's
+        return language(
+            user_setting(source, user) or chosen or user_code(source, user, incoming.locale)
+        )
     return language(chosen or normal_code(incoming.locale))
 
 

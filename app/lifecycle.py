@@ -8,15 +8,16 @@ system; a redelivered message (same key) is answered again and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from adjudicator.core import registry
 from adjudicator.core.errors import Rejection
-from adjudicator.core.i18n import cat, lines, t, tn
-from adjudicator.core.system import GameSystem
+from adjudicator.core.i18n import ENGLISH, Msg, cat, lines, t, tn
+from adjudicator.core.i18n import name as i18n_name
+from adjudicator.core.system import GameSystem, Side
 from adjudicator.grammar.lexicon import all_of
 from app import after, clock, games, sealing
 from app.changes import NoDice
@@ -229,12 +230,16 @@ def start(
     return started
 
 
-def seat_text(payload: dict[str, Any], name: str | None = None) -> str:
+def seat_text(payload: dict[str, Any], name: str | None = None, sides: Sequence[Side] = ()) -> str:
     """ "bob now plays <SIDE>." (name: the user's display name; "you", the local terminal's
-    user, gets "You now play <SIDE>.")"""
+    user, gets "You now play <SIDE>."). sides: the game's, so that another language names the
+    side as its players read it (English keeps the side's id)."""
     who = name or payload["user"]
     you = who.lower() == "you"
-    side = payload["side"]
+    side: str = payload["side"]
+    named = next((s.name for s in sides if s.id == side), None)
+    if isinstance(named, Msg) and named.forms:
+        side = i18n_name(side, **{k: v for k, v in named.forms.items() if k != ENGLISH})
     if payload.get("action") == "seat":
         return (
             t("You now play {side}.", side=side)

@@ -3,6 +3,7 @@ system's own questions (units, options, preview, help). Nothing here writes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from adjudicator.core import commands as C
@@ -47,7 +48,7 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
     found = system.answer(system.view(state, viewer), who, query)
     text = found.text
     if isinstance(query, C.Status):
-        text = "\n".join([text, *fair_lines(rec), *trust_lines(store, system, rec)])
+        text = lines([text, *fair_lines(rec), *trust_lines(store, system, rec)])
     private = _is_own(system, query) or (
         system.hidden_information and bool(viewer.sides) and not viewer.over
     )  # an answer from a side's own view is for its player only
@@ -157,12 +158,40 @@ def log_text(
             if row["user"]
             else row["actor"]
         )
-        said = t("{row}. {who}: {text}", row=row["index"], who=who, text=row["text"])
+        said = t("{row}. {who}: {text}", row=row["index"], who=_actor(who), text=_row_text(row))
         if row["kind"] == "order" and not row["effective"]:
             said = t("{line}  [undone or rewound]", line=said)
         out.append(said)
         out += [t("    {line}", line=line) for line in row["details"]]
     return lines(out)
+
+
+_SYSTEM_ROWS = {  # the texts the store writes for its own rows (storage.game_tx), as they read
+    "epoch": re.compile(r"dice epoch (\d+) for turn (-?\d+)"),
+    "reveal": re.compile(r"dice epoch (\d+) ends"),
+}
+
+
+def _row_text(row: dict[str, Any]) -> str:
+    """A row's text as a chat reads it: the store's own rows said in the chat's language (the
+    stored text stays as it is); an order's is its canonical text."""
+    text: str = row["text"]
+    if text in _PLAIN_ROWS:
+        return _PLAIN_ROWS[text]
+    found = _SYSTEM_ROWS.get(row["kind"])
+    match = found.fullmatch(text) if found else None
+    if found is None or match is None:
+        return text
+    if row["kind"] == "epoch":
+        return t("dice epoch {epoch} for turn {turn}", epoch=match[1], turn=match[2])
+    return t("dice epoch {epoch} ends", epoch=match[1])
+
+
+_PLAIN_ROWS = {"new game": t("new game"), "hidden seed revealed": t("hidden seed revealed")}
+
+
+def _actor(who: str) -> str:
+    return t("system") if who == "system" else who
 
 
 def log_doc(
@@ -187,7 +216,9 @@ def log_doc(
         ids.update(names.USER_ID.findall(" ".join([row.text, *details[row.index]])))
     known = names.of_users(store, sorted(ids))
 
-    def named(text: str) -> str:
+    def named(text: str) -> str:  # (a text with no user id keeps its translations)
+        if not names.USER_ID.search(text):
+            return text
         return names.USER_ID.sub(lambda m: known.get(m.group(1), m.group(1)), text)
 
     return [

@@ -33,6 +33,7 @@ from datetime import datetime
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import EN, Language, cat, lines, say, t
 from adjudicator.core.text import plural
+from adjudicator.grammar.lifecycle import CHAT_WORDS, canonical_words
 from app import intext, languages, names, outbox, rewinds
 from app.messages import Incoming, Outgoing
 from app.service import GameService
@@ -152,6 +153,9 @@ class ChatService:
         self._remember(ctx)
         text = incoming.text.strip()
         words = text.split()
+        if words and words[0].lower() in CHAT_WORDS:  # a chat command in Russian: in English
+            words = canonical_words(words)
+            text = " ".join(words)
         head = words[0].lower() if words else ""
         game = chat_store.binding(self.store, incoming.platform, incoming.chat_id)
         try:

@@ -73,7 +73,7 @@ def no_game_help() -> str:
               id=s.id, name=s.name)
         )  # fmt: skip
     for s in registry.systems():
-        joins = _or(f"`join {side.id}`" for side in s.sides)
+        joins = _or(t("`join {side}`", side=side.id) for side in s.sides)
         said.append(t("{joins} — take a side of {name} (each player in turn).",
                       joins=joins, name=s.name))  # fmt: skip
     said += [
@@ -101,7 +101,7 @@ def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[st
 
 def _sides_help(game: str | None, chat: ChatService) -> str:
     sides = games.system_of(chat.store, game).sides if game else ()
-    return _or(f"`join {s.id}`" for s in sides) or "`join <SIDE>`"
+    return _or(t("`join {side}`", side=s.id) for s in sides) or t("`join <SIDE>`")
 
 
 # ------------------------------------------------------------------ new
@@ -174,7 +174,7 @@ def join(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
     if side is None:
         raise ChatRefused(t("say {sides}.", sides=_sides_help(game, chat)))
     payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key)
-    text = chat.pretty(lifecycle.seat_text(payload, chat.name(ctx.user)))
+    text = chat.pretty(lifecycle.seat_text(payload, chat.name(ctx.user), system.sides))
     seats = chat.service.record(game).seats
     if all(seats.get(s.id) for s in system.sides) and not _started(chat, game):
         every = (
@@ -192,7 +192,9 @@ def leave(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outg
     system = games.system_of(chat.store, game)
     wanted = side_words(system.sides).get(words[1].lower()) if len(words) > 1 else None
     payloads = lifecycle.leave(chat.core, game, ctx.user, wanted, ctx.key)
-    text = lines(chat.pretty(lifecycle.seat_text(p, chat.name(ctx.user))) for p in payloads)
+    text = lines(
+        chat.pretty(lifecycle.seat_text(p, chat.name(ctx.user), system.sides)) for p in payloads
+    )
     _mirror(chat, ctx, game, text, "leave")
     return chat.answer(ctx, public=[text])
 

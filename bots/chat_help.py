@@ -31,46 +31,46 @@ MAX_LINES = 15
 
 # the chat's own commands: (usage, what it does, who) -- who: "all", "moderator"
 CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
-    "new": ("new <GAME> [sandbox]", t("a new game in this chat (when none is running)"), "all"),
-    "join": ("join <SIDE>", t("take a free side (before the start)"), "all"),
-    "leave": ("leave", t("give your side back (before the start)"), "all"),
-    "start": ("start", t("begin once every side is taken"), "all"),
+    "new": (t("new <GAME> [sandbox]"), t("a new game in this chat (when none is running)"), "all"),
+    "join": (t("join <SIDE>"), t("take a free side (before the start)"), "all"),
+    "leave": (t("leave"), t("give your side back (before the start)"), "all"),
+    "start": (t("start"), t("begin once every side is taken"), "all"),
     "link": (
-        "link | link <CODE>",
+        t("link | link <CODE>"),
         t("a one-time code; in another chat, `link <CODE>` makes it follow this game"),
         "all",
     ),
-    "map": ("map [full]", t("the map now (`map full`: the full-resolution file)"), "all"),
+    "map": (t("map [full]"), t("the map now (`map full`: the full-resolution file)"), "all"),
     "deadline": (
-        "deadline [<DURATION> | decisions <DURATION>]",
+        t("deadline [<DURATION> | decisions <DURATION>]"),
         t("the deadlines; moderators set the time per phase or per decision (48h, 12h, 2d)"),
         "all",
     ),
     "extend": (
-        "extend <DURATION>",
+        t("extend <DURATION>"),
         t("moderators: more time for the current deadline (12h)"),
         "moderator",
     ),
     "confirm": (
-        "confirm rewind | cancel rewind",
+        t("confirm rewind | cancel rewind"),
         t("a proposed rewind over rolls: applied by the other side or a second moderator"),
         "all",
     ),
-    "whoami": ("whoami", t("your identity, linked accounts and seats"), "all"),
+    "whoami": (t("whoami"), t("your identity, linked accounts and seats"), "all"),
     "identity": (
-        "identity link | identity confirm <CODE>",
+        t("identity link | identity confirm <CODE>"),
         t("link your Discord and Telegram accounts into one player (the code comes by DM)"),
         "all",
     ),
     "language": (
-        "language [ru | en]",
+        t("language [ru | en]"),
         t(
             "the language of this chat (moderators set it), or in a private chat your own; "
             "alias `язык`"
         ),
         "all",
     ),
-    "help": ("help [all | <COMMAND>]", t("this help; `help all` every command"), "all"),
+    "help": (t("help [all | <COMMAND>]"), t("this help; `help all` every command"), "all"),
 }
 ALIASES = {"язык": "language"}
 
@@ -139,26 +139,38 @@ def brief(chat: ChatService, ctx: Ctx, game: str) -> str:
                 now = _now_words(system, state, side)
                 if now:
                     said.append(t("Now ({side}): {words}", side=names.get(side, side),
-                                  words=", ".join(f"`{w}`" for w in now)))  # fmt: skip
+                                  words=cat(*(t("`{w}`", w=_word(table, w)) for w in now),
+                                            sep=", ")))  # fmt: skip
         if sides:
-            said.append(t("Orders: {words}", words=", ".join(_words(system, table, "player"))))
-        questions = ", ".join(_words(system, table, "question"))
+            said.append(t("Orders: {words}", words=_listed(system, table, "player")))
+        questions = _listed(system, table, "question")
         said.append(t("Questions: {words}, map, deadline", words=questions))
         if moderator:
-            words = ", ".join(_words(system, table, "moderator"))
+            words = _listed(system, table, "moderator")
             said.append(t("Moderator: {words}, deadline, extend", words=words))
             if rec.sandbox:
-                sandbox = ", ".join(_words(system, table, "sandbox"))
+                sandbox = _listed(system, table, "sandbox")
                 said.append(t("Sandbox: {words}", words=sandbox))
     free = [s.id for s in system.sides if rec.seats.get(s.id) is None]
     if free:
-        joins: str = f"`join {free[0]}`"
+        joins: str = t("`join {side}`", side=free[0])
         for s in free[1:]:
-            joins = t("{a} or {b}", a=joins, b=f"`join {s}`")
+            joins = t("{a} or {b}", a=joins, b=t("`join {side}`", side=s))
         said.append(t("Free: {joins}.", joins=joins))
     said.append(t("Chat: whoami, identity link (one player on Discord and Telegram), link."))
     said.append(t("`help <COMMAND>` explains one (`help attack`); `help all` lists every command."))
     return lines(said[:MAX_LINES])
+
+
+def _word(table: VerbTable, word: str) -> str:
+    """A command word as a chat reads it: in Russian the verb's first Russian word."""
+    verb = table.verbs.get(word)
+    russian = next((a for a in verb.aliases if not a.isascii()), None) if verb else None
+    return name(word, ru=russian)
+
+
+def _listed(system: Any, table: VerbTable, who: str) -> str:
+    return cat(*(_word(table, w) for w in _words(system, table, who)), sep=", ")
 
 
 def _and(parts: list[str]) -> str:
@@ -186,7 +198,7 @@ def help_command(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> li
     """`help` (at most MAX_LINES lines, for the asker), `help all`, `help <COMMAND>`."""
     if len(words) == 1:
         return chat.answer(ctx, public=[brief(chat, ctx, game)])
-    if len(words) == 2 and words[1].lower() == "all":
+    if len(words) == 2 and words[1].lower() in ("all", "все"):
         return chat.answer(ctx, public=[full(chat, game)])
     return chat.answer(ctx, public=[one(chat, game, " ".join(words[1:]))])
 
@@ -200,7 +212,8 @@ def one(chat: ChatService, game: str | None, topic: str) -> str:
         return t("Usage: {usage}\n{what}.", usage=usage, what=_capital(what))
     if game is None:
         raise ChatRefused(t("no game is played here: say `help` for how to start one."))
-    return str(games.system_of(chat.store, game).grammar.help(topic))
+    help_text: str = games.system_of(chat.store, game).grammar.help(topic)
+    return help_text
 
 
 def _capital(text: str) -> str:

@@ -51,7 +51,7 @@ class Language:
         if self.catalogue is None:
             return template
         said = self.catalogue.gettext(template)
-        if said == template and _wants_words(template):
+        if said == template and wants_words(template):
             self.missing.add(template)
         return said
 
@@ -59,7 +59,7 @@ class Language:
         if self.catalogue is None:
             return singular if n == 1 else plural_
         said = self.catalogue.ngettext(singular, plural_, n)
-        if said in (singular, plural_) and _wants_words(singular):
+        if said in (singular, plural_) and wants_words(singular):
             self.missing.add(singular)
         return said
 
@@ -197,7 +197,7 @@ def _render(
     if plural_template is not None and count is not None:
         pattern = language.ngettext(template, plural_template, int(args[count]))
     else:
-        pattern = language.gettext(template) if _wants_words(template) else template
+        pattern = language.gettext(template) if wants_words(template) else template
     return pattern.format(**{k: _said(v, language) for k, v in args.items()})
 
 
@@ -209,7 +209,7 @@ def _said(value: Any, language: Language) -> str:
     return str(value)
 
 
-def _wants_words(template: str) -> bool:
+def wants_words(template: str) -> bool:
     """Whether a template has words to translate (not only placeholders and punctuation)."""
     bare, depth = [], 0
     for ch in template:

@@ -15,7 +15,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from adjudicator.core.commands import (
     DeadlineCmd,
@@ -64,6 +64,22 @@ FLAGS = {
     "reminders": ("напоминания",),
 }
 _NO_NAMES = Lexicon(())
+CHAT_WORDS = {
+    **RUSSIAN,
+    "помощь": "help",
+    "справка": "help",
+    "аудит": "audit",
+    "язык": "language",
+}  # what the chat front ends route
+
+
+def canonical_words(words: Sequence[str]) -> list[str]:
+    """A chat command's words with its Russian command word and flags in English ("новая
+    hells-gate песочница" -> "new hells-gate sandbox"); other lines as they are."""
+    if not words or words[0].lower() not in CHAT_WORDS:
+        return list(words)
+    flags = {w: flag for flag, said in FLAGS.items() for w in said}
+    return [CHAT_WORDS[words[0].lower()], *(flags.get(w.lower(), w) for w in words[1:])]
 
 
 def _new(c: Cursor, sides: Mapping[str, str] | None) -> NewGame:
@@ -157,4 +173,4 @@ def parse_lifecycle(text: str, side_words: Mapping[str, str] | None = None) -> o
     return command
 
 
-__all__ = ["RUSSIAN", "USAGE", "parse_lifecycle"]
+__all__ = ["CHAT_WORDS", "RUSSIAN", "USAGE", "canonical_words", "parse_lifecycle"]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.core.i18n import cat, lines, t
+from adjudicator.core.i18n import name as i18n_name
 from adjudicator.grammar.cursor import Cursor, ParseError
 from adjudicator.grammar.lexicon import did_you_mean
 from adjudicator.grammar.words import quoted, words
@@ -45,7 +46,7 @@ class Verb:
     entries: Mapping[str, Entry]  # help: "attack" -> (usage, paragraph); or "set turn", ...
     formats: Mapping[type, Formatter] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()  # other command words for it: "a", "att"
-    group: str = "Commands"  # the heading of its entries in `help`
+    group: str = t("Commands")  # the heading of its entries in `help`
     subwords: Mapping[str, str] = field(default_factory=dict)  # "ret" -> "retreat" (set ret)
     raw: bool = False  # reads the line as typed (free text keeps its case)
 
@@ -131,9 +132,12 @@ class VerbTable:
         # the other Latin words (a Russian word is the Russian usage line's own word)
         every = self.verbs[name].aliases if name in self.verbs else ()
         aliases = tuple(a for a in every if not _CYRILLIC.search(a))
-        if aliases:
+        russian = tuple(a for a in every if _CYRILLIC.search(a))[1:]  # (the first: the usage's)
+        if aliases:  # in Russian: the other Russian words, or (none) the Latin ones
+            listed = cat(*aliases, sep=", ")
+            others = i18n_name(str(listed), ru=", ".join(russian) if russian else None)
             return t("Usage: {usage}\n{text}\nAliases: {aliases}", usage=usage, text=text,
-                     aliases=cat(*aliases, sep=", "))  # fmt: skip
+                     aliases=others)  # fmt: skip
         return t("Usage: {usage}\n{text}", usage=usage, text=text)
 
     def format(self, order: object) -> str:

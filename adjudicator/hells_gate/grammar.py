@@ -70,7 +70,7 @@ SIDES = (
         ("germans", "ger", "de", "немецкие", "немецкий", "немцы", "нем"),
     ),
 )
-ORDERS = "Orders"
+ORDERS = t("Orders")
 ORDER = (
     *("attack", "preview", "losses", "retreat", "move", "enter", "rebuild", "breakout", "end"),
     *("default", "options", "status", "units", "supply", "log", "help"),

@@ -15,6 +15,7 @@ from typing import Any
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.events import Viewer
+from adjudicator.core.i18n import name as named
 from adjudicator.core.i18n import t
 from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
 from adjudicator.hells_gate import orders as O
@@ -165,7 +166,7 @@ class HellsGateType:
 
     id: str = SYSTEM_ID
     title: str = "Hell's Gate: The Korsun Pocket 1944"
-    name: str = "Hell's Gate"
+    name: str = named("Hell's Gate", ru="Врата Ада")
     sides: tuple[Side, ...] = SIDES
     data_package: str = "adjudicator.hells_gate"
     data_file: str = "scenario.toml"

@@ -18,6 +18,7 @@ from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DECISION_PENDING, GAME_ENDED, Event, Viewer
 from adjudicator.core.i18n import cat, name, t
+from adjudicator.core.i18n import name as named
 from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation, Waiting
 from adjudicator.grammar import GrammarKit
 from adjudicator.northern_war import actions as A
@@ -217,7 +218,7 @@ def data_grammar(sc: Scenario) -> GrammarKit:
 class NorthernWarType:
     id: str = "northern-war"
     title: str = "Great Northern War (block game)"
-    name: str = "Northern War"
+    name: str = named("Northern War", ru="Северная война")
     sides: tuple[Side, ...] = SIDES
     data_package: str = "adjudicator.northern_war"
     data_file: str = "sample.toml"
