@@ -40,7 +40,7 @@ def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
     if trust.chained_row(tx.s, tx.g, row.hash) is None:
         raise Tampered(tx.name, {"index": row.index, "problem": f"row {row.index} is not chained"})
     recorded = row.payload.get("state_sha256")
-    if sealing.state_digest(system, state) != recorded:
+    if sealing.snapshot_digest(system, tx.g.snapshot, state) != recorded:
         raise Tampered(
             tx.name,
             {

@@ -46,6 +46,8 @@ class GameTx:
         self._secrets: dict[tuple[str, int], str] | None = None
         self._seeds_checked: set[tuple[str, int]] = set()
         self._pending: list[Seat | Moderator] = []  # cache rows waiting for their chained row
+        self._seat_rows: list[Seat] | None = None  # read with the head check (role_rows)
+        self._mod_rows: list[Moderator] | None = None
 
     # -- reading
     @property
@@ -107,18 +109,31 @@ class GameTx:
             self._snapshot = json.loads(self.g.snapshot)
         return self._snapshot
 
+    def role_rows(self) -> list[str]:
+        """Read the seat and moderator rows (checked when first asked for) and return the
+        hashes of their source rows: the head check prefetches those rows with the head."""
+        q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
+        self._seat_rows = list(self.s.exec(q))
+        q2 = select(Moderator).where(Moderator.game_id == self.g.id).order_by(col(Moderator.id))
+        self._mod_rows = list(self.s.exec(q2))
+        return [x.row_hash or "" for x in [*self._seat_rows, *self._mod_rows]]
+
     def seats(self) -> dict[str, str | None]:
         if self._seats is None:
-            q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
-            rows = list(self.s.exec(q))
+            rows, self._seat_rows = self._seat_rows, None
+            if rows is None:
+                q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
+                rows = list(self.s.exec(q))
             self._check(trust.check_roles(self.s, self.g, rows, ()))
             self._seats = {seat.side: seat.user for seat in rows}
         return dict(self._seats)
 
     def moderators(self) -> list[str]:
         if self._moderators is None:
-            q = select(Moderator).where(Moderator.game_id == self.g.id)
-            rows = list(self.s.exec(q.order_by(col(Moderator.id))))
+            rows, self._mod_rows = self._mod_rows, None
+            if rows is None:
+                q = select(Moderator).where(Moderator.game_id == self.g.id)
+                rows = list(self.s.exec(q.order_by(col(Moderator.id))))
             self._check(trust.check_roles(self.s, self.g, (), rows))
             self._moderators = [m.user for m in rows]
         return list(self._moderators)
@@ -129,17 +144,44 @@ class GameTx:
             raise trust.Tampered(self.g.name, failure)
 
     def state_row(self) -> LogRecord | None:
-        """The last row that records a state hash: the snapshot must hash to it."""
+        """The last row that records a state hash: the snapshot must hash to it. Read from the
+        rows the head check read with the head (an order row is almost always there), else
+        newest first a page at a time (never the whole log)."""
+        kinds = ("setup", "order", "undo", "rewind", "moderation")
+        cached = trust.tail(self.s, self.g)
+        start = self.g.head_index
+        while start >= 0 and start in cached:
+            found = self._state_in(cached[start], kinds)
+            if found is not None:
+                return found
+            start -= 1
         q = select(LogEntry).where(
             LogEntry.game_id == self.g.id,
-            col(LogEntry.kind).in_(("setup", "order", "undo", "rewind", "moderation")),
+            LogEntry.index <= start,
+            col(LogEntry.kind).in_(kinds),
         )
-        for e in self.s.exec(q.order_by(col(LogEntry.index).desc())):
-            row = trust.entry_row(e)
-            if "_error" in row:
-                raise trust.Tampered(self.name, {"index": e.index, "problem": row["_error"]})
-            if "state_sha256" in row["payload"]:
-                return record(e)
+        q = q.order_by(col(LogEntry.index).desc())
+        page, offset = 16, 0
+        while True:
+            entries = list(self.s.exec(q.limit(page).offset(offset)))
+            for e in entries:
+                found = self._state_in(e, kinds)
+                if found is not None:
+                    return found
+            if len(entries) < page:
+                return None
+            offset += page
+            page = min(page * 4, 1024)
+
+    def _state_in(self, e: LogEntry, kinds: tuple[str, ...]) -> LogRecord | None:
+        """The row as a LogRecord when it records a state hash; None when it does not."""
+        if e.kind not in kinds:
+            return None
+        row = trust.entry_row(e)
+        if "_error" in row:
+            raise trust.Tampered(self.name, {"index": e.index, "problem": row["_error"]})
+        if "state_sha256" in row["payload"]:
+            return record(e)
         return None
 
     def clock(self) -> ClockRow:
@@ -259,9 +301,14 @@ class GameTx:
             self._pending = []
         return written
 
-    def set_snapshot(self, state_dict: dict) -> None:
-        self._snapshot = json.loads(dump(state_dict))
-        self.g.snapshot = dump(state_dict)
+    def set_snapshot(self, state_dict: dict, text: str | None = None) -> None:
+        """The new snapshot; `text`: its serialisation when the caller made it already (and
+        state_dict is then that text read back)."""
+        if text is None:
+            text = dump(state_dict)
+            state_dict = json.loads(text)
+        self._snapshot = state_dict
+        self.g.snapshot = text
 
     def set_next_n(self, next_n: int) -> None:
         """After the order row that drew (its hash is the bookkeeping's source row)."""

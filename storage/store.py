@@ -171,8 +171,8 @@ class Store:
             try:
                 with self._session() as s, s.begin():
                     g = self._game(s, name, lock=True)
-                    self._guard(s, g)
                     tx = GameTx(s, g)
+                    self._guard(s, g, tx.role_rows())
                     tx.seats(), tx.moderators()  # every power's cache against its chained row
                     result = fn(tx)
                     tx.finish()
@@ -193,7 +193,7 @@ class Store:
         raise AssertionError("unreachable")
 
     # -- trust (storage/trust.py)
-    def _guard(self, s: Session, g: Game) -> None:
+    def _guard(self, s: Session, g: Game, hashes: Iterable[str] = ()) -> None:
         """Before a write: the whole chain once per process (and while frozen), then the head
         and the dice bookkeeping (constant time). Tampered names the first bad row."""
         if g.name not in self._verified or g.name in self.frozen:
@@ -202,7 +202,7 @@ class Store:
                 raise trust.Tampered(g.name, failure)
             self._verified.add(g.name)
             self.frozen.pop(g.name, None)
-        failure = trust.check_head(s, g)
+        failure = trust.check_head(s, g, hashes)
         if failure is not None:
             raise trust.Tampered(g.name, failure)
 

@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from sqlalchemy import and_, or_
 from sqlmodel import Session, col, select
 
 from storage import chain
@@ -85,6 +86,11 @@ def _keep(s: Session, g: Game, entries: Iterable[LogEntry]) -> None:
         cache[e.index] = cache[e.hash] = e
 
 
+def tail(s: Session, g: Game) -> dict[int, LogEntry]:
+    """The rows this transaction's checks read, by index (the head and the rows before it)."""
+    return {k: e for k, e in _cache(s, g).items() if isinstance(k, int)}
+
+
 def _entry(s: Session, g: Game, index: int) -> LogEntry | None:
     cache = _cache(s, g)
     if index not in cache:
@@ -99,7 +105,8 @@ def _entry(s: Session, g: Game, index: int) -> LogEntry | None:
 def _fetch(s: Session, g: Game, hashes: Iterable[str]) -> None:
     """The rows with these hashes and the rows after them, into the cache: two statements."""
     cache = _cache(s, g)
-    wanted = [h for h in hashes if h and h not in cache]
+    fetched = cache.get("pbem_fetched", ())
+    wanted = [h for h in hashes if h and h not in cache and h not in fetched]
     if not wanted:
         return
     q = select(LogEntry).where(LogEntry.game_id == g.id, col(LogEntry.hash).in_(wanted))
@@ -115,11 +122,37 @@ def _fail(index: int, problem: str) -> Failure:
     return {"index": index, "problem": problem}
 
 
-def check_head(s: Session, g: Game) -> Failure | None:
-    """Before a write: the head row and its link, and the dice bookkeeping (constant time)."""
-    q = select(LogEntry).where(LogEntry.game_id == g.id, LogEntry.index >= g.head_index - TAIL)
-    _cache(s, g).clear()
-    _keep(s, g, s.exec(q))
+def prefetch(s: Session, g: Game, hashes: Iterable[str] = ()) -> None:
+    """Every row the checks before a write read, in ONE statement, into this transaction's
+    cache (it is emptied first): the head and the rows before it, the rows with these hashes
+    (the seats' and moderators' source rows, the dice bookkeeping's) and the rows after them
+    (their links), the open epoch's `epoch` row and its salts."""
+    wanted = sorted({h for h in [*hashes, g.epoch_row_hash or ""] if h})
+    t = LogEntry.__table__
+    mine = t.c.game_id == g.id
+    near = [t.c.index >= g.head_index - TAIL]
+    if wanted:
+        near.append(t.c.hash.in_(wanted))
+        after = select(t.c.index + 1).where(mine, t.c.hash.in_(wanted))
+        near.append(t.c.index.in_(after.scalar_subquery()))
+    if g.epoch:
+        near.append(and_(t.c.kind.in_(("epoch", "salt")), t.c.epoch == g.epoch))
+    q = select(LogEntry).where(mine, or_(*near)).order_by(col(LogEntry.index))
+    cache = _cache(s, g)
+    cache.clear()
+    entries = list(s.exec(q))
+    _keep(s, g, entries)
+    if g.epoch:
+        opened = [e for e in entries if e.kind == "epoch" and e.epoch == g.epoch]
+        cache[("epoch", g.epoch)] = opened[0] if opened else None
+        cache[("salts", g.epoch)] = [e for e in entries if e.kind == "salt" and e.epoch == g.epoch]
+    cache["pbem_fetched"] = set(wanted)
+
+
+def check_head(s: Session, g: Game, hashes: Iterable[str] = ()) -> Failure | None:
+    """Before a write: the head row and its link, and the dice bookkeeping (constant time).
+    hashes: the source rows of the seats and moderators read next (prefetched with the head)."""
+    prefetch(s, g, hashes)
     head = _entry(s, g, g.head_index)
     if head is None or head.hash != g.head_hash:
         found = "missing" if head is None else f"hash {head.hash[:12]}..."
@@ -197,13 +230,19 @@ def row_epoch(row: dict[str, Any]) -> Any:
     return None if row["kind"] in ("setup", "moderation", "undo", "rewind") else ANY
 
 
-def salts_of(s: Session, g: Game, epoch: int) -> tuple[list[str], Failure | None]:
-    """The epoch's salts in log order, each row checked against its chained payload."""
-    q = select(LogEntry).where(
-        LogEntry.game_id == g.id, LogEntry.kind == "salt", LogEntry.epoch == epoch
-    )
+def salts_of(
+    s: Session, g: Game, epoch: int, *, prefetched: bool = False
+) -> tuple[list[str], Failure | None]:
+    """The epoch's salts in log order, each row checked against its chained payload.
+    prefetched: as the checks before the write read them (no salt written since)."""
+    entries = _cache(s, g).get(("salts", epoch)) if prefetched else None
+    if entries is None:
+        q = select(LogEntry).where(
+            LogEntry.game_id == g.id, LogEntry.kind == "salt", LogEntry.epoch == epoch
+        )
+        entries = list(s.exec(q.order_by(col(LogEntry.index))))
     salts = []
-    for e in s.exec(q.order_by(col(LogEntry.index))):
+    for e in entries:
         row = entry_row(e)
         problem = _own_hash_problem(row) or _epoch_column_problem(row)
         if problem:
@@ -263,7 +302,7 @@ def check_dice(s: Session, g: Game) -> Failure | None:
     if g.epoch_commitment != op.get("commitment") or g.epoch_turn != op.get("turn"):
         return _fail(opened["index"], f"the game row's commitment or turn of epoch {k} is not"
                      f" the one row {opened['index']} committed")  # fmt: skip
-    salts, fail = salts_of(s, g, k)
+    salts, fail = salts_of(s, g, k, prefetched=True)
     if fail:
         return fail
     if (g.salt_digest or committed.EMPTY_SALT_DIGEST) != committed.salt_digest(salts):
@@ -359,5 +398,6 @@ __all__ = [
     "check_seed",
     "entry_row",
     "full_failure",
+    "prefetch",
     "salts_of",
 ]
