@@ -20,7 +20,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import Integer, insert, or_, select, update
+from sqlalchemy import Integer, bindparam, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -84,8 +84,7 @@ def _clock_query():
 def read(conn: Connection, game: str, *, lock: bool = False) -> ClockRow:
     """One game's clock (GameNotFound if there is none). lock: the game row stays locked until
     the transaction ends (PostgreSQL; SQLite writers hold the database's write lock anyway)."""
-    q = _one_query().where(game_clock.c.name == game)
-    row = conn.execute(q.with_for_update(of=game_clock) if lock else q).first()
+    row = conn.execute(_ONE[lock], {"name": game}).first()
     if row is None:
         raise GameNotFound(game)
     clock = _row(row)  # with its pause flag and memo, in the same statement
@@ -104,6 +103,10 @@ def _one_query():
         same.c.paused.label("pbem_paused"),
         STATE.c.value.label("pbem_memo"),
     ).select_from(game_clock.join(same, same.c.id == game_clock.c.id).outerjoin(STATE, memo))
+
+
+_ONE_Q = _one_query().where(game_clock.c.name == bindparam("name"))
+_ONE = {False: _ONE_Q, True: _ONE_Q.with_for_update(of=game_clock)}  # built once
 
 
 def read_armed(conn: Connection) -> list[ClockRow]:

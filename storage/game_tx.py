@@ -12,7 +12,7 @@ import copy
 import json
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
@@ -26,6 +26,20 @@ if TYPE_CHECKING:
     from storage.clocks import ClockRow
 
 FOLLOWERS = frozenset({"reveal", "reveal-hidden", "epoch"})  # rows a change may bring along
+
+# the statements every change runs, built once (no construction, no cache key per message)
+_G = bindparam("g")
+_SEATS = select(Seat).where(Seat.game_id == _G).order_by(col(Seat.id))
+_MODS = select(Moderator).where(Moderator.game_id == _G).order_by(col(Moderator.id))
+_OF_KIND = (
+    select(LogEntry)
+    .where(LogEntry.game_id == _G, LogEntry.kind == bindparam("kind"))
+    .order_by(col(LogEntry.index))
+)
+_KEYED = select(LogEntry.index).where(LogEntry.game_id == _G, LogEntry.key == bindparam("key"))
+_UNREVEALED = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
+    DiceSecret.game_id == _G, ~col(DiceSecret.revealed)
+)
 
 
 class GameTx:
@@ -46,7 +60,7 @@ class GameTx:
         self._secrets: dict[tuple[str, int], str] | None = None
         self._seeds_checked: set[tuple[str, int]] = set()
         self._pending: list[Seat | Moderator] = []  # cache rows waiting for their chained row
-        self._seat_rows: list[Seat] | None = None  # read with the head check (role_rows)
+        self._seat_rows: list[Seat] | None = None  # read with the head check (before_checks)
         self._mod_rows: list[Moderator] | None = None
 
     # -- reading
@@ -109,14 +123,15 @@ class GameTx:
             self._snapshot = json.loads(self.g.snapshot)
         return self._snapshot
 
-    def role_rows(self) -> list[str]:
-        """Read the seat and moderator rows (checked when first asked for) and return the
-        hashes of their source rows: the head check prefetches those rows with the head."""
-        q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
-        self._seat_rows = list(self.s.exec(q))
-        q2 = select(Moderator).where(Moderator.game_id == self.g.id).order_by(col(Moderator.id))
-        self._mod_rows = list(self.s.exec(q2))
-        return [x.row_hash or "" for x in [*self._seat_rows, *self._mod_rows]]
+    def before_checks(self) -> tuple[list[str], list[int]]:
+        """Read the seat and moderator rows (checked when first asked for) and the unrevealed
+        seeds (checked before their first use): the hashes of the roles' source rows and the
+        epochs of the seeds, whose rows the head check prefetches with the head."""
+        epochs = [epoch for _, epoch in self._unrevealed()]
+        at = {"g": self.g.id}
+        self._seat_rows = list(self.s.exec(_SEATS, params=at))
+        self._mod_rows = list(self.s.exec(_MODS, params=at))
+        return [x.row_hash or "" for x in [*self._seat_rows, *self._mod_rows]], epochs
 
     def seats(self) -> dict[str, str | None]:
         if self._seats is None:
@@ -173,7 +188,7 @@ class GameTx:
             offset += page
             page = min(page * 4, 1024)
 
-    def _state_in(self, e: LogEntry, kinds: tuple[str, ...]) -> LogRecord | None:
+    def _state_in(self, e: LogEntry | trust.Entry, kinds: tuple[str, ...]) -> LogRecord | None:
         """The row as a LogRecord when it records a state hash; None when it does not."""
         if e.kind not in kinds:
             return None
@@ -201,13 +216,11 @@ class GameTx:
 
     def rows_of_kind(self, kind: str) -> list[LogRecord]:
         """The log rows of one kind ("moderation": seats, roles, linked identities), in order."""
-        q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.kind == kind)
-        return [record(r) for r in self.s.exec(q.order_by(col(LogEntry.index)))]
+        return [record(r) for r in self.s.exec(_OF_KIND, params={"g": self.g.id, "kind": kind})]
 
     def find_key(self, key: str) -> list[LogRecord] | None:
         """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
-        q = select(LogEntry.index).where(LogEntry.game_id == self.g.id, LogEntry.key == key)
-        index = self.s.exec(q).first()
+        index = self.s.exec(_KEYED, params={"g": self.g.id, "key": key}).first()
         if index is None:
             return None
         rows = self.rows(index)
@@ -256,10 +269,8 @@ class GameTx:
         """(kind, epoch) -> seed of every unrevealed secret, read once per transaction (the
         writes that change them, open_epoch and the reveals, drop it)."""
         if self._secrets is None:
-            q = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
-                DiceSecret.game_id == self.g.id, ~DiceSecret.revealed
-            )
-            self._secrets = {(kind, epoch): seed for kind, epoch, seed in self.s.exec(q)}
+            found = self.s.exec(_UNREVEALED, params={"g": self.g.id})
+            self._secrets = {(kind, epoch): seed for kind, epoch, seed in found}
         return self._secrets
 
     # -- writing

@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
@@ -84,6 +84,9 @@ ATTEMPTS = 10  # of one transaction, on conflicts
 
 T = TypeVar("T")
 
+_GAME_Q = select(Game).where(Game.name == bindparam("name"))
+_GAME = {False: _GAME_Q, True: _GAME_Q.with_for_update()}  # built once: every change reads it
+
 
 class Store:
     def __init__(self, url: str | None = None, *, migrate_schema: bool = True):
@@ -112,8 +115,7 @@ class Store:
 
     @staticmethod
     def _game(session: Session, name: str, lock: bool = False) -> Game:
-        q = select(Game).where(Game.name == name)
-        game = session.exec(q.with_for_update() if lock else q).first()
+        game = session.exec(_GAME[lock], params={"name": name}).first()
         if game is None:
             raise GameNotFound(name)
         return game
@@ -172,7 +174,7 @@ class Store:
                 with self._session() as s, s.begin():
                     g = self._game(s, name, lock=True)
                     tx = GameTx(s, g)
-                    self._guard(s, g, tx.role_rows())
+                    self._guard(s, g, *tx.before_checks())
                     tx.seats(), tx.moderators()  # every power's cache against its chained row
                     result = fn(tx)
                     tx.finish()
@@ -193,7 +195,9 @@ class Store:
         raise AssertionError("unreachable")
 
     # -- trust (storage/trust.py)
-    def _guard(self, s: Session, g: Game, hashes: Iterable[str] = ()) -> None:
+    def _guard(
+        self, s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
+    ) -> None:
         """Before a write: the whole chain once per process (and while frozen), then the head
         and the dice bookkeeping (constant time). Tampered names the first bad row."""
         if g.name not in self._verified or g.name in self.frozen:
@@ -202,7 +206,7 @@ class Store:
                 raise trust.Tampered(g.name, failure)
             self._verified.add(g.name)
             self.frozen.pop(g.name, None)
-        failure = trust.check_head(s, g, hashes)
+        failure = trust.check_head(s, g, hashes, epochs)
         if failure is not None:
             raise trust.Tampered(g.name, failure)
 
