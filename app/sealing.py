@@ -22,8 +22,8 @@ from typing import Any
 from adjudicator.core.events import Event, Viewer, audience_of
 from adjudicator.core.system import GameSystem
 from storage import chain, state_hash
-from storage.engine import dump
 from storage.dice import hidden_commit
+from storage.engine import dump
 
 SEALED = "Sealed"
 
@@ -118,5 +118,13 @@ def serialised(system: GameSystem, state: Any) -> tuple[str, dict[str, Any], str
     return text, doc, digest
 
 
-__all__ = ["SEALED", "is_sealed", "opened", "seal", "serialised", "snapshot_digest", "state_digest",
-           "visible"]
+__all__ = [
+    "SEALED",
+    "is_sealed",
+    "opened",
+    "seal",
+    "serialised",
+    "snapshot_digest",
+    "state_digest",
+    "visible",
+]
