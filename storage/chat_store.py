@@ -13,11 +13,12 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, insert, select, update
+from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from storage import clocks as _clocks
+from storage import tx_rows
 from storage.chat_models import (
     ChatBinding,
     ChatUser,
@@ -57,15 +58,10 @@ class BadLinkCode(ChatStoreError):
 
 
 # -- bindings
-_BINDING = select(BINDING.c.game).where(
-    BINDING.c.platform == bindparam("platform"), BINDING.c.chat_id == bindparam("chat_id")
-)  # built once: every message asks it
-
-
 def binding(store: Store, platform: str, chat_id: str) -> str | None:
     """The game this chat hosts, or None."""
     with store.reader.connect() as conn:
-        return conn.execute(_BINDING, {"platform": platform, "chat_id": chat_id}).scalar()
+        return conn.execute(tx_rows.CHAT_GAME, {"platform": platform, "chat_id": chat_id}).scalar()
 
 
 def binding_key(store: Store, platform: str, chat_id: str) -> tuple[str, str | None] | None:
@@ -88,14 +84,7 @@ def reading(source: Store | Connection) -> contextlib.AbstractContextManager[Con
 def bindings(source: Store | Connection, game: str) -> list[tuple[str, str]]:
     """Every chat hosting the game, as (platform, chat_id), in the order they were bound."""
     with reading(source) as conn:
-        return [(r.platform, r.chat_id) for r in conn.execute(_BINDINGS, {"game": game})]
-
-
-_BINDINGS = (
-    select(BINDING.c.platform, BINDING.c.chat_id)
-    .where(BINDING.c.game == bindparam("game"))
-    .order_by(BINDING.c.id)
-)
+        return [(r.platform, r.chat_id) for r in conn.execute(tx_rows.GAME_CHATS, {"game": game})]
 
 
 def platform_chats(source: Store | Connection, platform: str) -> list[tuple[str, str]]:

@@ -12,34 +12,21 @@ import copy
 import json
 from typing import TYPE_CHECKING
 
-from sqlalchemy import bindparam, func
+from sqlalchemy import func
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from storage import chain, trust
+from storage import chain, trust, trust_rows
 from storage import dice as committed
 from storage.engine import dump
 from storage.models import DiceSecret, Game, LogEntry, Moderator, Seat, iso_now
 from storage.records import LogRecord, record, record_from
+from storage.tx_rows import KEYED, MODS, OF_KIND, SEATS, UNREVEALED, new_entry
 
 if TYPE_CHECKING:
     from storage.clocks import ClockRow
 
 FOLLOWERS = frozenset({"reveal", "reveal-hidden", "epoch"})  # rows a change may bring along
-
-# the statements every change runs, built once (no construction, no cache key per message)
-_G = bindparam("g")
-_SEATS = select(Seat).where(Seat.game_id == _G).order_by(col(Seat.id))
-_MODS = select(Moderator).where(Moderator.game_id == _G).order_by(col(Moderator.id))
-_OF_KIND = (
-    select(LogEntry)
-    .where(LogEntry.game_id == _G, LogEntry.kind == bindparam("kind"))
-    .order_by(col(LogEntry.index))
-)
-_KEYED = select(LogEntry.index).where(LogEntry.game_id == _G, LogEntry.key == bindparam("key"))
-_UNREVEALED = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
-    DiceSecret.game_id == _G, ~col(DiceSecret.revealed)
-)
 
 
 class GameTx:
@@ -129,8 +116,8 @@ class GameTx:
         epochs of the seeds, whose rows the head check prefetches with the head."""
         epochs = [epoch for _, epoch in self._unrevealed()]
         at = {"g": self.g.id}
-        self._seat_rows = list(self.s.exec(_SEATS, params=at))
-        self._mod_rows = list(self.s.exec(_MODS, params=at))
+        self._seat_rows = list(self.s.exec(SEATS, params=at))
+        self._mod_rows = list(self.s.exec(MODS, params=at))
         return [x.row_hash or "" for x in [*self._seat_rows, *self._mod_rows]], epochs
 
     def seats(self) -> dict[str, str | None]:
@@ -159,45 +146,9 @@ class GameTx:
             raise trust.Tampered(self.g.name, failure)
 
     def state_row(self) -> LogRecord | None:
-        """The last row that records a state hash: the snapshot must hash to it. Read from the
-        rows the head check read with the head (an order row is almost always there), else
-        newest first a page at a time (never the whole log)."""
-        kinds = ("setup", "order", "undo", "rewind", "moderation")
-        cached = trust.tail(self.s, self.g)
-        start = self.g.head_index
-        while start >= 0 and start in cached:
-            found = self._state_in(cached[start], kinds)
-            if found is not None:
-                return found
-            start -= 1
-        q = select(LogEntry).where(
-            LogEntry.game_id == self.g.id,
-            LogEntry.index <= start,
-            col(LogEntry.kind).in_(kinds),
-        )
-        q = q.order_by(col(LogEntry.index).desc())
-        page, offset = 16, 0
-        while True:
-            entries = list(self.s.exec(q.limit(page).offset(offset)))
-            for e in entries:
-                found = self._state_in(e, kinds)
-                if found is not None:
-                    return found
-            if len(entries) < page:
-                return None
-            offset += page
-            page = min(page * 4, 1024)
-
-    def _state_in(self, e: LogEntry | trust.Entry, kinds: tuple[str, ...]) -> LogRecord | None:
-        """The row as a LogRecord when it records a state hash; None when it does not."""
-        if e.kind not in kinds:
-            return None
-        row = trust.entry_row(e)
-        if "_error" in row:
-            raise trust.Tampered(self.name, {"index": e.index, "problem": row["_error"]})
-        if "state_sha256" in row["payload"]:
-            return record(e)
-        return None
+        """The last row that records a state hash: the snapshot must hash to it."""
+        e = trust_rows.state_entry(self.s, self.g)
+        return None if e is None else record(e)
 
     def clock(self) -> ClockRow:
         """The game's clock as storage/clocks.py reads it, read again only after a clock write
@@ -216,11 +167,11 @@ class GameTx:
 
     def rows_of_kind(self, kind: str) -> list[LogRecord]:
         """The log rows of one kind ("moderation": seats, roles, linked identities), in order."""
-        return [record(r) for r in self.s.exec(_OF_KIND, params={"g": self.g.id, "kind": kind})]
+        return [record(r) for r in self.s.exec(OF_KIND, params={"g": self.g.id, "kind": kind})]
 
     def find_key(self, key: str) -> list[LogRecord] | None:
         """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
-        index = self.s.exec(_KEYED, params={"g": self.g.id, "key": key}).first()
+        index = self.s.exec(KEYED, params={"g": self.g.id, "key": key}).first()
         if index is None:
             return None
         rows = self.rows(index)
@@ -269,7 +220,7 @@ class GameTx:
         """(kind, epoch) -> seed of every unrevealed secret, read once per transaction (the
         writes that change them, open_epoch and the reveals, drop it)."""
         if self._secrets is None:
-            found = self.s.exec(_UNREVEALED, params={"g": self.g.id})
+            found = self.s.exec(UNREVEALED, params={"g": self.g.id})
             self._secrets = {(kind, epoch): seed for kind, epoch, seed in found}
         return self._secrets
 
@@ -301,7 +252,7 @@ class GameTx:
             "created_at": iso_now(),
         }
         digest = chain.row_hash(prev, row)
-        self.s.add(_entry(self.g.id, row, payload_text, prev, digest, epoch, secret))
+        self.s.add(new_entry(self.g.id, row, payload_text, prev, digest, epoch, secret))
         written = record_from(row, prev, digest, epoch, secret)
         self.written.append(written)
         self.g.head_index, self.g.head_hash = index, digest
@@ -434,24 +385,3 @@ class GameTx:
         if self.written or self.s.is_modified(self.g):
             self.s.add(self.g)
         self.s.flush()
-
-
-def _entry(
-    game_id: int, row: dict, payload_text: str, prev: str, digest: str, epoch: int | None, secret
-) -> LogEntry:
-    """The LogEntry of a row being appended: its chained fields as hashed, the payload as text."""
-    return LogEntry(
-        game_id=game_id,
-        index=row["index"],
-        kind=row["kind"],
-        actor=row["actor"],
-        user=row["user"],
-        text=row["text"],
-        payload=payload_text,
-        key=row["key"],
-        created_at=row["created_at"],
-        prev_hash=prev,
-        hash=digest,
-        epoch=epoch,
-        secret=None if secret is None else dump(secret),
-    )

@@ -22,13 +22,26 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import and_, bindparam, or_
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from storage import chain
 from storage import dice as committed
 from storage.errors import StorageError
 from storage.models import Game, LogEntry, Moderator, Seat
+from storage.trust_rows import (
+    EPOCH,
+    SALTS,
+    WHOLE,
+    Entry,
+    cache,
+    entries,
+    entry_at,
+    fetch,
+    prefetch,
+    tail,
+)
+
+_cache, _entry, _fetch = cache, entry_at, fetch  # the rows the checks read (trust_rows.py)
 
 Failure = dict[str, Any]
 
@@ -72,146 +85,8 @@ def _own_hash_problem(row: dict[str, Any]) -> str | None:
     return None
 
 
-TAIL = 8  # the rows read with the head in one statement (most checks find their row there)
-
-LOG = LogEntry.__table__
-_COLUMNS = tuple(c.name for c in LOG.c)
-
-
-class Entry:
-    """A stored log row as the checks read it: read only, through Core (no ORM instance)."""
-
-    __slots__ = _COLUMNS
-    id: int
-    game_id: int
-    index: int
-    kind: str
-    actor: str
-    user: str | None
-    text: str
-    payload: str
-    key: str | None
-    created_at: str
-    prev_hash: str
-    hash: str
-    epoch: int | None
-    secret: str | None
-
-    def __init__(self, values: Iterable[Any]) -> None:
-        for name, value in zip(_COLUMNS, values, strict=True):
-            setattr(self, name, value)
-
-
-def entries(s: Session, q: Any, params: dict[str, Any] | None = None) -> list[Entry]:
-    """The log rows a Core statement selects (rows this transaction queued are flushed first)."""
-    if s.new:
-        s.flush()
-    return [Entry(r) for r in s.connection().execute(q, params or {})]
-
-
-_G = bindparam("g")
-_AT = select(LOG).where(LOG.c.game_id == _G, LOG.c.index == bindparam("index"))
-_WITH_HASHES = select(LOG).where(
-    LOG.c.game_id == _G, LOG.c.hash.in_(bindparam("hashes", expanding=True))
-)
-_AT_INDICES = select(LOG).where(
-    LOG.c.game_id == _G, LOG.c.index.in_(bindparam("indices", expanding=True))
-)
-_SALTS = (
-    select(LOG)
-    .where(LOG.c.game_id == _G, LOG.c.kind == "salt", LOG.c.epoch == bindparam("epoch"))
-    .order_by(LOG.c.index)
-)
-_EPOCH = (
-    select(LOG)
-    .where(LOG.c.game_id == _G, LOG.c.kind == "epoch", LOG.c.epoch == bindparam("epoch"))
-    .order_by(LOG.c.index)
-    .limit(1)
-)
-_WHOLE = select(LOG).where(LOG.c.game_id == _G).order_by(LOG.c.index)
-
-
-def _cache(s: Session, g: Game) -> dict[Any, Any]:
-    """This transaction's rows read for the checks, by index and by hash."""
-    return s.info.setdefault(("pbem_trust", g.id), {})
-
-
-def _keep(s: Session, g: Game, found: Iterable[LogEntry | Entry]) -> None:
-    cache = _cache(s, g)
-    for e in found:
-        cache[e.index] = cache[e.hash] = e
-
-
-def tail(s: Session, g: Game) -> dict[int, Entry]:
-    """The rows this transaction's checks read, by index (the head and the rows before it)."""
-    return {k: e for k, e in _cache(s, g).items() if isinstance(k, int)}
-
-
-def _entry(s: Session, g: Game, index: int) -> Entry | None:
-    cache = _cache(s, g)
-    if index not in cache:
-        found = entries(s, _AT, {"g": g.id, "index": index})
-        if not found:
-            return None
-        _keep(s, g, found)
-    return cache[index]
-
-
-def _fetch(s: Session, g: Game, hashes: Iterable[str]) -> None:
-    """The rows with these hashes and the rows after them, into the cache: two statements."""
-    cache = _cache(s, g)
-    fetched = cache.get("pbem_fetched", ())
-    wanted = [h for h in hashes if h and h not in cache and h not in fetched]
-    if not wanted:
-        return
-    found = entries(s, _WITH_HASHES, {"g": g.id, "hashes": wanted})
-    _keep(s, g, found)
-    after = [e.index + 1 for e in found if e.index + 1 not in cache]
-    if after:
-        _keep(s, g, entries(s, _AT_INDICES, {"g": g.id, "indices": after}))
-
-
 def _fail(index: int, problem: str) -> Failure:
     return {"index": index, "problem": problem}
-
-
-def _prefetch_query(by_hash: bool, epoch: bool) -> Any:
-    t = LOG
-    mine = t.c.game_id == bindparam("g")
-    near = [t.c.index >= bindparam("from")]
-    if by_hash:
-        hashes = bindparam("hashes", expanding=True)
-        near.append(t.c.hash.in_(hashes))
-        after = select(t.c.index + 1).where(mine, t.c.hash.in_(hashes))
-        near.append(t.c.index.in_(after.scalar_subquery()))
-    if epoch:
-        near.append(and_(t.c.kind == "salt", t.c.epoch == bindparam("epoch")))
-    near.append(and_(t.c.kind == "epoch", t.c.epoch.in_(bindparam("epochs", expanding=True))))
-    return select(t).where(mine, or_(*near)).order_by(t.c.index)
-
-
-_PREFETCH = {(h, e): _prefetch_query(h, e) for h in (False, True) for e in (False, True)}
-
-
-def prefetch(s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()) -> None:
-    """Every row the checks before a write read, in ONE statement, into this transaction's
-    cache (it is emptied first): the head and the rows before it, the rows with these hashes
-    (the seats' and moderators' source rows, the dice bookkeeping's) and the rows after them
-    (their links), the `epoch` rows of the open epoch and of these epochs (the seeds' checks)
-    and the open epoch's salts."""
-    wanted = sorted({h for h in [*hashes, g.epoch_row_hash or ""] if h})
-    opened = sorted({k for k in [*epochs, g.epoch] if k})
-    params = {"g": g.id, "from": g.head_index - TAIL, "hashes": wanted, "epoch": g.epoch}
-    cache = _cache(s, g)
-    cache.clear()
-    found = entries(s, _PREFETCH[bool(wanted), bool(g.epoch)], params | {"epochs": opened})
-    _keep(s, g, found)
-    for k in opened:
-        rows = [e for e in found if e.kind == "epoch" and e.epoch == k]
-        cache[("epoch", k)] = rows[0] if rows else None
-    if g.epoch:
-        cache[("salts", g.epoch)] = [e for e in found if e.kind == "salt" and e.epoch == g.epoch]
-    cache["pbem_fetched"] = set(wanted)
 
 
 def check_head(
@@ -305,7 +180,7 @@ def salts_of(
     prefetched: as the checks before the write read them (no salt written since)."""
     found = _cache(s, g).get(("salts", epoch)) if prefetched else None
     if found is None:
-        found = entries(s, _SALTS, {"g": g.id, "epoch": epoch})
+        found = entries(s, SALTS, {"g": g.id, "epoch": epoch})
     salts = []
     for e in found:
         row = entry_row(e)
@@ -319,7 +194,7 @@ def salts_of(
 def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, Failure | None]:
     cache = _cache(s, g)
     if ("epoch", epoch) not in cache:
-        found = entries(s, _EPOCH, {"g": g.id, "epoch": epoch})
+        found = entries(s, EPOCH, {"g": g.id, "epoch": epoch})
         cache[("epoch", epoch)] = found[0] if found else None
     e = cache[("epoch", epoch)]
     if e is None:
@@ -433,7 +308,7 @@ def check_roles(
 
 def full_failure(s: Session, g: Game) -> Failure | None:
     """The whole log's chain, then every cache against the chain (the audit's table check)."""
-    rows = [entry_row(e) for e in entries(s, _WHOLE, {"g": g.id})]
+    rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
     fail = chain.chain_failure(rows)
     if fail:
         return _fail(fail["index"], fail["problem"])
@@ -450,6 +325,7 @@ def full_failure(s: Session, g: Game) -> Failure | None:
 
 __all__ = [
     "ANY",
+    "Entry",
     "Tampered",
     "chained_row",
     "check_dice",
@@ -460,4 +336,5 @@ __all__ = [
     "full_failure",
     "prefetch",
     "salts_of",
+    "tail",
 ]
