@@ -21,6 +21,7 @@ GameTx, the engine helpers), so `from storage.store import ...` keeps working fo
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import time
@@ -86,6 +87,7 @@ T = TypeVar("T")
 
 _GAME_Q = select(Game).where(Game.name == bindparam("name"))
 _GAME = {False: _GAME_Q, True: _GAME_Q.with_for_update()}  # built once: every change reads it
+_SNAPSHOT = select(Game.snapshot).where(Game.name == bindparam("name"))
 
 
 class Store:
@@ -255,6 +257,14 @@ class Store:
             ).all()
             entries = records(s, g.id) if with_log else []
             return game_record(g, seats, tuple(mods), entries)
+
+    def snapshot(self, name: str) -> dict:
+        """The game's snapshot (its state as JSON): one statement, nothing else read."""
+        with self.reader.connect() as conn:
+            text = conn.execute(_SNAPSHOT, {"name": name}).scalar()
+        if text is None:
+            raise GameNotFound(name)
+        return json.loads(text)
 
     def scenario_text(self, name: str) -> str:
         return self.system_and_scenario(name)[1]
