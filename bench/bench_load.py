@@ -20,9 +20,9 @@ Last line:
 
 PostgreSQL (--postgres URL, a database of its own: its tables are emptied): the same load run by
 one service process, then by two (each on half of the games), side by side; prints the
-throughput of each, the ratio, and each party's share of the CPU time of the two runs (the
-service processes, PostgreSQL's processes as /proc shows them, this load generator). Not part of
-the test run.
+throughput of each, the ratio, and each party's share of the CPU time of each run (the service
+processes, each running its own closed-loop load generator; PostgreSQL's processes as /proc shows
+them; the parent that starts them). Not part of the test run.
 """
 
 from __future__ import annotations
@@ -185,7 +185,8 @@ def sqlite_main(args: argparse.Namespace) -> int:
 
 # -- PostgreSQL: one service process against two
 def _pg_cpu() -> float:
-    """CPU seconds of every process named postgres this machine's /proc shows."""
+    """CPU seconds of every process named postgres this machine's /proc shows, with those of
+    the backends that ended (counted in their parent's children times)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     for pid in os.listdir("/proc"):
@@ -199,7 +200,7 @@ def _pg_cpu() -> float:
         name = stat[stat.index("(") + 1 : stat.rindex(")")]
         if name.startswith("postgres"):
             fields = stat[stat.rindex(")") + 2 :].split()
-            total += int(fields[11]) + int(fields[12])
+            total += sum(int(x) for x in fields[11:15])  # its own and its ended backends'
     return total / tick
 
 
@@ -254,9 +255,10 @@ def pg_main(args: argparse.Namespace) -> int:
         total = r["service_cpu"] + r["pg_cpu"] + r["me_cpu"]
         print(
             f"{procs} service process(es): {r['orders']} orders, {r['rate']:.0f} orders/s, "
-            f"p99 {r['p99']:.1f} ms; CPU share: services {100 * r['service_cpu'] / total:.0f} %, "
-            f"PostgreSQL {100 * r['pg_cpu'] / total:.0f} %, load generator "
-            f"{100 * r['me_cpu'] / total:.0f} % ({total / r['wall']:.2f} cores busy)"
+            f"p99 {r['p99']:.1f} ms; CPU share: service processes (each with its load "
+            f"generator) {100 * r['service_cpu'] / total:.0f} %, PostgreSQL "
+            f"{100 * r['pg_cpu'] / total:.0f} %, the parent {100 * r['me_cpu'] / total:.0f} % "
+            f"({total / r['wall']:.2f} cores busy)"
         )
     print(
         f"postgres load: two processes {runs[2]['rate'] / runs[1]['rate']:.2f} x one, lost {missing}"
