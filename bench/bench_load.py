@@ -19,7 +19,8 @@ Last line:
     load: N orders/s (F % of the bare commit rate) for S s over G games, p99 P ms (Q x bare p99), lost L
 
 PostgreSQL (--postgres URL, a database of its own: its tables are emptied): the same load run by
-one service process, then by two (each on half of the games), side by side; prints the
+one service process, then by two (each on half of the games, each with its own closed-loop load
+generator; the rate is orders per second of wall clock), side by side; prints the
 throughput of each, the ratio, and each party's share of the CPU time of each run (the service
 processes, each running its own closed-loop load generator; PostgreSQL's processes as /proc shows
 them; the parent that starts them). Not part of the test run.
