@@ -69,12 +69,12 @@ def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
         said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
         raise Rejection("no-dice", said, None) from exc
     rolls, secret = roll_records(out.rolls, dice.drawn, tx.epoch)
-    new = ch.system.state_to_json(out.state)
+    text, new, digest = sealing.serialised(ch.system, out.state)  # serialised once
     events, sealed, opened = sealing.seal(out.events)  # private events: commitments only
     payload: dict[str, Any] = {
         "rolls": rolls,
         "events": events,
-        "state_sha256": sealing.state_digest(ch.system, out.state),
+        "state_sha256": digest,
         "combat": out.combat,
     }
     if sealed:
@@ -87,7 +87,7 @@ def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
     )  # fmt: skip
     if seed is not None:
         tx.set_next_n(dice.next_n)
-    tx.set_snapshot(new)
+    tx.set_snapshot(new, text)
     next_epoch(tx, ch, out.state, state)
     return out.state
 

@@ -43,7 +43,7 @@ def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
             tx.name, {"index": row.index, "problem": t("row {row} is not chained", row=row.index)}
         )
     recorded = row.payload.get("state_sha256")
-    if sealing.state_digest(system, state) != recorded:
+    if sealing.snapshot_digest(system, tx.g.snapshot, state) != recorded:
         raise Tampered(
             tx.name,
             {

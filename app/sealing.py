@@ -14,12 +14,16 @@ the few values it can take); the full state is checked against the snapshot, on 
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import OrderedDict
 from typing import Any
 
 from adjudicator.core.events import Event, Viewer, audience_of
 from adjudicator.core.system import GameSystem
-from storage import state_hash
+from storage import chain, state_hash
 from storage.dice import hidden_commit
+from storage.engine import dump
 
 SEALED = "Sealed"
 
@@ -74,4 +78,53 @@ def state_digest(system: GameSystem, state: Any) -> str:
     return state_hash(system.state_to_json(state))
 
 
-__all__ = ["SEALED", "is_sealed", "opened", "seal", "state_digest", "visible"]
+# (system id, SHA-256 of a snapshot's text) -> the state hash of the state that text holds: the
+# state hash is a pure function of the text, so an order's check of the snapshot it reads back
+# (app/integrity.py) costs a SHA-256 of the text when this process wrote that text.
+_DIGESTS: OrderedDict[tuple[str, str], str] = OrderedDict()
+_KEPT = 4096
+
+
+def _key(system: GameSystem, text: str) -> tuple[str, str]:
+    return system.id, hashlib.sha256(text.encode()).hexdigest()
+
+
+def _remember(key: tuple[str, str], digest: str) -> None:
+    _DIGESTS[key] = digest
+    _DIGESTS.move_to_end(key)
+    while len(_DIGESTS) > _KEPT:
+        _DIGESTS.popitem(last=False)
+
+
+def snapshot_digest(system: GameSystem, text: str, state: Any) -> str:
+    """The state hash of `state`, which is the state the snapshot `text` holds."""
+    key = _key(system, text)
+    known = _DIGESTS.get(key)
+    if known is None:
+        known = state_digest(system, state)
+        _remember(key, known)
+    return known
+
+
+def serialised(system: GameSystem, state: Any) -> tuple[str, dict[str, Any], str]:
+    """A state serialised once: (the snapshot's text, its JSON as read back, its state hash)."""
+    text = dump(system.state_to_json(state))
+    doc = json.loads(text)
+    if system.hidden_information:
+        digest = state_digest(system, state)
+    else:  # what storage.state_hash computes, from the one serialisation
+        digest = hashlib.sha256(chain.canonical(doc)).hexdigest()
+    _remember(_key(system, text), digest)
+    return text, doc, digest
+
+
+__all__ = [
+    "SEALED",
+    "is_sealed",
+    "opened",
+    "seal",
+    "serialised",
+    "snapshot_digest",
+    "state_digest",
+    "visible",
+]

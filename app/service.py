@@ -60,7 +60,7 @@ class GameService:
         return self.store.load(name, with_log=False)
 
     def state(self, name: str) -> Any:
-        return self.system(name).state_from_json(self.record(name).snapshot)
+        return self.system(name).state_from_json(self.store.snapshot(name))
 
     def show(self, name: str, view: str | None = None) -> dict[str, Any]:
         """The state as `view` (a side; None or "public": the public) may see it."""

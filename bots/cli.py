@@ -16,10 +16,10 @@ from adjudicator.core.scenario import ScenarioError
 from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games, integrity, intext
 from app.context import Core
-from app.fold import ReplayMismatch
 from app.service import GameService
 from bots import health, host
 from bots.cli_parser import build_parser
+from bots.cli_replay import replay_all
 from storage import StorageError, Store
 
 log = logging.getLogger("pbem")
@@ -34,6 +34,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         return int(exc.code or 0)
+    return run(args)
+
+
+def run(args) -> int:
+    """Run the parsed command (bots/cli_main.py parses first, then imports this module)."""
     logging.basicConfig(
         level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
         format="%(levelname)s %(name)s: %(message)s",
@@ -242,12 +247,10 @@ def cmd_replay(args) -> int:
     bar = ProgressBar(len(names), "games") if args.all and sys.stderr.isatty() else None
     differ: list[str] = []
     lines: list[str] = []
-    for done, name in enumerate(names, 1):
-        try:
-            service.verify(name)
-        except ReplayMismatch as exc:
+    for done, (name, index, problem) in enumerate(replay_all(service.store, names), 1):
+        if index is not None:
             differ.append(name)
-            lines.append(f"{name}: differs at row {exc.index}: {exc}")
+            lines.append(f"{name}: differs at row {index}: {problem}")
         else:
             lines.append(f"{name}: the log replays to the stored state.")
         if bar:

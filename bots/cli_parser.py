@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from app.lifecycle import DEFAULT_SYSTEM
 from bots.config import help_text
+
+DEFAULT_SYSTEM = "hells-gate"  # app.lifecycle's, not imported: `pbem --help` loads no engine
 
 
 def build_parser() -> argparse.ArgumentParser:

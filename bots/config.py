@@ -22,12 +22,9 @@ are never shown by `repr` or the logs (`Config.secrets()` lists them for the log
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from sqlalchemy.engine import make_url
 
 
 class ConfigError(ValueError):
@@ -286,6 +283,8 @@ class Config:
         redactor replaces them wherever they appear."""
         found = [v for var in VARIABLES if var.secret and (v := self.get(var.name))]
         try:
+            from sqlalchemy.engine import make_url  # (`pbem --help` loads no database code)
+
             password = make_url(self.db).password if "://" in self.db else None
         except Exception:  # noqa: BLE001 - a malformed URL fails later, with its own message
             password = None
@@ -300,6 +299,8 @@ class Config:
 
 def read_toml(path: str | Path) -> dict[str, str]:
     """The settings in a TOML file, by variable name (see the module docstring)."""
+    import tomllib  # (only a command with --config reads TOML: `pbem --help` does not)
+
     try:
         with open(path, "rb") as f:
             doc = tomllib.load(f)

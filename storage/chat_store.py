@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from adjudicator.core.i18n import t
 from storage import clocks as _clocks
+from storage import tx_rows
 from storage.chat_models import ChatBinding, ChatUser, LinkCode, OutboxRow, ServiceState
 from storage.errors import TextError
 from storage.models import Game as _Game
@@ -55,9 +56,8 @@ class BadLinkCode(ChatStoreError):
 # -- bindings
 def binding(store: Store, platform: str, chat_id: str) -> str | None:
     """The game this chat hosts, or None."""
-    q = select(BINDING.c.game).where(BINDING.c.platform == platform, BINDING.c.chat_id == chat_id)
     with store.reader.connect() as conn:
-        return conn.execute(q).scalar()
+        return conn.execute(tx_rows.CHAT_GAME, {"platform": platform, "chat_id": chat_id}).scalar()
 
 
 def binding_key(store: Store, platform: str, chat_id: str) -> tuple[str, str | None] | None:
@@ -79,9 +79,8 @@ def reading(source: Store | Connection) -> contextlib.AbstractContextManager[Con
 
 def bindings(source: Store | Connection, game: str) -> list[tuple[str, str]]:
     """Every chat hosting the game, as (platform, chat_id), in the order they were bound."""
-    q = select(BINDING.c.platform, BINDING.c.chat_id).where(BINDING.c.game == game)
     with reading(source) as conn:
-        return [(r.platform, r.chat_id) for r in conn.execute(q.order_by(BINDING.c.id))]
+        return [(r.platform, r.chat_id) for r in conn.execute(tx_rows.GAME_CHATS, {"game": game})]
 
 
 def platform_chats(source: Store | Connection, platform: str) -> list[tuple[str, str]]:

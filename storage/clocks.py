@@ -20,7 +20,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import Integer, insert, or_, select, update
+from sqlalchemy import Integer, bindparam, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -84,11 +84,29 @@ def _clock_query():
 def read(conn: Connection, game: str, *, lock: bool = False) -> ClockRow:
     """One game's clock (GameNotFound if there is none). lock: the game row stays locked until
     the transaction ends (PostgreSQL; SQLite writers hold the database's write lock anyway)."""
-    q = _clock_query().where(game_clock.c.name == game)
-    row = conn.execute(q.with_for_update() if lock else q).first()
+    row = conn.execute(_ONE[lock], {"name": game}).first()
     if row is None:
         raise GameNotFound(game)
-    return _complete(conn, [_row(row)])[0]
+    clock = _row(row)  # with its pause flag and memo, in the same statement
+    clock.paused = bool(row.pbem_paused)
+    memo = _json(row.pbem_memo, {})
+    clock.memo = memo if isinstance(memo, dict) else {}
+    return clock
+
+
+def _one_query():
+    """One game's clock columns, its pause flag and its memo: one statement."""
+    same = GAMES.alias("pbem_game")  # the same row through the ORM's table (its pause flag)
+    memo = STATE.c.key == MEMO_PREFIX + game_clock.c.name
+    return select(
+        *[game_clock.c[c] for c in CLOCK_COLUMNS],
+        same.c.paused.label("pbem_paused"),
+        STATE.c.value.label("pbem_memo"),
+    ).select_from(game_clock.join(same, same.c.id == game_clock.c.id).outerjoin(STATE, memo))
+
+
+_ONE_Q = _one_query().where(game_clock.c.name == bindparam("name"))
+_ONE = {False: _ONE_Q, True: _ONE_Q.with_for_update(of=game_clock)}  # built once
 
 
 def read_armed(conn: Connection) -> list[ClockRow]:

@@ -16,11 +16,12 @@ from sqlalchemy import func
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from storage import chain, trust
+from storage import chain, trust, trust_rows
 from storage import dice as committed
 from storage.engine import dump
 from storage.models import DiceSecret, Game, LogEntry, Moderator, Seat, iso_now
 from storage.records import LogRecord, record, record_from
+from storage.tx_rows import KEYED, MODS, OF_KIND, SEATS, UNREVEALED, new_entry
 
 if TYPE_CHECKING:
     from storage.clocks import ClockRow
@@ -46,6 +47,8 @@ class GameTx:
         self._secrets: dict[tuple[str, int], str] | None = None
         self._seeds_checked: set[tuple[str, int]] = set()
         self._pending: list[Seat | Moderator] = []  # cache rows waiting for their chained row
+        self._seat_rows: list[Seat] | None = None  # read with the head check (before_checks)
+        self._mod_rows: list[Moderator] | None = None
 
     # -- reading
     @property
@@ -107,18 +110,32 @@ class GameTx:
             self._snapshot = json.loads(self.g.snapshot)
         return self._snapshot
 
+    def before_checks(self) -> tuple[list[str], list[int]]:
+        """Read the seat and moderator rows (checked when first asked for) and the unrevealed
+        seeds (checked before their first use): the hashes of the roles' source rows and the
+        epochs of the seeds, whose rows the head check prefetches with the head."""
+        epochs = [epoch for _, epoch in self._unrevealed()]
+        at = {"g": self.g.id}
+        self._seat_rows = list(self.s.exec(SEATS, params=at))
+        self._mod_rows = list(self.s.exec(MODS, params=at))
+        return [x.row_hash or "" for x in [*self._seat_rows, *self._mod_rows]], epochs
+
     def seats(self) -> dict[str, str | None]:
         if self._seats is None:
-            q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
-            rows = list(self.s.exec(q))
+            rows, self._seat_rows = self._seat_rows, None
+            if rows is None:
+                q = select(Seat).where(Seat.game_id == self.g.id).order_by(col(Seat.id))
+                rows = list(self.s.exec(q))
             self._check(trust.check_roles(self.s, self.g, rows, ()))
             self._seats = {seat.side: seat.user for seat in rows}
         return dict(self._seats)
 
     def moderators(self) -> list[str]:
         if self._moderators is None:
-            q = select(Moderator).where(Moderator.game_id == self.g.id)
-            rows = list(self.s.exec(q.order_by(col(Moderator.id))))
+            rows, self._mod_rows = self._mod_rows, None
+            if rows is None:
+                q = select(Moderator).where(Moderator.game_id == self.g.id)
+                rows = list(self.s.exec(q.order_by(col(Moderator.id))))
             self._check(trust.check_roles(self.s, self.g, (), rows))
             self._moderators = [m.user for m in rows]
         return list(self._moderators)
@@ -130,17 +147,8 @@ class GameTx:
 
     def state_row(self) -> LogRecord | None:
         """The last row that records a state hash: the snapshot must hash to it."""
-        q = select(LogEntry).where(
-            LogEntry.game_id == self.g.id,
-            col(LogEntry.kind).in_(("setup", "order", "undo", "rewind", "moderation")),
-        )
-        for e in self.s.exec(q.order_by(col(LogEntry.index).desc())):
-            row = trust.entry_row(e)
-            if "_error" in row:
-                raise trust.Tampered(self.name, {"index": e.index, "problem": row["_error"]})
-            if "state_sha256" in row["payload"]:
-                return record(e)
-        return None
+        e = trust_rows.state_entry(self.s, self.g)
+        return None if e is None else record(e)
 
     def clock(self) -> ClockRow:
         """The game's clock as storage/clocks.py reads it, read again only after a clock write
@@ -159,13 +167,11 @@ class GameTx:
 
     def rows_of_kind(self, kind: str) -> list[LogRecord]:
         """The log rows of one kind ("moderation": seats, roles, linked identities), in order."""
-        q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.kind == kind)
-        return [record(r) for r in self.s.exec(q.order_by(col(LogEntry.index)))]
+        return [record(r) for r in self.s.exec(OF_KIND, params={"g": self.g.id, "kind": kind})]
 
     def find_key(self, key: str) -> list[LogRecord] | None:
         """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
-        q = select(LogEntry.index).where(LogEntry.game_id == self.g.id, LogEntry.key == key)
-        index = self.s.exec(q).first()
+        index = self.s.exec(KEYED, params={"g": self.g.id, "key": key}).first()
         if index is None:
             return None
         rows = self.rows(index)
@@ -214,10 +220,8 @@ class GameTx:
         """(kind, epoch) -> seed of every unrevealed secret, read once per transaction (the
         writes that change them, open_epoch and the reveals, drop it)."""
         if self._secrets is None:
-            q = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
-                DiceSecret.game_id == self.g.id, ~DiceSecret.revealed
-            )
-            self._secrets = {(kind, epoch): seed for kind, epoch, seed in self.s.exec(q)}
+            found = self.s.exec(UNREVEALED, params={"g": self.g.id})
+            self._secrets = {(kind, epoch): seed for kind, epoch, seed in found}
         return self._secrets
 
     # -- writing
@@ -248,7 +252,7 @@ class GameTx:
             "created_at": iso_now(),
         }
         digest = chain.row_hash(prev, row)
-        self.s.add(_entry(self.g.id, row, payload_text, prev, digest, epoch, secret))
+        self.s.add(new_entry(self.g.id, row, payload_text, prev, digest, epoch, secret))
         written = record_from(row, prev, digest, epoch, secret)
         self.written.append(written)
         self.g.head_index, self.g.head_hash = index, digest
@@ -259,9 +263,14 @@ class GameTx:
             self._pending = []
         return written
 
-    def set_snapshot(self, state_dict: dict) -> None:
-        self._snapshot = json.loads(dump(state_dict))
-        self.g.snapshot = dump(state_dict)
+    def set_snapshot(self, state_dict: dict, text: str | None = None) -> None:
+        """The new snapshot; `text`: its serialisation when the caller made it already (and
+        state_dict is then that text read back)."""
+        if text is None:
+            text = dump(state_dict)
+            state_dict = json.loads(text)
+        self._snapshot = state_dict
+        self.g.snapshot = text
 
     def set_next_n(self, next_n: int) -> None:
         """After the order row that drew (its hash is the bookkeeping's source row)."""
@@ -376,24 +385,3 @@ class GameTx:
         if self.written or self.s.is_modified(self.g):
             self.s.add(self.g)
         self.s.flush()
-
-
-def _entry(
-    game_id: int, row: dict, payload_text: str, prev: str, digest: str, epoch: int | None, secret
-) -> LogEntry:
-    """The LogEntry of a row being appended: its chained fields as hashed, the payload as text."""
-    return LogEntry(
-        game_id=game_id,
-        index=row["index"],
-        kind=row["kind"],
-        actor=row["actor"],
-        user=row["user"],
-        text=row["text"],
-        payload=payload_text,
-        key=row["key"],
-        created_at=row["created_at"],
-        prev_hash=prev,
-        hash=digest,
-        epoch=epoch,
-        secret=None if secret is None else dump(secret),
-    )

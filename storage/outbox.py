@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from storage.chat_models import OutboxRow, ServiceState
@@ -70,6 +70,13 @@ class Head(NamedTuple):
 
 
 # -- writing
+# built once (the hot path's statements: no construction, no cache key per message)
+_EXISTING = select(OUTBOX.c.dedupe_key).where(
+    OUTBOX.c.dedupe_key.in_(bindparam("keys", expanding=True))
+)
+_INSERT = insert(OUTBOX)
+
+
 def insert_rows(
     conn: Connection,
     game: str | None,
@@ -84,14 +91,13 @@ def insert_rows(
     wanted = [r["dedupe_key"] for r in rows if r.get("dedupe_key") is not None]
     existing: set[str] = set()
     if wanted:
-        q = select(OUTBOX.c.dedupe_key).where(OUTBOX.c.dedupe_key.in_(wanted))
-        existing = set(conn.execute(q).scalars())
+        existing = set(conn.execute(_EXISTING, {"keys": wanted}).scalars())
     ids: list[int] = []
     for row in rows:
         if row.get("dedupe_key") is not None and row["dedupe_key"] in existing:
             continue
         values = _values(game, row, now)
-        ids.append(conn.execute(insert(OUTBOX).values(**values)).inserted_primary_key[0])
+        ids.append(conn.execute(_INSERT, values).inserted_primary_key[0])
     if image_index is not None and game is not None:
         advance_image_index(conn, game, image_index)
     return ids

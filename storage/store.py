@@ -21,6 +21,7 @@ GameTx, the engine helpers), so `from storage.store import ...` keeps working fo
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import time
@@ -28,7 +29,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
@@ -85,6 +86,10 @@ ATTEMPTS = 10  # of one transaction, on conflicts
 
 T = TypeVar("T")
 
+_GAME_Q = select(Game).where(Game.name == bindparam("name"))
+_GAME = {False: _GAME_Q, True: _GAME_Q.with_for_update()}  # built once: every change reads it
+_SNAPSHOT = select(Game.snapshot).where(Game.name == bindparam("name"))
+
 
 class Store:
     def __init__(self, url: str | None = None, *, migrate_schema: bool = True):
@@ -113,8 +118,7 @@ class Store:
 
     @staticmethod
     def _game(session: Session, name: str, lock: bool = False) -> Game:
-        q = select(Game).where(Game.name == name)
-        game = session.exec(q.with_for_update() if lock else q).first()
+        game = session.exec(_GAME[lock], params={"name": name}).first()
         if game is None:
             raise GameNotFound(name)
         return game
@@ -172,8 +176,8 @@ class Store:
             try:
                 with self._session() as s, s.begin():
                     g = self._game(s, name, lock=True)
-                    self._guard(s, g)
                     tx = GameTx(s, g)
+                    self._guard(s, g, *tx.before_checks())
                     tx.seats(), tx.moderators()  # every power's cache against its chained row
                     result = fn(tx)
                     tx.finish()
@@ -198,7 +202,9 @@ class Store:
         raise AssertionError("unreachable")
 
     # -- trust (storage/trust.py)
-    def _guard(self, s: Session, g: Game) -> None:
+    def _guard(
+        self, s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
+    ) -> None:
         """Before a write: the whole chain once per process (and while frozen), then the head
         and the dice bookkeeping (constant time). Tampered names the first bad row."""
         if g.name not in self._verified or g.name in self.frozen:
@@ -207,7 +213,7 @@ class Store:
                 raise trust.Tampered(g.name, failure)
             self._verified.add(g.name)
             self.frozen.pop(g.name, None)
-        failure = trust.check_head(s, g)
+        failure = trust.check_head(s, g, hashes, epochs)
         if failure is not None:
             raise trust.Tampered(g.name, failure)
 
@@ -256,6 +262,14 @@ class Store:
             ).all()
             entries = records(s, g.id) if with_log else []
             return game_record(g, seats, tuple(mods), entries)
+
+    def snapshot(self, name: str) -> dict:
+        """The game's snapshot (its state as JSON): one statement, nothing else read."""
+        with self.reader.connect() as conn:
+            text = conn.execute(_SNAPSHOT, {"name": name}).scalar()
+        if text is None:
+            raise GameNotFound(name)
+        return json.loads(text)
 
     def scenario_text(self, name: str) -> str:
         return self.system_and_scenario(name)[1]

@@ -22,7 +22,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from adjudicator.core.i18n import t
 from storage import chain
@@ -30,6 +30,20 @@ from storage import dice as committed
 from storage.chain import at_row
 from storage.errors import StorageError
 from storage.models import Game, LogEntry, Moderator, Seat
+from storage.trust_rows import (
+    EPOCH,
+    SALTS,
+    WHOLE,
+    Entry,
+    cache,
+    entries,
+    entry_at,
+    fetch,
+    prefetch,
+    tail,
+)
+
+_cache, _entry, _fetch = cache, entry_at, fetch  # the rows the checks read (trust_rows.py)
 
 Failure = dict[str, Any]
 
@@ -51,7 +65,7 @@ class Tampered(StorageError):
         )
 
 
-def entry_row(e: LogEntry) -> dict[str, Any]:
+def entry_row(e: LogEntry | Entry) -> dict[str, Any]:
     """A stored row as chained (its payload parsed; `_error` when it is no JSON)."""
     row: dict[str, Any] = {
         "index": e.index, "kind": e.kind, "actor": e.actor, "user": e.user, "text": e.text,
@@ -77,55 +91,17 @@ def _own_hash_problem(row: dict[str, Any]) -> str | None:
     return None
 
 
-TAIL = 8  # the rows read with the head in one statement (most checks find their row there)
-
-
-def _cache(s: Session, g: Game) -> dict[Any, Any]:
-    """This transaction's rows read for the checks, by index and by hash."""
-    return s.info.setdefault(("pbem_trust", g.id), {})
-
-
-def _keep(s: Session, g: Game, entries: Iterable[LogEntry]) -> None:
-    cache = _cache(s, g)
-    for e in entries:
-        cache[e.index] = cache[e.hash] = e
-
-
-def _entry(s: Session, g: Game, index: int) -> LogEntry | None:
-    cache = _cache(s, g)
-    if index not in cache:
-        q = select(LogEntry).where(LogEntry.game_id == g.id, LogEntry.index == index)
-        e = s.exec(q).first()
-        if e is None:
-            return None
-        _keep(s, g, [e])
-    return cache[index]
-
-
-def _fetch(s: Session, g: Game, hashes: Iterable[str]) -> None:
-    """The rows with these hashes and the rows after them, into the cache: two statements."""
-    cache = _cache(s, g)
-    wanted = [h for h in hashes if h and h not in cache]
-    if not wanted:
-        return
-    q = select(LogEntry).where(LogEntry.game_id == g.id, col(LogEntry.hash).in_(wanted))
-    found = list(s.exec(q))
-    _keep(s, g, found)
-    after = [e.index + 1 for e in found if e.index + 1 not in cache]
-    if after:
-        q = select(LogEntry).where(LogEntry.game_id == g.id, col(LogEntry.index).in_(after))
-        _keep(s, g, s.exec(q))
-
-
 def _fail(index: int, problem: str) -> Failure:
     return {"index": index, "problem": problem}
 
 
-def check_head(s: Session, g: Game) -> Failure | None:
-    """Before a write: the head row and its link, and the dice bookkeeping (constant time)."""
-    q = select(LogEntry).where(LogEntry.game_id == g.id, LogEntry.index >= g.head_index - TAIL)
-    _cache(s, g).clear()
-    _keep(s, g, s.exec(q))
+def check_head(
+    s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
+) -> Failure | None:
+    """Before a write: the head row and its link, and the dice bookkeeping (constant time).
+    hashes, epochs: the source rows of the seats and moderators, and the epochs of the seeds,
+    that the checks read next (prefetched with the head)."""
+    prefetch(s, g, hashes, epochs)
     head = _entry(s, g, g.head_index)
     if head is None or head.hash != g.head_hash:
         values = {"row": g.head_index, "hash": g.head_hash[:12]}
@@ -210,13 +186,16 @@ def row_epoch(row: dict[str, Any]) -> Any:
     return None if row["kind"] in ("setup", "moderation", "undo", "rewind") else ANY
 
 
-def salts_of(s: Session, g: Game, epoch: int) -> tuple[list[str], Failure | None]:
-    """The epoch's salts in log order, each row checked against its chained payload."""
-    q = select(LogEntry).where(
-        LogEntry.game_id == g.id, LogEntry.kind == "salt", LogEntry.epoch == epoch
-    )
+def salts_of(
+    s: Session, g: Game, epoch: int, *, prefetched: bool = False
+) -> tuple[list[str], Failure | None]:
+    """The epoch's salts in log order, each row checked against its chained payload.
+    prefetched: as the checks before the write read them (no salt written since)."""
+    found = _cache(s, g).get(("salts", epoch)) if prefetched else None
+    if found is None:
+        found = entries(s, SALTS, {"g": g.id, "epoch": epoch})
     salts = []
-    for e in s.exec(q.order_by(col(LogEntry.index))):
+    for e in found:
         row = entry_row(e)
         problem = _own_hash_problem(row) or _epoch_column_problem(row)
         if problem:
@@ -228,10 +207,8 @@ def salts_of(s: Session, g: Game, epoch: int) -> tuple[list[str], Failure | None
 def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, Failure | None]:
     cache = _cache(s, g)
     if ("epoch", epoch) not in cache:
-        q = select(LogEntry).where(
-            LogEntry.game_id == g.id, LogEntry.kind == "epoch", LogEntry.epoch == epoch
-        )
-        cache[("epoch", epoch)] = s.exec(q).first()
+        found = entries(s, EPOCH, {"g": g.id, "epoch": epoch})
+        cache[("epoch", epoch)] = found[0] if found else None
     e = cache[("epoch", epoch)]
     if e is None:
         return None, _fail(
@@ -279,7 +256,7 @@ def check_dice(s: Session, g: Game) -> Failure | None:
     op = opened["payload"]
     if g.epoch_commitment != op.get("commitment") or g.epoch_turn != op.get("turn"):
         return _fail(opened["index"], t("the game row's commitment or turn of epoch {k} is not the one row {index} committed", k=k, index=opened['index']))  # fmt: skip
-    salts, fail = salts_of(s, g, k)
+    salts, fail = salts_of(s, g, k, prefetched=True)
     if fail:
         return fail
     if (g.salt_digest or committed.EMPTY_SALT_DIGEST) != committed.salt_digest(salts):
@@ -364,10 +341,7 @@ def check_roles(
 
 def full_failure(s: Session, g: Game) -> Failure | None:
     """The whole log's chain, then every cache against the chain (the audit's table check)."""
-    entries = list(
-        s.exec(select(LogEntry).where(LogEntry.game_id == g.id).order_by(col(LogEntry.index)))
-    )
-    rows = [entry_row(e) for e in entries]
+    rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
     fail = chain.chain_failure(rows)
     if fail:
         return _fail(fail["index"], fail["problem"])
@@ -384,6 +358,7 @@ def full_failure(s: Session, g: Game) -> Failure | None:
 
 __all__ = [
     "ANY",
+    "Entry",
     "Tampered",
     "chained_row",
     "check_dice",
@@ -392,5 +367,7 @@ __all__ = [
     "check_seed",
     "entry_row",
     "full_failure",
+    "prefetch",
     "salts_of",
+    "tail",
 ]

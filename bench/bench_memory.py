@@ -1,0 +1,114 @@
+"""Memory: `pbem serve` over a database of many games next to `pbem serve` over an empty one,
+measured side by side in one run.
+
+    python bench/bench_memory.py [--games N] [--dir DIR]
+
+N Hell's Gate games are made with GameService.new_game in one SQLite file (not timed); then
+`pbem serve` (no tokens: the terminal front end) is started on the empty database and on the full
+one, in turn; once it answers a first line (`help`) its resident set (VmRSS, VmHWM from /proc) is
+read, and its standard input closed (it exits). Last line:
+
+    memory: serve R MB with N games, E MB empty (Q x)
+
+Not part of the test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.service import GameService
+from storage import Store
+
+
+def make(db: Path, n: int) -> None:
+    store = Store(str(db))
+    service = GameService(store)
+    for i in range(n):
+        service.new_game(f"g{i:05d}")
+    store.close()
+
+
+def _status(pid: int) -> dict[str, int]:
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0])  # kB
+    return out
+
+
+def serve_memory(db: Path, workdir: Path) -> tuple[dict[str, int], float]:
+    """(VmRSS and VmHWM in kB once `pbem serve` answered its first line, seconds to answer)."""
+    exe = shutil.which("pbem", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-c", "from bots.cli_main import main; main()"]
+    env = os.environ | {"PBEM_DB": str(db), "PBEM_HEALTH_PORT": "0"}
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [*cmd, "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=workdir,
+        env=env,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("help\n")
+    proc.stdin.flush()
+    proc.stdout.readline()  # its first answer: started, every game loaded
+    took = time.perf_counter() - start
+    mem = _status(proc.pid)
+    proc.stdin.close()
+    proc.stdout.read()
+    proc.wait(timeout=120)
+    return mem, took
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--dir", help="where the databases go (default: a temporary directory)")
+    args = parser.parse_args(argv)
+    own = args.dir is None
+    directory = Path(tempfile.mkdtemp(prefix="bench-memory-") if own else args.dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        empty, full = directory / "empty.db", directory / "full.db"
+        make(empty, 0)
+        t0 = time.perf_counter()
+        make(full, args.games)
+        made = time.perf_counter() - t0
+        e_mem, e_took = serve_memory(empty, directory)
+        f_mem, f_took = serve_memory(full, directory)
+    finally:
+        if own:
+            shutil.rmtree(directory, ignore_errors=True)
+    print(f"{args.games} games made in {made:.0f} s")
+    for label, mem, took in (
+        ("empty database", e_mem, e_took),
+        (f"{args.games} games", f_mem, f_took),
+    ):
+        print(f"pbem serve, {label:<16} RSS {mem['VmRSS'] / 1024:7.1f} MB, peak "
+              f"{mem['VmHWM'] / 1024:7.1f} MB, first answer after {took:.1f} s")  # fmt: skip
+    ratio = f_mem["VmRSS"] / e_mem["VmRSS"]
+    print(
+        f"memory: serve {f_mem['VmRSS'] / 1024:.0f} MB with {args.games} games, "
+        f"{e_mem['VmRSS'] / 1024:.0f} MB empty ({ratio:.2f} x)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

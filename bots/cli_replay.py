@@ -1,0 +1,54 @@
+"""`pbem replay --all` in parallel: the games are independent, so they are replayed by a pool of
+processes (one per core), each with its own connection to the database and its own cache of
+bound scenarios; the results come back in the games' order."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from storage import Store
+
+_store: Store | None = None  # the worker's own Store (or the caller's)
+
+
+def _open(url: str) -> None:
+    global _store
+    from storage import Store
+
+    _store = Store(url, migrate_schema=False)
+
+
+def _replay(name: str) -> tuple[str, int | None, str]:
+    """(name, the first differing row or None, the message)."""
+    from app.fold import ReplayMismatch
+    from app.service import GameService
+
+    assert _store is not None
+    try:
+        GameService(_store).verify(name)
+    except ReplayMismatch as exc:
+        return name, exc.index, str(exc)
+    return name, None, ""
+
+
+def replay_all(store: Store, names: list[str], procs: int | None = None) -> Iterator[tuple]:
+    """(name, index or None, message) of each game, in order, replayed by `procs` processes
+    (one, this one, for a single game or a database in memory)."""
+    global _store
+    procs = max(1, min(procs or os.cpu_count() or 1, len(names)))
+    url = store.url
+    if procs == 1 or ":memory:" in url or url.rstrip("/") in ("sqlite:", "sqlite+pysqlite:"):
+        _store = store
+        yield from map(_replay, names)
+        return
+    store.engine.dispose()  # the workers open their own connections (no shared socket or file)
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(procs, initializer=_open, initargs=(url,)) as pool:
+        yield from pool.imap(_replay, names, chunksize=max(1, len(names) // (procs * 8)))
+
+
+__all__ = ["replay_all"]
