@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core.i18n import say, t
+from app.i18n import language, normal_code
 from app.messages import Incoming, Outgoing
 from bots.platforms.common import DISCORD_LIMIT, DmClosed, Undeliverable, split_message
 
@@ -22,13 +24,29 @@ with warnings.catch_warnings():
 log = logging.getLogger("bots.platforms.discord")  # the adapter's one logger
 
 PLATFORM = "discord"
-PRIVATE_SLOT_NOTE = "Answered privately."  # fills a public "thinking" slot
-DONE = "Done."  # a slash command whose answers all went elsewhere
+PRIVATE_SLOT_NOTE = t("Answered privately.")  # fills a public "thinking" slot
+DONE = t("Done.")  # a slash command whose answers all went elsewhere
 DM_CLOSED_CODE = 50007  # "Cannot send messages to this user": he does not accept DMs
 DM_REFUSED = (
     "<@{user}>, I could not send you a private message: please allow direct messages from this "
     "server's members (Privacy Settings), then ask again."
 )
+
+
+def _said(text: str, locale: object) -> str:
+    """A note of the adapter's own in the language of a Discord locale (an interaction's, a
+    server's preferred one): English where the bot does not speak it."""
+    return say(text, language(normal_code(str(locale) if locale else None)))
+
+
+def dm_refused(user: str, locale: object = None) -> str:
+    """DM_REFUSED for a user, in the server's language."""
+    said = t(
+        "<@{user}>, I could not send you a private message: please allow direct messages from "
+        "this server's members (Privacy Settings), then ask again.",
+        user=user,
+    )
+    return _said(said, locale)
 
 
 @dataclass
@@ -122,7 +140,9 @@ async def _deliver_private(bot: discord.Client, out: Outgoing, *, here: Any) -> 
             error = DmClosed if exc.code == DM_CLOSED_CODE else Undeliverable
             raise error(f"discord refused a DM to {out.user_id}: {exc.text}") from exc
         await here.send(
-            DM_REFUSED.format(user=out.user_id),
+            dm_refused(
+                out.user_id, getattr(getattr(here, "guild", None), "preferred_locale", None)
+            ),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(id=int(out.user_id))]
             ),
@@ -189,7 +209,8 @@ async def _fill_thinking_slot(
     or with a note when there is none."""
     public = next((i for i, (eph, _) in enumerate(here) if not eph), None)
     if public is None:
-        await interaction.edit_original_response(content=PRIVATE_SLOT_NOTE if here else DONE)
+        note = PRIVATE_SLOT_NOTE if here else DONE
+        await interaction.edit_original_response(content=_said(note, interaction.locale))
         return
     _, part = here.pop(public)
     kw = part.kwargs()
@@ -215,7 +236,8 @@ async def _answer_interaction(
     if deferred:  # the public "thinking" slot must be filled first, by a public message
         await _fill_thinking_slot(interaction, here)
     elif not here:
-        here.append((True, _Part(DONE, None, "", discord.AllowedMentions.none())))
+        done = _said(DONE, interaction.locale)
+        here.append((True, _Part(done, None, "", discord.AllowedMentions.none())))
 
     for ephemeral, part in here:
         if not interaction.response.is_done():
