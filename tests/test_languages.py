@@ -211,7 +211,7 @@ def test_help_lists_language(tg):
     assert "language [ru | en]" in tg.text(1, "help all")
     assert tg.text(1, "help язык").startswith("Usage: language [ru | en]\nThe language of this")
     ru = tg.text(1, "help language", locale="ru")
-    assert ru.startswith("Как сказать: language [ru | en]\nЯзык этого чата")
+    assert ru.startswith("Как сказать: язык [ru | en]\nЯзык этого чата")
 
 
 # ------------------------------------------------------------------ said when queued
@@ -259,7 +259,7 @@ def test_fit_cuts_the_said_text_and_tells_it_in_the_language():
     text = "\n".join(f"строка {i}" for i in range(600))
     cut = fit(t("Refused: {message}", message=text), "discord", RU)
     assert cut.startswith("Отказано: строка 0") and len(cut) <= 2000
-    assert cut.endswith("`options <ЧАСТЬ>`)") and "не показано" in cut
+    assert cut.endswith("`варианты <ЧАСТЬ>`)") and "не показано" in cut
 
 
 def test_the_drawer_gets_the_language_when_its_draw_takes_it(monkeypatch):
