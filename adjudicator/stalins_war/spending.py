@@ -101,19 +101,15 @@ def spend_leave(state: SwState, opened: Open, order: SpendLeave) -> list[Event]:
     if cost:
         opened.moves.append(order.hex)  # rule 8.12
     line = texts.leave_text(order, started, left, cost)
+    return _spent(opened, line, cost)
+
+
+def _spent(opened: Open, line: str, cost: int) -> list[Event]:
+    """A spend booked on the round (its line kept for the round's summary) and told."""
     opened.spent.append(line)
-    return [
-        Event(
-            "OpsSpent",
-            t(
-                "{side}: {line}; {ops} OPS left.",
-                side=texts.NAMES[opened.side],
-                line=line,
-                ops=opened.ops,
-            ),
-            {"side": opened.side, "cost": cost, "left": opened.ops},
-        )
-    ]
+    text = t("{side}: {line}; {ops} OPS left.", side=texts.NAMES[opened.side], line=line,
+             ops=opened.ops)  # fmt: skip
+    return [Event("OpsSpent", text, {"side": opened.side, "cost": cost, "left": opened.ops})]
 
 
 def spend_strategic(state: SwState, opened: Open, order: SpendStrategic) -> list[Event]:
@@ -129,19 +125,7 @@ def spend_strategic(state: SwState, opened: Open, order: SpendStrategic) -> list
     if order.origin:
         opened.moves.append(order.origin)  # rule 8.13
     line = spent_msg("strategic", units=", ".join(order.units), cost=cost)
-    opened.spent.append(line)
-    return [
-        Event(
-            "OpsSpent",
-            t(
-                "{side}: {line}; {ops} OPS left.",
-                side=texts.NAMES[opened.side],
-                line=line,
-                ops=opened.ops,
-            ),
-            {"side": opened.side, "cost": cost, "left": opened.ops},
-        )
-    ]
+    return _spent(opened, line, cost)
 
 
 def spend_combat(state: SwState, opened: Open, order: SpendCombat) -> list[Event]:
@@ -166,16 +150,4 @@ def spend_combat(state: SwState, opened: Open, order: SpendCombat) -> list[Event
         if both
         else spent_msg("combat", hexes=hexes, cost=cost)
     )
-    opened.spent.append(line)
-    return [
-        Event(
-            "OpsSpent",
-            t(
-                "{side}: {line}; {ops} OPS left.",
-                side=texts.NAMES[opened.side],
-                line=line,
-                ops=opened.ops,
-            ),
-            {"side": opened.side, "cost": cost, "left": opened.ops},
-        )
-    ]
+    return _spent(opened, line, cost)
