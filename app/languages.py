@@ -28,7 +28,7 @@ from app.messages import Incoming, Outgoing
 from storage import Store
 from storage import chat_languages as choices
 
-Source = Store | Connection
+Source = Store | Connection | choices.Known
 I18N = "i18n"
 
 

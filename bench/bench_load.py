@@ -7,8 +7,8 @@ next to the bare SQLite commit rate measured in the same run.
 SQLite (the default): G Hell's Gate games are made through the chat service (`new`, two joins,
 `start` in a chat of their own; not timed), then for S seconds the one service process takes
 orders: a random game, a random legal order of the side to move, sent by that side's user;
-each is timed from `ChatService.handle` to its reply queued (`outbox.enqueue`), as
-bench_order_path.py times it. The orders are sent one after another (a closed loop), so the
+each is timed from `ChatService.handle` to its reply handed back to the adapter (the order
+committed), as bench_order_path.py times it. The orders are sent one after another (a closed loop), so the
 rate is the service's capacity: orders / the seconds spent handling them (the load generator's
 choosing of orders, in the same process, is not counted; the wall-clock rate is printed too).
 Afterwards every acknowledged order (its reply not a refusal) is looked up in its game's log by
@@ -49,7 +49,6 @@ from sqlmodel import SQLModel
 
 from app.messages import Incoming
 from app.service import GameService
-from bots import outbox
 from bots.chat import ChatService
 from bots.demo import DemoSeeds, choose, demo_uid, legal_texts
 from storage import Store, chat_store
@@ -81,7 +80,6 @@ class Service:
         incoming = Incoming("telegram", chat_id, user, NAMES[user], text, message_id=mid)
         start = time.perf_counter()
         outs = self.chat.handle(incoming)
-        outbox.enqueue(self.store, None, outs, key=f"{mid}:reply")
         took = time.perf_counter() - start
         ok = bool(outs) and not outs[0].text.startswith("Refused")
         return mid, ok, took

@@ -2,6 +2,12 @@
 commit included), through the chat service, next to a bare SQLite insert+commit with the same
 journal_mode (WAL) and synchronous (FULL), measured side by side in one run.
 
+"Queued" is what `pbem serve` does with the reply: `ChatService.handle` returns it to the platform
+adapter, which sends it at once (the order's transaction has committed by then, and a message
+delivered again is answered again from the rows it wrote). The outbox takes a reply only when
+its direct send fails; the row "reply written to the outbox as well" times that second
+transaction too.
+
     python bench/bench_order_path.py [--seed N] [--games N] [--bare N] [--dir DIR]
 
 Whole Hell's Gate games are played as bench_chat.py plays them (`new`, two joins, `start`, then
@@ -60,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         ("  phase-ending messages, images off", text.pick(True)),
         ("message -> reply queued, images on (spec queued)", maps.pick(False)),
         ("  phase-ending messages, images on", maps.pick(True)),
+        ("reply written to the outbox as well, images off", text.pick(False, queued=True)),
     ]
     for label, values in rows:
         med, top = statistics.median(values) * 1000, p99(values) * 1000

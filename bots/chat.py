@@ -157,7 +157,11 @@ class ChatService:
             words = canonical_words(words)
             text = " ".join(words)
         head = words[0].lower() if words else ""
-        game = chat_store.binding(self.store, incoming.platform, incoming.chat_id)
+        scopes = [chat_languages.chat_scope(ctx.platform, ctx.chat_id)]
+        scopes.append(chat_languages.user_scope(ctx.user))
+        game, ctx.known = chat_languages.binding_and_choices(
+            self.store, ctx.platform, ctx.chat_id, scopes
+        )  # one read: where the message goes and the languages its answer is said in
         try:
             if head in chat_language.WORDS:
                 return chat_language.command(self, ctx, game, words)
@@ -220,7 +224,8 @@ class ChatService:
         if hidden and not (inc.private or inc.ephemeral_ok):  # a DM: it waits if DMs are closed
             private = [p for p in private if p not in hidden]
             self._direct_message(ctx, game, lines(hidden))
-        return self.answer(ctx, public=public, private=private, refusals=refusals)
+        said_in = ctx.known  # an order changes no language: those read with the binding hold
+        return self.answer(ctx, public=public, private=private, refusals=refusals, known=said_in)
 
     def _rewind(self, ctx: Ctx, game: str, cancel: bool) -> list[Outgoing]:
         """`confirm rewind` / `cancel rewind`: the pending rewind proposal (app.rewinds)."""
@@ -253,8 +258,11 @@ class ChatService:
         public: list[str] | tuple[str, ...] = (),
         private: list[str] | tuple[str, ...] = (),
         refusals: list[str] | tuple[str, ...] = (),
+        known: chat_languages.Known | None = None,
     ) -> list[Outgoing]:
+        """The outgoings answering the message; `known`: its languages, read already."""
         inc = ctx.incoming
+        source = known or self.store
         public, private = list(public), list(private)
         if inc.ephemeral_ok and not inc.private:
             private += refusals
@@ -264,11 +272,11 @@ class ChatService:
             public, private = public + private, []
         outs = []
         if public:  # said now, in the language of the chat or of the speaker (app.languages)
-            language = languages.for_reply(self.store, inc)
+            language = languages.for_reply(source, inc)
             text = fit(lines(public), inc.platform, language)
             outs.append(Outgoing(inc.platform, inc.chat_id, text, reply_to=inc.message_id))
         if private:
-            language = languages.for_reply(self.store, inc, private=True)
+            language = languages.for_reply(source, inc, private=True)
             outs.append(
                 Outgoing(
                     inc.platform,

@@ -22,6 +22,7 @@ from bots import dm_wait
 from storage import GameExists, GameNotFound, chat_store
 from storage import clocks as clock_rows
 from storage import outbox as outbox_rows
+from storage.chat_languages import Known
 
 if TYPE_CHECKING:
     from bots.chat import ChatService
@@ -40,6 +41,7 @@ class Ctx:
     user: str  # "platform:id"
     key: str | None
     now: datetime
+    known: Known | None = None  # the languages read with the chat's binding (the order path)
 
     @property
     def platform(self) -> str:

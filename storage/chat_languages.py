@@ -8,18 +8,57 @@ is stored as given: the application checks it is one the bot speaks (app.i18n.LA
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, literal, null, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from storage.chat_models import ChatLanguage
+from storage.chat_models import ChatBinding, ChatLanguage
 from storage.chat_store import reading
 from storage.store import Store
 
 LANGUAGES = ChatLanguage.__table__
+_CHATS = ChatBinding.__table__
+_BOUND = "binding"  # the scope column of the binding's row (no scope has this form)
+
+
+@dataclass(frozen=True)
+class Known:
+    """Choices read ahead, for `scopes` (`found`: those that have a row): `choices` answers
+    from them; a scope not read ahead is read from `store`."""
+
+    store: Store
+    scopes: frozenset[str]
+    found: dict[str, tuple[str | None, str | None]]
+
+
+Source = Store | Connection | Known
+
+_BINDING_AND_CHOICES = (
+    select(literal(_BOUND).label("scope"), _CHATS.c.game.label("language"), null().label("locale"))
+    .where(_CHATS.c.platform == bindparam("platform"), _CHATS.c.chat_id == bindparam("chat_id"))
+    .union_all(
+        select(LANGUAGES.c.scope, LANGUAGES.c.language, LANGUAGES.c.locale).where(
+            LANGUAGES.c.scope.in_(bindparam("scopes", expanding=True))
+        )
+    )
+)  # built once: every message of the order path asks it
+
+
+def binding_and_choices(
+    store: Store, platform: str, chat_id: str, scopes: list[str]
+) -> tuple[str | None, Known]:
+    """The game a chat hosts (None if none) and the choices of `scopes`, in one statement: what
+    answering a message needs of the languages, read with what routing it needs."""
+    params = {"platform": platform, "chat_id": chat_id, "scopes": list(scopes)}
+    with store.reader.connect() as conn:
+        rows = conn.execute(_BINDING_AND_CHOICES, params).all()
+    game = next((r.language for r in rows if r.scope == _BOUND), None)
+    found = {r.scope: (r.language, r.locale) for r in rows if r.scope != _BOUND}
+    return game, Known(store, frozenset(scopes), found)
 
 
 def chat_scope(platform: str, chat_id: str) -> str:
@@ -41,22 +80,24 @@ def remember_locale(store: Store, user: str, locale: str | None, *, now: datetim
     _upsert(store, user_scope(user), {"locale": locale}, now)
 
 
-def language_of(source: Store | Connection, scope: str) -> str | None:
+def language_of(source: Source, scope: str) -> str | None:
     """The language chosen for a scope, None if none."""
     return choices(source, [scope]).get(scope, (None, None))[0]
 
 
-def locale_of(source: Store | Connection, user: str) -> str | None:
+def locale_of(source: Source, user: str) -> str | None:
     """The platform locale last seen for a user ("platform:id"), None if none."""
     return choices(source, [user_scope(user)]).get(user_scope(user), (None, None))[1]
 
 
-def choices(
-    source: Store | Connection, scopes: list[str]
-) -> dict[str, tuple[str | None, str | None]]:
+def choices(source: Source, scopes: list[str]) -> dict[str, tuple[str | None, str | None]]:
     """scope -> (the language chosen, the locale last seen), for the scopes that have a row."""
     if not scopes:
         return {}
+    if isinstance(source, Known):
+        if source.scopes.issuperset(scopes):
+            return {s: source.found[s] for s in scopes if s in source.found}
+        source = source.store
     q = select(LANGUAGES.c.scope, LANGUAGES.c.language, LANGUAGES.c.locale)
     with reading(source) as conn:
         rows = conn.execute(q.where(LANGUAGES.c.scope.in_(scopes)))
@@ -76,6 +117,9 @@ def _upsert(store: Store, scope: str, values: dict[str, Any], now: datetime) -> 
 
 
 __all__ = [
+    "Known",
+    "Source",
+    "binding_and_choices",
     "chat_scope",
     "choices",
     "language_of",

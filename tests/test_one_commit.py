@@ -90,3 +90,32 @@ def test_a_question_commits_nothing(chat):
     commits = Commits(chat.store)
     assert "Turn 1" in tg.text(1, "status")
     assert commits.n == 0
+
+
+class Statements:
+    """The statements of every connection of a store's engine, in order."""
+
+    def __init__(self, store: Store):
+        self.said: list[str] = []
+        event.listen(store.engine, "before_cursor_execute", self._said)
+        event.listen(store.engine, "commit", lambda conn: self.said.append("COMMIT"))
+
+    def _said(self, conn, cursor, statement, *args) -> None:
+        self.said.append(" ".join(statement.split()[:2]).upper())
+
+
+def test_an_order_reads_once_before_its_transaction_and_nothing_after(chat):
+    """The chat's binding and the languages its answer is said in are one read; the answer is
+    said from them, so the order's whole path is that read and its one write transaction."""
+    tg = Chat(chat, "telegram", TG_GROUP)
+    started(tg)
+    assert "Русский" in tg.text(1, "language ru")
+    statements = Statements(chat.store)
+    answer = tg.text(1, "salt the cat walked on the keyboard")
+    assert "добавлена соль" in answer, answer  # said in the chat's language
+    said = statements.said
+    begin = said.index("BEGIN IMMEDIATE")
+    begin = said.index("BEGIN IMMEDIATE")
+    reads = [s for s in said[:begin] if s.startswith("SELECT")]
+    assert len(reads) == 1, said  # the binding with the languages (storage/chat_languages.py)
+    assert said.count("COMMIT") == 1 and said[-1] == "COMMIT", said  # nothing read after it
