@@ -80,6 +80,29 @@ def entry_row(e: LogEntry | Entry) -> dict[str, Any]:
     return row
 
 
+_RIGHT: dict[tuple[Any, ...], dict[str, Any]] = {}  # stored values -> the row, hashing right
+_RIGHT_MAX = 4096  # rows remembered (the heads and dice rows of the games being played)
+
+
+def _checked(e: LogEntry | Entry) -> tuple[dict[str, Any], str | None]:
+    """entry_row(e) and its own hash's problem (None: it hashes right). A row's hash is a pure
+    function of its stored values, so a row found right is remembered by them: the checks
+    before the next write (its head's predecessor, the dice rows) neither parse nor hash it
+    again, and a row changed in any value is a new key, checked afresh. Read-only rows."""
+    raw = (e.index, e.kind, e.actor, e.user, e.text, e.payload, e.key, e.created_at,
+           e.prev_hash, e.hash, e.epoch)  # fmt: skip
+    row = _RIGHT.get(raw)
+    if row is not None:
+        return row, None
+    row = entry_row(e)
+    problem = _own_hash_problem(row)
+    if problem is None:
+        if len(_RIGHT) >= _RIGHT_MAX:
+            _RIGHT.clear()
+        _RIGHT[raw] = row
+    return row, problem
+
+
 def _own_hash_problem(row: dict[str, Any]) -> str | None:
     if "_error" in row:
         return at_row(row["index"], row["_error"])
@@ -111,8 +134,7 @@ def check_head(
                      "hash {found}... (rows deleted, added or edited)", found=head.hash[:12],
                      **values))  # fmt: skip
         return _fail(g.head_index, problem)
-    row = entry_row(head)
-    problem = _own_hash_problem(row)
+    row, problem = _checked(head)
     if problem:
         return _fail(head.index, problem)
     prev = _entry(s, g, g.head_index - 1) if g.head_index else None
@@ -124,7 +146,7 @@ def check_head(
     if head.prev_hash != expected_prev:
         return _fail(head.index, at_row(head.index, t("prev_hash does not link to the row before")))
     if prev is not None:
-        problem = _own_hash_problem(entry_row(prev))
+        problem = _checked(prev)[1]
         if problem:
             return _fail(prev.index, problem)
     problem = _epoch_column_problem(row)
@@ -141,8 +163,8 @@ def _by_hash(s: Session, g: Game, digest: str | None) -> dict[str, Any] | None:
     e = _cache(s, g).get(digest)
     if e is None or e.index > g.head_index or e.hash != digest:
         return None
-    row = entry_row(e)
-    if _own_hash_problem(row):
+    row, problem = _checked(e)
+    if problem:
         return None
     if e.index < g.head_index:
         nxt = _entry(s, g, e.index + 1)
@@ -196,8 +218,8 @@ def salts_of(
         found = entries(s, SALTS, {"g": g.id, "epoch": epoch})
     salts = []
     for e in found:
-        row = entry_row(e)
-        problem = _own_hash_problem(row) or _epoch_column_problem(row)
+        row, problem = _checked(e)
+        problem = problem or _epoch_column_problem(row)
         if problem:
             return [], _fail(e.index, problem)
         salts.append(row["payload"]["salt"])
@@ -214,8 +236,8 @@ def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, F
         return None, _fail(
             g.head_index, t("no chained `epoch` row opens the open epoch {epoch}", epoch=epoch)
         )
-    row = entry_row(e)
-    problem = _own_hash_problem(row) or _epoch_column_problem(row)
+    row, problem = _checked(e)
+    problem = problem or _epoch_column_problem(row)
     return (None, _fail(e.index, problem)) if problem else (row, None)
 
 

@@ -147,6 +147,18 @@ def test_13_1_an_edited_head_row_is_refused_in_the_same_process(game):
     assert scalar(game.store, "SELECT head_index FROM game") == head  # nothing chained onto it
 
 
+def test_13_1_a_row_checked_before_and_edited_since_is_refused_in_the_same_process(game):
+    """The checks before a write remember the rows they found right by their stored values
+    (storage/trust.py): the row before the head, checked by the last two writes, edited in any
+    value is checked afresh and caught."""
+    assert next_order(game).ok and next_order(game).ok  # the row before the head: remembered
+    head = scalar(game.store, "SELECT head_index FROM game")
+    before = head - 1
+    forged = json.dumps({"forged": True})
+    execute(game.store, 'UPDATE logentry SET payload = :p WHERE "index" = :k', p=forged, k=before)
+    assert_frozen(game, before)
+
+
 def forge_snapshot(service: GameService) -> None:
     snap = json.loads(scalar(service.store, "SELECT snapshot FROM game"))
     key = next(k for k, v in snap.items() if isinstance(v, dict | list) and v)
