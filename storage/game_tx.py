@@ -8,9 +8,8 @@ visible to others before the transaction commits.
 
 from __future__ import annotations
 
-import copy
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func
 from sqlalchemy.engine import Connection
@@ -47,8 +46,8 @@ class GameTx:
         self._secrets: dict[tuple[str, int], str] | None = None
         self._seeds_checked: set[tuple[str, int]] = set()
         self._pending: list[Seat | Moderator] = []  # cache rows waiting for their chained row
-        self._seat_rows: list[Seat] | None = None  # read with the head check (before_checks)
-        self._mod_rows: list[Moderator] | None = None
+        self._seat_rows: list[Any] | None = None  # read with the head check (before_checks)
+        self._mod_rows: list[Any] | None = None
 
     # -- reading
     @property
@@ -116,8 +115,9 @@ class GameTx:
         epochs of the seeds, whose rows the head check prefetches with the head."""
         epochs = [epoch for _, epoch in self._unrevealed()]
         at = {"g": self.g.id}
-        self._seat_rows = list(self.s.exec(SEATS, params=at))
-        self._mod_rows = list(self.s.exec(MODS, params=at))
+        conn = self.s.connection()  # Core rows: read only (set_seat loads its own Seat)
+        self._seat_rows = list(conn.execute(SEATS, at))
+        self._mod_rows = list(conn.execute(MODS, at))
         return [x.row_hash or "" for x in [*self._seat_rows, *self._mod_rows]], epochs
 
     def seats(self) -> dict[str, str | None]:
@@ -159,7 +159,7 @@ class GameTx:
         key = (clocks.writes(conn), self.g.paused)
         if self._clock is None or self._clock[0] != key:
             self._clock = (key, clocks.read(conn, self.g.name))
-        return copy.deepcopy(self._clock[1])
+        return self._clock[1].copy()
 
     def rows(self, start: int = 0) -> list[LogRecord]:
         q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.index >= start)
@@ -167,11 +167,14 @@ class GameTx:
 
     def rows_of_kind(self, kind: str) -> list[LogRecord]:
         """The log rows of one kind ("moderation": seats, roles, linked identities), in order."""
-        return [record(r) for r in self.s.exec(OF_KIND, params={"g": self.g.id, "kind": kind})]
+        found = trust_rows.entries(self.s, OF_KIND, {"g": self.g.id, "kind": kind})
+        return [record(e) for e in found]  # (entries flushes the rows queued first)
 
     def find_key(self, key: str) -> list[LogRecord] | None:
         """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
-        index = self.s.exec(KEYED, params={"g": self.g.id, "key": key}).first()
+        if self.s.new:  # a row queued by an earlier line of the message
+            self.s.flush()
+        index = self.s.connection().execute(KEYED, {"g": self.g.id, "key": key}).scalar()
         if index is None:
             return None
         rows = self.rows(index)
@@ -220,7 +223,9 @@ class GameTx:
         """(kind, epoch) -> seed of every unrevealed secret, read once per transaction (the
         writes that change them, open_epoch and the reveals, drop it)."""
         if self._secrets is None:
-            found = self.s.exec(UNREVEALED, params={"g": self.g.id})
+            if self.s.new:  # a secret queued by open_epoch
+                self.s.flush()
+            found = self.s.connection().execute(UNREVEALED, {"g": self.g.id})
             self._secrets = {(kind, epoch): seed for kind, epoch, seed in found}
         return self._secrets
 

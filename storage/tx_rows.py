@@ -11,13 +11,12 @@ from storage.engine import dump
 from storage.models import DiceSecret, LogEntry, Moderator, Seat
 
 GAME_ID = bindparam("g")
-SEATS = select(Seat).where(Seat.game_id == GAME_ID).order_by(col(Seat.id))
-MODS = select(Moderator).where(Moderator.game_id == GAME_ID).order_by(col(Moderator.id))
+_SEAT, _MOD, _LOG = Seat.__table__, Moderator.__table__, LogEntry.__table__
+SEATS = select(_SEAT).where(_SEAT.c.game_id == GAME_ID).order_by(_SEAT.c.id)  # Core rows: read
+MODS = select(_MOD).where(_MOD.c.game_id == GAME_ID).order_by(_MOD.c.id)  # only, no ORM objects
 OF_KIND = (
-    select(LogEntry)
-    .where(LogEntry.game_id == GAME_ID, LogEntry.kind == bindparam("kind"))
-    .order_by(col(LogEntry.index))
-)
+    select(_LOG).where(_LOG.c.game_id == GAME_ID, _LOG.c.kind == bindparam("kind"))
+).order_by(_LOG.c.index)
 KEYED = select(LogEntry.index).where(LogEntry.game_id == GAME_ID, LogEntry.key == bindparam("key"))
 UNREVEALED = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
     DiceSecret.game_id == GAME_ID, ~col(DiceSecret.revealed)
