@@ -41,7 +41,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
     here = system.situation(state)
     gc = tx.clock()
     if gc.started_at is not None or gc.deadline_at is not None or gc.clock_paused:
-        tx.s.flush()  # the clock reads the game row's pause flag through the same connection
+        tx.flush()  # the clock reads the game row's pause flag through the same connection
         clock.rearm_in(tx, here, run.now)
     _private_posts(tx, run)
     posting = any(e.get("kind") in POST_EVENTS for r in done for e in r.events)

@@ -216,7 +216,7 @@ def start(
                 "not-a-player", t("only a player or a moderator of this game starts it")
             )
         clocks.set_started(tx.conn, game, now)
-        tx.s.flush()
+        tx.flush()
         here = system.situation(system.state_from_json(tx.snapshot))
         clock.rearm_in(tx, here, now)
         after.post(

@@ -205,7 +205,7 @@ def confirm(
         new = changes.apply_rewind(tx, ch, state, item, extra)
         here = system.situation(new)
         if tx.clock().started_at is not None:
-            tx.s.flush()
+            tx.flush()
             clock.rearm_in(tx, here, now)
         note = announcement(p.get("to"), found.user, user, p.get("discarded") or [])
         note = names.pretty(tx.conn, note)  # users by the names the chats know

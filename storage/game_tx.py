@@ -11,16 +11,17 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
 from storage import chain, trust, trust_rows
 from storage import dice as committed
 from storage.engine import dump
-from storage.models import DiceSecret, Game, LogEntry, Moderator, Seat, iso_now
+from storage.models import Game, LogEntry, Moderator, Seat, iso_now
 from storage.records import LogRecord, record, record_from
-from storage.tx_rows import KEYED, MODS, OF_KIND, SEATS, UNREVEALED, new_entry
+from storage.tx_epochs import EpochWrites
+from storage.tx_rows import KEYED, MODS, OF_KIND, ROWS_FROM, SEATS, TX, UNREVEALED, entry_values
+from storage.tx_writes import CoreWrites
 
 if TYPE_CHECKING:
     from storage.clocks import ClockRow
@@ -28,15 +29,22 @@ if TYPE_CHECKING:
 FOLLOWERS = frozenset({"reveal", "reveal-hidden", "epoch"})  # rows a change may bring along
 
 
-class GameTx:
+class GameTx(EpochWrites):
     """One game inside one transaction: read it, queue log rows, change its bookkeeping.
 
     Used only inside Store.transact / create_game. Nothing is visible to others before commit.
     """
 
-    def __init__(self, session: Session, game: Game):
+    def __init__(self, session: Session, game: Game, *, core: bool = False):
+        """core: the game row is stored; its rows and changes are written in Core
+        (storage/tx_writes.py) and it leaves the session's unit of work (Store.transact)."""
         self.s = session
         self.g = game
+        self._core: CoreWrites | None = None
+        if core:
+            session.expunge(game)
+            self._core = CoreWrites(game)
+        session.info[TX] = self  # trust_rows.entries writes what is queued before it reads
         self.written: list[LogRecord] = []
         self._snapshot: dict | None = None
         # read once per transaction, dropped by the writes that change them
@@ -162,8 +170,8 @@ class GameTx:
         return self._clock[1].copy()
 
     def rows(self, start: int = 0) -> list[LogRecord]:
-        q = select(LogEntry).where(LogEntry.game_id == self.g.id, LogEntry.index >= start)
-        return [record(r) for r in self.s.exec(q.order_by(col(LogEntry.index)))]
+        found = trust_rows.entries(self.s, ROWS_FROM, {"g": self.g.id, "start": start})
+        return [record(e) for e in found]  # Core rows (entries flushes the rows queued first)
 
     def rows_of_kind(self, kind: str) -> list[LogRecord]:
         """The log rows of one kind ("moderation": seats, roles, linked identities), in order."""
@@ -172,8 +180,7 @@ class GameTx:
 
     def find_key(self, key: str) -> list[LogRecord] | None:
         """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
-        if self.s.new:  # a row queued by an earlier line of the message
-            self.s.flush()
+        self.flush()  # a row queued by an earlier line of the message
         index = self.s.connection().execute(KEYED, {"g": self.g.id, "key": key}).scalar()
         if index is None:
             return None
@@ -187,6 +194,7 @@ class GameTx:
         q = select(LogEntry.payload).where(
             LogEntry.game_id == self.g.id, LogEntry.kind == "salt", LogEntry.epoch == epoch
         )
+        self.flush()  # a salt row queued by this change
         salts = [json.loads(p)["salt"] for p in self.s.exec(q.order_by(col(LogEntry.index)))]
         if epoch == self.g.epoch:
             checked, failure = trust.salts_of(self.s, self.g, epoch)
@@ -223,8 +231,7 @@ class GameTx:
         """(kind, epoch) -> seed of every unrevealed secret, read once per transaction (the
         writes that change them, open_epoch and the reveals, drop it)."""
         if self._secrets is None:
-            if self.s.new:  # a secret queued by open_epoch
-                self.s.flush()
+            self.flush()  # a secret queued by open_epoch
             found = self.s.connection().execute(UNREVEALED, {"g": self.g.id})
             self._secrets = {(kind, epoch): seed for kind, epoch, seed in found}
         return self._secrets
@@ -257,7 +264,11 @@ class GameTx:
             "created_at": iso_now(),
         }
         digest = chain.row_hash(prev, row)
-        self.s.add(new_entry(self.g.id, row, payload_text, prev, digest, epoch, secret))
+        entry = entry_values(self.g.id, row, payload_text, prev, digest, epoch, secret)
+        if self._core is not None:
+            self._core.queue(entry)
+        else:
+            self.s.add(LogEntry(**entry))
         written = record_from(row, prev, digest, epoch, secret)
         self.written.append(written)
         self.g.head_index, self.g.head_hash = index, digest
@@ -309,84 +320,16 @@ class GameTx:
         self.s.delete(self.s.exec(q).one())
         self._moderators = None
 
-    def open_epoch(self, turn: int | None, seed: str | None = None, hidden_seed: str | None = None):
-        """Commit a fresh seed for the next dice epoch (an `epoch` row) and make it the open one.
-
-        hidden_seed: a hidden seed to commit with it ("new" draws one), for epoch 1 and after a
-        rewind of a game whose hidden seed was already revealed.
-        """
-        last = self.s.exec(
-            select(func.max(DiceSecret.epoch)).where(
-                DiceSecret.game_id == self.g.id, DiceSecret.kind == "epoch"
-            )
-        ).one()
-        k = (last or 0) + 1
-        seed = seed or committed.new_seed()
-        self.s.add(DiceSecret(game_id=self.g.id, kind="epoch", epoch=k, seed=seed))
-        hidden_commitment = None
-        if hidden_seed is not None:
-            hidden_seed = committed.new_seed() if hidden_seed == "new" else hidden_seed
-            self.s.add(DiceSecret(game_id=self.g.id, kind="hidden", epoch=k, seed=hidden_seed))
-            hidden_commitment = committed.commitment(hidden_seed)
-        payload = {
-            "epoch": k,
-            "turn": turn,
-            "commitment": committed.commitment(seed),
-            "hidden_commitment": hidden_commitment,
-        }
-        self.s.flush()  # the secret first: `seed()` reads it back in this transaction
-        self._secrets = None
-        row = self.append("epoch", "system", f"dice epoch {k} for turn {turn}", payload, epoch=k)
-        g = self.g
-        g.epoch, g.epoch_turn, g.epoch_commitment = k, turn, payload["commitment"]
-        g.epoch_row_hash = row.hash
-        g.epoch_next_n, g.salt_digest = 1, committed.EMPTY_SALT_DIGEST
-        return row
-
-    def reveal_epoch(self) -> LogRecord | None:
-        """End the open epoch: publish its seed in a `reveal` row."""
-        k = self.g.epoch
-        if not k:
-            return None
-        secret = self.s.exec(
-            select(DiceSecret).where(
-                DiceSecret.game_id == self.g.id, DiceSecret.kind == "epoch", DiceSecret.epoch == k
-            )
-        ).one()
-        secret.revealed = True
-        self.s.add(secret)
-        self._secrets = None
-        row = self.append(
-            "reveal", "system", f"dice epoch {k} ends", {"epoch": k, "seed": secret.seed}, epoch=k
-        )
-        g = self.g
-        g.epoch_row_hash = row.hash
-        g.epoch, g.epoch_turn, g.epoch_commitment, g.epoch_next_n, g.salt_digest = (
-            0,
-            None,
-            None,
-            1,
-            None,
-        )
-        return row
-
-    def reveal_hidden(self) -> LogRecord | None:
-        """Game over: publish the hidden seed (and so every hidden value's key)."""
-        q = select(DiceSecret).where(
-            DiceSecret.game_id == self.g.id, DiceSecret.kind == "hidden", ~DiceSecret.revealed
-        )
-        secret = self.s.exec(q).first()
-        if secret is None:
-            return None
-        secret.revealed = True
-        self.s.add(secret)
-        self._secrets = None
-        return self.append(
-            "reveal-hidden", "system", "hidden seed revealed", {"hidden_seed": secret.seed}
-        )
+    def flush(self) -> None:
+        """Write what is queued so that a read on this transaction's connection sees it: the
+        log rows, the game row's changes (the version guard fires here), the seats and
+        moderators, the seeds."""
+        if self._core is not None:
+            self._core.flush(self.conn)
+        self.s.flush()
 
     def finish(self) -> None:
         """Flush the queued rows and the game row (the version guard fires here)."""
-        if self.written or self.s.is_modified(self.g):
+        if self._core is None and (self.written or self.s.is_modified(self.g)):
             self.s.add(self.g)
-        self.s.flush()
+        self.flush()

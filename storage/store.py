@@ -176,7 +176,7 @@ class Store:
             try:
                 with self._session() as s, s.begin():
                     g = self._game(s, name, lock=True)
-                    tx = GameTx(s, g)
+                    tx = GameTx(s, g, core=True)  # its writes in Core (storage/tx_writes.py)
                     self._guard(s, g, *tx.before_checks())
                     tx.seats(), tx.moderators()  # every power's cache against its chained row
                     result = fn(tx)

@@ -14,6 +14,7 @@ from sqlalchemy import and_, bindparam, or_, select
 from sqlmodel import Session
 
 from storage.models import Game, LogEntry
+from storage.tx_rows import TX
 
 TAIL = 8  # the rows read with the head in one statement (most checks find their row there)
 
@@ -46,8 +47,11 @@ class Entry:
 
 
 def entries(s: Session, q: Any, params: dict[str, Any] | None = None) -> list[Entry]:
-    """The log rows a Core statement selects (rows this transaction queued are flushed first)."""
-    if s.new:
+    """The log rows a Core statement selects (rows this transaction queued are written first)."""
+    tx = s.info.get(TX)
+    if tx is not None:
+        tx.flush()
+    elif s.new:
         s.flush()
     return [Entry(r) for r in s.connection().execute(q, params or {})]
 

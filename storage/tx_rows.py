@@ -17,6 +17,9 @@ MODS = select(_MOD).where(_MOD.c.game_id == GAME_ID).order_by(_MOD.c.id)  # only
 OF_KIND = (
     select(_LOG).where(_LOG.c.game_id == GAME_ID, _LOG.c.kind == bindparam("kind"))
 ).order_by(_LOG.c.index)
+ROWS_FROM = (
+    select(_LOG).where(_LOG.c.game_id == GAME_ID, _LOG.c.index >= bindparam("start"))
+).order_by(_LOG.c.index)
 KEYED = select(LogEntry.index).where(LogEntry.game_id == GAME_ID, LogEntry.key == bindparam("key"))
 UNREVEALED = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
     DiceSecret.game_id == GAME_ID, ~col(DiceSecret.revealed)
@@ -33,22 +36,25 @@ GAME_CHATS = (
 )
 
 
-def new_entry(
+TX = "pbem_tx"  # Session.info: the GameTx of the session's transaction
+
+
+def entry_values(
     game_id: int, row: dict, payload_text: str, prev: str, digest: str, epoch: int | None, secret
-) -> LogEntry:
-    """The LogEntry of a row being appended: its chained fields as hashed, the payload as text."""
-    return LogEntry(
-        game_id=game_id,
-        index=row["index"],
-        kind=row["kind"],
-        actor=row["actor"],
-        user=row["user"],
-        text=row["text"],
-        payload=payload_text,
-        key=row["key"],
-        created_at=row["created_at"],
-        prev_hash=prev,
-        hash=digest,
-        epoch=epoch,
-        secret=None if secret is None else dump(secret),
-    )
+) -> dict:
+    """The columns of a row being appended: its chained fields as hashed, the payload as text."""
+    return {
+        "game_id": game_id,
+        "index": row["index"],
+        "kind": row["kind"],
+        "actor": row["actor"],
+        "user": row["user"],
+        "text": row["text"],
+        "payload": payload_text,
+        "key": row["key"],
+        "created_at": row["created_at"],
+        "prev_hash": prev,
+        "hash": digest,
+        "epoch": epoch,
+        "secret": None if secret is None else dump(secret),
+    }

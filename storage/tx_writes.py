@@ -1,0 +1,60 @@
+"""The writes of a change, in SQLAlchemy Core: its log rows in one INSERT and the game row's
+changed columns in one UPDATE guarded by its version (Store.transact's GameTx).
+
+The ORM's unit of work cost about half a millisecond per flush on the order path, for two
+statements. Here the game row is read through the ORM as before, then detached from the session:
+its attributes are compared with the values it was read with, and only the changed ones are
+written. An UPDATE that finds the row's version moved (another writer) raises StaleDataError,
+as the ORM's version counter did, and the store runs the change again on a fresh read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import insert, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm.exc import StaleDataError
+
+from storage.models import Game, LogEntry
+
+LOG = LogEntry.__table__
+GAME = Game.__table__
+_GAME_COLUMNS = tuple(c.name for c in GAME.c if c.name not in ("id", "version"))
+_UPDATE = update(GAME)
+
+
+class CoreWrites:
+    """What a change queued and has not yet written: log rows, and the game row's changes."""
+
+    def __init__(self, g: Game) -> None:
+        self.g = g
+        self.rows: list[dict[str, Any]] = []
+        self._stored = self._values()
+
+    def _values(self) -> dict[str, Any]:
+        return {c: getattr(self.g, c) for c in _GAME_COLUMNS}
+
+    def queue(self, values: dict[str, Any]) -> None:
+        self.rows.append(values)
+
+    def changed(self) -> dict[str, Any]:
+        return {c: v for c, v in self._values().items() if v != self._stored[c]}
+
+    def flush(self, conn: Connection) -> None:
+        """Write the queued rows, then the game row's changed columns (version guarded)."""
+        if self.rows:
+            rows, self.rows = self.rows, []
+            conn.execute(insert(LOG), rows)
+        changed = self.changed()
+        if not changed:
+            return
+        g, version = self.g, self.g.version
+        stmt = _UPDATE.where(GAME.c.id == g.id, GAME.c.version == version)
+        if conn.execute(stmt.values(**changed, version=version + 1)).rowcount != 1:
+            raise StaleDataError(f"game {g.name!r} changed since it was read (version {version})")
+        g.version = version + 1
+        self._stored.update(changed)
+
+
+__all__ = ["CoreWrites"]
