@@ -98,10 +98,14 @@ def choices(source: Source, scopes: list[str]) -> dict[str, tuple[str | None, st
         if source.scopes.issuperset(scopes):
             return {s: source.found[s] for s in scopes if s in source.found}
         source = source.store
-    q = select(LANGUAGES.c.scope, LANGUAGES.c.language, LANGUAGES.c.locale)
     with reading(source) as conn:
-        rows = conn.execute(q.where(LANGUAGES.c.scope.in_(scopes)))
+        rows = conn.execute(_CHOICES, {"scopes": list(scopes)})
         return {r.scope: (r.language, r.locale) for r in rows}
+
+
+_CHOICES = select(LANGUAGES.c.scope, LANGUAGES.c.language, LANGUAGES.c.locale).where(
+    LANGUAGES.c.scope.in_(bindparam("scopes", expanding=True))
+)  # built once: every post asks it
 
 
 def _upsert(store: Store, scope: str, values: dict[str, Any], now: datetime) -> None:

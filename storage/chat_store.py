@@ -13,7 +13,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -274,11 +274,16 @@ def remember_user(store: Store, user: str, name: str, *, now: datetime) -> None:
                 pass
 
 
+_NAMES = select(USERS.c.user, USERS.c.name).where(
+    USERS.c.user.in_(bindparam("users", expanding=True))
+)  # built once: every post asks it
+
+
 def user_names(source: Store | Connection, users: list[str]) -> dict[str, str]:
     if not users:
         return {}
     with reading(source) as conn:
-        rows = conn.execute(select(USERS.c.user, USERS.c.name).where(USERS.c.user.in_(users)))
+        rows = conn.execute(_NAMES, {"users": list(users)})
         return {r.user: r.name for r in rows}
 
 

@@ -192,14 +192,19 @@ def write(
 
 def advance_image_index(conn: Connection, game: str, index: int) -> bool:
     """Record that the map up to log row `index` was posted (only forward)."""
-    col = game_clock.c.last_image_index
     _wrote(conn)
-    stmt = (
-        update(game_clock)
-        .where(game_clock.c.name == game, or_(col.is_(None), col < index))
-        .values(last_image_index=index)
+    return conn.execute(_ADVANCE, {"b_game": game, "b_index": index}).rowcount == 1
+
+
+_LAST = game_clock.c.last_image_index
+_ADVANCE = (
+    update(game_clock)
+    .where(
+        game_clock.c.name == bindparam("b_game"),
+        or_(_LAST.is_(None), _LAST < bindparam("b_index")),
     )
-    return conn.execute(stmt).rowcount == 1
+    .values(last_image_index=bindparam("b_index"))
+)  # built once: every post moves it
 
 
 def set_started(conn: Connection, game: str, now: datetime) -> bool:

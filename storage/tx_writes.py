@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -21,7 +21,23 @@ from storage.models import Game, LogEntry
 LOG = LogEntry.__table__
 GAME = Game.__table__
 _GAME_COLUMNS = tuple(c.name for c in GAME.c if c.name not in ("id", "version"))
-_UPDATE = update(GAME)
+_INSERT = insert(LOG)
+_UPDATES: dict[tuple[str, ...], Any] = {}  # the changed columns -> their UPDATE, built once
+
+
+def _update(columns: tuple[str, ...]) -> Any:
+    """The version-guarded UPDATE of these columns (bind parameters v_<column>, b_id,
+    b_version), built once per set of columns."""
+    stmt = _UPDATES.get(columns)
+    if stmt is None:
+        values = {c: bindparam(f"v_{c}") for c in columns}
+        stmt = (
+            update(GAME)
+            .where(GAME.c.id == bindparam("b_id"), GAME.c.version == bindparam("b_version"))
+            .values(**values, version=bindparam("v_version"))
+        )
+        _UPDATES[columns] = stmt
+    return stmt
 
 
 class CoreWrites:
@@ -45,13 +61,14 @@ class CoreWrites:
         """Write the queued rows, then the game row's changed columns (version guarded)."""
         if self.rows:
             rows, self.rows = self.rows, []
-            conn.execute(insert(LOG), rows)
+            conn.execute(_INSERT, rows)
         changed = self.changed()
         if not changed:
             return
         g, version = self.g, self.g.version
-        stmt = _UPDATE.where(GAME.c.id == g.id, GAME.c.version == version)
-        if conn.execute(stmt.values(**changed, version=version + 1)).rowcount != 1:
+        params = {f"v_{c}": v for c, v in changed.items()}
+        params |= {"b_id": g.id, "b_version": version, "v_version": version + 1}
+        if conn.execute(_update(tuple(changed)), params).rowcount != 1:
             raise StaleDataError(f"game {g.name!r} changed since it was read (version {version})")
         g.version = version + 1
         self._stored.update(changed)
