@@ -24,6 +24,7 @@ Pure: the catalogue is given (`Language`); reading catalogue files is the platfo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self
@@ -197,7 +198,8 @@ def _render(
     if plural_template is not None and count is not None:
         pattern = language.ngettext(template, plural_template, int(args[count]))
     else:
-        pattern = language.gettext(template) if wants_words(template) else template
+        plain = language.catalogue is None  # (no catalogue: the template itself)
+        pattern = template if plain or not wants_words(template) else language.gettext(template)
     return pattern.format(**{k: _said(v, language) for k, v in args.items()})
 
 
@@ -209,6 +211,7 @@ def _said(value: Any, language: Language) -> str:
     return str(value)
 
 
+@functools.lru_cache(maxsize=8192)  # templates are the code's own: a few thousand
 def wants_words(template: str) -> bool:
     """Whether a template has words to translate (not only placeholders and punctuation)."""
     bare, depth = [], 0
