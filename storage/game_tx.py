@@ -21,7 +21,7 @@ from storage.models import Game, LogEntry, Moderator, Seat, iso_now
 from storage.records import LogRecord, record, record_from
 from storage.tx_epochs import EpochWrites
 from storage.tx_rows import KEYED, MODS, OF_KIND, ROWS_FROM, SEATS, TX, UNREVEALED, entry_values
-from storage.tx_writes import CoreWrites
+from storage.tx_writes import CoreWrites, GameRow
 
 if TYPE_CHECKING:
     from storage.clocks import ClockRow
@@ -41,8 +41,9 @@ class GameTx(EpochWrites):
         self.s = session
         self.g = game
         self._core: CoreWrites | None = None
-        if core:
-            session.expunge(game)
+        if core:  # (an ORM object leaves the unit of work; a GameRow is in none)
+            if not isinstance(game, GameRow):
+                session.expunge(game)
             self._core = CoreWrites(game)
         session.info[TX] = self  # trust_rows.entries writes what is queued before it reads
         self.written: list[LogRecord] = []

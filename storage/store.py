@@ -35,7 +35,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
 from adjudicator.core.i18n import t
-from storage import trust
+from storage import trust, tx_writes
 from storage.engine import (
     DEFAULT_DB,
     HEAD_REVISION,
@@ -175,8 +175,10 @@ class Store:
         for attempt in range(1, attempts + 1):
             try:
                 with self._session() as s, s.begin():
-                    g = self._game(s, name, lock=True)
-                    tx = GameTx(s, g, core=True)  # its writes in Core (storage/tx_writes.py)
+                    g = tx_writes.read_game(s.connection(), name, lock=True)
+                    if g is None:
+                        raise GameNotFound(name)
+                    tx = GameTx(s, g, core=True)  # its reads and writes in Core (tx_writes)
                     self._guard(s, g, *tx.before_checks())
                     tx.seats(), tx.moderators()  # every power's cache against its chained row
                     result = fn(tx)
