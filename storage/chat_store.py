@@ -274,16 +274,14 @@ def remember_user(store: Store, user: str, name: str, *, now: datetime) -> None:
                 pass
 
 
-_NAMES = select(USERS.c.user, USERS.c.name).where(
-    USERS.c.user.in_(bindparam("users", expanding=True))
-)  # built once: every post asks it
+_NAMES = select(USERS.c.user, USERS.c.name).where(USERS.c.user.in_(bindparam("us", expanding=True)))
 
 
 def user_names(source: Store | Connection, users: list[str]) -> dict[str, str]:
     if not users:
         return {}
     with reading(source) as conn:
-        rows = conn.execute(_NAMES, {"users": list(users)})
+        rows = conn.execute(_NAMES, {"us": list(users)})  # (built once: every post asks it)
         return {r.user: r.name for r in rows}
 
 
