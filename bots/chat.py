@@ -157,8 +157,8 @@ class ChatService:
             words = canonical_words(words)
             text = " ".join(words)
         head = words[0].lower() if words else ""
-        scopes = [chat_languages.chat_scope(ctx.platform, ctx.chat_id)]
-        scopes.append(chat_languages.user_scope(ctx.user))
+        here = chat_languages.chat_scope(ctx.platform, ctx.chat_id)
+        scopes = (here, chat_languages.user_scope(ctx.user))
         game, ctx.known = chat_languages.binding_and_choices(
             self.store, ctx.platform, ctx.chat_id, scopes
         )  # one read: where the message goes and the languages its answer is said in
