@@ -16,7 +16,7 @@ from app.context import Actor, Core
 from app.fold import ReplayMismatch
 from app.replies import Reply, fair_lines
 from app.submit import submit
-from storage import GameRecord, Store, state_hash
+from storage import GameRecord, Store, state_hash, state_hash_is
 from storage import dice as committed
 from storage.audit import AuditReport
 
@@ -154,7 +154,7 @@ class GameService:
         rec = self.store.load(name)
         system = self.system(name)
         state = fold.replay(system, fold.with_secrets(rec.log), check=True)
-        if state_hash(system.state_to_json(state)) != state_hash(rec.snapshot):
+        if not state_hash_is(system.state_to_json(state), state_hash(rec.snapshot)):
             raise ReplayMismatch(
                 rec.head_index,
                 t("game {name}: replaying the log does not give the snapshot", name=repr(name)),
