@@ -1,17 +1,21 @@
 """The fast paths keep their meaning: `pbem --help` loads no engine and no database code, the
-command line's default system is the application's, and the state hash remembered for a
-snapshot text is the one the text gives."""
+command line's default system is the application's, the state hash remembered for a
+snapshot text is the one the text gives, the one-encoding check of a state hash says what the
+exact hash says, and a scenario text is bound once whatever source names it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
+from typing import Any
 
 from adjudicator.core import registry
 from adjudicator.core.dice import FixedDice
 from app import games, lifecycle, sealing
 from bots import cli_parser
+from storage import chain, state_hash, state_hash_is
 
 
 def test_help_imports_neither_an_engine_nor_the_database_code():
@@ -47,3 +51,50 @@ def test_the_remembered_state_hash_of_a_snapshot_is_the_hash_its_text_gives():
         system, changed
     )
     assert sealing.state_digest(system, changed) != digest
+
+
+def _direct(doc: Any) -> str:
+    return hashlib.sha256(chain.canonical(doc)).hexdigest()
+
+
+def test_the_one_encoding_state_hash_check_says_what_the_exact_hash_says():
+    plain = {"turn": 3, "units": {"a": {"hex": "B2", "reduced": True}}, "pending": [], "vp": None}
+    assert state_hash_is(plain, state_hash(plain))
+    assert not state_hash_is(plain, state_hash(plain | {"turn": 4}))
+    assert not state_hash_is(plain, None)
+    tupled = plain | {"pending": ("x", 1.5)}  # read back from JSON, a tuple is a list
+    assert state_hash_is(tupled, state_hash(tupled))
+    numbered = {"by_turn": {10: "late", 2: "early"}}  # sorted as numbers, not as JSON text
+    assert _direct(numbered) != state_hash(numbered)
+    assert state_hash_is(numbered, state_hash(numbered))
+    mixed = {"keys": {1: "one", "b": "bee"}}  # no order of its keys: the exact hash decides
+    assert state_hash_is(mixed, state_hash(mixed))
+    assert not state_hash_is(mixed, state_hash({"keys": {"1": "one"}}))
+
+
+def _keys_are_strings(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _keys_are_strings(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return all(_keys_are_strings(v) for v in value)
+    return True
+
+
+def test_every_system_s_state_json_has_string_keys_so_one_encoding_is_the_state_hash():
+    for system_type in registry.systems():
+        system = games.bind(system_type.id, games.default_scenario(system_type)[0])
+        for sandbox in (False, True):
+            state = system.initial(sandbox, FixedDice([])).state
+            doc = system.state_to_json(state)
+            assert _keys_are_strings(doc), system_type.id
+            assert _direct(doc) == state_hash(doc), system_type.id
+            assert sealing.state_is(system, state, sealing.state_digest(system, state))
+            assert not sealing.state_is(system, state, state_hash({}))
+
+
+def test_a_scenario_text_is_bound_once_whatever_source_names_it():
+    system_type = registry.get("hells-gate")
+    text = games.default_scenario(system_type)[0]
+    first = games.bind(system_type.id, text, "game 'a' (scenario)")
+    assert games.bind(system_type.id, text, "game 'b' (scenario)") is first
+    assert games.bind(system_type.id, text + "\n") is not first  # another text: its own binding
