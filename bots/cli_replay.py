@@ -1,9 +1,13 @@
 """`pbem replay --all` in parallel: the games are independent, so they are replayed by a pool of
-processes (one per core), each with its own connection to the database and its own cache of
-bound scenarios; the results come back in the games' order."""
+processes (one per core), each with its own connection to the database; the results come back
+in the games' order. The processes are forked once this one has imported every game system and
+bound the first game's scenario, so that a worker starts with the rules loaded instead of each
+importing and parsing them again (for small games that start-up was most of a worker's time);
+a game with another scenario is bound in the worker that replays it, once per worker."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Iterator
@@ -35,6 +39,17 @@ def _replay(name: str) -> tuple[str, int | None, str]:
     return name, None, ""
 
 
+def _warm(store: Store, name: str) -> None:
+    """Import every game system and bind `name`'s scenario in this process (see the module doc).
+    Only a head start: a scenario that does not bind fails in the worker, as it did before."""
+    from adjudicator.core import registry
+    from app import games
+
+    registry.systems()
+    with contextlib.suppress(Exception):
+        games.system_of(store, name)
+
+
 def replay_all(store: Store, names: list[str], procs: int | None = None) -> Iterator[tuple]:
     """(name, index or None, message) of each game, in order, replayed by `procs` processes
     (one, this one, for a single game or a database in memory)."""
@@ -45,6 +60,7 @@ def replay_all(store: Store, names: list[str], procs: int | None = None) -> Iter
         _store = store
         yield from map(_replay, names)
         return
+    _warm(store, names[0])
     store.engine.dispose()  # the workers open their own connections (no shared socket or file)
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(procs, initializer=_open, initargs=(url,)) as pool:
