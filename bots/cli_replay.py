@@ -1,7 +1,7 @@
 """`pbem replay --all` in parallel: the games are independent, so they are replayed by a pool of
 processes (one per core), each with its own connection to the database; the results come back
-in the games' order. The processes are forked once this one has imported every game system and
-bound the first game's scenario, so that a worker starts with the rules loaded instead of each
+in the games' order. The processes are forked once this one has imported the first game's system
+and bound its scenario, so that a worker starts with the rules loaded instead of each
 importing and parsing them again (for small games that start-up was most of a worker's time);
 a game with another scenario is bound in the worker that replays it, once per worker."""
 
@@ -40,12 +40,10 @@ def _replay(name: str) -> tuple[str, int | None, str]:
 
 
 def _warm(store: Store, name: str) -> None:
-    """Import every game system and bind `name`'s scenario in this process (see the module doc).
+    """Import `name`'s game system and bind its scenario in this process (see the module doc).
     Only a head start: a scenario that does not bind fails in the worker, as it did before."""
-    from adjudicator.core import registry
     from app import games
 
-    registry.systems()
     with contextlib.suppress(Exception):
         games.system_of(store, name)
 

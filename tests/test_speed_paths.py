@@ -1,7 +1,8 @@
 """The fast paths keep their meaning: `pbem --help` loads no engine and no database code, the
 command line's default system is the application's, the state hash remembered for a
 snapshot text is the one the text gives, the one-encoding check of a state hash says what the
-exact hash says, and a scenario text is bound once whatever source names it."""
+exact hash says, a scenario text is bound once whatever source names it, and the rules of one
+system are found without importing the others."""
 
 from __future__ import annotations
 
@@ -98,3 +99,21 @@ def test_a_scenario_text_is_bound_once_whatever_source_names_it():
     first = games.bind(system_type.id, text, "game 'a' (scenario)")
     assert games.bind(system_type.id, text, "game 'b' (scenario)") is first
     assert games.bind(system_type.id, text + "\n") is not first  # another text: its own binding
+
+
+def test_getting_one_installed_system_imports_no_other_system():
+    probe = (
+        "import json, sys\n"
+        "from adjudicator.core import registry\n"
+        "assert registry.get('hells-gate').id == 'hells-gate'\n"
+        "print(json.dumps(sorted({m.split('.')[1] for m in sys.modules"
+        " if m.startswith('adjudicator.')})))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], check=False, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "hells_gate" in loaded
+    assert not loaded & {"borodino", "northern_war", "stalins_war"}
+    assert {s.id for s in registry.systems()} >= {"hells-gate", "borodino", "northern-war"}
