@@ -2,7 +2,8 @@
 command line's default system is the application's, the state hash remembered for a
 snapshot text is the one the text gives, the one-encoding check of a state hash says what the
 exact hash says, a scenario text is bound once whatever source names it, and the rules of one
-system are found without importing the others."""
+system are found without importing the others, and the installed script ends with main's exit
+code."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import hashlib
 import json
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 from typing import Any
 
 from adjudicator.core import registry
@@ -117,3 +120,15 @@ def test_getting_one_installed_system_imports_no_other_system():
     assert "hells_gate" in loaded
     assert not loaded & {"borodino", "northern_war", "stalins_war"}
     assert {s.id for s in registry.systems()} >= {"hells-gate", "borodino", "northern-war"}
+
+
+def test_the_installed_script_is_entry_and_ends_with_main_s_exit_code():
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text("utf-8"))
+    assert project["project"]["scripts"]["pbem"] == "bots.cli_main:entry"
+    probe = "import sys\nfrom bots.cli_main import entry\nsys.exit(entry())\n"
+    for argv, code in ((["--help"], 0), (["no-such-command"], 2)):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, *argv], check=False, capture_output=True, text=True
+        )
+        assert done.returncode == code, done.stderr
+    assert "usage: pbem" in done.stderr
