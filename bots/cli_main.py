@@ -1,6 +1,7 @@
 """The `pbem` entry point: the arguments are parsed before anything else is imported, so
 `pbem --help` (and a usage error) loads neither the engines nor the database code; a command
-then imports what it runs (bots/cli.py). `entry` is the installed `pbem` script."""
+then imports what it runs (bots/cli.py; `replay` only bots/cli_replay.py, which needs neither the
+chat nor the render code). `entry` is the installed `pbem` script."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         return int(exc.code or 0)
+    if args.command == "replay":  # the store and the rules only (bots/cli_replay.py)
+        from bots import cli_base, cli_replay
+
+        return cli_base.run(args, cli_replay.cmd_replay)
     from bots import cli
 
     return cli.run(args)

@@ -2,8 +2,8 @@
 command line's default system is the application's, the state hash remembered for a
 snapshot text is the one the text gives, the one-encoding check of a state hash says what the
 exact hash says, a scenario text is bound once whatever source names it, and the rules of one
-system are found without importing the others, and the installed script ends with main's exit
-code."""
+system are found without importing the others, the installed script ends with main's exit
+code, and `pbem replay` imports neither the chat, the render nor the order-path code."""
 
 from __future__ import annotations
 
@@ -132,3 +132,26 @@ def test_the_installed_script_is_entry_and_ends_with_main_s_exit_code():
         )
         assert done.returncode == code, done.stderr
     assert "usage: pbem" in done.stderr
+
+
+def test_replay_imports_neither_the_chat_the_render_nor_the_order_path(tmp_path):
+    from app.service import GameService
+    from storage import Store
+
+    db = str(tmp_path / "g.db")
+    store = Store(db)
+    GameService(store).new_game("g")
+    store.close()
+    probe = (
+        "import sys\n"
+        "from bots.cli_main import main\n"
+        f"assert main(['replay', '--all', '--db', {db!r}]) == 0\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('render', 'PIL')"
+        " or m in ('bots.cli', 'bots.chat', 'app.service', 'app.submit', 'app.audit')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], check=False, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1 of 1 games replay to their stored state." in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"
