@@ -184,7 +184,7 @@ def _check(system: GameSystem, row: dict[str, Any], out: Outcome, dice: FixedDic
         )
     logged = _comparable(row["payload"].get("events", []), row.get("secret"))
     events = [_comparable_event(e.to_dict(), row.get("secret")) for e in out.events]
-    if events != logged:  # equal as they are: equal as JSON too (read back, a tuple is a list)
+    if events != logged:  # equal as they are, equal read back from JSON; else read them back
         events = _jsonish(events)
     if events != logged:
         first = next(
