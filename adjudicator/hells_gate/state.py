@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypedDict
 
 from adjudicator.core.decisions import Decision
@@ -199,18 +199,7 @@ class GameState:
 
 
 def _unit_dict(u: UnitState) -> dict[str, object]:
-    """Every field of the unit, in field order (spelt out: a state hash serialises every unit of
-    every state a replay passes through; tests check the keys against the fields)."""
-    return {
-        "id": u.id,
-        "side": u.side,
-        "box": u.box,
-        "hex": u.hex,
-        "track_turn": u.track_turn,
-        "reduced": u.reduced,
-        "oos": u.oos,
-        "retreated": u.retreated,
-        "moved": u.moved,
-        "attacked": u.attacked,
-        "entered_turn": u.entered_turn,
-    }
+    return {name: getattr(u, name) for name in _UNIT_FIELDS}
+
+
+_UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
