@@ -2,14 +2,17 @@
 
 The stored `Game.game` column chooses the system, the stored scenario text its data: a later
 change of a data file never changes a game in progress. Binding parses and validates the
-scenario, so it is done once per process for each (system, text) pair; the bound systems are
-never mutated.
+scenario, so it is done once per process for each system and scenario content (keyed by the
+text's SHA-256, whatever source name it is read under: every audit names its own source); the
+bound systems are never mutated.
 """
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import inspect
+import threading
+from collections import OrderedDict
 from importlib import import_module, resources
 from pathlib import Path
 from typing import Any
@@ -21,11 +24,27 @@ from adjudicator.core.system import GameSystem, SystemType
 from app.sealing import is_sealed
 from storage import Store
 
+_BOUND: OrderedDict[tuple[str, str], GameSystem] = OrderedDict()
+_KEPT = 32
+_LOCK = threading.Lock()  # bind may be called from several threads at once
 
-@functools.lru_cache(maxsize=32)
+
 def bind(system_id: str, text: str, source: str = "scenario") -> GameSystem:
-    """The rules of `system_id` bound to a scenario text (ScenarioError if it does not load)."""
-    return registry.get(system_id).load(text, source)
+    """The rules of `system_id` bound to a scenario text (ScenarioError if it does not load,
+    naming `source`). The source only names the text in that error: a text that loaded once is
+    not parsed again under another name."""
+    key = (system_id, hashlib.sha256(text.encode()).hexdigest())
+    with _LOCK:
+        system = _BOUND.get(key)
+        if system is not None:
+            _BOUND.move_to_end(key)
+            return system
+    system = registry.get(system_id).load(text, source)
+    with _LOCK:
+        system = _BOUND.setdefault(key, system)  # one bound system per text, even in a race
+        while len(_BOUND) > _KEPT:
+            _BOUND.popitem(last=False)
+    return system
 
 
 def default_scenario(system: SystemType) -> tuple[str, str]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from adjudicator.core.events import Event, Viewer, audience_of
 from adjudicator.core.system import GameSystem
-from storage import chain, state_hash
+from storage import chain, state_hash, state_hash_is
 from storage.dice import hidden_commit
 from storage.engine import dump
 
@@ -78,6 +78,14 @@ def state_digest(system: GameSystem, state: Any) -> str:
     return state_hash(system.state_to_json(state))
 
 
+def state_is(system: GameSystem, state: Any, digest: object) -> bool:
+    """Whether state_digest(system, state) == digest: what a replay checks on every row that
+    records a state hash (storage.engine.state_hash_is: one encoding instead of three)."""
+    if system.hidden_information:
+        state = system.view(state, Viewer.public())
+    return state_hash_is(system.state_to_json(state), digest)
+
+
 # (system id, SHA-256 of a snapshot's text) -> the state hash of the state that text holds: the
 # state hash is a pure function of the text, so an order's check of the snapshot it reads back
 # (app/integrity.py) costs a SHA-256 of the text when this process wrote that text.
@@ -126,5 +134,6 @@ __all__ = [
     "serialised",
     "snapshot_digest",
     "state_digest",
+    "state_is",
     "visible",
 ]

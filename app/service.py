@@ -9,14 +9,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from adjudicator.core.i18n import EN, Language, say, t
+from adjudicator.core.i18n import EN, Language, say
 from adjudicator.core.system import GameSystem
-from app import audit, fold, frames, games, lifecycle, queries
+from app import audit, fold, frames, games, lifecycle, queries, stored_replay
 from app.context import Actor, Core
 from app.fold import ReplayMismatch
 from app.replies import Reply, fair_lines
 from app.submit import submit
-from storage import GameRecord, Store, state_hash
+from storage import GameRecord, Store
 from storage import dice as committed
 from storage.audit import AuditReport
 
@@ -151,14 +151,7 @@ class GameService:
 
     def verify(self, name: str) -> None:
         """Raise ReplayMismatch unless replaying the log gives its events and the snapshot."""
-        rec = self.store.load(name)
-        system = self.system(name)
-        state = fold.replay(system, fold.with_secrets(rec.log), check=True)
-        if state_hash(system.state_to_json(state)) != state_hash(rec.snapshot):
-            raise ReplayMismatch(
-                rec.head_index,
-                t("game {name}: replaying the log does not give the snapshot", name=repr(name)),
-            )
+        stored_replay.verify(self.store, name)
 
 
 __all__ = ["GameService", "ReplayMismatch", "Reply"]

@@ -11,21 +11,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adjudicator.core import registry
-from adjudicator.core.registry import UnknownSystem
-from adjudicator.core.scenario import ScenarioError
 from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games, integrity, intext
 from app.context import Core
 from app.service import GameService
-from bots import health, host
+from bots import cli_base, health, host
+from bots.cli_base import OK, REFUSED, USAGE, open_store
 from bots.cli_parser import build_parser
-from bots.cli_replay import replay_all
-from storage import StorageError, Store
+from bots.cli_replay import cmd_replay
 
 log = logging.getLogger("pbem")
-
-OK, REFUSED, USAGE = 0, 1, 2
-CLOSED_PIPE = 141  # what a shell reports for a writer stopped by SIGPIPE (128 + 13)
+CLOSED_PIPE = cli_base.CLOSED_PIPE  # the exit code of a closed pipe (bots/cli_base.py)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -39,43 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args) -> int:
     """Run the parsed command (bots/cli_main.py parses first, then imports this module)."""
-    logging.basicConfig(
-        level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
-        format="%(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    args.opened = []
-    try:
-        code = COMMANDS[args.command](args)
-        sys.stdout.flush()  # here, where a closed pipe is caught, not at the interpreter's exit
-        return code
-    except BrokenPipeError:  # `pbem log NAME | head`: the reader has what it wanted
-        _quiet_stdout()
-        return CLOSED_PIPE
-    except (StorageError, ScenarioError, UnknownSystem, OSError) as exc:
-        log.debug("setup error", exc_info=True)
-        print(f"pbem: {exc}", file=sys.stderr)
-        return USAGE
-    finally:
-        for store in args.opened:
-            store.close()
+    return cli_base.run(args, COMMANDS[args.command])
 
 
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null, so the interpreter's last flush of it raises nothing."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):  # stdout is no file (a test's capture): nothing to flush
-        pass
-
-
-def _store(args, default: str | None = None) -> Store:
-    """Open the database of --db / PBEM_DB; main closes it when the command is done."""
-    store = Store(args.db or default or os.environ.get("PBEM_DB"))
-    args.opened.append(store)
-    return store
+_store = open_store
 
 
 def cmd_new(args) -> int:
@@ -233,58 +196,6 @@ def cmd_log(args) -> int:
     else:
         print(service.log_text(args.name, args.n, args.view))
     return OK
-
-
-def cmd_replay(args) -> int:
-    """Re-adjudicate stored games with the current rules: each game whose events, states or
-    result differ is reported with the first differing row (after the progress bar)."""
-    service = GameService(_store(args))
-    if args.all:
-        names = [g.name for g in service.store.list_games()]
-    else:
-        service.record(args.name)  # an unknown game is a usage error (exit 2)
-        names = [args.name]
-    bar = ProgressBar(len(names), "games") if args.all and sys.stderr.isatty() else None
-    differ: list[str] = []
-    lines: list[str] = []
-    for done, (name, index, problem) in enumerate(replay_all(service.store, names), 1):
-        if index is not None:
-            differ.append(name)
-            lines.append(f"{name}: differs at row {index}: {problem}")
-        else:
-            lines.append(f"{name}: the log replays to the stored state.")
-        if bar:
-            bar.update(done)
-    if bar:
-        bar.close()
-    if args.all:
-        lines = [line for line in lines if ": differs at row " in line]
-        lines.append(
-            f"{len(names) - len(differ)} of {len(names)} games replay to their stored state"
-            + (f"; differing: {', '.join(differ)}" if differ else ".")
-        )
-    print("\n".join(lines))
-    return REFUSED if differ else OK
-
-
-class ProgressBar:
-    """`\r[########........] 12/40 games` on stderr, redrawn in place: only on a terminal (a
-    redirected stderr would collect every redraw, carriage returns included)."""
-
-    def __init__(self, total: int, what: str, width: int = 30, stream=None):
-        self.total, self.what, self.width = total, what, width
-        self.stream = stream or sys.stderr
-        self.update(0)
-
-    def update(self, done: int) -> None:
-        filled = self.width * done // self.total if self.total else self.width
-        bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.what}")
-        self.stream.flush()
-
-    def close(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
 
 
 def cmd_audit(args) -> int:

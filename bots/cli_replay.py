@@ -1,13 +1,24 @@
-"""`pbem replay --all` in parallel: the games are independent, so they are replayed by a pool of
-processes (one per core), each with its own connection to the database and its own cache of
-bound scenarios; the results come back in the games' order."""
+"""`pbem replay NAME | --all`: re-adjudicate stored games with the current rules.
+
+It runs in bots/cli_base.py without bots/cli.py (bots/cli_main.py): the replay needs only the
+store, the fold and the rules (app/stored_replay.py), so neither this process nor its workers
+import the chat, render or order-path code. The games are independent, so `--all` replays them
+in a pool of processes (one per core), each with its own connection to the database; the results come back
+in the games' order. The processes are forked once this one has imported the first game's system
+and bound its scenario, so that a worker starts with the rules loaded instead of each
+importing and parsing them again (for small games that start-up was most of a worker's time);
+a game with another scenario is bound in the worker that replays it, once per worker."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from bots.cli_base import OK, REFUSED, open_store
 
 if TYPE_CHECKING:
     from storage import Store
@@ -24,15 +35,25 @@ def _open(url: str) -> None:
 
 def _replay(name: str) -> tuple[str, int | None, str]:
     """(name, the first differing row or None, the message)."""
+    from app import stored_replay
     from app.fold import ReplayMismatch
-    from app.service import GameService
 
     assert _store is not None
     try:
-        GameService(_store).verify(name)
+        stored_replay.verify(_store, name)
     except ReplayMismatch as exc:
         return name, exc.index, str(exc)
     return name, None, ""
+
+
+def _warm(store: Store, name: str) -> None:
+    """Import the replay, `name`'s game system and bind its scenario in this process (see the
+    module doc). Only a head start: a scenario that does not bind fails in the worker, as it
+    did before."""
+    from app import games, stored_replay  # noqa: F401  (imported for the workers)
+
+    with contextlib.suppress(Exception):
+        games.system_of(store, name)
 
 
 def replay_all(store: Store, names: list[str], procs: int | None = None) -> Iterator[tuple]:
@@ -45,10 +66,63 @@ def replay_all(store: Store, names: list[str], procs: int | None = None) -> Iter
         _store = store
         yield from map(_replay, names)
         return
+    _warm(store, names[0])
     store.engine.dispose()  # the workers open their own connections (no shared socket or file)
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(procs, initializer=_open, initargs=(url,)) as pool:
         yield from pool.imap(_replay, names, chunksize=max(1, len(names) // (procs * 8)))
 
 
-__all__ = ["replay_all"]
+def cmd_replay(args: Any) -> int:
+    """Re-adjudicate stored games with the current rules: each game whose events, states or
+    result differ is reported with the first differing row (after the progress bar)."""
+    store = open_store(args)
+    if args.all:
+        names = [g.name for g in store.list_games()]
+    else:
+        store.load(args.name, with_log=False)  # an unknown game is a usage error (exit 2)
+        names = [args.name]
+    bar = ProgressBar(len(names), "games") if args.all and sys.stderr.isatty() else None
+    differ: list[str] = []
+    lines: list[str] = []
+    for done, (name, index, problem) in enumerate(replay_all(store, names), 1):
+        if index is not None:
+            differ.append(name)
+            lines.append(f"{name}: differs at row {index}: {problem}")
+        else:
+            lines.append(f"{name}: the log replays to the stored state.")
+        if bar:
+            bar.update(done)
+    if bar:
+        bar.close()
+    if args.all:
+        lines = [line for line in lines if ": differs at row " in line]
+        lines.append(
+            f"{len(names) - len(differ)} of {len(names)} games replay to their stored state"
+            + (f"; differing: {', '.join(differ)}" if differ else ".")
+        )
+    print("\n".join(lines))
+    return REFUSED if differ else OK
+
+
+class ProgressBar:
+    """`\r[########........] 12/40 games` on stderr, redrawn in place: only on a terminal (a
+    redirected stderr would collect every redraw, carriage returns included)."""
+
+    def __init__(self, total: int, what: str, width: int = 30, stream=None):
+        self.total, self.what, self.width = total, what, width
+        self.stream = stream or sys.stderr
+        self.update(0)
+
+    def update(self, done: int) -> None:
+        filled = self.width * done // self.total if self.total else self.width
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.what}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+__all__ = ["ProgressBar", "cmd_replay", "replay_all"]

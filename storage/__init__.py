@@ -5,6 +5,7 @@ parts need no database: `storage.chain` (the hash chain), `storage.dice` (commit
 `storage.audit` (the offline audit of an exported log).
 """
 
+from storage.engine import state_hash_is
 from storage.store import (
     Conflict,
     GameExists,
@@ -33,4 +34,5 @@ __all__ = [
     "Tampered",
     "database_url",
     "state_hash",
+    "state_hash_is",
 ]

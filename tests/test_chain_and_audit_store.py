@@ -204,6 +204,36 @@ def test_a_relinked_export_with_a_changed_order_fails_the_replay(game, tmp_path)
     assert not ok and "OK: the chain holds" in out and f"Replay: FAILED at row {i}" in out
 
 
+@pytest.mark.parametrize("which", ["first", "middle", "last", "final"])
+def test_a_relinked_export_with_a_changed_state_hash_fails_the_replay(game, tmp_path, which):
+    """Every row that records a state hash is checked against a hash of the replayed state,
+    and the header's final state hash too: a forger's rehashed log is named at that row."""
+    import hashlib
+
+    from app.audit import verify_file
+    from storage.audit import read_export, write_export
+
+    game.export("g", tmp_path / "g.jsonl")
+    header, rows = read_export(tmp_path / "g.jsonl")
+    hashed = [k for k, r in enumerate(rows) if r["kind"] == "order"]
+    assert all("state_sha256" in rows[k]["payload"] for k in hashed) and len(hashed) > 3
+    other = hashlib.sha256(b"another state").hexdigest()
+    if which == "final":
+        header["state_sha256"] = other
+    else:
+        i = {"first": hashed[0], "middle": hashed[len(hashed) // 2], "last": hashed[-1]}[which]
+        rows[i]["payload"]["state_sha256"] = other
+        link(rows)
+        header["head_hash"] = rows[-1]["hash"]
+    write_export(tmp_path / "forged.jsonl", header, rows)
+    ok, out = verify_file(tmp_path / "forged.jsonl")
+    assert not ok and "OK: the chain holds" in out, out
+    if which == "final":
+        assert "Replay: FAILED: the" in out and other in out, out
+    else:
+        assert f"Replay: FAILED at row {i}" in out and "differs on replay" in out, out
+
+
 def test_verify_needs_no_database(game, tmp_path):
     """`pbem audit --verify` in a fresh process whose PBEM_DB points nowhere."""
     game.export("g", tmp_path / "g.jsonl")

@@ -62,7 +62,24 @@ def systems() -> list[SystemType]:
     return [merged[k] for k in sorted(merged)]
 
 
+def _named(system_id: str) -> SystemType | None:
+    """The installed system of the entry point named `system_id`, imported alone, or None when
+    no entry point of that name declares that system (then every one is loaded and searched)."""
+    for ep in entry_points(group=GROUP, name=system_id):
+        system: SystemType = ep.load()
+        if system.id == system_id:
+            return system
+    return None
+
+
 def get(system_id: str) -> SystemType:
+    """The system of `system_id`: a registered one first, then an installed one. An entry point
+    is named by its system's id (as the project's are), so a game of one system imports that
+    system alone: a process that replays Hell's Gate games never imports the other rules."""
+    if system_id in _registered:
+        return _registered[system_id]
+    if _loaded is None and (named := _named(system_id)) is not None:
+        return named
     for system in systems():
         if system.id == system_id:
             return system

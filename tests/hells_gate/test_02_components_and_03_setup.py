@@ -323,3 +323,14 @@ def test_3_4_no_unit_starts_with_a_marker(scenario):
     for state in (rules.initial_state(), rules.new_game().state):
         assert [u.id for u in state.units.values() if u.oos or u.retreated] == []
         assert state.pending == [] and state.attacked_hexes == []
+
+
+def test_2_7_a_unit_s_state_serialises_every_field_and_reads_back(scenario):
+    """2.7 The state as plain data: each unit's every field, in field order, and back again."""
+    state = HellsGate(scenario).new_game().state
+    unit = UnitState("x", "german", "turn_track", None, 3, True, True, True, True, True, 2)
+    state.units["x"] = unit
+    doc = state.to_dict()["units"]["x"]
+    assert list(doc) == [f.name for f in fields(UnitState)]
+    assert [doc[f.name] for f in fields(UnitState)] == [getattr(unit, f.name) for f in fields(unit)]
+    assert type(state).from_dict(state.to_dict()).units["x"] == unit

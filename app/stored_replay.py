@@ -1,0 +1,27 @@
+"""A stored game against its log: every effective order re-applied with the current rules (each
+row's events and state hash checked), then the final state against the snapshot.
+
+`pbem replay` and GameService.verify run it. It needs only the store, the fold and the bound
+system, so a `pbem replay` process and its workers import no chat, render or order-path code.
+"""
+
+from __future__ import annotations
+
+from adjudicator.core.i18n import t
+from app import fold, games
+from storage import Store, state_hash, state_hash_is
+
+
+def verify(store: Store, name: str) -> None:
+    """Raise fold.ReplayMismatch unless replaying the log gives its events and the snapshot."""
+    rec = store.load(name)
+    system = games.system_of(store, name)
+    state = fold.replay(system, fold.with_secrets(rec.log), check=True)
+    if not state_hash_is(system.state_to_json(state), state_hash(rec.snapshot)):
+        raise fold.ReplayMismatch(
+            rec.head_index,
+            t("game {name}: replaying the log does not give the snapshot", name=repr(name)),
+        )
+
+
+__all__ = ["verify"]
