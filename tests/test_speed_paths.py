@@ -25,6 +25,15 @@ from bots.demo import choose, legal_texts
 from storage import chain, state_hash, state_hash_is
 
 
+def last_line_of(probe: str) -> str:
+    """The last line a fresh interpreter prints running `probe` (which must succeed)."""
+    done = subprocess.run(
+        [sys.executable, "-c", probe], check=False, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
 def test_help_imports_neither_an_engine_nor_the_database_code():
     probe = (
         "import sys\n"
@@ -33,11 +42,7 @@ def test_help_imports_neither_an_engine_nor_the_database_code():
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('sqlalchemy', 'sqlmodel', 'storage', 'app') or m.startswith('adjudicator.')))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], check=False, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert last_line_of(probe) == "[]"
 
 
 def test_the_command_line_s_default_system_is_the_application_s():
@@ -131,11 +136,7 @@ def test_getting_one_installed_system_imports_no_other_system():
         "print(json.dumps(sorted({m.split('.')[1] for m in sys.modules"
         " if m.startswith('adjudicator.')})))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], check=False, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    loaded = set(json.loads(last_line_of(probe)))
     assert "hells_gate" in loaded
     assert not loaded & {"borodino", "northern_war", "stalins_war"}
     assert {s.id for s in registry.systems()} >= {"hells-gate", "borodino", "northern-war"}
