@@ -20,7 +20,16 @@ from storage.engine import dump
 from storage.models import Game, LogEntry, Moderator, Seat, iso_now
 from storage.records import LogRecord, record, record_from
 from storage.tx_epochs import EpochWrites
-from storage.tx_rows import KEYED, MODS, OF_KIND, ROWS_FROM, SEATS, TX, UNREVEALED, entry_values
+from storage.tx_rows import (
+    KEYED,
+    OF_KIND,
+    ROLES_AND_SECRETS,
+    ROWS_FROM,
+    TX,
+    UNREVEALED,
+    Role,
+    entry_values,
+)
 from storage.tx_writes import CoreWrites, GameRow
 
 if TYPE_CHECKING:
@@ -122,11 +131,12 @@ class GameTx(EpochWrites):
         """Read the seat and moderator rows (checked when first asked for) and the unrevealed
         seeds (checked before their first use): the hashes of the roles' source rows and the
         epochs of the seeds, whose rows the head check prefetches with the head."""
+        found = self.s.connection().execute(ROLES_AND_SECRETS, {"g": self.g.id}).all()
+        self._seat_rows = [Role(r.a, r.b, r.c) for r in found if r.what == "seat"]  # read only
+        self._mod_rows = [Role(None, r.b, r.c) for r in found if r.what == "moderator"]
+        if self._secrets is None:
+            self._secrets = {(r.a, r.n): r.b for r in found if r.what == "secret"}
         epochs = [epoch for _, epoch in self._unrevealed()]
-        at = {"g": self.g.id}
-        conn = self.s.connection()  # Core rows: read only (set_seat loads its own Seat)
-        self._seat_rows = list(conn.execute(SEATS, at))
-        self._mod_rows = list(conn.execute(MODS, at))
         return [x.row_hash or "" for x in [*self._seat_rows, *self._mod_rows]], epochs
 
     def seats(self) -> dict[str, str | None]:
@@ -176,6 +186,9 @@ class GameTx(EpochWrites):
 
     def rows_of_kind(self, kind: str) -> list[LogRecord]:
         """The log rows of one kind ("moderation": seats, roles, linked identities), in order."""
+        read = trust_rows.cache(self.s, self.g).get(("kind", kind))  # the checks' prefetch
+        if read is not None:  # every row of the kind then, and the ones written since
+            return [record(e) for e in read] + [r for r in self.written if r.kind == kind]
         found = trust_rows.entries(self.s, OF_KIND, {"g": self.g.id, "kind": kind})
         return [record(e) for e in found]  # (entries flushes the rows queued first)
 

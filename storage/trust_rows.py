@@ -130,6 +130,7 @@ def _prefetch_query(by_hash: bool, epoch: bool) -> Any:
     if epoch:
         near.append(and_(t.c.kind == "salt", t.c.epoch == bindparam("epoch")))
     near.append(and_(t.c.kind == "epoch", t.c.epoch.in_(bindparam("epochs", expanding=True))))
+    near.append(t.c.kind == "moderation")  # the seats', roles' and identities' rows: few
     return select(t).where(mine, or_(*near)).order_by(t.c.index)
 
 
@@ -140,8 +141,8 @@ def prefetch(s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[i
     """Every row the checks before a write read, in ONE statement, into this transaction's
     cache (it is emptied first): the head and the rows before it, the rows with these hashes
     (the seats' and moderators' source rows, the dice bookkeeping's) and the rows after them
-    (their links), the `epoch` rows of the open epoch and of these epochs (the seeds' checks)
-    and the open epoch's salts."""
+    (their links), the `epoch` rows of the open epoch and of these epochs (the seeds' checks),
+    the open epoch's salts, and every `moderation` row (a change's linked identities)."""
     wanted = sorted({h for h in [*hashes, g.epoch_row_hash or ""] if h})
     opened = sorted({k for k in [*epochs, g.epoch] if k})
     params = {"g": g.id, "from": g.head_index - TAIL, "hashes": wanted, "epoch": g.epoch}
@@ -154,7 +155,11 @@ def prefetch(s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[i
         known[("epoch", k)] = rows[0] if rows else None
     if g.epoch:
         known[("salts", g.epoch)] = [e for e in found if e.kind == "salt" and e.epoch == g.epoch]
+    known[MODERATION] = [e for e in found if e.kind == "moderation"]  # all of them, in order
     known["pbem_fetched"] = set(wanted)
+
+
+MODERATION = ("kind", "moderation")  # the cache's key of every moderation row (prefetch)
 
 
 STATE_KINDS = ("setup", "order", "undo", "rewind", "moderation")  # rows that may record a state

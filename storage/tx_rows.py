@@ -3,7 +3,9 @@ cache key per message; and the LogEntry of a row being appended."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam
+from typing import Any, NamedTuple
+
+from sqlalchemy import bindparam, literal_column, null, union_all
 from sqlmodel import col, select
 
 from storage.chat_models import ChatBinding
@@ -12,8 +14,6 @@ from storage.models import DiceSecret, LogEntry, Moderator, Seat
 
 GAME_ID = bindparam("g")
 _SEAT, _MOD, _LOG = Seat.__table__, Moderator.__table__, LogEntry.__table__
-SEATS = select(_SEAT).where(_SEAT.c.game_id == GAME_ID).order_by(_SEAT.c.id)  # Core rows: read
-MODS = select(_MOD).where(_MOD.c.game_id == GAME_ID).order_by(_MOD.c.id)  # only, no ORM objects
 OF_KIND = (
     select(_LOG).where(_LOG.c.game_id == GAME_ID, _LOG.c.kind == bindparam("kind"))
 ).order_by(_LOG.c.index)
@@ -24,6 +24,36 @@ KEYED = select(LogEntry.index).where(LogEntry.game_id == GAME_ID, LogEntry.key =
 UNREVEALED = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
     DiceSecret.game_id == GAME_ID, ~col(DiceSecret.revealed)
 )
+
+
+def _roles_and_secrets() -> Any:
+    """The seats, the moderators and the unrevealed seeds of a game in one statement (what the
+    checks before every write read): rows (what, n, a, b, c), ordered by what and n."""
+    secret = DiceSecret.__table__
+    seats = select(
+        literal_column("'seat'").label("what"), _SEAT.c.id.label("n"), _SEAT.c.side.label("a"),
+        _SEAT.c.user.label("b"), _SEAT.c.row_hash.label("c"),
+    ).where(_SEAT.c.game_id == GAME_ID)  # fmt: skip
+    mods = select(
+        literal_column("'moderator'"), _MOD.c.id, null(), _MOD.c.user, _MOD.c.row_hash
+    ).where(_MOD.c.game_id == GAME_ID)
+    seeds = select(
+        literal_column("'secret'"), secret.c.epoch, secret.c.kind, secret.c.seed, null()
+    ).where(secret.c.game_id == GAME_ID, ~secret.c.revealed)
+    both = union_all(seats, mods, seeds)
+    return both.order_by(both.selected_columns.what, both.selected_columns.n)
+
+
+ROLES_AND_SECRETS = _roles_and_secrets()
+
+
+class Role(NamedTuple):
+    """A seat or a moderator as the checks read it (a moderator has no side)."""
+
+    side: str | None
+    user: str | None
+    row_hash: str | None
+
 
 _CHATS = ChatBinding.__table__
 CHAT_GAME = select(_CHATS.c.game).where(

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from adjudicator.core import registry
 from adjudicator.core.dice import FixedDice, HashDice
 from app import games, lifecycle, sealing
@@ -175,3 +177,37 @@ def test_replay_imports_neither_the_chat_the_render_nor_the_order_path(tmp_path)
     assert done.returncode == 0, done.stderr
     assert "1 of 1 games replay to their stored state." in done.stdout
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_change_reads_its_moderation_rows_from_the_checks_prefetch(tmp_path):
+    """The checks before a write read every moderation row with the head (one statement); a
+    change asking for them (its linked identities) gets those and the ones it wrote since,
+    exactly what the log holds then."""
+    from app.service import GameService
+    from storage import Store, trust_rows
+    from storage.tx_rows import OF_KIND
+
+    store = Store(str(tmp_path / "games.db"))
+    service = GameService(store)
+    service.new_game("g", creator="mod")
+    assert service.say("g", None, "seat soviet telegram:1", user="mod")[0].ok
+
+    def change(tx):
+        before = tx.rows_of_kind("moderation")
+        assert trust_rows.cache(tx.s, tx.g).get(trust_rows.MODERATION) is not None  # prefetched
+        tx.append("moderation", "system", "seat german telegram:2",
+                  {"action": "seat", "side": "german", "user": "telegram:2"})  # fmt: skip
+        served = tx.rows_of_kind("moderation")
+        stored = trust_rows.entries(tx.s, OF_KIND, {"g": tx.g.id, "kind": "moderation"})
+        raise Seen(before, served, [e.hash for e in stored])  # (and nothing is committed)
+
+    class Seen(Exception):
+        pass
+
+    with pytest.raises(Seen) as seen:
+        store.transact("g", change)
+    before, served, stored = seen.value.args
+    assert len(served) == len(before) + 1 >= 2
+    assert [r.hash for r in served] == stored
+    assert served[-1].payload["user"] == "telegram:2"
+    store.close()
