@@ -10,8 +10,9 @@ Invariants:
 - `DiceSecret` holds the seeds. A seed is in no log row until its epoch ends and a `reveal` row
   publishes it; exports carry log rows only.
 - `Game.snapshot` is only a cache of the state after row `head_index`: the state is the fold of
-  the effective log rows and can always be rebuilt from them. `Game.version` is SQLAlchemy's
-  version counter: an UPDATE of a game row that someone else changed first raises StaleDataError.
+  the effective log rows and can always be rebuilt from them. `Game.version` is the row's
+  version counter: an UPDATE of a game row that someone else changed first raises StaleDataError
+  (SQLAlchemy's counter for the ORM's writes; storage/tx_writes.py guards a change's own).
 - Seat and Moderator rows are the current roles, caches of chained rows: each carries the hash
   of the row it comes from (`row_hash`), checked on the read that grants a power; the game row's
   dice bookkeeping names its row in `epoch_row_hash` (storage/trust.py).

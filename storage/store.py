@@ -5,7 +5,8 @@ Invariants:
   keeps the head (index and hash) of its log.
 - Every change of a game is ONE transaction, run by `Store.transact(name, fn)`: fn reads the game
   (locked) through a GameTx (storage/game_tx.py), decides, and queues rows; the rows, the new
-  snapshot and the dice bookkeeping commit together or not at all.
+  snapshot and the dice bookkeeping commit together or not at all. A change reads and writes
+  its game row and log rows in SQLAlchemy Core (storage/tx_writes.py), not through the ORM.
 - Concurrency: on SQLite every write transaction starts with BEGIN IMMEDIATE (WAL mode, busy
   timeout; storage/engine.py), so writers queue instead of failing; on PostgreSQL the game row is
   locked with SELECT ... FOR UPDATE. Under both, the game row's version column is the portable
