@@ -404,6 +404,18 @@ class World:
 # ---------------------------------------------------------------- what a user saw
 
 
+@contextlib.asynccontextmanager
+async def both_platforms(path: Any, clock: FakeClock, **kwargs: Any) -> Any:
+    """The fake Telegram and Discord servers and a World serving both on the database at
+    `path`: yields (api, fake, world)."""
+    async with (
+        FakeTelegramAPI() as api,
+        FakeDiscord() as fake,
+        World(str(path), clock, telegram=api, discord=fake, **kwargs) as w,
+    ):
+        yield api, fake, w
+
+
 @dataclass
 class Seen:
     """One Outgoing as it arrived on the platform."""

@@ -21,8 +21,6 @@ from datetime import timedelta
 
 from bots import outbox
 from tests import e2e_support as E
-from tests.fakes.discord_api import FakeDiscord
-from tests.fakes.telegram_api import FakeTelegramAPI
 from tests.i18n_support import english_left, russian_share
 
 GROUP = E.TG_GROUP
@@ -39,11 +37,7 @@ def game_words(game: str) -> set[str]:
 def test_a_russian_telegram_group_and_an_english_discord_channel_play_one_game(tmp_path):
     async def scenario():
         clock = E.now_clock()
-        async with (
-            FakeTelegramAPI() as api,
-            FakeDiscord() as fake,
-            E.World(str(tmp_path / "games.db"), clock, telegram=api, discord=fake) as w,
-        ):
+        async with E.both_platforms(tmp_path / "games.db", clock) as (api, fake, w):
             channel, group = E.DiscordChat(w, fake.channel_id), E.TelegramChat(w, GROUP)
 
             # the group chooses Russian while it hosts no game (anyone may then)
@@ -132,11 +126,7 @@ def test_a_russian_telegram_group_and_an_english_discord_channel_play_one_game(t
 def test_the_platform_locale_gives_russian_with_no_setting(tmp_path):
     async def scenario():
         clock = E.now_clock()
-        async with (
-            FakeTelegramAPI() as api,
-            FakeDiscord() as fake,
-            E.World(str(tmp_path / "games.db"), clock, telegram=api, discord=fake) as w,
-        ):
+        async with E.both_platforms(tmp_path / "games.db", clock) as (_api, fake, w):
             group = E.TelegramChat(w, E.TG_SIDE)
             a = await group.say("carol", "help", language_code="ru")
             assert a.public.startswith("В этом чате пока не идёт игра. Чтобы начать:")

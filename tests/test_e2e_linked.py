@@ -48,11 +48,7 @@ def test_one_game_from_a_discord_channel_and_a_telegram_group(tmp_path):
 
     async def scenario():
         clock = E.now_clock()
-        async with (
-            FakeTelegramAPI() as api,
-            FakeDiscord() as fake,
-            E.World(str(tmp_path / "games.db"), clock, telegram=api, discord=fake) as w,
-        ):
+        async with E.both_platforms(tmp_path / "games.db", clock) as (api, fake, w):
             channel, group = E.DiscordChat(w, fake.channel_id), E.TelegramChat(w, GROUP)
             alice = fake.user("alice")
 

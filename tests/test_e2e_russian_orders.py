@@ -16,8 +16,6 @@ import re
 
 from bots.demo import choose, legal_texts
 from tests import e2e_support as E
-from tests.fakes.discord_api import FakeDiscord
-from tests.fakes.telegram_api import FakeTelegramAPI
 from tests.i18n_support import english_left
 
 # The Russian words of each command and keyword (docs/languages.md), as a player types them.
@@ -57,11 +55,7 @@ def run(coro, timeout: float = 240.0) -> None:
 def test_every_hells_gate_command_in_russian_on_telegram_and_discord(tmp_path):
     async def scenario():
         clock = E.now_clock()
-        async with (
-            FakeTelegramAPI() as api,
-            FakeDiscord() as fake,
-            E.World(str(tmp_path / "games.db"), clock, telegram=api, discord=fake) as w,
-        ):
+        async with E.both_platforms(tmp_path / "games.db", clock) as (_api, fake, w):
             for chat, one, two, sandbox in (
                 (E.TelegramChat(w, E.TG_GROUP), "alice", "bob", False),
                 (E.DiscordChat(w, fake.channel_id), "alice", "bob", True),

@@ -21,8 +21,6 @@ import re
 from adjudicator.hells_gate import grammar
 from adjudicator.hells_gate import orders as O
 from tests import e2e_support as E
-from tests.fakes.discord_api import FakeDiscord
-from tests.fakes.telegram_api import FakeTelegramAPI
 
 GROUP = E.TG_GROUP
 
@@ -41,13 +39,7 @@ def first_attack(w: E.World, game: str) -> str:
 def test_seats_rewinds_commitments_and_text_across_telegram_and_discord(tmp_path):
     async def scenario():
         clock = E.now_clock()
-        async with (
-            FakeTelegramAPI() as api,
-            FakeDiscord() as fake,
-            E.World(
-                str(tmp_path / "games.db"), clock, telegram=api, discord=fake, images=False
-            ) as w,
-        ):
+        async with E.both_platforms(tmp_path / "games.db", clock, images=False) as (api, fake, w):
             tg, dc = E.TelegramChat(w, GROUP), E.DiscordChat(w, fake.channel_id)
             a = await tg.say("alice", "new hells-gate")
             game = w.game(*tg.key)
