@@ -100,6 +100,7 @@ def post(
         Outgoing(
             platform, chat_id, text, image_name=f"{game}-{tx.head_index}.png",
             mentions=names.mentions(seats, here.to_move, platform), render=render,
+            asks=asks(game, here),
         )
         for platform, chat_id in chats
     ]  # fmt: skip
@@ -111,6 +112,18 @@ def post(
     if render is not None and system.side_maps:
         ids += _side_maps(tx, game, here, render, key=key, now=now)
     return ids
+
+
+def asks(game: str, here: Situation) -> dict[str, str] | None:
+    """What a post asks: the side the game waits for (a decision first) at this situation key;
+    its answer key is made when it is sent, and expires with the key (bots/taps.py)."""
+    if here.over or not here.key:
+        return None
+    if here.pending:
+        return {"game": game, "key": here.key, "side": here.pending[0].side, "decision": "yes"}
+    if here.to_move:
+        return {"game": game, "key": here.key, "side": here.to_move[0]}
+    return None
 
 
 def _trust_lines(

@@ -25,6 +25,26 @@ class Incoming:
     locale: str | None = None  # the platform's locale of the user ("ru", "en-US"), if it gives one
 
 
+@dataclass(frozen=True)
+class Key:
+    """One button: what it shows, and the token a press sends back (bots/taps.py)."""
+
+    label: str
+    token: str
+
+
+@dataclass(frozen=True)
+class Keyboard:
+    """What a message offers to tap: keys (each press sends its token back), and perhaps a
+    request for a line of free text (a Discord modal, a Telegram reply): `free` is its token,
+    `free_prompt` what to write; the line comes back as the press's one value. Platform-neutral:
+    each adapter draws it its own way (at most 25 keys: bots/taps_menus.py pages the rest)."""
+
+    keys: tuple[Key, ...] = ()
+    free: str | None = None
+    free_prompt: str = ""
+
+
 @dataclass
 class Outgoing:
     platform: str
@@ -40,3 +60,8 @@ class Outgoing:
         None  # a map to draw when it is sent (no image yet): the outbox's spec
     )
     document: bool = False  # the attachment is a file for download (never shown as a photo)
+    # the decision a post asks: {"key": the situation key, "side": the side asked}; its answer
+    # button is made when it is sent, and it is no longer a question once the key moved on
+    asks: dict[str, str] | None = None
+    game: str | None = None  # the game a post is about (set by the outbox when it sends one)
+    keyboard: Keyboard | None = None  # buttons to tap (bots/taps.py), drawn by each platform

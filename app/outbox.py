@@ -82,6 +82,7 @@ def rows_of(
                 "fallback_chat_id": fallback_chat_id,
                 "as_document": as_document or out.document,
                 "render": spec,
+                "asks": out.asks,
                 "next_attempt_at": now + (hold or {}).get((out.platform, lane), timedelta()),
                 "dedupe_key": dedupe_key,
             }
@@ -182,6 +183,7 @@ def outgoing_of(row: dict[str, Any]) -> Outgoing:
         reply_to=row["reply_to"],
         render=row["render"],
         document=bool(row["as_document"]),
+        asks=row.get("asks"),
     )
 
 

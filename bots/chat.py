@@ -27,8 +27,10 @@ games.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from datetime import datetime
+from typing import Any
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import EN, Language, cat, lines, say, t
@@ -121,6 +123,13 @@ class ChatService:
         self.core.images = images
         self._names: dict[str, str] = {}  # user -> the display name recorded in this process
         self._locales: dict[str, str] = {}  # user -> the platform locale recorded in this process
+
+    @functools.cached_property
+    def taps(self) -> Any:
+        """Playing by taps: completions, menus and presses (bots/taps.py)."""
+        from bots.taps import Taps  # the tap service reads the chat helpers, which read this
+
+        return Taps(self)
 
     # ------------------------------------------------------------------ entry points
     def handle(self, incoming: Incoming) -> list[Outgoing]:

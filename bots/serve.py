@@ -228,7 +228,8 @@ class _Run:
         """Start the bots (or the terminal), the outbox sender and the scheduler; run them."""
         config, store = self.config, self.store
         await self._start_bots()
-        senders = {name: front.send for name, front in self.fronts.items()}
+        # a post's answer key is added as it is sent (bots/taps.py)
+        senders = {name: self.chat.taps.sending(front.send) for name, front in self.fronts.items()}
         # what the bots started with (their adapters: tests and operators look at them)
         first = {n: f.current.send for n, f in self.fronts.items() if f.current is not None}
         terminal = None
@@ -242,7 +243,11 @@ class _Run:
             )
         if senders:
             sender = outbox.run_sender(
-                store, senders, self.stop, self.clock, renderer=renderer(store)
+                store,
+                senders,
+                self.stop,
+                self.clock,
+                renderer=renderer(store),
             )
             self.tasks.append(asyncio.create_task(sender, name="outbox"))
         await self.scheduler.start()

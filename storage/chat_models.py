@@ -100,6 +100,27 @@ class OutboxRow(SQLModel, table=True):
     # a map to draw when the row is sent (JSON, e.g. {"after": 12, "upto": 17, "title": ...};
     # migration 0003): drawn once, kept in `image`
     render: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    # the decision a post asks (JSON {"key": situation key, "side": side}; migration 0006): its
+    # buttons expire, and it is no longer sent as a question, once the game has moved on
+    asks: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
+class TapToken(SQLModel, table=True):
+    """What a button, a select option or a callback stands for (migration 0006): a short random
+    token, so that nothing a platform carries can be forged into an order. Usable while the game
+    stands at `situation` (the situation key it was offered in); `used_at`: pressed once."""
+
+    __tablename__ = "tap_token"
+
+    token: str = Field(primary_key=True)
+    game: str = Field(index=True)
+    situation: str
+    side: str
+    kind: str  # "order" | "step" | "answer" | "page" (bots/taps.py)
+    payload: str = Field(default="{}", sa_column=Column(Text, nullable=False))  # JSON
+    prompt: str | None = Field(default=None, index=True)  # "<platform>:<chat>:<message>"
+    created_at: datetime = Field(default_factory=utcnow)
+    used_at: datetime | None = None
 
 
 class ServiceState(SQLModel, table=True):
@@ -165,6 +186,7 @@ __all__ = [
     "LinkCode",
     "OutboxRow",
     "ServiceState",
+    "TapToken",
     "clock_metadata",
     "game_clock",
 ]

@@ -40,7 +40,11 @@ OUTBOX = OutboxRow.__table__
 STATE = ServiceState.__table__
 DM_FAILED = "dm-failed"
 PENDING, SENT, FAILED = "pending", "sent", "failed"
-_JSON = {"mentions": "[]", "render": None}  # columns holding JSON text (and their empty value)
+_JSON = {
+    "mentions": "[]",
+    "render": None,
+    "asks": None,
+}  # columns holding JSON text (and their empty value)
 _DEFAULTS = {
     "game": None,
     "chat_id": None,
@@ -54,6 +58,7 @@ _DEFAULTS = {
     "fallback_chat_id": None,
     "as_document": False,
     "render": None,
+    "asks": None,
     "dedupe_key": None,
 }
 
@@ -169,6 +174,7 @@ def _decoded(r) -> dict:
     row = dict(r._mapping)
     row["mentions"] = _json(row.get("mentions"), [])
     row["render"] = _json(row.get("render"), None)
+    row["asks"] = _json(row.get("asks"), None)
     for column in ("next_attempt_at", "sent_at", "created_at", "claimed_until"):
         row[column] = _aware(row.get(column))
     return row
