@@ -38,7 +38,7 @@ class Step:
     done: bool = False  # the prefix itself is a legal order
 
 
-def _under(texts: Sequence[str], prefix: tuple[str, ...]) -> list[str]:
+def under(texts: Sequence[str], prefix: tuple[str, ...]) -> list[str]:
     n = len(prefix)
     return [t for t in texts if tuple(t.split()[:n]) == prefix]
 
@@ -47,11 +47,11 @@ def step(texts: Sequence[str], prefix: Sequence[str] = ()) -> Step:
     """The step after `prefix` over `texts` (canonical texts, any order)."""
     chosen = tuple(prefix)
     while True:
-        under = _under(texts, chosen)
-        if len(under) <= WHOLE:
-            return Step(chosen, whole=tuple(sorted(under)))
-        done = " ".join(chosen) in under
-        nexts = sorted({t.split()[len(chosen)] for t in under if len(t.split()) > len(chosen)})
+        under_ = under(texts, chosen)
+        if len(under_) <= WHOLE:
+            return Step(chosen, whole=tuple(sorted(under_)))
+        done = " ".join(chosen) in under_
+        nexts = sorted({t.split()[len(chosen)] for t in under_ if len(t.split()) > len(chosen)})
         if len(nexts) == 1 and not done:
             chosen = (*chosen, nexts[0])
             continue
@@ -307,4 +307,5 @@ __all__ = [
     "matching",
     "program",
     "step",
+    "under",
 ]

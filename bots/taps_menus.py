@@ -134,6 +134,10 @@ class Menus:
         if at.done:
             slots.append(("key", self.label(" ".join(at.prefix)), _order(" ".join(at.prefix))))
         for word in at.nexts:
+            only = choices.under(self.place.texts(), (*at.prefix, word))
+            if len(only) == 1:  # one order this way: offered whole
+                slots.append(("key", self.label(only[0]), _order(only[0])))
+                continue
             said = self.label(word) if not at.prefix else word
             slots.append(("key", said + " …", _go({"prefix": [*at.prefix, word]})))
         if not at.prefix:
