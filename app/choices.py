@@ -270,6 +270,36 @@ def _score(typed: list[str], entry: list[str], trailing: bool) -> int | None:
     return 2 if all(any(w.startswith(x) for w in entry) for x in typed) else None
 
 
+Prepared = tuple[str, str, list[str], list[str]]  # (label, text, their words as typed)
+
+
+def prepare(entries: Sequence[tuple[str, str]]) -> list[Prepared]:
+    """The entries with their words folded once (a completion reads them at every key)."""
+    return [
+        (label, text, list(folded_words(text)), list(folded_words(label)))
+        for label, text in entries
+    ]
+
+
+def best(
+    prepared: Sequence[Prepared], typed: str, verbs: Mapping[str, str], limit: int = 25
+) -> list[tuple[str, str]]:
+    """The prepared entries that complete `typed`, best first (see the module doc)."""
+    said = fold(typed, verbs)
+    trailing = typed[:TYPED_LIMIT].endswith(" ")
+    scored = []
+    for n, (_, _, text_words, label_words) in enumerate(prepared):
+        scores = [
+            s
+            for s in (_score(said, text_words, trailing), _score(said, label_words, trailing))
+            if s is not None
+        ]
+        if scores:
+            scored.append((min(scores), n))
+    scored.sort()
+    return [(prepared[n][0], prepared[n][1]) for _, n in scored[:limit]]
+
+
 def matching(
     entries: Sequence[tuple[str, str]],
     typed: str,
@@ -277,22 +307,7 @@ def matching(
     limit: int = 25,
 ) -> list[tuple[str, str]]:
     """The entries (label, canonical text) that complete `typed`, best first (see module doc)."""
-    said = fold(typed, verbs)
-    trailing = typed[:TYPED_LIMIT].endswith(" ")
-    scored = []
-    for n, (label, text) in enumerate(entries):
-        scores = [
-            s
-            for s in (
-                _score(said, list(folded_words(text)), trailing),
-                _score(said, list(folded_words(label)), trailing),
-            )
-            if s is not None
-        ]
-        if scores:
-            scored.append((min(scores), n))
-    scored.sort()
-    return [entries[n] for _, n in scored[:limit]]
+    return best(prepare(entries), typed, verbs, limit)
 
 
 __all__ = [
@@ -303,8 +318,10 @@ __all__ = [
     "answer",
     "answer_free",
     "ask",
+    "best",
     "fold",
     "matching",
+    "prepare",
     "program",
     "step",
     "under",

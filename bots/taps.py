@@ -40,7 +40,7 @@ from storage import taps as tokens
 log = logging.getLogger(__name__)
 
 LIMIT = 25  # choices of one completion (Discord's limit)
-VALUE_LIMIT = 100  # characters of a completion's value (Discord's limit)
+LABEL_LIMIT = 100  # characters of a completion's name (Discord's limit)
 _CACHED = 64  # (game, head, side) entries of legal orders kept
 
 
@@ -69,19 +69,28 @@ class Taps:
         return game
 
     def place(self, game: str, side: str | None, user: str | None) -> Place:
-        """The game as it stands, for `side` (None: the speaker's side to move first)."""
-        rec = self.store.load(game, with_log=False)
-        mine = self._sides(rec.seats, user) if user is not None else []
-        side = side or _first(mine, rec, self)
-        key = (game, rec.head_index, side or "")
+        """The game as it stands, for `side` (None: the speaker's side the game waits for
+        first). Kept per game, log row and side: a completion reads only the head and seats."""
+        found = tokens.head(self.store, game)
+        if found is None:
+            raise GameNotFound(game)
+        head, seats = found
+        mine = self._sides(seats, user) if user is not None else []
+        if side is None and len(mine) > 1:
+            to_move = self._place(game, head, seats, None).situation.to_move
+            side = next((s for s in to_move if s in mine), mine[0])
+        return self._place(game, head, seats, side if side is not None else next(iter(mine), None))
+
+    def _place(self, game: str, head: int, seats: dict[str, str | None], side: str | None) -> Place:
+        key = (game, head, side or "")
         with self._lock:
             found = self._cache.get(key)
             if found is not None:
                 self._cache.move_to_end(key)
                 return found
         system = games.system_of(self.store, game)
-        state = system.state_from_json(rec.snapshot)
-        found = Place(game, system, state, system.situation(state), side, rec.seats, rec.paused)
+        state = system.state_from_json(self.store.snapshot(game))
+        found = Place(game, system, state, system.situation(state), side, seats)
         with self._lock:
             self._cache[key] = found
             while len(self._cache) > _CACHED:
@@ -102,11 +111,10 @@ class Taps:
             place = self.place(self._game(ctx), None, ctx.user)
             if place.side is None:
                 return []
-            language = languages.for_reply(self.store, incoming, private=True)
+            language = languages.for_reply(ctx.known or self.store, incoming, private=True)
             menus = Menus(place, language)
-            entries = [e for e in menus.entries() if len(e[1]) <= VALUE_LIMIT]
-            found = choices.matching(entries, incoming.text, menus.verbs(), LIMIT)
-            return [(_fit(label, VALUE_LIMIT), value) for label, value in found]
+            found = choices.best(menus.completions(), incoming.text, menus.verbs(), LIMIT)
+            return [(_fit(label, LABEL_LIMIT), value) for label, value in found]
         except (ChatRefused, GameNotFound):
             return []
         except Exception:
@@ -258,15 +266,6 @@ class Taps:
         except Exception:
             log.exception("the answer key of a post of %s could not be made", game)
             return out
-
-
-def _first(mine: list[str], rec: Any, taps: Taps) -> str | None:
-    """Of the speaker's sides, the one the game waits for first."""
-    if len(mine) <= 1:
-        return mine[0] if mine else None
-    system = games.system_of(taps.store, rec.name)
-    to_move = system.situation(system.state_from_json(rec.snapshot)).to_move
-    return next((s for s in to_move if s in mine), mine[0])
 
 
 def _fit(label: str, limit: int) -> str:

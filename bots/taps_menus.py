@@ -24,6 +24,7 @@ from storage.taps import Offer
 
 PAGE = 20  # keys of one page (Discord allows 25 buttons a message: room for the arrows)
 LABEL = 80  # characters of a key's label (Discord's limit)
+VALUE = 100  # characters of a completion's value (Discord's limit)
 PICK = 25  # names one step offers at most (more: a line of free text)
 
 Slot = tuple[str, str, Offer]  # (role: "key" | "free", label, offer)
@@ -40,7 +41,6 @@ class Place:
     situation: Situation
     side: str | None
     seats: dict[str, str | None]
-    paused: bool
     memo: dict[str, Any] = field(default_factory=dict)
 
     def texts(self) -> list[str]:
@@ -67,11 +67,15 @@ class Menus:
     # -- words
     def verbs(self) -> dict[str, str]:
         """Every command word of the game -> its English word ("атака" -> "attack")."""
+        if "verbs" in self.place.memo:
+            verbs: dict[str, str] = self.place.memo["verbs"]
+            return verbs
         table = getattr(self.place.system.grammar, "table", None)
         found: dict[str, str] = {}
         for word, verb in (getattr(table, "verbs", None) or {}).items():
             for alias in (word, *verb.aliases):
                 found.setdefault(alias.lower(), word)
+        self.place.memo["verbs"] = found
         return found
 
     def _russian(self) -> dict[str, str]:
@@ -89,6 +93,15 @@ class Menus:
             head, sep, rest = text.partition(" ")
             text = self._russian().get(head, head) + sep + rest
         return text if len(text) <= LABEL else text[: LABEL - 1] + "…"
+
+    def completions(self) -> list[choices.Prepared]:
+        """The entries, their words folded, kept with the place (per language)."""
+        key = f"completions:{self.language.code}"
+        if key not in self.place.memo:
+            fits = [e for e in self.entries() if len(e[1]) <= VALUE]  # Discord's choice value
+            self.place.memo[key] = choices.prepare(fits)
+        found: list[choices.Prepared] = self.place.memo[key]
+        return found
 
     def entries(self) -> list[tuple[str, str]]:
         """(label, canonical text) of every legal order, then each template's start."""

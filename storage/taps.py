@@ -25,9 +25,12 @@ from sqlalchemy import delete, insert, select, update
 
 from storage.chat_models import TapToken
 from storage.chat_store import reading
+from storage.models import Game, Seat
 from storage.store import Store
 
 TOKENS = TapToken.__table__  # type: ignore[attr-defined]
+GAMES = Game.__table__  # type: ignore[attr-defined]
+SEATS = Seat.__table__  # type: ignore[attr-defined]
 TOKEN_BYTES = 12  # 16 characters of URL-safe base64
 
 
@@ -113,6 +116,21 @@ def by_prompt(store: Store, prompt: str) -> Tap | None:
     with reading(store) as conn:
         row = conn.execute(select(TOKENS).where(TOKENS.c.prompt == prompt)).first()
     return None if row is None else _tap(row._mapping)
+
+
+def head(store: Store, game: str) -> tuple[int, dict[str, str | None]] | None:
+    """The game's log head and its seats, in one cheap read (no snapshot): what a completion
+    checks before it uses the legal orders it has cached for that head. None: no such game."""
+    q = (
+        select(GAMES.c.head_index, SEATS.c.side, SEATS.c.user)
+        .select_from(GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id))
+        .where(GAMES.c.name == game)
+    )
+    with reading(store) as conn:
+        rows = conn.execute(q).all()
+    if not rows:
+        return None
+    return rows[0].head_index, {r.side: r.user for r in rows if r.side is not None}
 
 
 def count(store: Store, game: str) -> int:
