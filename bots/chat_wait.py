@@ -83,9 +83,12 @@ class ChatWait:
         others = sql.fail_lane(self.store, platform, chat, error)
         sql.clear_chat_refusal(self.store, platform, chat)
         log.error(
-            "%s chat %s refused the bot for %s: %d posts marked failed (`pbem outbox --failed`)",
-            platform, chat, GIVE_UP, others + 1,
-        )  # fmt: skip
+            "%s chat %s refused the bot for %d days: %d posts marked failed (`pbem outbox --failed`)",
+            platform,
+            chat,
+            GIVE_UP.days,
+            others + 1,
+        )
         return {"status": FAILED}
 
     def delivered(self, row: Row) -> None:
