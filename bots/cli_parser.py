@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bots import cli_outbox
 from bots.config import help_text
 
 DEFAULT_SYSTEM = "hells-gate"  # app.lifecycle's, not imported: `pbem --help` loads no engine
@@ -165,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     health.add_argument("--json", action="store_true", help="print the JSON answer")
     health.add_argument("--config", metavar="FILE.toml", help="settings file")
 
+    cli_outbox.add_parser(sub, common)
     serve = sub.add_parser(
         "serve",
         parents=[common],

@@ -6,35 +6,30 @@
 Guarantees:
 - Written before sent: a post survives a crash or a restart of the process; a restarted sender
   sends every pending row, and never a row marked sent.
-- Idempotent writes: with a `key` (the idempotency key of the incoming message that caused the
-  posts) each row gets a deterministic `dedupe_key` (unique in the table); writing the same posts
-  again (a redelivered message) adds nothing.
-- Order per lane: a lane is one chat (or one user's private chat). Rows of a lane are sent in id
-  order, one at a time; a row waiting for its retry holds back the rows behind it. Different
-  lanes are sent concurrently.
+- Idempotent writes: with a `key` (the idempotency key of the message that caused the posts)
+  each row gets a unique `dedupe_key`: the same posts written again add nothing.
+- Order per lane (one chat, or one user's private chat): a lane's rows go in id order, one at a
+  time, a row waiting for its retry holding back those behind it; lanes go concurrently.
 - Retries (bots/retry.py): a rate limit waits exactly its `retry_after`; other errors back off
   1 s, 2 s, 4 s ... at most 5 min, `max_attempts` times; `Undeliverable` fails at once. A partial
   send's `parts_sent` is kept and passed back as `start_part`: a retry resumes after them.
 - A private message refused by the user's settings (`DmClosed`) waits instead, its group told
-  once without its content (bots/dm_wait.py).
+  once without its content (bots/dm_wait.py); so do a chat's posts it refuses for a permission
+  (`NoPermission`, bots/chat_wait.py).
 - Several processes on one PostgreSQL database: a row is claimed (claimed_by / claimed_until, a
   lease renewed while the send lasts) before it is sent, so only one process sends it; a lane
   whose head row is claimed by another process is left to that process.
 
-Exactly once to the platform is impossible: if the process dies after the platform accepted a
-message and before the row is marked sent, that one Outgoing is sent again after the restart (once
-its lease, `LEASE`, has expired). The window is one Outgoing per lane and is kept short: the row
-is marked sent right after the adapter returns, in a transaction of its own.
+Exactly once to the platform is impossible: a process that dies after the platform accepted a
+message and before its row is marked sent sends it again after the restart (once its lease,
+`LEASE`, expired): one Outgoing per lane, the row marked sent right after the adapter returns.
 
 Senders: `async send(outgoing, *, start_part=0, fallback_chat_id=None, as_document=False,
-raise_dm_closed=True)`; only the keyword arguments a sender's signature accepts are passed
-(`TelegramBot.send` takes all four; `bots.platforms.discord.send_outgoing` bound to its bot none).
+raise_dm_closed=True)`; only the keyword arguments a sender's signature accepts are passed.
 
-Maps off the message path: a row may carry a `render` spec instead of an image (the writer's
-`render=`). Before sending such a row, the sender calls its `renderer(game, spec) -> PNG bytes`
-in a worker thread and keeps the bytes in the row's `image` (a retry does not draw again). A
-renderer that fails, or none at all, sends the text without the image: text is never lost for a
-picture.
+Maps off the message path: a row may carry a `render` spec instead of an image (`render=`); the
+sender draws it (`renderer(game, spec) -> PNG bytes`, in a worker thread) and keeps the bytes in
+the row's `image` for a retry. No renderer, or one that fails: the text goes without the image.
 
 The SQL is storage/outbox.py; turning posts into rows (lanes, dedupe keys) is app/outbox.py.
 """
@@ -60,6 +55,7 @@ from app import outbox as posts
 from app.messages import Outgoing
 from app.outbox import Row, dedupe_keys, lane_of
 from bots import retry
+from bots.chat_wait import ChatWait
 from bots.dm_wait import DmWait
 from storage import Store
 from storage import outbox as sql
@@ -200,6 +196,7 @@ class OutboxSender:
         self.renderer = renderer  # draws the maps of rows with a render spec (module doc)
         self.senders = dict(senders)
         self.dm = DmWait(store, self.senders, bot_names)  # refused private messages wait
+        self.chats = ChatWait(store)  # so do the posts of a chat that refuses the bot
         self.clock = clock
         self.sleep = sleep or asyncio.sleep  # a test passes one that moves its fake clock
         self.poll = poll
@@ -269,7 +266,7 @@ class OutboxSender:
             await asyncio.to_thread(self._failed, row, exc)
             return
         await asyncio.to_thread(self._finish, row.id, status=SENT, sent_at=self.now())
-        await asyncio.to_thread(self.dm.delivered, row)
+        await asyncio.to_thread(self._delivered, row)
         log.info("outbox row %d sent to %s %s", row.id, row.outgoing.platform, row.lane)
 
     async def _drawn(self, row: Row) -> Outgoing:
@@ -288,7 +285,13 @@ class OutboxSender:
         return replace(out, image=image)
 
     def _failed(self, row: Row, exc: BaseException) -> None:
-        self._finish(row.id, **self.dm.after_failure(row, exc, self.now(), self.limits))
+        now = self.now()
+        values = self.chats.after_failure(row, exc, now)
+        self._finish(row.id, **(values or self.dm.after_failure(row, exc, now, self.limits)))
+
+    def _delivered(self, row: Row) -> None:
+        self.dm.delivered(row)
+        self.chats.delivered(row)
 
     # ---- the loop
     async def step(self) -> float:

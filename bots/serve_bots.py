@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from app import outbox as posts
 from app.messages import Outgoing
-from bots import outbox
+from bots import chat_wait, outbox
 from bots.config import Config
 from bots.supervise import Started, Supervised, task_death
 from storage import Store, chat_store
@@ -95,6 +95,7 @@ def telegram_front(config: Config, chat: Any, store: Any) -> Supervised:
             forward=forward,
             chats=functools.partial(chat_store.platform_chats, store, "telegram"),
             fallback=fallback,
+            bot_back=functools.partial(chat_wait.bot_back, store, "telegram"),
         )
         await bot.start()
         mode = "webhook" if config.get("TELEGRAM_WEBHOOK_URL") else "polling"

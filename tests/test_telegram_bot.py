@@ -22,6 +22,7 @@ from app.messages import Incoming, Outgoing
 from bots import outbox
 from bots.platforms.common import (
     DmClosed,
+    NoPermission,
     RetryLater,
     Undeliverable,
     split_markdown,
@@ -516,9 +517,9 @@ def test_a_private_message_the_user_refuses_raises_dm_closed(never_seen):
                     Outgoing("telegram", None, "secret", user_id=str(BOB), private=True)
                 )
             h.api.block_private(GROUP)  # a group that refuses the bot: not a closed DM
-            with pytest.raises(Undeliverable) as refused:
+            with pytest.raises(NoPermission) as refused:  # its posts wait for the bot's return
                 await h.bot.send(Outgoing("telegram", str(GROUP), "public"))
-            assert not isinstance(refused.value, DmClosed)
+            assert refused.value.kicked and not isinstance(refused.value, DmClosed)
             h.api.unblock_private(BOB)
             [delivered] = await h.bot.send(secret, raise_dm_closed=True)
         assert delivered.chat.id == BOB
@@ -565,7 +566,7 @@ def test_webhook_mode_receives_pushed_updates():
         async with running(webhook_url=url, webhook_port=port, webhook_secret="s3cret") as h:
             assert h.api.webhook == {
                 "url": url,
-                "allowed_updates": ["message"],
+                "allowed_updates": ["message", "my_chat_member"],
                 "secret_token": "s3cret",
             }
             update = h.api.push_message("/status", chat_id=GROUP, user_id=ALICE)

@@ -142,3 +142,31 @@ class DmClosed(Undeliverable):
     chat with the bot (or blocked it), on Discord he does not accept direct messages from the
     server's members. Not the message's fault: the outbox keeps it (and the user's later private
     messages) waiting until the user opens his private messages, and tells the group once."""
+
+
+class NoPermission(DeliveryError):
+    """The chat refuses the bot for a permission (Discord 403 Missing Permissions / Access,
+    Telegram "not enough rights"), or, with `kicked`, the bot is no longer a member of the
+    group. Not the message's fault: the outbox keeps the chat's posts waiting until the right
+    returns (bots/chat_wait.py)."""
+
+    def __init__(self, message: str, *, parts_sent: int = 0, kicked: bool = False):
+        super().__init__(message, parts_sent=parts_sent)
+        self.kicked = kicked
+
+
+class NoticeOnce:
+    """At most one notice per key and period, remembered by this process (an adapter's "the
+    map could not be posted here" per chat and day)."""
+
+    def __init__(self, period: float = 86400.0):
+        self.period = period
+        self._said: dict[str, float] = {}
+
+    def due(self, key: str, now: float) -> bool:
+        """True (and remembered) when no notice for `key` was given in the last period."""
+        last = self._said.get(key)
+        if last is not None and now - last < self.period:
+            return False
+        self._said[key] = now
+        return True

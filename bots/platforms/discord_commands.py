@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.core.i18n import say, t
 from app.i18n import language
 from app.messages import Incoming, Outgoing
-from bots.platforms.common import hosts_a_game
+from bots.platforms.common import NoPermission, hosts_a_game
 from bots.platforms.discord_checks import can_post, channel_note
 from bots.platforms.discord_send import PLATFORM, _answer_interaction, _deliver
 
@@ -143,7 +143,7 @@ async def _handle_message(
         try:
             await _deliver(bot, out, here=message.channel, here_id=incoming.chat_id)
         except Exception as exc:  # noqa: BLE001 - network, 5xx, 403, a 429 past its retries
-            if isinstance(exc, discord.Forbidden):  # the bot may not post here: say why
+            if isinstance(exc, discord.Forbidden | NoPermission):  # may not post here: say why
                 why = channel_note(message.channel) or "no permission"
                 log.warning("discord: could not answer in %s (%s): %s", incoming.chat_id, exc, why)
             await reply_later(bot, out, f"reply:{incoming.message_id}:{n}", exc)

@@ -1,11 +1,17 @@
 """Sending for the Discord adapter: an `Outgoing` split into messages under 2,000 characters, its
 image attached as a NEW `discord.File` each send, posts and DMs (with the refused-DM fallback),
-and the answer to a slash command (ephemeral private parts, the deferred "thinking" slot)."""
+and the answer to a slash command (ephemeral private parts, the deferred "thinking" slot).
+
+A channel that refuses the image (403 Missing Permissions: no Attach Files) gets the text
+without it, and once a day (per channel and process) a line saying which permission to grant: a
+post is never lost for its picture. A post the channel refuses for a permission raises
+`NoPermission` (the outbox keeps it waiting until the permission returns)."""
 
 from __future__ import annotations
 
 import io
 import logging
+import time
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -14,7 +20,14 @@ from typing import Any
 from adjudicator.core.i18n import say, t
 from app.i18n import language, normal_code
 from app.messages import Incoming, Outgoing
-from bots.platforms.common import DISCORD_LIMIT, DmClosed, Undeliverable, split_message
+from bots.platforms.common import (
+    DISCORD_LIMIT,
+    DmClosed,
+    NoPermission,
+    NoticeOnce,
+    Undeliverable,
+    split_message,
+)
 
 with warnings.catch_warnings():
     # discord.py (voice support) imports the stdlib audioop, deprecated since Python 3.11
@@ -24,9 +37,16 @@ with warnings.catch_warnings():
 log = logging.getLogger("bots.platforms.discord")  # the adapter's one logger
 
 PLATFORM = "discord"
-PRIVATE_SLOT_NOTE = t("Answered privately.")  # fills a public "thinking" slot
+PRIVATE_SLOT_NOTE = t("Answered privately.")
+IMAGE_REFUSED = t(
+    "The map could not be posted here: the bot lacks the permission Attach Files in this "
+    "channel. The posts go out as text until it is granted (the channel's settings > "
+    "Permissions, or the bot's role)."
+)  # fills a public "thinking" slot
 DONE = t("Done.")  # a slash command whose answers all went elsewhere
 DM_CLOSED_CODE = 50007  # "Cannot send messages to this user": he does not accept DMs
+PERMISSION_CODES = (50001, 50013)  # Missing Access, Missing Permissions
+IMAGE_NOTICES = NoticeOnce()  # channel id -> when it was last told its images are refused
 DM_REFUSED = (
     "<@{user}>, I could not send you a private message: please allow direct messages from this "
     "server's members (Privacy Settings), then ask again."
@@ -121,7 +141,12 @@ async def _deliver(bot: discord.Client, out: Outgoing, *, here: Any, here_id: st
     target = (
         here if here is not None and out.chat_id == here_id else await _channel(bot, out.chat_id)
     )
-    await _post(target, _parts(out), reply_to=out.reply_to, chat_id=out.chat_id)
+    try:
+        await _post(target, _parts(out), reply_to=out.reply_to, chat_id=out.chat_id)
+    except discord.Forbidden as exc:
+        if exc.code not in PERMISSION_CODES:
+            raise
+        raise NoPermission(f"discord channel {out.chat_id} refused a post: {exc.text}") from exc
 
 
 async def _deliver_private(bot: discord.Client, out: Outgoing, *, here: Any) -> None:
@@ -169,11 +194,29 @@ async def _post(
         reference = discord.MessageReference(
             message_id=int(reply_to[3:]), channel_id=int(chat_id), fail_if_not_exists=False
         )
+    dropped = False
     for i, part in enumerate(parts):
         kw = part.kwargs()
         if i == 0 and reference is not None:
             kw["reference"] = reference
-        await target.send(**kw)
+        try:
+            await target.send(**kw)
+        except discord.Forbidden as exc:
+            if "file" not in kw or exc.code not in PERMISSION_CODES:
+                raise
+            log.warning("discord: channel %s refused an image (%s); sent as text", chat_id, exc)
+            dropped = True
+            del kw["file"]
+            if kw.get("content"):
+                await target.send(**kw)
+    if dropped and chat_id and IMAGE_NOTICES.due(chat_id, time.monotonic()):
+        locale = getattr(getattr(target, "guild", None), "preferred_locale", None)
+        try:  # the post went out: a notice that fails is only logged
+            await target.send(_said(IMAGE_REFUSED, locale))
+        except discord.HTTPException as exc:
+            log.warning(
+                "discord: could not tell channel %s its images are refused: %s", chat_id, exc
+            )
 
 
 def _may_reply(target: Any) -> bool:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dtm
+import functools
 import logging
 import os
 import weakref
@@ -51,6 +52,7 @@ from telegram import Message, Update
 from telegram.ext import (
     Application,
     ApplicationBuilder,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -64,6 +66,7 @@ from bots.platforms.common import hosts_a_game
 from bots.platforms.telegram_checks import check_at_startup, note_for, set_menu
 from bots.platforms.telegram_config import TelegramConfig, WebhookWithoutSecret, api_urls
 from bots.platforms.telegram_flow import PerChatProcessor, rate_limiter
+from bots.platforms.telegram_members import UPDATES, on_my_chat_member
 from bots.platforms.telegram_send import (
     CAPTION_LIMIT,
     PLATFORM,
@@ -148,6 +151,7 @@ class TelegramBot(TelegramSender):
     # handed to this callback (the durable outbox in `pbem serve`): (outgoing, key, parts_sent,
     # fallback_chat_id, as_document). None: logged and dropped.
     fallback: Callable[[Outgoing, str, int, str | None, bool], Awaitable[Any]] | None = None
+    bot_back: Callable[[str], Any] | None = None  # added to a group again (telegram_members)
     app: Application = field(init=False)
     startup_notes: list[str] = field(init=False, default_factory=list)
     _names: dict[str, str] = field(init=False, default_factory=dict)  # user id -> display name
@@ -188,6 +192,8 @@ class TelegramBot(TelegramSender):
             )
         )
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
+        member = functools.partial(on_my_chat_member, self)
+        self.app.add_handler(ChatMemberHandler(member, ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
         _ADAPTERS[self.app] = self
 
@@ -205,7 +211,7 @@ class TelegramBot(TelegramSender):
                 assert self.app.updater is not None
                 await self.app.updater.start_polling(
                     timeout=dtm.timedelta(seconds=self.config.poll_timeout),
-                    allowed_updates=[Update.MESSAGE],
+                    allowed_updates=UPDATES,
                     drop_pending_updates=False,  # orders sent while we were down still count
                 )
         except BaseException:

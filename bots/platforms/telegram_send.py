@@ -1,12 +1,19 @@
 """Sending for the Telegram adapter: an `Outgoing` as MarkdownV2 parts (mentions first, chunks
 under 4096, the image with its caption), each part one API call with 429 waits, migrated groups
-followed, a plain-text fallback, and Telegram's errors mapped to `RetryLater` / `Undeliverable`."""
+followed, a plain-text fallback, and Telegram's errors mapped to `RetryLater` / `Undeliverable`.
+
+An image the chat refuses goes photo -> document -> text: the caption is sent as a message and
+the image dropped, and once a day (per chat and process) the chat is told which right to grant;
+a post is never lost for its picture. A group that refuses a text for the bot's rights ("not
+enough rights") or no longer has the bot (Forbidden: kicked, not a member) raises `NoPermission`
+(the outbox keeps its posts waiting, bots/chat_wait.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dtm
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +29,14 @@ from telegram.error import (
 )
 from telegram.ext import Application
 
+from adjudicator.core.i18n import t
 from app.messages import Outgoing
 from bots.platforms.common import (
     TELEGRAM_LIMIT,
     DeliveryError,
     DmClosed,
+    NoPermission,
+    NoticeOnce,
     RetryLater,
     Undeliverable,
     split_markdown,
@@ -40,6 +50,11 @@ log = logging.getLogger("bots.platforms.telegram")  # the adapter's one logger
 PLATFORM = "telegram"
 CAPTION_LIMIT = 1024
 PRIVATE_NOTICE = "{name}, please start a private chat with me to receive private messages"
+IMAGE_REFUSED = t(
+    "The map could not be posted here: the bot may not send photos or files in this group. The "
+    "posts go out as text until it may (group > Edit > Permissions: Send Photos and Send Files, "
+    "or make the bot an administrator)."
+)
 
 
 def _chat_id(value: str) -> int | str:
@@ -72,6 +87,7 @@ class _Attempt:
     part: _Part
     retries: int = 0
     markup: bool = True
+    image_dropped: bool = False  # the image was refused: its caption goes as a text
 
 
 def _never_started(error: BaseException | None) -> bool:
@@ -91,11 +107,23 @@ def _reply_parameters(reply_to: str | None, chat: str) -> ReplyParameters | None
     return ReplyParameters(message_id=int(message_id), allow_sending_without_reply=True)
 
 
+def _is_group(target: str) -> bool:
+    chat = _chat_id(target)
+    return not isinstance(chat, int) or chat < 0
+
+
 def _recover(exc: TelegramError, attempt: _Attempt, index: int) -> None:
     """After a refusal (not a 429, not a migration): change the attempt so that another try may
-    pass (markup dropped, a photo sent as a document), else raise the DeliveryError it maps to."""
+    pass (markup dropped, a photo sent as a document, a refused document as its text), else
+    raise the DeliveryError it maps to."""
     target, part = attempt.target, attempt.part
     if isinstance(exc, Forbidden):
+        if _is_group(target):  # the bot was kicked, or is no longer a member
+            raise NoPermission(
+                f"telegram group {target} refused the bot: {exc.message}",
+                parts_sent=index,
+                kicked=True,
+            ) from exc
         raise Undeliverable(
             f"telegram refused chat {target}: {exc.message}", parts_sent=index
         ) from exc
@@ -105,9 +133,20 @@ def _recover(exc: TelegramError, attempt: _Attempt, index: int) -> None:
             log.error("telegram refused the markup (%s); sending plain text", exc.message)
             attempt.markup = False
             return
-        if part.kind == "photo" and "photo" in text:  # too large/odd for a photo
+        if part.kind == "photo" and ("photo" in text or "rights" in text):
             attempt.part = _Part("document", part.text, part.plain, part.image, part.filename)
             return
+        if part.kind == "document":  # refused too: the text goes without the image
+            log.warning(
+                "telegram: chat %s refused the image (%s); sent as text", target, exc.message
+            )
+            attempt.part = _Part("text", part.text, part.plain)
+            attempt.image_dropped = True
+            return
+        if "not enough rights" in text:
+            raise NoPermission(
+                f"telegram group {target} refused a message: {exc.message}", parts_sent=index
+            ) from exc
         raise Undeliverable(
             f"telegram refused a message to {target}: {exc.message}", parts_sent=index
         ) from exc
@@ -227,6 +266,8 @@ class TelegramSender:
         attempt = _Attempt(self._migrated.get(chat, chat), part)
         while True:
             try:
+                if attempt.image_dropped:
+                    return await self._as_text(attempt, reply_to)
                 return [await self._call(attempt.target, attempt.part, reply_to, attempt.markup)]
             except RetryAfter as exc:
                 await self._wait_out(exc, attempt, index)
@@ -238,6 +279,24 @@ class TelegramSender:
                 attempt.target = new
             except TelegramError as exc:
                 _recover(exc, attempt, index)
+
+    async def _as_text(self, attempt: _Attempt, reply_to: ReplyParameters | None) -> list[Message]:
+        """An image's part whose image was refused: its caption as a text (nothing if it had
+        none), then the chat's notice if due."""
+        sent = []
+        if attempt.part.plain.strip():
+            sent.append(await self._call(attempt.target, attempt.part, reply_to, attempt.markup))
+        notices = self.__dict__.setdefault("_image_notices", NoticeOnce())
+        if notices.due(str(attempt.target), time.monotonic()):
+            try:  # the post went out: a notice that fails is only logged
+                sent.append(
+                    await self._call(attempt.target, _Part("text", "", IMAGE_REFUSED), None, False)
+                )
+            except TelegramError as exc:
+                log.warning(
+                    "telegram: could not tell %s its images are refused: %s", attempt.target, exc
+                )
+        return sent
 
     async def _wait_out(self, exc: RetryAfter, attempt: _Attempt, index: int) -> None:
         """Sleep through a 429, or raise RetryLater when retried enough or asked to wait long."""

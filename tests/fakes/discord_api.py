@@ -263,6 +263,11 @@ class FakeDiscord:
             ):
                 await self._dispatch(conn, "CHANNEL_UPDATE", self._channel_payload(self.channel_id))
 
+    async def allow_bot(self, *flags: str) -> None:
+        """Give back permissions `deny_bot` took (told to a connected bot as CHANNEL_UPDATE)."""
+        self.bot_denied &= ~discord.Permissions(**dict.fromkeys(flags, True)).value
+        await self.deny_bot()
+
     def bot_may(self, channel_id: str, flag: str) -> bool:
         """Whether the bot holds the permission `flag` in the channel (DMs: always)."""
         if channel_id in self.dm_channels:

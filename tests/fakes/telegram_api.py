@@ -463,7 +463,27 @@ class FakeTelegramAPI:
             member |= rights
         elif status == "administrator":
             member |= {"can_be_edited": False, "is_anonymous": False, **ADMIN_RIGHTS}
+        elif status == "kicked":
+            member["until_date"] = 0
         self._bot_members[chat_id] = member
+
+    def push_my_chat_member(self, chat_id: int, status: str = "member", **rights: bool) -> None:
+        """The bot's membership of a group changes (`set_bot_member`), and Telegram tells the
+        bot with a `my_chat_member` update."""
+        old = self._bot_members.get(chat_id, {"status": "member", "user": self._bot_user()})
+        self.set_bot_member(chat_id, status, **rights)
+        admin = next(iter(self.users.values()), {"id": 1, "is_bot": False, "first_name": "Admin"})
+        self.push_update(
+            {
+                "my_chat_member": {
+                    "chat": self._chat(chat_id, None, "PBEM game", None),
+                    "from": admin,
+                    "date": int(time.time()),
+                    "old_chat_member": old,
+                    "new_chat_member": self._bot_members[chat_id],
+                }
+            }
+        )
 
     def set_group_permissions(self, chat_id: int, **rights: bool) -> None:
         """The rights of the group's plain members (each true unless given false)."""
@@ -734,6 +754,11 @@ class FakeTelegramAPI:
             raise FakeAPIError(403, "Forbidden: bot can't initiate conversation with a user")
         if not isinstance(chat_id, int):
             raise FakeAPIError(400, "Bad Request: chat not found")
+        status = self._bot_members.get(chat_id, {}).get("status")
+        if status == "kicked":
+            raise FakeAPIError(403, "Forbidden: bot was kicked from the supergroup chat")
+        if status == "left":
+            raise FakeAPIError(403, "Forbidden: bot is not a member of the supergroup chat")
 
     def _message(self, call: Call, **content: Any) -> dict[str, Any]:
         chat_id = call.chat_id
