@@ -117,11 +117,9 @@ async def until(
         if left <= 0:
             raise AssertionError(f"timed out after {timeout:g}s waiting for {what}")
         waiters = [asyncio.ensure_future(e.wait()) for e in events]
+        waiters.append(asyncio.ensure_future(asyncio.sleep(min(left, RECHECK))))
         try:
-            await asyncio.wait(
-                [*waiters, asyncio.ensure_future(asyncio.sleep(min(left, RECHECK)))],
-                return_when=asyncio.FIRST_COMPLETED,
-            )
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for w in waiters:
                 w.cancel()

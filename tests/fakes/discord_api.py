@@ -35,7 +35,8 @@ a `Via` header (without it discord.py assumes a Cloudflare ban and does not retr
 
 Knobs and records: `rate_limit_next(...)` makes the next create-message answer 429; `calls` holds every
 REST call (including the 429s), `sent` every message that was delivered (channel id, content,
-attachment bytes, flags, effective ephemerality); `wait_for_sent(...)` waits for deliveries.
+attachment bytes, flags, effective ephemerality); `wait_for_sent(...)` waits for deliveries, and
+the event `answered()` is set as each REST call is answered.
 
 Use:  async with FakeDiscord() as fake:  (patches discord.http.Route.BASE and
 DiscordWebSocket.DEFAULT_GATEWAY while it runs, restores them on exit).

@@ -19,7 +19,8 @@ conversation with a user"), `migrate_group` (400 with migrate_to_chat_id, plus o
 service messages), `set_bot_member` (the bot's status and rights in a group: "member",
 "restricted" with some `can_send_*` false, "administrator", "left") and `set_group_permissions`
 (the rights of a group's plain members). A send the bot's rights do not allow answers 400 "not
-enough rights", as Telegram does. Every call, failed or not, is recorded in `calls`.
+enough rights", as Telegram does. Every call, failed or not, is recorded in `calls`; the event
+`answered()` is set as each is answered (a test waits on it rather than polling).
 """
 
 from __future__ import annotations
