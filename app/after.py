@@ -8,7 +8,9 @@ the map as a render spec (drawn by the outbox sender, off the message path; "foc
 focus image if its drawer offers one, for phones). A system with
 `side_maps` also sends each seated side its own map (the spec with the side's "view") privately. Any other accepted
 change is mirrored, line by line, to the game's other chats, so linked chats follow the game move
-by move. Rows are keyed by the message's idempotency key: a redelivery adds nothing.
+by move. The private events go by private message to their audience, and the speaker's own
+private lines (a drawn card) to him when he spoke where everyone reads the answer. Rows are
+keyed by the message's idempotency key: a redelivery adds nothing.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
         tx.flush()  # the clock reads the game row's pause flag through the same connection
         clock.rearm_in(tx, here, run.now)
     _private_posts(tx, run)
+    _speakers_lines(tx, run, done)
     posting = any(e.get("kind") in POST_EVENTS for r in done for e in r.events)
     rewound = [r for r in tx.written if r.kind == "rewind"]  # applied, not only proposed
     if posting or run.deadline_at or rewound:
@@ -201,6 +204,21 @@ def _private_posts(tx: GameTx, run: Any) -> None:
         outbox.write_in(
             tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=out.chat_id
         )
+
+
+def _speakers_lines(tx: GameTx, run: Any, done: list[Reply]) -> None:
+    """The speaker's own private lines (a drawn card), by a private message, when he spoke
+    where everyone reads his answer: written with the order, so it stands or falls with it (a
+    private message that cannot be delivered waits; the chat he spoke in is told)."""
+    hidden = [line for reply in done for line in reply.private_lines]
+    actor = run.actor
+    if not hidden or not actor.mine_by_dm or actor.where is None or not actor.user:
+        return
+    platform, chat_id = actor.where
+    text = t("**{game}** (only you see this): {text}", game=run.game, text=lines(hidden))
+    out = Outgoing(platform, chat_id, text, user_id=actor.user.partition(":")[2], private=True)
+    key = None if run.key is None else f"{run.key}:mine"
+    outbox.write_in(tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=chat_id)
 
 
 def _audience_users(

@@ -90,11 +90,12 @@ class GameService:
     def say(
         self, name: str, actor: str | None = None, text: str = "", *,
         user: str | None = None, key: str | None = None, where: tuple[str, str] | None = None,
-        user_name: str | None = None, now: datetime | None = None,
+        user_name: str | None = None, now: datetime | None = None, mine_by_dm: bool = False,
     ) -> list[Reply]:  # fmt: skip
         """Apply a message line by line; stop at the first refusal (see app.submit). where:
-        the (platform, chat) a chat message came from; user_name: its sender's display name."""
-        who = Actor(user, actor, user_name, where)
+        the (platform, chat) a chat message came from; user_name: its sender's display name;
+        mine_by_dm: the speaker's private lines go to him by a private message (Actor)."""
+        who = Actor(user, actor, user_name, where, mine_by_dm)
         return submit(self.core, name, who, text, key, now=now).replies
 
     def log_text(self, name: str, count: int | None = None, view: str | None = None) -> str:

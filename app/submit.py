@@ -6,8 +6,8 @@ parses the message once with the game system's grammar, answers a message of que
 from one read, and otherwise runs every line in ONE store transaction: the idempotency key is
 looked up, the role and seat are checked, the system applies the order with the open epoch's
 committed dice, and the log rows, the snapshot, the deadline re-arm and the outbox rows (the
-after-phase post with its map, or the mirror of the change to the game's other chats) commit
-together. The first refused line stops the message; the lines before it stand. On a conflict
+after-phase post with its map, or the mirror of the change to the game's other chats, and the
+private messages: a side's private events, the speaker's own lines) commit together. The first refused line stops the message; the lines before it stand. On a conflict
 the store runs the whole message again on a fresh read, so nothing is applied against a stale
 state. A deadline default is one more message: actor `system`, text `default`.
 """

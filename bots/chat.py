@@ -36,7 +36,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import EN, Language, cat, lines, say, t
 from adjudicator.core.text import plural
 from adjudicator.grammar.lifecycle import CHAT_WORDS, canonical_words
-from app import intext, languages, names, outbox, rewinds
+from app import intext, languages, names, rewinds
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots import chat_audit, chat_language, chat_private, chat_users, dm_wait
@@ -210,9 +210,10 @@ class ChatService:
     def order(self, ctx: Ctx, game: str, text: str) -> list[Outgoing]:
         text, chosen = chat_users.resolve_lines(self, ctx, text)  # seat <SIDE> <USER> ...
         inc = ctx.incoming
+        by_dm = not (inc.private or inc.ephemeral_ok)  # else the answer shows his lines to him
         replies = self.service.say(
             game, None, text, user=ctx.user, key=ctx.key, where=(ctx.platform, ctx.chat_id),
-            user_name=inc.user_name or None, now=ctx.now,
+            user_name=inc.user_name or None, now=ctx.now, mine_by_dm=by_dm,
         )  # fmt: skip
         public: list[str] = []
         private: list[str] = []
@@ -229,10 +230,9 @@ class ChatService:
             private += reply.private_lines  # what only the speaker's side may see
         if public and chosen:
             public.append(cat(*chosen, sep=" "))  # whom a display name chose
-        hidden = [line for r in replies for line in r.private_lines]
-        if hidden and not (inc.private or inc.ephemeral_ok):  # a DM: it waits if DMs are closed
+        if by_dm:  # his lines went by a private message, written with the order (app.after)
+            hidden = [line for r in replies for line in r.private_lines]
             private = [p for p in private if p not in hidden]
-            self._direct_message(ctx, game, lines(hidden))
         said_in = ctx.known  # an order changes no language: those read with the binding hold
         return self.answer(ctx, public=public, private=private, refusals=refusals, known=said_in)
 
@@ -244,14 +244,6 @@ class ChatService:
             commands._mirror(self, ctx, game, self.pretty(text), "cancel-rewind")
         outbox_rows.notify()
         return self.answer(ctx, public=[self.pretty(text)])
-
-    def _direct_message(self, ctx: Ctx, game: str, text: str) -> None:
-        """What only the speaker's side may see, through the outbox: a private message that
-        waits (the group told, without its content) while the user's DMs are closed."""
-        text = t("**{game}** (only you see this): {text}", game=game, text=text)
-        out = Outgoing(ctx.platform, ctx.chat_id, text, user_id=ctx.incoming.user_id, private=True)
-        key = None if ctx.key is None else f"{ctx.key}:mine"
-        outbox.write(self.store, game, [out], key=key, now=ctx.now, fallback_chat_id=ctx.chat_id)
 
     def _seat_note(self, line: str) -> str:
         """After an accepted `seat <SIDE> <USER>`: the warning if that user's DMs fail."""

@@ -6,15 +6,9 @@ sandbox so that its creator, a moderator, can fix the dice."""
 
 from __future__ import annotations
 
-import asyncio
-
 from tests import e2e_support as E
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegramAPI
-
-
-def run(coro, timeout: float = 90.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
 
 
 async def posted(w: E.World, chat, contains: str, since: int) -> str:
@@ -29,7 +23,7 @@ async def posted(w: E.World, chat, contains: str, since: int) -> str:
         sent = [s for s in w.fake.sent[since:] if s.channel_id == chat.channel_id]
         return [s for s in sent if contains in s.content and s.reference is None]
 
-    return (await E.until(post, f"the post with {contains!r}"))[-1].content
+    return (await w.until(post, f"the post with {contains!r}"))[-1].content
 
 
 def mark(w: E.World) -> int:
@@ -105,7 +99,7 @@ def test_a_rally_phase_and_a_recovery_phase_in_a_telegram_group(tmp_path):
             await rally_and_recovery(w, E.TelegramChat(w, E.TG_GROUP))
             assert all(p.startswith(E.PNG_MAGIC) for p in w.tg_photos(E.TG_GROUP))
 
-    run(scenario())
+    E.run(scenario())
 
 
 def test_a_rally_phase_and_a_recovery_phase_in_a_discord_channel(tmp_path):
@@ -116,4 +110,4 @@ def test_a_rally_phase_and_a_recovery_phase_in_a_discord_channel(tmp_path):
         ):
             await rally_and_recovery(w, E.DiscordChat(w, fake.channel_id))
 
-    run(scenario())
+    E.run(scenario())

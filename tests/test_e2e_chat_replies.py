@@ -128,7 +128,7 @@ def test_seat_takes_a_mention_an_id_or_a_name_only_one_user_bears_telegram(table
         # a text mention (no @username): the entity's user
         api = tg.api
         api.push_message("/status", chat_id=GROUP, user_id=DAVE, user_name=None, first_name="Dave")
-        await E.until(lambda: chat_store.user_names(world.store, [f"telegram:{DAVE}"]), "dave")
+        await world.until(lambda: chat_store.user_names(world.store, [f"telegram:{DAVE}"]), "dave")
         dave = {"id": DAVE, "is_bot": False, "first_name": "Dave"}
         a = await tg_say_mentioning(world, tg, "alice", "seat german Dave", dave)
         assert "Dave now plays german, replacing bob" in a.public
@@ -422,4 +422,4 @@ def test_every_message_is_within_the_platforms_limit(table, platform):
         assert max(size(s) for s in sent) > limit // 4  # the big ones were driven indeed
         await reset(world, tg, base)
 
-    loop.run(scenario(), timeout=300)
+    loop.run(scenario())

@@ -10,17 +10,12 @@ the order language, one by one."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import pytest
 
 from tests import e2e_support as E
 from tests.fakes.discord_api import FakeDiscord
-
-
-def run(coro, timeout: float = 60.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
 
 
 def pings(sent, user: dict) -> bool:
@@ -150,7 +145,7 @@ def test_a_whole_short_game_in_a_discord_channel(tmp_path):
             await w.drained()  # every post of the game went out
             assert fake.unexpected == []
 
-    run(scenario())
+    E.run(scenario())
 
 
 # ---------------------------------------------------------------- every command, one by one

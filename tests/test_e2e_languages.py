@@ -26,10 +26,6 @@ from tests.i18n_support import english_left, russian_share
 GROUP = E.TG_GROUP
 
 
-def run(coro, timeout: float = 90.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
-
-
 def game_words(game: str) -> set[str]:
     return set(re.findall(r"[a-z]+", game))
 
@@ -120,7 +116,7 @@ def test_a_russian_telegram_group_and_an_english_discord_channel_play_one_game(t
             await w.drained()
             assert fake.unexpected == []
 
-    run(scenario())
+    E.run(scenario())
 
 
 def test_the_platform_locale_gives_russian_with_no_setting(tmp_path):
@@ -155,4 +151,4 @@ def test_the_platform_locale_gives_russian_with_no_setting(tmp_path):
             await w.drained()
             assert fake.unexpected == []
 
-    run(scenario())
+    E.run(scenario())

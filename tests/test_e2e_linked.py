@@ -28,10 +28,6 @@ GROUP = E.TG_GROUP
 ALICE_TG, BOB_TG = E.TG_USERS["alice"].id, E.TG_USERS["bob"].id
 
 
-def run(coro, timeout: float = 60.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
-
-
 def tg_pings(call, user_id: int) -> bool:
     return any(
         e["type"] == "text_mention" and e["user"]["id"] == user_id for e in call.entities or []
@@ -149,7 +145,7 @@ def test_one_game_from_a_discord_channel_and_a_telegram_group(tmp_path):
             await w.drained()
             assert fake.unexpected == []
 
-    run(scenario())
+    E.run(scenario())
 
 
 # ---------------------------------------------------------------- a restart
@@ -209,7 +205,7 @@ def test_the_outbox_survives_a_restart_and_sends_nothing_twice(tmp_path, monkeyp
                 w.start_sender({"telegram": tg_send, "discord": dc_send})
                 a = await group.say("alice", "end")  # the adapter answers in place ...
                 assert "Soviet ends the soviet-combat phase" in a.public
-                await E.until(lambda: len(entered) == 2, "both posts in flight")  # ... posts wait
+                await w.until(lambda: len(entered) == 2, "both posts in flight")  # ... posts wait
                 clock.set(w.deadline(game) - timedelta(hours=24))
                 await w.tick()  # reminders: pending behind them
                 await w.stop_sender()  # the process stops: the sends in flight are abandoned
@@ -250,7 +246,7 @@ def test_the_outbox_survives_a_restart_and_sends_nothing_twice(tmp_path, monkeyp
                 assert "soviet-movement" in a.public
             assert fake.unexpected == []
 
-    run(scenario())
+    E.run(scenario())
 
 
 # ---------------------------------------------------------------- an outage
@@ -309,4 +305,4 @@ def test_an_outage_extends_the_deadline_instead_of_executing_it(tmp_path):
                 await w.drained()
             assert fake.unexpected == []
 
-    run(scenario())
+    E.run(scenario())

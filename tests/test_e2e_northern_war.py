@@ -6,8 +6,6 @@ group's public map and each side's own map by DM."""
 
 from __future__ import annotations
 
-import asyncio
-
 from tests import e2e_support as E
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegramAPI
@@ -15,10 +13,6 @@ from tests.fakes.telegram_api import FakeTelegramAPI
 GROUP = E.TG_GROUP
 ALICE, BOB = E.TG_USERS["alice"].id, E.TG_USERS["bob"].id
 RECON = {"sweden": "recon pskov", "coalition": "recon estonia"}  # next to the enemy at start
-
-
-def run(coro, timeout: float = 90.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
 
 
 def to_move(w: E.World, game: str) -> str:
@@ -77,7 +71,7 @@ def test_telegram_two_players_own_maps_block_lists_and_a_private_reconnaissance(
             assert w.tg_photos(GROUP, since)
             assert all(w.tg_photos(ids[s], since) for s in ids)
 
-    run(scenario())
+    E.run(scenario())
 
 
 def test_discord_two_players_get_their_own_maps_and_block_lists_by_dm(tmp_path):
@@ -113,4 +107,4 @@ def test_discord_two_players_get_their_own_maps_and_block_lists_by_dm(tmp_path):
             public = [s.content for s in fake.sent if s.kind == "channel"]
             assert not any("Seen in turn" in c for c in public)
 
-    run(scenario())
+    E.run(scenario())

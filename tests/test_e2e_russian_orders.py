@@ -10,7 +10,6 @@ verbs are typed in Russian too.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 
@@ -48,10 +47,6 @@ def ids_of(text: str) -> set[str]:
     return set(re.findall(r"\b[\w-]*\d[\w-]*\b", text))
 
 
-def run(coro, timeout: float = 240.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
-
-
 def test_every_hells_gate_command_in_russian_on_telegram_and_discord(tmp_path):
     async def scenario():
         clock = E.now_clock()
@@ -64,7 +59,7 @@ def test_every_hells_gate_command_in_russian_on_telegram_and_discord(tmp_path):
             await w.drained()
             assert fake.unexpected == []
 
-    run(scenario())
+    E.run(scenario())
 
 
 async def play(w, chat, one: str, two: str, sandbox: bool) -> None:

@@ -5,7 +5,6 @@ gives the group notice, and a whole turn of five action rounds each."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 
@@ -15,10 +14,6 @@ from tests.fakes.telegram_api import FakeTelegramAPI
 
 CARD = re.compile(r"- #(\d+) ")
 TRANSCRIPT: list[tuple[float, str]] = []
-
-
-def run(coro, timeout: float = 120.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
 
 
 def hand_of(text: str) -> list[int]:
@@ -113,7 +108,7 @@ def test_a_turn_in_a_telegram_group_hands_by_private_message(tmp_path):
             assert len(hand_of(dm.rendered)) == 6
             (tmp_path / "transcript.txt").write_text(transcript(api), "utf-8")
 
-    run(scenario())
+    E.run(scenario())
 
 
 def test_a_discord_channel_sees_counts_and_the_cards_played_only(tmp_path):
@@ -151,7 +146,7 @@ def test_a_discord_channel_sees_counts_and_the_cards_played_only(tmp_path):
             since = len(fake.sent)
             await channel.say("bob", "draw")
             await channel.say("alice", "draw")  # both draw: bob's new hand by DM
-            await E.until(
+            await w.until(
                 lambda: [
                     x for x in fake.sent[since:] if x.kind == "dm" and "Your hand" in x.content
                 ],
@@ -159,4 +154,4 @@ def test_a_discord_channel_sees_counts_and_the_cards_played_only(tmp_path):
             )
             assert all("Your hand" not in x.content for x in fake.sent if x.kind == "channel")
 
-    run(scenario())
+    E.run(scenario())

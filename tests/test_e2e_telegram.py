@@ -8,7 +8,6 @@ moved clock, private messages), then every command of the order language, one by
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import pytest
@@ -19,10 +18,6 @@ from tests.fakes.telegram_api import FakeTelegramAPI
 
 GROUP = E.TG_GROUP
 ALICE, BOB = E.TG_USERS["alice"].id, E.TG_USERS["bob"].id
-
-
-def run(coro, timeout: float = 60.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
 
 
 def mentioned(call, user_id: int) -> bool:
@@ -150,7 +145,7 @@ def test_a_whole_short_game_in_a_telegram_group(tmp_path):
             assert api.sent("sendDocument", GROUP)[-1].document == a.images[0]
             await w.drained()  # every post of the game went out
 
-    run(scenario())
+    E.run(scenario())
 
 
 def test_a_group_upgraded_to_a_supergroup_keeps_its_game_and_its_posts(tmp_path):
@@ -169,8 +164,15 @@ def test_a_group_upgraded_to_a_supergroup_keeps_its_game_and_its_posts(tmp_path)
             since = len(api.calls)
             # an order sent just before the upgrade: its answer and its post find the new group
             api.push_message("/end", chat_id=old, user_id=alice.id, user_name=alice.name)
-            [reply] = await api.wait_for_call("sendMessage", new)
-            assert "Soviet ends the soviet-combat phase" in reply.rendered
+            answered = "Soviet ends the soviet-combat phase"  # the reply, and the post tells it
+            await w.until(
+                lambda: [
+                    c
+                    for c in api.sent("sendMessage", new)
+                    if c.params.get("reply_parameters") and answered in (c.rendered or "")
+                ],
+                "the answer to the order in the new group",
+            )
             await w.tg_posts(new, "turn 1, soviet-movement", since=since, photo=True)
             assert api.sent("sendMessage", old, ok=False)[0].status == 400
             # the game moved with the chat: it is played from the new group
@@ -184,7 +186,7 @@ def test_a_group_upgraded_to_a_supergroup_keeps_its_game_and_its_posts(tmp_path)
             assert mentioned(post, alice.id)
             await w.drained()
 
-    run(scenario())
+    E.run(scenario())
 
 
 # ---------------------------------------------------------------- every command, one by one

@@ -15,7 +15,6 @@ group and a Discord channel linked together (not a sandbox).
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from adjudicator.hells_gate import grammar
@@ -23,10 +22,6 @@ from adjudicator.hells_gate import orders as O
 from tests import e2e_support as E
 
 GROUP = E.TG_GROUP
-
-
-def run(coro, timeout: float = 90.0) -> None:
-    asyncio.run(asyncio.wait_for(coro, timeout))
 
 
 def first_attack(w: E.World, game: str) -> str:
@@ -112,4 +107,4 @@ def test_seats_rewinds_commitments_and_text_across_telegram_and_discord(tmp_path
                 assert "Refused: the message has 150 lines; at most 100 are read" in a.public
             assert w.store.count_rows(game) == rows
 
-    run(scenario())
+    E.run(scenario())

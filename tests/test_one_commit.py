@@ -1,20 +1,25 @@
 """One order through the chat service is one database transaction: the log rows, the snapshot,
-the deadline re-arm and the outbox rows (the after-phase post, or the mirror to a linked chat)
-commit together, or not at all."""
+the deadline re-arm and the outbox rows (the after-phase post, or the mirror to a linked chat,
+and the private message of the speaker's own lines) commit together, or not at all."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import event
 
+from app import outbox as outbox_in
+from app import submit
+from app.messages import Outgoing
 from app.service import GameService
+from bots import outbox
 from bots.chat import ChatService
 from bots.clock import FakeClock
 from storage import Store, clocks
 from storage import outbox as outbox_rows
-from tests.test_chat_service import TG_GROUP, Chat, started
+from tests.test_chat_service import TG_GROUP, Chat, game_of, started
 
 
 class Commits:
@@ -119,3 +124,71 @@ def test_an_order_reads_once_before_its_transaction_and_nothing_after(chat):
     reads = [s for s in said[:begin] if s.startswith("SELECT")]
     assert len(reads) == 1, said  # the binding with the languages (storage/chat_languages.py)
     assert said.count("COMMIT") == 1 and said[-1] == "COMMIT", said  # nothing read after it
+
+
+# -- the speaker's own private line (a drawn card): in the order's transaction
+
+
+def stalins_war(chat: ChatService) -> tuple[Chat, str]:
+    """A started Stalin's War game in a Telegram group: user 1 plays Axis, user 2 Soviet."""
+    tg = Chat(chat, "telegram", TG_GROUP)
+    assert "New game" in tg.text(1, "new stalins-war")
+    assert "now plays axis" in tg.text(1, "join axis")
+    assert "now plays soviet" in tg.text(2, "join soviet")
+    tg.say(1, "start")
+    return tg, game_of(chat, tg)
+
+
+def mine(store: Store, game: str) -> list[dict]:
+    """The private messages to user 1 (his hand), as outbox rows."""
+    rows = outbox_rows.select_rows(store, game=game)
+    return [r for r in rows if r["lane"] == "dm:1" and "Your hand" in r["text"]]
+
+
+async def deliver(store: Store, clock: FakeClock) -> list[tuple[str, str]]:
+    """Every due row of the outbox, through a recording sender: (lane, text) delivered."""
+    clock.advance(timedelta(minutes=1))  # past the hold that lets a direct reply go first
+    delivered: list[tuple[str, str]] = []
+
+    async def send(out: Outgoing, **_: object) -> None:
+        delivered.append((outbox_in.lane_of(out), out.text))
+
+    sender = outbox.OutboxSender(store, {"telegram": send}, clock, owner="test")
+    while outbox.rows(store, status=outbox.PENDING):
+        await sender.step()
+        await asyncio.gather(*(task for _, task in sender.inflight.values()))
+    return delivered
+
+
+def test_the_speakers_private_line_is_written_in_the_orders_one_commit(chat):
+    tg, game = stalins_war(chat)
+    commits = Commits(chat.store)
+    incoming = tg.incoming(1, "draw")
+    (answer,) = chat.handle(incoming)
+    assert commits.n == 1, "the order and the private message to its speaker: one commit"
+    assert "draws 6 card(s)" in answer.text and "Your hand" not in answer.text
+    assert not answer.private  # the group's answer; the hand goes by private message
+    (row,) = mine(chat.store, game)
+    assert row["dedupe_key"].startswith(f"{incoming.message_id}:mine|")
+    assert row["fallback_chat_id"] == TG_GROUP  # told there, without the hand, if DMs are closed
+    chat.handle(incoming)  # a redelivery: answered again, nothing written again
+    assert len(mine(chat.store, game)) == 1
+    delivered = asyncio.run(deliver(chat.store, chat.clock))
+    assert [text for lane, text in delivered if lane == "dm:1" and "Your hand" in text]
+
+
+def test_a_failure_after_the_commit_loses_neither_the_order_nor_the_private_line(chat, monkeypatch):
+    tg, game = stalins_war(chat)
+    rows = chat.store.count_rows(game)
+
+    def failing() -> None:
+        raise RuntimeError("injected after the commit")
+
+    monkeypatch.setattr(submit.outbox_rows, "notify", failing)
+    (answer,) = tg.say(1, "draw")
+    assert "could not be handled" in answer.text  # the failure is answered ...
+    monkeypatch.undo()
+    assert chat.store.count_rows(game) > rows  # ... but the order stands
+    (row,) = mine(chat.store, game)  # and so does his hand, to be sent
+    delivered = asyncio.run(deliver(chat.store, chat.clock))
+    assert (row["lane"], row["text"]) in delivered

@@ -35,7 +35,8 @@ a `Via` header (without it discord.py assumes a Cloudflare ban and does not retr
 
 Knobs and records: `rate_limit_next(...)` makes the next create-message answer 429; `calls` holds every
 REST call (including the 429s), `sent` every message that was delivered (channel id, content,
-attachment bytes, flags, effective ephemerality); `wait_for_sent(...)` waits for deliveries.
+attachment bytes, flags, effective ephemerality); `wait_for_sent(...)` waits for deliveries, and
+the event `answered()` is set as each REST call is answered.
 
 Use:  async with FakeDiscord() as fake:  (patches discord.http.Route.BASE and
 DiscordWebSocket.DEFAULT_GATEWAY while it runs, restores them on exit).
@@ -181,6 +182,7 @@ class FakeDiscord:
         self._rate_limits: list[tuple[str, float, bool]] = []  # (kind, retry_after, via)
         self._conns: list[_Conn] = []
         self._changed = asyncio.Condition()
+        self._answered = asyncio.Event()  # set, then replaced, as each REST call is answered
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
         self.port = 0
@@ -383,6 +385,12 @@ class FakeDiscord:
         self._interactions[iid] = _Interaction(iid, token, ch, user["id"])
         await self._dispatch(await self._conn_for(shard), "INTERACTION_CREATE", payload)
         return payload
+
+    def answered(self) -> asyncio.Event:
+        """An event set once the next REST call has been answered (a message delivered or
+        refused). Take it, look at `sent`, then wait on it (no await in between): no delivery
+        is missed."""
+        return self._answered
 
     async def wait_for_sent(
         self,
@@ -704,6 +712,8 @@ class FakeDiscord:
                 {"message": refusal.message, "code": refusal.code}, refusal.status
             )
         call.status = response.status
+        self._answered.set()  # the waiters of this call wake; later ones take a new event
+        self._answered = asyncio.Event()
         async with self._changed:
             self._changed.notify_all()
         return response

@@ -19,7 +19,8 @@ conversation with a user"), `migrate_group` (400 with migrate_to_chat_id, plus o
 service messages), `set_bot_member` (the bot's status and rights in a group: "member",
 "restricted" with some `can_send_*` false, "administrator", "left") and `set_group_permissions`
 (the rights of a group's plain members). A send the bot's rights do not allow answers 400 "not
-enough rights", as Telegram does. Every call, failed or not, is recorded in `calls`.
+enough rights", as Telegram does. Every call, failed or not, is recorded in `calls`; the event
+`answered()` is set as each is answered (a test waits on it rather than polling).
 """
 
 from __future__ import annotations
@@ -316,6 +317,7 @@ class FakeTelegramAPI:
         self._failures: list[tuple[str, Any, int, str]] = []  # (method, chat id, code, text)
         self.revoked = False  # True: every call answers 401 (a token revoked with @BotFather)
         self._changed = asyncio.Event()  # set when updates arrive or the server closes
+        self._answered = asyncio.Event()  # set, then replaced, as each call is answered
         self._closing = False
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -516,6 +518,11 @@ class FakeTelegramAPI:
             and c.ok == ok
         ]
 
+    def answered(self) -> asyncio.Event:
+        """An event set once the next call has been answered (a send recorded or refused).
+        Take it, look at `calls`, then wait on it (no await in between): no call is missed."""
+        return self._answered
+
     async def wait_for_call(
         self, method: str, chat_id: Any = None, *, count: int = 1, timeout: float = 5.0
     ) -> list[Call]:
@@ -537,6 +544,13 @@ class FakeTelegramAPI:
     # ---- the API
 
     async def _handle(self, request: web.Request) -> web.Response:
+        try:
+            return await self._answer(request)
+        finally:
+            self._answered.set()  # the waiters of this call wake; later ones take a new event
+            self._answered = asyncio.Event()
+
+    async def _answer(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.token or self.revoked:
             return _reply(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
         method = request.match_info["method"]
