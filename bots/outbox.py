@@ -16,7 +16,7 @@ Guarantees:
   1 s, 2 s, 4 s ... at most 5 min, `max_attempts` times; `Undeliverable` fails at once. A partial
   send's `parts_sent` is kept and passed back as `start_part`: a retry resumes after them.
 - A private message refused by the user's settings (`DmClosed`) waits instead, its group told
-  once without its content (bots/dm_wait.py).
+  once without its content, and is tried at once when its user is seen again (bots/dm_wait.py).
 - Several processes on one PostgreSQL database: a row is claimed (claimed_by / claimed_until, a
   lease renewed while the send lasts) before it is sent, so only one process sends it; a lane
   whose head row is claimed by another process is left to that process.
@@ -59,7 +59,7 @@ from sqlalchemy.engine import Connection
 from app import outbox as posts
 from app.messages import Outgoing
 from app.outbox import Row, dedupe_keys, lane_of
-from bots import retry
+from bots import dm_wait, retry
 from bots.dm_wait import DmWait
 from storage import Store
 from storage import outbox as sql
@@ -295,6 +295,7 @@ class OutboxSender:
         """Start sending every due lane head not in flight; the seconds until something is due
         (at most `poll`)."""
         now = self.now()
+        await self.dm.retry_seen_now(now)  # users seen again: what waits for them is due now
         for lane, (_, task) in list(self.inflight.items()):
             if task.done():
                 del self.inflight[lane]
@@ -322,6 +323,7 @@ class OutboxSender:
         entry = (asyncio.get_running_loop(), wake)
         with _senders_lock:
             _senders.append(entry)
+        dm_wait.attach(self.dm, wake_senders)
         try:
             while not stop_event.is_set():
                 wake.clear()
@@ -332,6 +334,7 @@ class OutboxSender:
                     delay = self.poll
                 await self._wait(delay, wake, stop_event)
         finally:
+            dm_wait.detach(self.dm)
             with _senders_lock:
                 _senders.remove(entry)
             await self._drain()

@@ -64,6 +64,7 @@ from bots.platforms.common import hosts_a_game
 from bots.platforms.telegram_checks import check_at_startup, note_for, set_menu
 from bots.platforms.telegram_config import TelegramConfig, WebhookWithoutSecret, api_urls
 from bots.platforms.telegram_flow import PerChatProcessor, rate_limiter
+from bots.platforms.telegram_poll import UPDATES, PollWatch
 from bots.platforms.telegram_send import (
     CAPTION_LIMIT,
     PLATFORM,
@@ -146,9 +147,10 @@ class TelegramBot(TelegramSender):
     chats: Callable[[], list[tuple[str, str]]] | None = None
     # a direct reply that could not be sent (network, 5xx, 403, a 429 past its retries) is
     # handed to this callback (the durable outbox in `pbem serve`): (outgoing, key, parts_sent,
-    # fallback_chat_id, as_document). None: logged and dropped.
-    fallback: Callable[[Outgoing, str, int, str | None, bool], Awaitable[Any]] | None = None
+    # fallback_chat_id, as_document, the error: a 429's wait in it). None: logged and dropped.
+    fallback: Callable[..., Awaitable[Any]] | None = None
     app: Application = field(init=False)
+    poll: PollWatch = field(init=False, default_factory=PollWatch)  # 409s (telegram_poll.py)
     startup_notes: list[str] = field(init=False, default_factory=list)
     _names: dict[str, str] = field(init=False, default_factory=dict)  # user id -> display name
     _migrated: dict[str, str] = field(init=False, default_factory=dict)  # old chat -> new chat
@@ -165,7 +167,7 @@ class TelegramBot(TelegramSender):
             .read_timeout(cfg.request_timeout)
             .write_timeout(cfg.request_timeout)
             .media_write_timeout(cfg.request_timeout)
-            .get_updates_read_timeout(cfg.poll_timeout + 10)
+            .get_updates_request(self.poll.request(cfg.poll_timeout + 10))
         )
         if cfg.base_url:
             api, files = api_urls(cfg.base_url, cfg.base_file_url)
@@ -205,8 +207,9 @@ class TelegramBot(TelegramSender):
                 assert self.app.updater is not None
                 await self.app.updater.start_polling(
                     timeout=dtm.timedelta(seconds=self.config.poll_timeout),
-                    allowed_updates=[Update.MESSAGE],
+                    allowed_updates=UPDATES,
                     drop_pending_updates=False,  # orders sent while we were down still count
+                    error_callback=self.poll.on_error,
                 )
         except BaseException:
             await self.stop()
@@ -223,6 +226,7 @@ class TelegramBot(TelegramSender):
         when one before it fails (a dead bot, e.g. after a revoked token, fails some)."""
         try:
             if self.app.updater is not None and self.app.updater.running:
+                self.poll.before_stop(self.app.updater)
                 await self.app.updater.stop()
         except Exception:
             log.warning("telegram: stopping the updater failed", exc_info=True)
@@ -250,7 +254,8 @@ class TelegramBot(TelegramSender):
         if not self.app.running:
             return False
         task = self.polling()
-        return self.config.webhook_url is not None or (task is not None and not task.done())
+        polls = task is not None and not task.done() and self.poll.conflict is None
+        return self.config.webhook_url is not None or polls
 
     async def _start_webhook(self) -> None:
         self._webhook_runner = await serve_webhook(self.app, self.config)  # stop() cleans it up
@@ -325,8 +330,8 @@ class TelegramBot(TelegramSender):
             return
         parts = getattr(exc, "parts_sent", 0) or 0
         log.warning("telegram: %s not delivered (%s); handed to the outbox", key, exc)
-        try:
-            await self.fallback(out, key, parts, chat_id, full)
+        try:  # the error: after a 429 the outbox waits its retry_after
+            await self.fallback(out, key, parts, chat_id, full, exc)
         except Exception:
             log.exception("could not hand %s to the outbox", key)
 

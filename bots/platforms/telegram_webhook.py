@@ -9,6 +9,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bots.platforms.telegram_config import TelegramConfig
+from bots.platforms.telegram_poll import UPDATES
 
 
 async def serve_webhook(app: Application, cfg: TelegramConfig) -> Any:
@@ -44,5 +45,5 @@ async def register_webhook(app: Application, cfg: TelegramConfig) -> None:
     """Tell Telegram to push the updates (messages only) to `cfg.webhook_url`."""
     assert cfg.webhook_url
     await app.bot.set_webhook(
-        cfg.webhook_url, allowed_updates=[Update.MESSAGE], secret_token=cfg.webhook_secret
+        cfg.webhook_url, allowed_updates=UPDATES, secret_token=cfg.webhook_secret
     )
