@@ -446,6 +446,7 @@ class FakeTelegramAPI:
         """The user changed the bot's membership of his private chat (`my_chat_member`):
         "member" when he pressed Start or unblocked the bot, "kicked" when he blocked it."""
         user = self.users.get(user_id) or {"id": user_id, "is_bot": False, "first_name": "User"}
+
         def member(status: str) -> dict[str, Any]:
             kicked = {"until_date": 0} if status == "kicked" else {}
             return {"status": status, "user": self._bot_user(), **kicked}
