@@ -151,7 +151,7 @@ def telegram_fault(bot: Any) -> tuple[str, str] | None:
     conflict = bot.poll.conflict
     if conflict is None:
         return None
-    return ("conflict", explain(StartFailed("the Telegram bot polls in conflict", conflict)))
+    return ("conflict", explain(StartFailed("another process polls the Telegram token", conflict)))
 
 
 def discord_front(config: Config, chat: Any, store: Any) -> Supervised:
