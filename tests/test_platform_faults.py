@@ -242,3 +242,27 @@ def test_a_waiting_discord_dm_is_sent_on_its_players_next_message(tmp_path):
                 assert dm.recipient_id == carol["id"]
 
     run(scenario())
+
+
+def test_the_outbox_waits_the_retry_after_of_a_discord_429_it_did_not_wait_out():
+    """discord.py raises a 429 it will not retry (no Via header: a Cloudflare ban, it assumes)
+    as a bare HTTPException: the wait is read from the response's headers, as Discord sends them."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from app.outbox import Row
+    from bots import retry
+
+    headers = {"Retry-After": "37", "X-RateLimit-Reset-After": "36.5"}
+    response = SimpleNamespace(status=429, reason="Too Many Requests", headers=headers)
+    error = discord.HTTPException(response, {"message": "You are being rate limited."})
+    now = datetime(2030, 1, 1, tzinfo=UTC)
+    out = Outgoing("discord", "1", "a post")
+    row = Row(1, None, "1", "pending", 0, 0, 0, now, None, None, None, out)
+    limits = retry.Limits(max_attempts=12, max_waits=100, base_backoff=1.0, max_backoff=300.0)
+    values = retry.after_failure(row, error, now, limits)
+    assert values["next_attempt_at"] == now + timedelta(seconds=37)
+    assert values["waits"] == 1 and "attempts" not in values
+    del headers["Retry-After"]
+    assert retry.retry_after(error) == 36.5
