@@ -10,15 +10,21 @@ the bot, on Discord he does not accept direct messages from server members).
   `fallback_chat_id`, on the same platform) is told ONCE per user and period of failing, without
   the content: a public outbox row deduped by the user and the first failing row.
 - A private message to the user that goes through ends the period (`DmWait.delivered`).
+- The user seen again (`seen(platform, user)`: any update from him on that platform, or on
+  Telegram his pressing Start or unblocking the bot, told by the adapters): his waiting rows are
+  tried at once (`DmWait.retry_seen`, at the sender's next step, which `seen` wakes), not at the
+  next retry of the timer. `seen` costs no database work on the adapter's path.
 - `notes(store, [(user, name)])`: the warning `join`, `seat` and `start` add for a player whose
   private messages are known to fail.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,11 +37,13 @@ from bots import retry
 from bots.platforms.common import DmClosed
 from storage import Store, chat_store
 from storage import outbox as sql
+from storage.outbox_wake import retry_waiting
 
 log = logging.getLogger("bots.outbox")
 
 DM_BASE_BACKOFF = 60.0  # seconds before the first retry of a refused private message
 DM_MAX_BACKOFF = 1800.0
+WAITING_ERROR = f"{DmClosed.__name__}:"  # how a row that waits for its user's DMs ends its error
 NOTICE = (
     "A private message for {mention} could not be delivered: open a private chat with the bot "
     "({how}), and it will be sent."
@@ -114,6 +122,9 @@ class DmWait:
         self.bot_names = dict(bot_names or {})
         self.base = base
         self.cap = cap
+        self.wake: Callable[[], Any] | None = None  # wakes the sender (set while it runs)
+        self._seen: set[tuple[str, str]] = set()  # (platform, user) seen since the last step
+        self._lock = threading.Lock()
 
     def after_failure(
         self, row: Row, exc: BaseException, now: datetime, limits: retry.Limits
@@ -143,6 +154,33 @@ class DmWait:
         if sql.clear_dm_failure(self.store, out.platform, out.user_id):
             log.info("private messages to %s %s are delivered again", out.platform, out.user_id)
 
+    # ---- the user seen again
+    def saw(self, platform: str, user: str) -> None:
+        """`user` was seen on `platform` (any thread): his waiting rows are tried at once."""
+        if platform not in self.senders:
+            return
+        with self._lock:
+            new = (platform, user) not in self._seen
+            self._seen.add((platform, user))
+        if new and self.wake is not None:
+            self.wake()
+
+    async def retry_seen_now(self, now: datetime) -> None:
+        """`retry_seen` in a worker thread, when a user was seen."""
+        if self._seen:
+            await asyncio.to_thread(self.retry_seen, now)
+
+    def retry_seen(self, now: datetime) -> list[int]:
+        """Make the rows waiting for the users seen since the last call due `now` (the
+        sender's step, in a worker thread); their ids."""
+        with self._lock:
+            seen, self._seen = self._seen, set()
+        lanes = [(platform, f"dm:{user}") for platform, user in seen]
+        ids = retry_waiting(self.store, lanes, now, WAITING_ERROR)
+        if ids:
+            log.info("outbox rows %s: their user was seen again; tried now", ids)
+        return ids
+
     def _bot(self, platform: str) -> str | None:
         send = self.senders.get(platform)
         return self.bot_names.get(platform) or (bot_name(send) if send else None)
@@ -170,4 +208,44 @@ class DmWait:
         return chat_store.user_names(self.store, [key]).get(key) or t("you")
 
 
-__all__ = ["DM_BASE_BACKOFF", "DM_MAX_BACKOFF", "NOTE", "NOTICE", "DmWait", "how_to_open", "notes"]
+# -- the running senders' DmWaits, told by the adapters who is seen
+_running: list[DmWait] = []
+_running_lock = threading.Lock()
+
+
+def attach(wait: DmWait, wake: Callable[[], Any]) -> None:
+    """A sender runs with `wait`: `seen` reaches it, and `wake` wakes the sender."""
+    wait.wake = wake
+    with _running_lock:
+        _running.append(wait)
+
+
+def detach(wait: DmWait) -> None:
+    with _running_lock:
+        if wait in _running:
+            _running.remove(wait)
+    wait.wake = None
+
+
+def seen(platform: str, user: str) -> None:
+    """A user was seen on a platform (an update from him; Telegram: he started or unblocked the
+    bot): the private messages waiting for him are sent at once (any thread; no database)."""
+    with _running_lock:
+        waits = list(_running)
+    for wait in waits:
+        wait.saw(platform, user)
+
+
+__all__ = [
+    "DM_BASE_BACKOFF",
+    "DM_MAX_BACKOFF",
+    "NOTE",
+    "NOTICE",
+    "WAITING_ERROR",
+    "DmWait",
+    "attach",
+    "detach",
+    "how_to_open",
+    "notes",
+    "seen",
+]

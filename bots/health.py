@@ -2,6 +2,10 @@
 scheduler leader. `serve` answers `GET /healthz` on 127.0.0.1:PBEM_HEALTH_PORT (JSON; 200 when
 every bot is connected, 503 otherwise); `pbem health` asks it and prints the answer.
 
+A bot's state: "connected"; "reconnecting" (a Discord gateway connection dropped, discord.py
+reconnects); "conflict" (Telegram answers 409: another process polls the token); "connecting";
+"restarting" / "stopped" (bots/supervise.py); `last_error` says why when it is not connected.
+
     {"ok": true,
      "bots": {"telegram": {"connected": true, "state": "connected", "restarts": 0, ...}},
      "outbox": {"pending": 0, "failed": 0, "oldest_pending_seconds": null},

@@ -14,24 +14,21 @@ Guarantees:
   1 s, 2 s, 4 s ... at most 5 min, `max_attempts` times; `Undeliverable` fails at once. A partial
   send's `parts_sent` is kept and passed back as `start_part`: a retry resumes after them.
 - A private message refused by the user's settings (`DmClosed`) waits instead, its group told
-  once without its content (bots/dm_wait.py); so do a chat's posts it refuses for a permission
-  (`NoPermission`, bots/chat_wait.py).
+  once without its content, and is tried at once when its user is seen again (bots/dm_wait.py);
+  so do a chat's posts it refuses for a permission (`NoPermission`, bots/chat_wait.py).
 - Several processes on one PostgreSQL database: a row is claimed (claimed_by / claimed_until, a
-  lease renewed while the send lasts) before it is sent, so only one process sends it; a lane
-  whose head row is claimed by another process is left to that process.
+  lease renewed while the send lasts) before it is sent; a lane another process holds is its.
 
-Exactly once to the platform is impossible: a process that dies after the platform accepted a
-message and before its row is marked sent sends it again after the restart (once its lease,
-`LEASE`, expired): one Outgoing per lane, the row marked sent right after the adapter returns.
+Exactly once is impossible: a process that dies after the platform took a message and before
+its row is marked sent sends it again after the restart (once its `LEASE` expired).
 
 Senders: `async send(outgoing, *, start_part=0, fallback_chat_id=None, as_document=False,
-raise_dm_closed=True)`; only the keyword arguments a sender's signature accepts are passed.
+raise_dm_closed=True)`, passed only the keywords its signature accepts.
 
-Maps off the message path: a row may carry a `render` spec instead of an image (`render=`); the
-sender draws it (`renderer(game, spec) -> PNG bytes`, in a worker thread) and keeps the bytes in
-the row's `image` for a retry. No renderer, or one that fails: the text goes without the image.
+Maps off the message path: a row's `render` spec is drawn by `renderer(game, spec) -> PNG` in a
+worker thread, kept in the row's `image` for a retry; no renderer, or one that fails: text only.
 
-The SQL is storage/outbox.py; turning posts into rows (lanes, dedupe keys) is app/outbox.py.
+SQL: storage/outbox.py; posts into rows (lanes, dedupe keys): app/outbox.py.
 """
 
 from __future__ import annotations
@@ -54,7 +51,7 @@ from sqlalchemy.engine import Connection
 from app import outbox as posts
 from app.messages import Outgoing
 from app.outbox import Row, dedupe_keys, lane_of
-from bots import retry
+from bots import dm_wait, retry
 from bots.chat_wait import ChatWait
 from bots.dm_wait import DmWait
 from storage import Store
@@ -298,6 +295,7 @@ class OutboxSender:
         """Start sending every due lane head not in flight; the seconds until something is due
         (at most `poll`)."""
         now = self.now()
+        await self.dm.retry_seen_now(now)  # users seen again: what waits for them is due now
         for lane, (_, task) in list(self.inflight.items()):
             if task.done():
                 del self.inflight[lane]
@@ -325,6 +323,7 @@ class OutboxSender:
         entry = (asyncio.get_running_loop(), wake)
         with _senders_lock:
             _senders.append(entry)
+        dm_wait.attach(self.dm, wake_senders)
         try:
             while not stop_event.is_set():
                 wake.clear()
@@ -335,6 +334,7 @@ class OutboxSender:
                     delay = self.poll
                 await self._wait(delay, wake, stop_event)
         finally:
+            dm_wait.detach(self.dm)
             with _senders_lock:
                 _senders.remove(entry)
             await self._drain()

@@ -42,6 +42,28 @@ def permanent(exc: BaseException) -> bool:
     return status in (403, 404)
 
 
+def retry_after(exc: BaseException) -> float | None:
+    """The seconds a platform's 429 asked to wait, or None: an error's `retry_after` (our
+    `RetryLater`, PTB's `RetryAfter`, discord.py's `RateLimited`), else the Retry-After (or
+    X-RateLimit-Reset-After) header of a 429 response (a discord.py `HTTPException` it did not
+    wait out itself)."""
+    wait = getattr(exc, "retry_after", None)
+    if isinstance(wait, timedelta):
+        return wait.total_seconds()
+    if isinstance(wait, int | float):
+        return float(wait)
+    response = getattr(exc, "response", None)
+    if getattr(exc, "status", None) != 429 or response is None:
+        return None
+    headers = getattr(response, "headers", None) or {}
+    for name in ("Retry-After", "X-RateLimit-Reset-After"):
+        try:
+            return max(0.0, float(headers[name]))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return None
+
+
 def after_failure(row: Row, exc: BaseException, now: datetime, limits: Limits) -> dict:
     """The values to record on the row after `exc` (see the module doc)."""
     parts = max(row.parts_sent, getattr(exc, "parts_sent", 0) or 0)
@@ -50,15 +72,13 @@ def after_failure(row: Row, exc: BaseException, now: datetime, limits: Limits) -
     if isinstance(exc, Undeliverable) or (not isinstance(exc, DeliveryError) and permanent(exc)):
         log.warning("outbox row %d undeliverable: %s", row.id, error)
         return done | {"status": FAILED}
-    retry_after = getattr(exc, "retry_after", None)
-    if isinstance(retry_after, timedelta):
-        retry_after = retry_after.total_seconds()
-    if retry_after is not None:
+    wait = retry_after(exc)
+    if wait is not None:
         waits = row.waits + 1
         if waits > limits.max_waits:
             return done | {"status": FAILED, "waits": waits}
-        log.info("outbox row %d: rate limited, retry in %gs", row.id, retry_after)
-        return done | {"waits": waits, "next_attempt_at": now + timedelta(seconds=retry_after)}
+        log.info("outbox row %d: rate limited, retry in %gs", row.id, wait)
+        return done | {"waits": waits, "next_attempt_at": now + timedelta(seconds=wait)}
     attempts = row.attempts + 1
     if attempts >= limits.max_attempts:
         log.error("outbox row %d failed after %d attempts: %s", row.id, attempts, error)
@@ -68,4 +88,4 @@ def after_failure(row: Row, exc: BaseException, now: datetime, limits: Limits) -
     return done | {"attempts": attempts, "next_attempt_at": now + timedelta(seconds=delay)}
 
 
-__all__ = ["Limits", "after_failure", "backoff", "permanent"]
+__all__ = ["Limits", "after_failure", "backoff", "permanent", "retry_after"]

@@ -17,7 +17,8 @@
   `join` both sides. Private answers (options, previews) are shown marked "[private to NAME]".
 
 Each bot starts on its own (bots/serve_bots.py): one that fails is told in one line and the
-others go on; none left is exit 1. Each is then watched (bots/supervise.py): a bot that dies
+others go on; none left is exit 1 (so is a start the platform refuses just after it returned:
+Telegram's 409 Conflict when another process polls the token). Each is then watched (bots/supervise.py): a bot that dies
 (a fatal gateway close, a revoked token) is restarted with backoff, or stops `serve` with exit 1
 (PBEM_ON_BOT_FAILURE). GET /healthz on 127.0.0.1:PBEM_HEALTH_PORT (bots/health.py, `pbem
 health`) says which bots are connected, the outbox backlog and the scheduler leader.
@@ -296,14 +297,24 @@ class _Run:
                 continue
             self.fronts[front.platform] = front
             self.running.append((front.platform, front.close))
-            watch = front.watch(self.stop, self._fatal)
-            self.tasks.append(asyncio.create_task(watch, name=f"watch-{front.platform}"))
         if wanted and not self.fronts:
             raise NoFrontEnd("no front end is left: " + "; ".join(failed))
+        for front in list(self.fronts.values()):  # once all started: a refusal sees the others
+            watch = front.watch(self.stop, self._fatal, self._refused)
+            self.tasks.append(asyncio.create_task(watch, name=f"watch-{front.platform}"))
 
     def _fatal(self, line: str) -> None:
         self.fatal = line
         self.stop.set()
+
+    def _refused(self, front: Supervised, line: str) -> None:
+        """A start the platform refused after it returned (a Telegram 409): as a failed start,
+        one line, the others go on; none left stops serve (exit 1, that line)."""
+        self.fronts.pop(front.platform, None)
+        if not self.fronts:
+            self._fatal(line)
+            return
+        log.error("%s", line)
 
     async def _start_health(self) -> None:
         port = self.config.health_port

@@ -18,6 +18,16 @@ class StartFailed(Exception):
         self.what, self.cause, self.check = what, cause, check
 
 
+class StartRefused(Exception):
+    """A bot that started, but whose start the platform refused soon after (Telegram: a 409
+    Conflict before its first update poll succeeded, another process polls the token): a failed
+    start, told and handled as one (bots/supervise.py); `cause` is the platform's error."""
+
+    def __init__(self, cause: BaseException):
+        super().__init__(str(cause))
+        self.cause = cause
+
+
 def _short(exc: BaseException, limit: int = 160) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -96,4 +106,4 @@ def explain(exc: BaseException) -> str:
     return f"{what}: {advice}"
 
 
-__all__ = ["StartFailed", "explain"]
+__all__ = ["StartFailed", "StartRefused", "explain"]

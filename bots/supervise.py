@@ -9,6 +9,12 @@ the rest of the bot running) is reported in one line and then, as PBEM_ON_BOT_FA
   answers `RetryLater`) and `/healthz` shows the bot as restarting;
 - `stop`: `pbem serve` stops and exits 1 (a process manager restarts it, or a host looks).
 
+A start the platform refuses soon after it returned (`StartRefused`: Telegram's 409 Conflict
+before the first update poll succeeded, another process polls the token) is a failed start,
+whatever the policy: told in one line like any failed start, the bot stopped, and `serve` exits 1
+when no other bot is left. A bot that runs but is not connected (a Discord gateway reconnecting,
+a Telegram poll in conflict) says why in `Started.fault`: `/healthz` shows it (503).
+
 Never a silent half-running process.
 """
 
@@ -23,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.platforms.common import RetryLater
-from bots.startup import StartFailed, explain
+from bots.startup import StartFailed, StartRefused, explain
 
 log = logging.getLogger("pbem.serve")
 
@@ -40,6 +46,9 @@ class Started:
     stop: Callable[[], Awaitable[Any]]
     connected: Callable[[], bool]
     label: str = ""  # for the log: "mode=polling bot=@name"
+    # while running but not connected: (state, why), e.g. ("reconnecting", "the gateway ..."),
+    # or None when the bot does not know why
+    fault: Callable[[], tuple[str, str] | None] = lambda: None
 
 
 @dataclass
@@ -74,14 +83,15 @@ class Supervised:
         return self.current is not None and self.current.connected()
 
     def status(self) -> dict[str, Any]:
-        state = self.state
+        state, error = self.state, self.last_error
         if state == "connected" and not self.connected():
-            state = "connecting"
+            fault = self.current.fault() if self.current is not None else None
+            state, error = fault or ("connecting", error)
         return {
             "connected": state == "connected",
             "state": state,
             "restarts": self.restarts,
-            "last_error": self.last_error,
+            "last_error": error,
         }
 
     async def first_start(self) -> None:
@@ -96,12 +106,22 @@ class Supervised:
         self.current, self.state = started, "connected"
         self._accepts = _accepted(started.send)
 
-    async def watch(self, stop: asyncio.Event, fatal: Callable[[str], None]) -> None:
+    async def watch(
+        self,
+        stop: asyncio.Event,
+        fatal: Callable[[str], None],
+        refused: Callable[[Supervised, str], None] | None = None,
+    ) -> None:
         """Until `stop`: wait for the bot's death, then restart it (with backoff) or call
-        `fatal` with the one line that says why (policy stop)."""
+        `fatal` with the one line that says why (policy stop). A refused start (StartRefused)
+        stops the bot and calls `refused` (default: `fatal`) with its one line."""
         while not stop.is_set() and self.current is not None:
             error = await _first(self.current.died(), stop)
             if stop.is_set():
+                return
+            if isinstance(error, StartRefused):
+                line = await self._refused(error)
+                (refused or (lambda _front, why: fatal(why)))(self, line)
                 return
             line = explain(StartFailed(f"{self.what} stopped", error or RuntimeError("it ended")))
             self.last_error = line
@@ -116,6 +136,15 @@ class Supervised:
             self.state = "restarting"
             log.error("%s; restarting it", line)
             await self._restart(stop)
+
+    async def _refused(self, error: StartRefused) -> str:
+        line = explain(StartFailed(f"{self.what} did not start", error.cause))
+        self.state, self.last_error = "stopped", line
+        dead, self.current = self.current, None
+        if dead is not None:
+            with contextlib.suppress(Exception):
+                await dead.stop()
+        return line
 
     async def _restart(self, stop: asyncio.Event) -> None:
         delay = self.first_delay

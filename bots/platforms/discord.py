@@ -140,8 +140,8 @@ class _PbemBotMixin:
     ):
         super().__init__(**options)
         # a direct reply that could not be sent goes here (the durable outbox in `pbem serve`):
-        # (outgoing, key). None: logged and dropped.
-        self.fallback: Callable[[Outgoing, str], Awaitable[Any]] | None = None
+        # (outgoing, key, the error). None: logged and dropped.
+        self.fallback: Callable[[Outgoing, str, Exception], Awaitable[Any]] | None = None
         self.chat_locks: dict[str, asyncio.Lock] = {}  # one chat's updates in order
         self._pbem_init(
             service, defer_after=defer_after, sync_commands=sync_commands, sync_guild=sync_guild

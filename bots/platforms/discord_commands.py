@@ -152,14 +152,15 @@ async def _handle_message(
 async def reply_later(
     bot: PbemBot | ShardedPbemBot, out: Outgoing, key: str, exc: Exception
 ) -> None:
-    """A direct reply that failed: to the durable outbox (`bot.fallback`), which retries it, so
-    that the answer to an applied order is never lost."""
+    """A direct reply that failed: to the durable outbox (`bot.fallback`, given the error: after
+    a 429 the row waits its retry_after), which retries it, so that the answer to an applied
+    order is never lost."""
     if bot.fallback is None:
         log.error("could not deliver %s: %s", key, exc)
         return
     log.warning("discord: %s not delivered (%s); handed to the outbox", key, exc)
     try:
-        await bot.fallback(out, key)
+        await bot.fallback(out, key, exc)
     except Exception:
         log.exception("could not hand %s to the outbox", key)
 

@@ -14,13 +14,10 @@ Commands: `/order <text>` and `/o <text>` carry order-language text; `/map`, `/s
 `/attack C6 with 20tk` works). In groups `/cmd@thisbot` is handled and `/cmd@otherbot` ignored.
 In a private chat plain text (no slash) is an order too.
 
-Updates arrive by **long polling** by default: nothing to expose, works behind NAT, one process
-per bot token (a second poller gets 409 Conflict). **Webhook mode** (`webhook_url` set, env
-TELEGRAM_WEBHOOK_URL) is for deployments with a public HTTPS endpoint: Telegram pushes each update
-to that URL (no polling traffic, lower latency, the receiving process can sit behind a load
-balancer); the adapter registers the URL with `setWebhook` and serves it with a small aiohttp
-server on `webhook_listen:webhook_port` (TLS terminated by a reverse proxy in front of it).
-`TELEGRAM_BASE_URL` points the bot at a self-hosted Bot API server (larger files, lower latency).
+Updates arrive by **long polling** by default (nothing to expose; one process per token: a second
+poller gets 409 Conflict, bots.platforms.telegram_poll), or by **webhook** (`webhook_url`, env
+TELEGRAM_WEBHOOK_URL: Telegram pushes each update to a public HTTPS endpoint served by
+bots.platforms.telegram_webhook). `TELEGRAM_BASE_URL` points at a self-hosted Bot API server.
 
 Updates of different chats are handled concurrently, those of one chat in order, under Telegram's
 limits (bots.platforms.telegram_flow); a direct reply that cannot be sent goes to `fallback` (the
@@ -66,7 +63,8 @@ from bots.platforms.common import hosts_a_game
 from bots.platforms.telegram_checks import check_at_startup, note_for, set_menu
 from bots.platforms.telegram_config import TelegramConfig, WebhookWithoutSecret, api_urls
 from bots.platforms.telegram_flow import PerChatProcessor, rate_limiter
-from bots.platforms.telegram_members import UPDATES, on_my_chat_member
+from bots.platforms.telegram_members import on_my_chat_member
+from bots.platforms.telegram_poll import UPDATES, PollWatch
 from bots.platforms.telegram_send import (
     CAPTION_LIMIT,
     PLATFORM,
@@ -79,6 +77,7 @@ from bots.platforms.telegram_text import (
     mention_v2,
     order_text,
     parse_command,
+    text_with_ids,
     to_markdown_v2,
     wants_full_resolution,
 )
@@ -123,19 +122,6 @@ class ChatService(Protocol):
     def handle(self, incoming: Incoming) -> list[Outgoing]: ...
 
 
-def text_with_ids(message: Message) -> str:
-    """The text with each text mention (a user with no @username, picked from the member list)
-    written `telegram:<id>`: how `seat <SIDE> <USER>` names that user."""
-    text = message.text or ""
-    spans = [e for e in message.entities or () if e.type == "text_mention" and e.user]
-    raw = text.encode("utf-16-le", "surrogatepass")  # offsets count UTF-16 code units; a lone
-    # surrogate is data too (the chat service replaces it), never an error here
-    for e in sorted(spans, key=lambda e: -e.offset):
-        uid = f"telegram:{e.user.id}".encode("utf-16-le")  # type: ignore[union-attr]
-        raw = raw[: 2 * e.offset] + uid + raw[2 * (e.offset + e.length) :]
-    return raw.decode("utf-16-le", "surrogatepass")
-
-
 @dataclass(eq=False)
 class TelegramBot(TelegramSender):
     """The adapter: `app` is the real PTB Application, `send` (TelegramSender) the way out."""
@@ -149,10 +135,11 @@ class TelegramBot(TelegramSender):
     chats: Callable[[], list[tuple[str, str]]] | None = None
     # a direct reply that could not be sent (network, 5xx, 403, a 429 past its retries) is
     # handed to this callback (the durable outbox in `pbem serve`): (outgoing, key, parts_sent,
-    # fallback_chat_id, as_document). None: logged and dropped.
-    fallback: Callable[[Outgoing, str, int, str | None, bool], Awaitable[Any]] | None = None
+    # fallback_chat_id, as_document, the error: a 429's wait in it). None: logged and dropped.
+    fallback: Callable[..., Awaitable[Any]] | None = None
     bot_back: Callable[[str], Any] | None = None  # added to a group again (telegram_members)
     app: Application = field(init=False)
+    poll: PollWatch = field(init=False, default_factory=PollWatch)  # 409s (telegram_poll.py)
     startup_notes: list[str] = field(init=False, default_factory=list)
     _names: dict[str, str] = field(init=False, default_factory=dict)  # user id -> display name
     _migrated: dict[str, str] = field(init=False, default_factory=dict)  # old chat -> new chat
@@ -169,7 +156,7 @@ class TelegramBot(TelegramSender):
             .read_timeout(cfg.request_timeout)
             .write_timeout(cfg.request_timeout)
             .media_write_timeout(cfg.request_timeout)
-            .get_updates_read_timeout(cfg.poll_timeout + 10)
+            .get_updates_request(self.poll.request(cfg.poll_timeout + 10))
         )
         if cfg.base_url:
             api, files = api_urls(cfg.base_url, cfg.base_file_url)
@@ -213,6 +200,7 @@ class TelegramBot(TelegramSender):
                     timeout=dtm.timedelta(seconds=self.config.poll_timeout),
                     allowed_updates=UPDATES,
                     drop_pending_updates=False,  # orders sent while we were down still count
+                    error_callback=self.poll.on_error,
                 )
         except BaseException:
             await self.stop()
@@ -229,6 +217,7 @@ class TelegramBot(TelegramSender):
         when one before it fails (a dead bot, e.g. after a revoked token, fails some)."""
         try:
             if self.app.updater is not None and self.app.updater.running:
+                self.poll.before_stop(self.app.updater)
                 await self.app.updater.stop()
         except Exception:
             log.warning("telegram: stopping the updater failed", exc_info=True)
@@ -256,7 +245,8 @@ class TelegramBot(TelegramSender):
         if not self.app.running:
             return False
         task = self.polling()
-        return self.config.webhook_url is not None or (task is not None and not task.done())
+        polls = task is not None and not task.done() and self.poll.conflict is None
+        return self.config.webhook_url is not None or polls
 
     async def _start_webhook(self) -> None:
         self._webhook_runner = await serve_webhook(self.app, self.config)  # stop() cleans it up
@@ -331,8 +321,8 @@ class TelegramBot(TelegramSender):
             return
         parts = getattr(exc, "parts_sent", 0) or 0
         log.warning("telegram: %s not delivered (%s); handed to the outbox", key, exc)
-        try:
-            await self.fallback(out, key, parts, chat_id, full)
+        try:  # the error: after a 429 the outbox waits its retry_after
+            await self.fallback(out, key, parts, chat_id, full, exc)
         except Exception:
             log.exception("could not hand %s to the outbox", key)
 

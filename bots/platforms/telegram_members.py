@@ -1,7 +1,7 @@
 """The bot's own membership of a Telegram chat (`my_chat_member` updates): when the bot is
 added to a group again (after it was removed, or only muted), the posts that waited for that
 group (bots/chat_wait.py) are sent at once: `TelegramBot.bot_back(chat id)` is called.
-Polling (and the webhook) ask for these updates (`UPDATES`)."""
+Polling (and the webhook) ask for these updates (`telegram_poll.UPDATES`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from telegram import ChatMember, Update
 
 log = logging.getLogger("bots.platforms.telegram")
 
-UPDATES = [Update.MESSAGE, Update.MY_CHAT_MEMBER]  # the updates the bot asks Telegram for
+
 PRESENT = (ChatMember.MEMBER, ChatMember.ADMINISTRATOR, ChatMember.OWNER, ChatMember.RESTRICTED)
 
 
@@ -33,4 +33,4 @@ async def on_my_chat_member(bot: Any, update: Update, context: Any) -> None:
             log.exception("telegram: could not send the posts waiting for chat %s", chat)
 
 
-__all__ = ["PRESENT", "UPDATES", "on_my_chat_member"]
+__all__ = ["PRESENT", "on_my_chat_member"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from telegram import Message
 from telegram.helpers import escape_markdown
 
 ORDER_COMMANDS = ("order", "o")
@@ -85,3 +86,16 @@ def _inline_markdown_v2(line: str) -> str:
 def mention_v2(user_id: str | int, name: str) -> str:
     """An inline mention that pings the user even without a username."""
     return f"[{escape_markdown(name, version=2)}](tg://user?id={int(user_id)})"
+
+
+def text_with_ids(message: Message) -> str:
+    """The text with each text mention (a user with no @username, picked from the member list)
+    written `telegram:<id>`: how `seat <SIDE> <USER>` names that user."""
+    text = message.text or ""
+    spans = [e for e in message.entities or () if e.type == "text_mention" and e.user]
+    raw = text.encode("utf-16-le", "surrogatepass")  # offsets count UTF-16 code units; a lone
+    # surrogate is data too (the chat service replaces it), never an error here
+    for e in sorted(spans, key=lambda e: -e.offset):
+        uid = f"telegram:{e.user.id}".encode("utf-16-le")  # type: ignore[union-attr]
+        raw = raw[: 2 * e.offset] + uid + raw[2 * (e.offset + e.length) :]
+    return raw.decode("utf-16-le", "surrogatepass")

@@ -9,7 +9,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bots.platforms.telegram_config import TelegramConfig
-from bots.platforms.telegram_members import UPDATES
+from bots.platforms.telegram_poll import UPDATES
 
 
 async def serve_webhook(app: Application, cfg: TelegramConfig) -> Any:

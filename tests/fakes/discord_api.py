@@ -33,7 +33,9 @@ Pitfalls of the real library the fake honours (see ../shared/notes/libraries.md)
 `Content-Type: application/json` exactly; ids are real snowflakes; members carry `flags`; a 429 carries
 a `Via` header (without it discord.py assumes a Cloudflare ban and does not retry).
 
-Knobs and records: `rate_limit_next(...)` makes the next create-message answer 429; `calls` holds every
+Knobs and records: `rate_limit_next(...)` makes the next create-message answer 429;
+`drop_gateway()` / `restore_gateway()` cut the gateway as a network drop does, and let discord.py
+reconnect (RESUME) once restored; `calls` holds every
 REST call (including the 429s), `sent` every message that was delivered (channel id, content,
 attachment bytes, flags, effective ephemerality); `wait_for_sent(...)` waits for deliveries, and
 the event `answered()` is set as each REST call is answered.
@@ -141,6 +143,7 @@ class _Interaction:
 @dataclass
 class _Conn:
     ws: web.WebSocketResponse
+    request: web.Request | None = None
     shard_id: int = 0
     shard_count: int = 1
     intents: int = 0
@@ -181,6 +184,9 @@ class FakeDiscord:
         self._interactions: dict[str, _Interaction] = {}
         self._rate_limits: list[tuple[str, float, bool]] = []  # (kind, retry_after, via)
         self._conns: list[_Conn] = []
+        self._gateway_up = asyncio.Event()  # cleared: the network is down (`drop_gateway`)
+        self._gateway_up.set()
+        self.gateway_waiting = asyncio.Event()  # a connection waits for the network's return
         self._changed = asyncio.Condition()
         self._answered = asyncio.Event()  # set, then replaced, as each REST call is answered
         self._runner: web.AppRunner | None = None
@@ -206,6 +212,7 @@ class FakeDiscord:
         return self
 
     async def stop(self) -> None:
+        self._gateway_up.set()
         for conn in list(self._conns):
             with contextlib.suppress(Exception):
                 await conn.ws.close(code=1001)
@@ -254,6 +261,21 @@ class FakeDiscord:
         for conn in list(self._conns):
             with contextlib.suppress(Exception):
                 await conn.ws.close(code=code, message=b"closed by the fake")
+
+    async def drop_gateway(self) -> None:
+        """A network drop: every gateway connection is cut (its TCP connection aborted, no
+        close frame), and a new one is upgraded but sent no HELLO until `restore_gateway`;
+        `gateway_waiting` is set once one waits (discord.py is reconnecting)."""
+        self._gateway_up.clear()
+        self.gateway_waiting.clear()
+        for conn in list(self._conns):
+            transport = conn.request.transport if conn.request is not None else None
+            if transport is not None:
+                transport.abort()
+
+    def restore_gateway(self) -> None:
+        """The network is back: a waiting connection gets its HELLO (then RESUME -> RESUMED)."""
+        self._gateway_up.set()
 
     async def deny_bot(self, *flags: str) -> None:
         """Deny the bot these permissions (discord.Permissions flag names) in `#game` and the
@@ -613,9 +635,12 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        conn = _Conn(ws)
+        conn = _Conn(ws, request)
         self._conns.append(conn)
         try:
+            if not self._gateway_up.is_set():
+                self.gateway_waiting.set()
+                await self._gateway_up.wait()
             await self._send(conn, {"op": 10, "d": {"heartbeat_interval": 41250}})
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:

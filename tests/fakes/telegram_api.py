@@ -14,7 +14,9 @@ getMyCommands (the menu, kept in `commands`).
 Texts sent with parse_mode MarkdownV2 are parsed as Telegram does: a reserved character left
 unescaped is a 400 "can't parse entities", and the recorded `rendered` text and `entities` are what
 a user would see. Lengths are checked (4096 for a text, 1024 for a caption, after parsing).
-Knobs: `rate_limit_next` (429 with retry_after), `block_private` (403 "bot can't initiate
+Knobs: `rate_limit_next` (429 with retry_after), `start_conflict` (409 on getUpdates, as when
+another process polls the token), `push_private_member` (a user's Start / block / unblock of the
+bot: `my_chat_member`), `block_private` (403 "bot can't initiate
 conversation with a user"), `migrate_group` (400 with migrate_to_chat_id, plus optionally the two
 service messages), `set_bot_member` (the bot's status and rights in a group: "member",
 "restricted" with some `can_send_*` false, "administrator", "left") and `set_group_permissions`
@@ -48,6 +50,10 @@ STRING_FIELDS = {
     "ip_address",
 }
 RESERVED = set("_*[]()~`>#+-=|{}.!")
+CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is "
+    "running"
+)
 RIGHTS = (  # a group member's rights (ChatPermissions; a restricted member's too)
     "can_send_messages",
     "can_send_audios",
@@ -316,6 +322,7 @@ class FakeTelegramAPI:
         self._holds: list[Hold] = []  # calls held until the test releases them
         self._failures: list[tuple[str, Any, int, str]] = []  # (method, chat id, code, text)
         self.revoked = False  # True: every call answers 401 (a token revoked with @BotFather)
+        self.conflict = False  # True: getUpdates answers 409 (another process polls the token)
         self._changed = asyncio.Event()  # set when updates arrive or the server closes
         self._answered = asyncio.Event()  # set, then replaced, as each call is answered
         self._closing = False
@@ -427,6 +434,36 @@ class FakeTelegramAPI:
 
     def restore_token(self) -> None:
         self.revoked = False
+
+    def start_conflict(self) -> None:
+        """Another process polls the token: every getUpdates (a long poll waiting too, as
+        Telegram ends it) answers 409 "Conflict: terminated by other getUpdates request"."""
+        self.conflict = True
+        self._changed.set()
+
+    def end_conflict(self) -> None:
+        self.conflict = False
+
+    def push_private_member(self, user_id: int, status: str = "member", old: str = "kicked"):
+        """The user changed the bot's membership of his private chat (`my_chat_member`):
+        "member" when he pressed Start or unblocked the bot, "kicked" when he blocked it."""
+        user = self.users.get(user_id) or {"id": user_id, "is_bot": False, "first_name": "User"}
+
+        def member(status: str) -> dict[str, Any]:
+            kicked = {"until_date": 0} if status == "kicked" else {}
+            return {"status": status, "user": self._bot_user(), **kicked}
+
+        return self.push_update(
+            {
+                "my_chat_member": {
+                    "chat": self._chat(user_id, "private", "", user),
+                    "from": user,
+                    "date": int(time.time()),
+                    "old_chat_member": member(old),
+                    "new_chat_member": member(status),
+                }
+            }
+        )
 
     def block_private(self, user_id: int, *, never_seen: bool = False) -> None:
         """The user never started the bot: private messages to them answer 403 "bot can't
@@ -615,13 +652,15 @@ class FakeTelegramAPI:
     async def _api_getUpdates(self, call: Call) -> Any:
         if self.webhook is not None:
             raise FakeAPIError(409, "Conflict: can't use getUpdates method while webhook is active")
+        if self.conflict:
+            raise FakeAPIError(409, CONFLICT)
         offset = int(call.params.get("offset") or 0)
         limit = int(call.params.get("limit") or 100)
         timeout = float(call.params.get("timeout") or 0)
         if offset:  # confirms every update before `offset`
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
         deadline = time.monotonic() + timeout
-        while not self._updates and not self._closing and not self.revoked:
+        while not self._updates and not self._closing and not self.revoked and not self.conflict:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
@@ -632,6 +671,8 @@ class FakeTelegramAPI:
                 break
         if self.revoked:
             raise FakeAPIError(401, "Unauthorized")
+        if self.conflict:
+            raise FakeAPIError(409, CONFLICT)
         return self._updates[:limit]
 
     def _bot_user(self) -> dict[str, Any]:
