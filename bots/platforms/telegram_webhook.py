@@ -41,8 +41,10 @@ async def serve_webhook(app: Application, cfg: TelegramConfig) -> Any:
 
 
 async def register_webhook(app: Application, cfg: TelegramConfig) -> None:
-    """Tell Telegram to push the updates (messages only) to `cfg.webhook_url`."""
+    """Tell Telegram to push the updates (messages and button presses) to `cfg.webhook_url`."""
     assert cfg.webhook_url
     await app.bot.set_webhook(
-        cfg.webhook_url, allowed_updates=[Update.MESSAGE], secret_token=cfg.webhook_secret
+        cfg.webhook_url,
+        allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY],
+        secret_token=cfg.webhook_secret,
     )
