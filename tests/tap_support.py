@@ -35,6 +35,8 @@ class Tapper:
     given: list[tuple[str, str, str]] = field(default_factory=list)  # (side, text, how)
     compared: set[str] = field(default_factory=set)  # phases whose menu was compared
     presses: int = 0
+    tried: list[tuple[str, bool]] = field(default_factory=list)
+    legal_before: set[str] = field(default_factory=set)  # the side's legal orders, menu opened
 
     @property
     def api(self) -> Any:
@@ -108,22 +110,30 @@ class Tapper:
         return await self.options(user)
 
     # -- an order, by taps
-    async def order(self, side: str, policy: Policy, game: str) -> str:
-        """Open the side's menu and press until an order is given; the order's text."""
+    async def order(self, side: str, policy: Policy, game: str) -> tuple[str, bool]:
+        """Open the side's menu and press until an order is given: its text, and whether the
+        game took it (a built order the rules refuse is answered, and changes nothing)."""
         menu = await self.open_menu(side)
         self.compare(side, menu, game)
+        system, state = self.world.service.system(game), self.world.service.state(game)
+        self.legal_before = set(legal_texts(system, state, side))
         user = self.seats[side]
+        head = self.store.load(game, with_log=False).head_index
         for _ in range(60):
             keys = [k for k in menu.keys if not k["text"].startswith("«")]
-            key = policy(self, side, keys)
+            key = policy(self, side, keys) if keys else menu.keys[-1]
             tap = self.tap(key["callback_data"])
             since = len(self.api.calls)
             pressed = await self.press(menu, key, user)
             assert not pressed.answer.get("show_alert"), (key, pressed.answer)
             menus = [o for o in pressed.outs if o.keyboard is not None]
             if tap.kind == "order":
-                self.given.append((side, str(tap.payload["text"]), "key"))
-                return str(tap.payload["text"])
+                text = str(tap.payload["text"])
+                taken = self.store.load(game, with_log=False).head_index != head
+                self.tried.append((text, taken))
+                if taken:
+                    self.given.append((side, text, "key"))
+                return text, taken
             assert menus, (key, pressed.outs)
             menu = await self.menu_of(pressed.outs, since)
             if menus[0].keyboard.free:  # type: ignore[union-attr]
@@ -183,3 +193,43 @@ def free_line(prompt: str) -> str:
 
 def random_key(tapper: Tapper, side: str, keys: list[dict[str, Any]]) -> dict[str, Any]:
     return tapper.rng.choice(keys)
+
+
+@dataclass
+class Biased:
+    """A whole game's player: a key at random, but `end` only now and then while other keys
+    are offered (as the demo player), templates left aside except those in `wanted` (pressed
+    now and then until one of them gave an order)."""
+
+    wanted: set[str]
+    end_weight: float = 0.15
+    template_weight: float = 0.6
+    done_weight: float = 0.8  # in a template's builder: finish a list after its first name
+
+    plan: list[str] = field(default_factory=list)  # labels to press next, when offered
+    planner: Callable[[Tapper, str], list[str]] | None = None  # a plan, from a first menu
+
+    def __call__(self, tapper: Tapper, side: str, keys: list[dict[str, Any]]) -> dict[str, Any]:
+        rng = tapper.rng
+        if not self.plan and self.planner is not None and self.wanted:
+            if any(k["text"].startswith("✎ move") for k in keys) and rng.random() < 0.5:
+                self.plan = self.planner(tapper, side)
+        if self.plan:
+            step = self.plan.pop(0)
+            found = [k for k in keys if k["text"] == step or k["text"].startswith(step)]
+            if found:
+                return found[0]
+            self.plan = []
+        built = [k for k in keys if k["text"].startswith("✎")]
+        wanted = [k for k in built if k["text"][2:].split()[0] in self.wanted]
+        if wanted and rng.random() < self.template_weight:
+            return rng.choice(wanted)
+        keys = [k for k in keys if k not in built] or keys
+        done = [k for k in keys if k["text"] == "done"]
+        if done and rng.random() < self.done_weight:
+            return done[0]
+        ends = [k for k in keys if k["text"].split()[0] == "end"]
+        others = [k for k in keys if k not in ends]
+        if ends and (not others or rng.random() < self.end_weight):
+            return ends[0]
+        return rng.choice(others)
