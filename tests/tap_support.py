@@ -211,9 +211,9 @@ class Biased:
 
     def __call__(self, tapper: Tapper, side: str, keys: list[dict[str, Any]]) -> dict[str, Any]:
         rng = tapper.rng
-        if not self.plan and self.planner is not None and self.wanted:
-            if any(k["text"].startswith("✎ move") for k in keys) and rng.random() < 0.5:
-                self.plan = self.planner(tapper, side)
+        may_plan = not self.plan and self.planner is not None and self.wanted
+        if may_plan and any(k["text"].startswith("✎ move") for k in keys) and rng.random() < 0.5:
+            self.plan = self.planner(tapper, side)  # type: ignore[misc]
         if self.plan:
             step = self.plan.pop(0)
             found = [k for k in keys if k["text"] == step or k["text"].startswith(step)]

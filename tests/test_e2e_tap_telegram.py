@@ -79,9 +79,9 @@ def part_of_a_group(tapper: T.Tapper, side: str) -> list[str]:
     sc = system.scenario
     stacks: dict[str, list[str]] = {}
     for b in sc.blocks:
-        if sc.side_of(b) == side and state.at[b] and b not in state.moved:
-            if state.status[b] == ON_MAP:
-                stacks.setdefault(str(state.at[b]), []).append(b)
+        free = state.at[b] and b not in state.moved and state.status[b] == ON_MAP
+        if sc.side_of(b) == side and free:
+            stacks.setdefault(str(state.at[b]), []).append(b)
     for blocks in stacks.values():
         if len(blocks) >= 3:
             return ["✎ move", *sorted(blocks)[:2], "done"]
