@@ -58,7 +58,8 @@ class Tapper:
         update = self.api.push_message(
             "/options", chat_id=u.id, user_id=u.id, user_name=u.name, first_name=u.first
         )
-        _, outs = await self.world.recorder.answer(f"tg:{u.id}:{update['message']['message_id']}")
+        mid = f"tg:{u.id}:{update['message']['message_id']}"
+        _, outs = await self.world.recorder.answer(mid, 2)  # the text answer, then the menu
         return await self.menu_of(outs, since)
 
     async def press(self, call: Call, key: dict[str, Any], user: str) -> Pressed:

@@ -275,11 +275,12 @@ class TelegramTaps:
         raise ApplicationHandlerStop
 
     async def on_options(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A bare `/options`: the menu, privately. With words (`/options 20tk`) it is the
-        question the order language answers (left to the adapter)."""
+        """A bare `/options`: the order language's answer (what may act), then the menu, both
+        privately. With words (`/options 20tk`) it is the question alone (left to the adapter)."""
         incoming = self._incoming(update, OPTIONS)
         if incoming is None or context.args or self.taps is None:
             return
+        await self.bot._dispatch(update, OPTIONS)
         await self._options(incoming)
         raise ApplicationHandlerStop
 
