@@ -177,6 +177,10 @@ class Recorder:
     def chat_migrated(self, platform: str, old: str, new: str) -> None:
         self.chat.chat_migrated(platform, old, new)
 
+    @functools.cached_property
+    def taps(self) -> Any:  # playing by taps (bots/taps.py), as the adapters reach it
+        return TapsRecorder(self)
+
     async def answer(self, message_id: str, nth: int = 1) -> tuple[Incoming, list[Outgoing]]:
         """The service's answer to the message (`nth`: to its nth delivery)."""
         await until(
@@ -188,6 +192,29 @@ class Recorder:
         if isinstance(outs, BaseException):
             pytest.fail(f"the service crashed on {message_id}: {outs!r}")
         return self.incoming[message_id], outs
+
+
+class TapsRecorder:
+    """The chat service's taps as the adapters see them, recording each press's and each
+    menu's answer under the incoming's message id (as `Recorder.answer` reads them)."""
+
+    def __init__(self, recorder: Recorder):
+        self.recorder, self.taps = recorder, recorder.chat.taps
+        self.store = self.taps.store
+
+    def _record(self, incoming: Incoming, outs: list[Outgoing]) -> list[Outgoing]:
+        self.recorder.incoming[incoming.message_id] = incoming
+        self.recorder.answers.setdefault(incoming.message_id, []).append(outs)
+        return outs
+
+    def press(self, incoming: Incoming, token: str, values: Any = None) -> list[Outgoing]:
+        return self._record(incoming, self.taps.press(incoming, token, values))
+
+    def options(self, incoming: Incoming) -> list[Outgoing]:
+        return self._record(incoming, self.taps.options(incoming))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.taps, name)
 
 
 class Ahead:
@@ -274,7 +301,7 @@ class World:
             self.tg = TelegramBot(self.recorder, config, forward=self._forward)
             await self.tg.start()
             self._started.append(self.tg.stop)
-            self.senders["telegram"] = self.tg.send
+            self.senders["telegram"] = self.chat.taps.sending(self.tg.send)
         if self.fake is not None:
             for name in DC_NAMES:
                 self.fake.user(name)
@@ -285,7 +312,9 @@ class World:
             self.dc = dc.build_bot(self.recorder, guild_ready_timeout=0.05)
             await dc.start(self.dc, self.fake.token, ready_timeout=CEILING)
             self._started.append(functools.partial(dc.stop, self.dc))
-            self.senders["discord"] = functools.partial(dc.send_outgoing, self.dc)
+            self.senders["discord"] = self.chat.taps.sending(
+                functools.partial(dc.send_outgoing, self.dc)
+            )
         if self.run_sender:
             self.start_sender()
         self.scheduler = Scheduler(

@@ -566,7 +566,7 @@ def test_webhook_mode_receives_pushed_updates():
         async with running(webhook_url=url, webhook_port=port, webhook_secret="s3cret") as h:
             assert h.api.webhook == {
                 "url": url,
-                "allowed_updates": ["message", "my_chat_member"],  # Start / unblock: DMs go
+                "allowed_updates": ["message", "my_chat_member", "callback_query"],
                 "secret_token": "s3cret",
             }
             update = h.api.push_message("/status", chat_id=GROUP, user_id=ALICE)

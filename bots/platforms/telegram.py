@@ -71,6 +71,7 @@ from bots.platforms.telegram_send import (
     PRIVATE_NOTICE,
     TelegramSender,
 )
+from bots.platforms.telegram_taps import TelegramTaps
 from bots.platforms.telegram_text import (
     ORDER_COMMANDS,
     SHORT_COMMANDS,
@@ -144,6 +145,7 @@ class TelegramBot(TelegramSender):
     _names: dict[str, str] = field(init=False, default_factory=dict)  # user id -> display name
     _migrated: dict[str, str] = field(init=False, default_factory=dict)  # old chat -> new chat
     _webhook_runner: Any = field(init=False, default=None)
+    keyboards: TelegramTaps = field(init=False)  # buttons, presses, prompts (telegram_taps.py)
 
     def __post_init__(self) -> None:
         # httpx logs every request URL at INFO, and the URL holds the token.
@@ -168,6 +170,8 @@ class TelegramBot(TelegramSender):
         if cfg.rate_limit:
             builder = builder.rate_limiter(rate_limiter())
         self.app = builder.build()
+        self.keyboards = TelegramTaps(self)
+        self.app.add_handlers(self.keyboards.handlers(), group=-1)  # before those below
         only_messages = filters.UpdateType.MESSAGE  # edits of an order are not new orders
         self.app.add_handler(CommandHandler(ORDER_COMMANDS, self._on_command, only_messages))
         self.app.add_handler(CommandHandler(SHORT_COMMANDS, self._on_command, only_messages))

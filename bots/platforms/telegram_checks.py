@@ -16,19 +16,26 @@ from telegram import BotCommand, ChatMember
 from telegram.error import TelegramError
 from telegram.ext import Application
 
+from adjudicator.core.i18n import say, t
+from app.i18n import language
+
 log = logging.getLogger("bots.platforms.telegram")  # the adapter's one logger
 
 MENU = (
-    ("order", "Give an order or ask the game: /order attack C6 with 20tk"),
-    ("map", "The map of the game"),
-    ("status", "Turn, phase, whose move, pending decision"),
-    ("options", "The orders you may give now (sent privately)"),
-    ("help", "The commands, or /help <command>"),
-    ("new", "A new game in this group: /new <game system>"),
-    ("join", "Take a side: /join <side>"),
-    ("start", "Begin the game once every side has a player"),
-    ("deadline", "The deadlines of the game"),
+    ("order", t("Give an order or ask the game: /order attack C6 with 20tk")),
+    ("o", t("The same, short: /o attack C6 with 20tk (Russian words too)")),
+    ("options", t("The orders you may give now, as buttons (sent privately)")),
+    ("map", t("The map of the game")),
+    ("status", t("Turn, phase, whose move, pending decision")),
+    ("help", t("The commands, or /help <command>")),
+    ("new", t("A new game in this group: /new <game system>")),
+    ("join", t("Take a side: /join <side>")),
+    ("start", t("Begin the game once every side has a player")),
+    ("link", t("Play one game from several chats: /link, then /link <code> there")),
+    ("language", t("The language of this chat: /language ru or /language en")),
+    ("deadline", t("The deadlines of the game")),
 )
+MENU_LANGUAGES = ("ru",)  # besides the default (English) menu: one per language code
 # ChatPermissions / ChatMemberRestricted flag -> its name in Telegram's settings, and what fails
 NEEDED = {
     "can_send_messages": ("Send Messages", "no answer and no post reaches the group"),
@@ -38,10 +45,14 @@ NEEDED = {
 
 
 async def set_menu(app: Application) -> bool:
-    """Set the bot's command menu (what Telegram offers after "/"); False if Telegram refused
-    it (logged: the bot works without a menu)."""
+    """Set the bot's command menu (what Telegram offers after "/"): in English, and for each
+    of MENU_LANGUAGES the same Latin commands described in that language (a Russian client
+    shows the Russian one); False if Telegram refused it (logged: the bot works without it)."""
     try:
-        await app.bot.set_my_commands([BotCommand(name, text) for name, text in MENU])
+        for code in (None, *MENU_LANGUAGES):
+            said = language(code)
+            menu = [BotCommand(name, say(text, said)) for name, text in MENU]
+            await app.bot.set_my_commands(menu, language_code=code)
     except TelegramError as exc:
         log.warning("telegram: the command menu was not set: %s", exc)
         return False
@@ -114,4 +125,13 @@ async def check_at_startup(app: Application, chats: list[tuple[str, str]]) -> li
     return notes
 
 
-__all__ = ["MENU", "NEEDED", "advice", "check_at_startup", "missing", "note_for", "set_menu"]
+__all__ = [
+    "MENU",
+    "MENU_LANGUAGES",
+    "NEEDED",
+    "advice",
+    "check_at_startup",
+    "missing",
+    "note_for",
+    "set_menu",
+]

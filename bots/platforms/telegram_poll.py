@@ -17,8 +17,9 @@ requests go through `PollRequest`, which tells `PollWatch` each answer:
   by hand, an old deployment left running); a newcomer that is `pbem serve` refuses its own
   start, and the conflict ends by itself.
 
-`UPDATES` are the update types asked for: messages, and `my_chat_member` (a user who starts or
-unblocks the bot in his private chat; the bot added to or removed from a group).
+`UPDATES` are the update types asked for: messages, `my_chat_member` (a user who starts or
+unblocks the bot in his private chat; the bot added to or removed from a group) and
+`callback_query` (a key of an inline keyboard pressed: bots/platforms/telegram_taps.py).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from telegram.request import HTTPXRequest
 
 log = logging.getLogger("bots.platforms.telegram")
 
-UPDATES = [Update.MESSAGE, Update.MY_CHAT_MEMBER]
+UPDATES = [Update.MESSAGE, Update.MY_CHAT_MEMBER, Update.CALLBACK_QUERY]
 
 
 class PollWatch:

@@ -77,6 +77,7 @@ class _Part:
     plain: str = ""  # the same text unformatted: the fallback if Telegram refuses the markup
     image: bytes | None = None
     filename: str = "map.png"
+    markup: Any = None  # the inline keyboard (bots/platforms/telegram_taps.py): on the last part
 
 
 @dataclass
@@ -134,7 +135,9 @@ def _recover(exc: TelegramError, attempt: _Attempt, index: int) -> None:
             attempt.markup = False
             return
         if part.kind == "photo" and ("photo" in text or "rights" in text):
-            attempt.part = _Part("document", part.text, part.plain, part.image, part.filename)
+            attempt.part = _Part(
+                "document", part.text, part.plain, part.image, part.filename, part.markup
+            )
             return
         if part.kind == "document":  # refused too: the text goes without the image
             log.warning(
@@ -161,6 +164,7 @@ class TelegramSender:
     app: Application
     config: TelegramConfig
     service: Any
+    keyboards: Any  # bots.platforms.telegram_taps.TelegramTaps: keyboards and prompts
     _names: dict[str, str]  # user id -> display name
     _migrated: dict[str, str]  # old chat -> new chat
 
@@ -234,7 +238,7 @@ class TelegramSender:
                 raise
             chat = self._migrated.get(chat, chat)
             reply_to = None  # only the first part answers the order
-        return sent
+        return sent + await self.keyboards.after_sent(outgoing, chat)
 
     async def _parts(self, outgoing: Outgoing, chat: str, as_document: bool) -> list[_Part]:
         head, head_plain = "", ""
@@ -257,6 +261,8 @@ class TelegramSender:
                 image.text, image.plain = parts[0].text, parts[0].plain
                 parts = []
             parts.append(image)
+        if parts:
+            parts[-1].markup = self.keyboards.reply_markup(outgoing)
         return parts
 
     async def _send_one(
@@ -318,16 +324,29 @@ class TelegramSender:
         text = part.text if markup else part.plain
         mode = ParseMode.MARKDOWN_V2 if markup and text else None
         chat_id = _chat_id(chat)
+        keys = part.markup
         if part.kind == "text":
-            return await bot.send_message(chat_id, text, parse_mode=mode, reply_parameters=reply_to)
+            return await bot.send_message(
+                chat_id, text, parse_mode=mode, reply_parameters=reply_to, reply_markup=keys
+            )
         assert part.image is not None
         upload = InputFile(part.image, filename=part.filename)  # a fresh InputFile per attempt
         if part.kind == "photo":
             return await bot.send_photo(
-                chat_id, upload, caption=text or None, parse_mode=mode, reply_parameters=reply_to
+                chat_id,
+                upload,
+                caption=text or None,
+                parse_mode=mode,
+                reply_parameters=reply_to,
+                reply_markup=keys,
             )
         return await bot.send_document(
-            chat_id, upload, caption=text or None, parse_mode=mode, reply_parameters=reply_to
+            chat_id,
+            upload,
+            caption=text or None,
+            parse_mode=mode,
+            reply_parameters=reply_to,
+            reply_markup=keys,
         )
 
     async def _display_name(self, user_id: str, chat: str | None) -> str:

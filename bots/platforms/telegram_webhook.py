@@ -42,7 +42,7 @@ async def serve_webhook(app: Application, cfg: TelegramConfig) -> Any:
 
 
 async def register_webhook(app: Application, cfg: TelegramConfig) -> None:
-    """Tell Telegram to push the updates (messages only) to `cfg.webhook_url`."""
+    """Tell Telegram to push the updates (messages and button presses) to `cfg.webhook_url`."""
     assert cfg.webhook_url
     await app.bot.set_webhook(
         cfg.webhook_url, allowed_updates=UPDATES, secret_token=cfg.webhook_secret

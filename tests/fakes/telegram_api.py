@@ -10,7 +10,12 @@ Served by aiohttp on 127.0.0.1 (a random port) in the test's own event loop:
 Methods: getMe, deleteWebhook, setWebhook, getWebhookInfo, getUpdates (long polling honouring
 `offset`, `timeout`, `limit`), sendMessage, sendPhoto, sendDocument (multipart), getChatMember
 (of a user who wrote, or of the bot), getChat (a group's default permissions), setMyCommands and
-getMyCommands (the menu, kept in `commands`).
+getMyCommands (the menu, kept in `commands`; a menu set for a `language_code` is kept in
+`menus[code]`), answerCallbackQuery (kept in `answers`).
+Inline keyboards: a sent message's `reply_markup` is checked (callback data of 1-64 bytes, a
+key's text not empty) and kept with the message (`Call.reply_markup`, `Call.keys`); `press`
+queues the callback query of a key pressed by a user, `push_message(..., reply_to=...)` a reply
+to a message (a ForceReply prompt's answer).
 Texts sent with parse_mode MarkdownV2 are parsed as Telegram does: a reserved character left
 unescaped is a 400 "can't parse entities", and the recorded `rendered` text and `entities` are what
 a user would see. Lengths are checked (4096 for a text, 1024 for a caption, after parsing).
@@ -108,6 +113,7 @@ class Call:
     filenames: dict[str, str] = field(default_factory=dict)
     rendered: str | None = None  # text/caption as displayed, after MarkdownV2 parsing
     entities: list[dict[str, Any]] = field(default_factory=list)
+    result: Any = None  # what the call answered (a sent message)
 
     @property
     def ok(self) -> bool:
@@ -128,6 +134,22 @@ class Call:
     @property
     def photo(self) -> bytes | None:
         return self.files.get("photo")
+
+    @property
+    def reply_markup(self) -> dict[str, Any] | None:
+        markup = self.params.get("reply_markup")
+        return markup if isinstance(markup, dict) else None
+
+    @property
+    def keys(self) -> list[dict[str, Any]]:
+        """The inline keyboard's keys, row after row ([] without one)."""
+        rows = (self.reply_markup or {}).get("inline_keyboard") or []
+        return [key for row in rows for key in row]
+
+    @property
+    def message(self) -> dict[str, Any] | None:
+        """The message Telegram made of this call (a successful send)."""
+        return self.result if isinstance(self.result, dict) else None
 
     @property
     def document(self) -> bytes | None:
@@ -317,6 +339,10 @@ class FakeTelegramAPI:
         self._blocked: dict[int, bool] = {}  # user id -> never seen (400) rather than 403
         self._migrations: dict[int, int] = {}
         self.commands: list[dict[str, Any]] = []  # the menu set with setMyCommands
+        self.menus: dict[str, list[dict[str, Any]]] = {}  # language code -> its menu
+        self.messages: dict[tuple[Any, int], dict[str, Any]] = {}  # the bot's messages
+        self.answers: dict[str, list[dict[str, Any]]] = {}  # callback query id -> its answers
+        self._next_query = 1
         self._bot_members: dict[int, dict[str, Any]] = {}  # group -> the bot's ChatMember
         self._group_rights: dict[int, dict[str, bool]] = {}  # group -> its members' rights
         self._holds: list[Hold] = []  # calls held until the test releases them
@@ -381,10 +407,12 @@ class FakeTelegramAPI:
         chat_type: str | None = None,
         title: str = "PBEM game",
         language_code: str | None = None,
+        reply_to: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A user's text message; a positive chat_id equal to user_id is a private chat, a
         negative one a group ("supergroup" when it starts with -100). language_code: the
-        user's client language, as Telegram sends it (absent when None)."""
+        user's client language, as Telegram sends it (absent when None). reply_to: the
+        message it answers (e.g. `call.message`, a ForceReply prompt)."""
         user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
         if user_name:
             user["username"] = user_name
@@ -401,7 +429,55 @@ class FakeTelegramAPI:
         entities = command_entities(text)
         if entities:
             message["entities"] = entities
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to
         return self.push_update({"message": message})
+
+    def press(self, sent: Call, token: str, *, user_id: int, **user: Any) -> str:
+        """`user_id` presses the key of the message `sent` whose callback data is `token`
+        (a callback query update; `user`: first_name, user_name, language_code as in
+        `push_message`). Returns the query's id (see `answers`)."""
+        message = sent.message
+        assert message is not None, "a key of a message that was not sent"
+        assert token in [k.get("callback_data") for k in sent.keys], "no such key"
+        query_id = f"q{self._next_query}"
+        self._next_query += 1
+        self.answers[query_id] = []
+        known = self.users.get(user_id)
+        who = self._user(user_id, **user) if user or known is None else known
+        query = {
+            "id": query_id,
+            "from": who,
+            "message": message,
+            "chat_instance": f"ci{message['chat']['id']}",
+            "data": token,
+        }
+        self.push_update({"callback_query": query})
+        return query_id
+
+    def _user(
+        self,
+        user_id: int,
+        user_name: str | None = None,
+        first_name: str = "User",
+        language_code: str | None = None,
+    ) -> dict[str, Any]:
+        user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
+        if user_name:
+            user["username"] = user_name
+        if language_code:
+            user["language_code"] = language_code
+        self.users[user_id] = user
+        return user
+
+    async def callback_answer(self, query_id: str, timeout: float = 300.0) -> dict[str, Any]:
+        """The answer to the callback query (waits for it)."""
+        deadline = time.monotonic() + timeout
+        while not self.answers.get(query_id):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the callback query {query_id} was not answered")
+            await asyncio.sleep(0.01)
+        return self.answers[query_id][0]
 
     def rate_limit_next(self, chat_id: Any, retry_after: int = 1, method: str = "sendMessage"):
         """The next `method` call to `chat_id` answers 429 with `retry_after`."""
@@ -600,6 +676,7 @@ class FakeTelegramAPI:
             if handler is None:
                 raise FakeAPIError(404, "Not Found: method not found")
             result = await handler(call)
+            call.result = result
         except FakeAPIError as exc:
             call.status, call.error = exc.code, exc.description
             body: dict[str, Any] = {
@@ -714,11 +791,27 @@ class FakeTelegramAPI:
                 raise FakeAPIError(400, "Bad Request: BOT_COMMAND_INVALID")
             if not 1 <= len(c.get("description", "")) <= 256:
                 raise FakeAPIError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
-        self.commands = list(commands)
+        code = call.params.get("language_code") or ""
+        if code:
+            self.menus[code] = list(commands)
+        else:
+            self.commands = list(commands)
+        return True
+
+    async def _api_answerCallbackQuery(self, call: Call) -> Any:
+        query_id = str(call.params.get("callback_query_id"))
+        if query_id not in self.answers:
+            raise FakeAPIError(400, "Bad Request: query is too old and response timeout expired")
+        if self.answers[query_id]:
+            raise FakeAPIError(400, "Bad Request: query is already answered")
+        if len(call.params.get("text") or "") > 200:
+            raise FakeAPIError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self.answers[query_id].append(dict(call.params))
         return True
 
     async def _api_getMyCommands(self, call: Call) -> Any:
-        return self.commands
+        code = call.params.get("language_code") or ""
+        return self.menus.get(code, []) if code else self.commands
 
     def _check_rights(self, call: Call, right: str, what: str) -> None:
         if not self.bot_may(call.chat_id, right):
@@ -815,7 +908,32 @@ class FakeTelegramAPI:
         if status == "left":
             raise FakeAPIError(403, "Forbidden: bot is not a member of the supergroup chat")
 
+    @staticmethod
+    def _check_markup(call: Call) -> dict[str, Any] | None:
+        """A sent message's reply markup, checked as Telegram checks an inline keyboard; the
+        inline keyboard (kept with the message), or None."""
+        markup = call.params.get("reply_markup")
+        if markup is None:
+            return None
+        if isinstance(markup, str):
+            markup = call.params["reply_markup"] = json.loads(markup)
+        rows = markup.get("inline_keyboard")
+        if rows is None:
+            return None
+        if not rows or not all(rows):
+            raise FakeAPIError(400, "Bad Request: inline keyboard rows must not be empty")
+        for key in (k for row in rows for k in row):
+            if not key.get("text"):
+                raise FakeAPIError(400, "Bad Request: text buttons are unallowed in the keyboard")
+            data = key.get("callback_data")
+            if data is not None and not 1 <= len(data.encode()) <= 64:
+                raise FakeAPIError(400, "Bad Request: BUTTON_DATA_INVALID")
+            if data is None and not key.get("url"):
+                raise FakeAPIError(400, 'Bad Request: can\'t find field "callback_data"')
+        return {"inline_keyboard": rows}
+
     def _message(self, call: Call, **content: Any) -> dict[str, Any]:
+        keyboard = self._check_markup(call)
         chat_id = call.chat_id
         message: dict[str, Any] = {
             "message_id": self._message_id(chat_id),
@@ -824,6 +942,9 @@ class FakeTelegramAPI:
             "from": {k: self.bot[k] for k in ("id", "is_bot", "first_name", "username")},
             **content,
         }
+        if keyboard is not None:
+            message["reply_markup"] = keyboard
+        self.messages[(chat_id, message["message_id"])] = message
         reply = call.params.get("reply_parameters")
         if isinstance(reply, dict):
             message["reply_to_message"] = {

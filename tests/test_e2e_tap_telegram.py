@@ -1,0 +1,201 @@
+"""Playing by taps on Telegram, end to end: the REAL python-telegram-bot against the local fake
+of the Bot API (tests/fakes/telegram_api.py), the real chat service, store and outbox
+(tests/e2e_support.py). Players never type an order: every order comes from an inline key of a
+menu opened from a post's answer key or `/options` (tests/tap_support.py), chosen at random
+(seeded) among the keys offered, or from a line written to a ForceReply prompt the bot asked."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from adjudicator.northern_war.state import ON_MAP
+from tests import e2e_support as E
+from tests import tap_support as T
+from tests.fakes.telegram_api import FakeTelegramAPI
+
+GROUP = E.TG_GROUP
+
+
+def run(coro, timeout: float = 300.0) -> None:
+    asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+async def set_up(w: E.World, system: str, seats: dict[str, str], sandbox: str = "") -> str:
+    group = E.TelegramChat(w, GROUP)
+    for user in {*seats.values(), "carol"}:  # each has a private chat with the bot
+        u = E.TG_USERS[user]
+        await E.TelegramChat(w, u.id).say(user, "help", via="plain")
+    assert "New game" in (await group.say("alice", f"new {system} {sandbox}".strip())).public
+    for side, user in seats.items():
+        await group.say(user, f"join {side}", via="command")
+    await group.say("alice", "start", via="command")
+    await w.drained()
+    return w.game(*group.key)
+
+
+def test_a_turn_of_hells_gate_by_taps(tmp_path):
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api, images=False) as w,
+        ):
+            seats = {"soviet": "alice", "german": "bob"}
+            game = await set_up(w, "hells-gate", seats)
+            tapper = T.Tapper(w, GROUP, seats, random.Random(1))
+            system = w.service.system(game)
+            while (system.situation(w.service.state(game)).turn or 0) < 2:
+                here = system.situation(w.service.state(game))
+                assert not here.over
+                await tapper.order(here.to_move[0], T.random_key, game)
+                await w.drained()
+            assert any(text.startswith("attack") for _, text, _ in tapper.given), tapper.given
+
+    run(scenario())
+
+
+async def whole_game(w: E.World, game: str, tapper: T.Tapper, policy: T.Biased) -> None:
+    system = w.service.system(game)
+    for _ in range(3000):
+        here = system.situation(w.service.state(game))
+        if here.over:
+            break
+        side = here.to_move[0]
+        text, taken = await tapper.order(side, policy, game)
+        word = text.split()[0]
+        if taken and word in policy.wanted and text not in tapper.legal_before:
+            policy.wanted.discard(word)
+        await w.drained()
+    assert system.situation(w.service.state(game)).over
+    ok, report, _ = w.service.audit(game)
+    assert ok, report
+    w.service.verify(game)
+
+
+def part_of_a_group(tapper: T.Tapper, side: str) -> list[str]:
+    """The keys of a move of two blocks of a stack of three or more (the template's builder)."""
+    game = tapper.world.game("telegram", str(GROUP))
+    system, state = tapper.world.service.system(game), tapper.world.service.state(game)
+    sc = system.scenario
+    stacks: dict[str, list[str]] = {}
+    for b in sc.blocks:
+        free = state.at[b] and b not in state.moved and state.status[b] == ON_MAP
+        if sc.side_of(b) == side and free:
+            stacks.setdefault(str(state.at[b]), []).append(b)
+    for blocks in stacks.values():
+        if len(blocks) >= 3:
+            return ["✎ move", *sorted(blocks)[:2], "done"]
+    return []
+
+
+def test_a_whole_northern_war_by_taps(tmp_path):
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api, images=False) as w,
+        ):
+            seats = {"sweden": "alice", "coalition": "bob"}
+            game = await set_up(w, "northern-war", seats)
+            tapper = T.Tapper(w, GROUP, seats, random.Random(2))
+            policy = T.Biased({"move"}, planner=part_of_a_group)
+            await whole_game(w, game, tapper, policy)
+            assert tapper.compared >= {"entry", "action"}, tapper.compared
+            built = [t for t, taken in tapper.tried if taken and t.startswith("move")]
+            assert built, tapper.tried  # moves given, through the trie or the builder
+
+    run(scenario())
+
+
+def log_length(w: E.World, game: str) -> int:
+    return w.store.load(game, with_log=False).head_index
+
+
+def test_presses_refused_change_nothing_and_a_double_press_applies_once(tmp_path):
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api, images=False) as w,
+        ):
+            seats = {"soviet": "alice", "german": "bob"}
+            game = await set_up(w, "hells-gate", seats)
+            tapper = T.Tapper(w, GROUP, seats, random.Random(3))
+            post, key = tapper.answer_key("soviet") or (None, None)
+            assert post is not None and key is not None and "callback_data" in key
+            before = log_length(w, game)
+            for user in ("bob", "carol"):  # the other side, a spectator
+                pressed = await tapper.press(post, key, user)
+                assert pressed.answer.get("show_alert"), pressed.answer
+                assert "only the player of soviet" in pressed.answer["text"]
+            assert log_length(w, game) == before
+            # -- his menu, in his private chat only; a key pressed twice at once
+            since = len(api.calls)
+            pressed = await tapper.press(post, key, "alice")
+            menu = await tapper.menu_of(pressed.outs, since)
+            assert menu.chat_id == E.TG_USERS["alice"].id
+            means = {k["callback_data"]: tapper.tap(k["callback_data"]).payload for k in menu.keys}
+            step = [
+                k for k in menu.keys if means[k["callback_data"]].get("go") == {"prefix": ["end"]}
+            ]
+            if step:  # `end …` first, then `end`
+                since = len(api.calls)
+                menu = await tapper.menu_of(
+                    (await tapper.press(menu, step[0], "alice")).outs, since
+                )
+            end = next(
+                k for k in menu.keys if tapper.tap(k["callback_data"]).payload.get("text") == "end"
+            )
+            u = E.TG_USERS["alice"]
+            queries = [api.press(menu, end["callback_data"], user_id=u.id) for _ in range(2)]
+            answers = [await api.callback_answer(q, timeout=E.CEILING) for q in queries]
+            assert log_length(w, game) == before + 1  # applied once
+            assert [bool(a.get("show_alert")) for a in answers] == [False, True], answers
+            # -- the phase ended: the post's answer key is stale now
+            pressed = await tapper.press(post, key, "alice")
+            assert pressed.answer.get("show_alert"), pressed.answer
+            assert "no longer valid" in pressed.answer["text"], pressed.answer
+            assert log_length(w, game) == before + 1
+
+    run(scenario())
+
+
+def has_cyrillic(text: str) -> bool:
+    return any("а" <= ch.lower() <= "я" for ch in text)
+
+
+def test_a_russian_group_is_answered_for_every_command_of_the_russian_menu(tmp_path):
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api, images=False) as w,
+        ):
+            menu = api.menus["ru"]
+            assert [c["command"] for c in menu] == [c["command"] for c in api.commands]
+            assert all(has_cyrillic(c["description"]) for c in menu)
+            assert "o" in {c["command"] for c in menu}
+            seats = {"soviet": "alice", "german": "bob"}
+            await set_up(w, "hells-gate", seats)
+            group = E.TelegramChat(w, GROUP)
+            await group.say("alice", "language ru", via="command")
+            u = E.TG_USERS["carol"]
+            for command in [c["command"] for c in menu]:
+                since = len(api.calls)
+                update = api.push_message(
+                    f"/{command}", chat_id=GROUP, user_id=u.id, user_name=u.name,
+                    language_code="ru",
+                )  # fmt: skip
+                mid = f"tg:{GROUP}:{update['message']['message_id']}"
+                _, outs = await w.recorder.answer(mid)
+                assert outs, command
+                said = await E.until(
+                    lambda n=since: [
+                        c.rendered for c in api.calls[n:] if c.ok and has_cyrillic(c.rendered or "")
+                    ],
+                    f"a Russian answer to /{command}",
+                )
+                assert not any(E.FAILURE_TEXT in s for s in said), (command, said)
+            # a Cyrillic /command, where Telegram delivers it (a private chat): an order word
+            dm = E.TelegramChat(w, E.TG_USERS["alice"].id)
+            answer = await dm.say("alice", "/статус", via="plain")
+            assert answer.incoming.text == "статус" and "Turn 1 of 8" in answer.text
+
+    run(scenario())
