@@ -19,6 +19,7 @@ from bots import cli_base, cli_outbox, health, host
 from bots.cli_base import OK, REFUSED, USAGE, open_store
 from bots.cli_parser import build_parser
 from bots.cli_replay import cmd_replay
+from storage.engine import database_url
 
 log = logging.getLogger("pbem")
 CLOSED_PIPE = cli_base.CLOSED_PIPE  # the exit code of a closed pipe (bots/cli_base.py)
@@ -43,7 +44,7 @@ _store = open_store
 
 def cmd_new(args) -> int:
     registry.get(args.game)  # an unknown system is a usage error, before the database is made
-    service = GameService(_store(args))
+    service = GameService(_store(args, create=True))
     print(
         service.new_game(
             args.name, args.scenario, sandbox=args.sandbox, creator=args.creator, system=args.game
@@ -73,7 +74,7 @@ def cmd_say(args) -> int:
     if args.actor is None and args.user is None:
         print("pbem say: give --as SIDE (the local operator) or --user USER", file=sys.stderr)
         return USAGE
-    service = GameService(_store(args))
+    service = GameService(_store(args, existing=True))  # the game is in a database that exists
     bad = _check_side(service, args.name, args.actor, "--as")
     if bad:
         print(bad, file=sys.stderr)
@@ -102,7 +103,7 @@ def cmd_say(args) -> int:
 
 
 def cmd_show(args) -> int:
-    service = GameService(_store(args))
+    service = GameService(_store(args, existing=True))
     service.record(args.name)  # an unknown game is a usage error (exit 2)
     bad = _check_side(service, args.name, args.view, "--view")
     if bad:
@@ -116,11 +117,11 @@ def cmd_show(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from bots.config import Config, ConfigError
+    from bots.config import Config, ConfigError, config_file
     from bots.serve import run
 
     try:
-        config = Config.load(os.environ, args.config)
+        config = Config.load(os.environ, config_file(args.config))
         overrides = {}
         if args.db:
             overrides["PBEM_DB"] = args.db
@@ -131,13 +132,16 @@ def cmd_serve(args) -> int:
     except ConfigError as exc:
         print(f"pbem serve: {exc}", file=sys.stderr)
         return USAGE
+    path = cli_base.sqlite_path(database_url(config.db))
+    if path is not None:  # a new database's folder is made (PBEM_DB=$HOME/pbem/pbem.db)
+        cli_base.check_file(path, "PBEM_DB", existing=False, create=True)
     return run(config)
 
 
 def cmd_play(args) -> int:
     from bots.terminal import play
 
-    return play(GameService(_store(args)), args.name, sandbox=args.sandbox)
+    return play(GameService(_store(args, create=True)), args.name, sandbox=args.sandbox)
 
 
 def cmd_demo(args) -> int:
@@ -166,7 +170,7 @@ def _write_images(service: GameService, name: str, folder: Path) -> None:
 
 
 def cmd_render(args) -> int:
-    service = GameService(_store(args))
+    service = GameService(_store(args, existing=True))
     service.record(args.name)  # an unknown game is a usage error (exit 2)
     bad = _check_side(service, args.name, args.view, "--view")
     if bad:
@@ -184,7 +188,7 @@ def cmd_render(args) -> int:
 
 
 def cmd_log(args) -> int:
-    service = GameService(_store(args))
+    service = GameService(_store(args, existing=True))
     service.record(args.name)
     bad = _check_side(service, args.name, args.view, "--view")
     if bad:
@@ -217,7 +221,7 @@ def cmd_audit(args) -> int:
         print("pbem audit: give a game NAME or --verify FILE.jsonl", file=sys.stderr)
         return USAGE
     else:
-        service = GameService(_store(args))
+        service = GameService(_store(args, existing=True))
         if args.export:
             ok, text, report = service.export(args.name, args.export)
             print(text)
@@ -254,7 +258,7 @@ def _expect_head(args, rows: list[dict]) -> bool:
 
 def cmd_repair(args) -> int:
     """`pbem repair NAME`: rebuild a frozen game from its last good row; logged."""
-    store = _store(args)
+    store = _store(args, existing=True)  # a game to repair is in a database that exists
     core = Core(store)
     failure = store.verify(args.name)
     export = None

@@ -12,7 +12,17 @@ DEFAULT_SYSTEM = "hells-gate"  # app.lifecycle's, not imported: `pbem --help` lo
 
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", help="SQLite file or database URL (default: $PBEM_DB or pbem.db)")
+    common.add_argument(
+        "--config",
+        metavar="FILE.toml",
+        help="the service's settings file (default: $PBEM_CONFIG); its PBEM_DB is the database "
+        "(the environment wins over it)",
+    )
+    common.add_argument(
+        "--db",
+        help="SQLite file or database URL (default: $PBEM_DB, else the settings file's, else "
+        "pbem.db)",
+    )
     common.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
 
     p = argparse.ArgumentParser(prog="pbem", description="Play-by-message wargame adjudicator.")
@@ -144,9 +154,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="the application id (default: $DISCORD_CLIENT_ID, else read from $DISCORD_TOKEN)",
     )
-    invite.add_argument(
-        "--config", metavar="FILE.toml", help="settings file, as for serve (for DISCORD_TOKEN)"
-    )
 
     backup = sub.add_parser(
         "backup",
@@ -164,10 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     health.add_argument("--port", help="serve's PBEM_HEALTH_PORT (default: the setting)")
     health.add_argument("--url", help="the full URL of /healthz instead")
     health.add_argument("--json", action="store_true", help="print the JSON answer")
-    health.add_argument("--config", metavar="FILE.toml", help="settings file")
 
     cli_outbox.add_parser(sub, common)
-    serve = sub.add_parser(
+    sub.add_parser(
         "serve",
         parents=[common],
         help="run the Discord and/or Telegram bots with the deadline scheduler (no tokens: a "
@@ -179,9 +185,6 @@ def build_parser() -> argparse.ArgumentParser:
         "line as another local player, `as NAME` switches to him).",
         epilog=help_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    serve.add_argument(
-        "--config", metavar="FILE.toml", help="settings file (the environment wins over it)"
     )
     return p
 

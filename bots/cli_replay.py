@@ -76,7 +76,7 @@ def replay_all(store: Store, names: list[str], procs: int | None = None) -> Iter
 def cmd_replay(args: Any) -> int:
     """Re-adjudicate stored games with the current rules: each game whose events, states or
     result differ is reported with the first differing row (after the progress bar)."""
-    store = open_store(args)
+    store = open_store(args, existing=True)  # a wrong path is refused, never a new empty database
     if args.all:
         names = [g.name for g in store.list_games()]
     else:

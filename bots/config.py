@@ -15,7 +15,9 @@ or in tables named by the variable's first word, the rest as the key:
     db = "postgresql+psycopg://pbem@db/pbem"
 
 The environment wins over the file; the file over the defaults. An unknown key is an error (a
-typo must not silently drop a setting). Secrets (tokens, the webhook secret, a database password)
+typo must not silently drop a setting). Every `pbem` command takes the file (`--config FILE`, or
+the variable PBEM_CONFIG naming it), so that the host's commands read the database the service
+uses (`config_file`). Secrets (tokens, the webhook secret, a database password)
 are never shown by `repr` or the logs (`Config.secrets()` lists them for the log redactor).
 """
 
@@ -137,6 +139,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("PBEM_TERMINAL_IMAGES", None, "terminal front end: save map images in this directory"),
 )
 BY_NAME = {v.name: v for v in VARIABLES}
+CONFIG_FILE = "PBEM_CONFIG"  # names the settings file when no --config is given
 TRUE = {"1", "true", "yes", "on"}
 FALSE = {"0", "false", "no", "off", ""}
 
@@ -144,7 +147,8 @@ FALSE = {"0", "false", "no", "off", ""}
 def help_text() -> str:
     """The variables, for `pbem serve --help`."""
     width = max(len(v.name) for v in VARIABLES)
-    lines = ["environment variables (or keys of --config FILE.toml; the environment wins):"]
+    head = f"keys of --config FILE.toml or ${CONFIG_FILE}; the environment wins"
+    lines = [f"environment variables (or {head}):"]
     for v in VARIABLES:
         default = f" [default: {v.default}]" if v.default not in (None, "") else ""
         lines.append(f"  {v.name:<{width}}  {v.help}{default}")
@@ -295,6 +299,12 @@ class Config:
     def __repr__(self) -> str:
         shown = {k: ("***" if BY_NAME[k].secret else v) for k, v in sorted(self.values.items())}
         return f"Config({shown})"
+
+
+def config_file(given: str | Path | None, env: Mapping[str, str] | None = None) -> str | None:
+    """The settings file of a command: its --config, else $PBEM_CONFIG, else none."""
+    env = os.environ if env is None else env
+    return str(given) if given else (env.get(CONFIG_FILE) or None)
 
 
 def read_toml(path: str | Path) -> dict[str, str]:

@@ -104,10 +104,10 @@ def render(body: dict[str, Any]) -> str:
 
 def cmd_health(args: Any) -> int:
     """`pbem health`: 0 when every bot is connected, 1 when not, 2 when serve does not answer."""
-    from bots.config import Config, ConfigError
+    from bots.config import Config, ConfigError, config_file
 
     try:
-        config = Config.load(None, getattr(args, "config", None))
+        config = Config.load(None, config_file(getattr(args, "config", None)))
     except ConfigError as exc:
         print(f"pbem health: {exc}", file=sys.stderr)
         return 2

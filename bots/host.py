@@ -11,18 +11,18 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from storage.engine import database_url
+from bots.cli_base import check_file, database
 
 OK, FAILED, USAGE = 0, 1, 2
 BACKUP_PAGES = 1024  # pages copied per step: other connections may write between the steps
 
 
 def cmd_invite(args) -> int:
-    from bots.config import Config, ConfigError
+    from bots.config import Config, ConfigError, config_file
     from bots.platforms import discord_checks as checks
 
     try:
-        config = Config.load(os.environ, args.config)
+        config = Config.load(os.environ, config_file(args.config))
     except ConfigError as exc:
         print(f"pbem invite: {exc}", file=sys.stderr)
         return USAGE
@@ -50,7 +50,8 @@ def cmd_invite(args) -> int:
 def cmd_backup(args) -> int:
     """A consistent copy of the database: SQLite's online backup API (the service may keep
     running and writing), into a new file; PostgreSQL is dumped with pg_dump."""
-    url = make_url(database_url(args.db or os.environ.get("PBEM_DB")))
+    named, where = database(args)
+    url = make_url(named)
     if url.get_backend_name() != "sqlite":
         print(
             "pbem backup: the database is not SQLite; back a PostgreSQL database up with "
@@ -63,9 +64,7 @@ def cmd_backup(args) -> int:
     if not source or source == ":memory:":
         print("pbem backup: an in-memory database has nothing to back up", file=sys.stderr)
         return USAGE
-    if not Path(source).is_file():
-        print(f"pbem backup: no database at {source}", file=sys.stderr)
-        return USAGE
+    check_file(Path(source), where, existing=True)  # missing or not ours: one line, exit 2
     target = Path(args.file)
     if target.exists():
         print(f"pbem backup: {target} exists already; give a new file", file=sys.stderr)

@@ -39,7 +39,7 @@ import logging
 import re
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
@@ -58,7 +58,7 @@ from bots.serve_terminal import (
     local_user_id,
     terminal_loop,
 )
-from bots.startup import StartFailed, explain
+from bots.startup import StartFailed, explain, unreachable
 from bots.supervise import Supervised
 from storage import Store
 
@@ -155,8 +155,10 @@ async def serve(
     clock: Clock | None = None,
     stop: asyncio.Event | None = None,
     ready: Callable[[dict], None] | None = None,
+    sleep: Callable[[float], Awaitable[Any]] | None = None,
 ) -> int:
-    """Run until `stop` is set, SIGINT/SIGTERM, or (terminal) the end of input. Exit code."""
+    """Run until `stop` is set, SIGINT/SIGTERM, or (terminal) the end of input. Exit code.
+    `sleep`: the bots' waits between starts (tests drive them without waiting)."""
     clock = clock or SystemClock()
     stop = stop or asyncio.Event()
     stdin = stdin or sys.stdin
@@ -179,6 +181,7 @@ async def serve(
         return 1
     log.info("start mode=%s db=%s", "bots" if bots_wanted else "terminal", _db_label(store))
     started = _Run(config, store, clock, stop)
+    started.sleep = sleep
     code = 0
     try:
         await started.main(stdin, stdout, ready)
@@ -214,6 +217,7 @@ class _Run:
         self.fatal: str | None = None  # why a dead bot stopped serve (PBEM_ON_BOT_FAILURE=stop)
         self.health_port: int | None = None
         self.tasks: list[asyncio.Task] = []
+        self.sleep: Callable[[float], Awaitable[Any]] | None = None
         self.scheduler = Scheduler(
             service,
             store,
@@ -229,6 +233,8 @@ class _Run:
         """Start the bots (or the terminal), the outbox sender and the scheduler; run them."""
         config, store = self.config, self.store
         await self._start_bots()
+        if self.stop.is_set():  # stopped while waiting for a platform to answer
+            return
         # a post's answer key is added as it is sent (bots/taps.py)
         senders = {name: self.chat.taps.sending(front.send) for name, front in self.fronts.items()}
         # what the bots started with (their adapters: tests and operators look at them)
@@ -286,15 +292,20 @@ class _Run:
             wanted.append(serve_bots.discord_front(config, self.chat, self.store))
         failed = []
         for front in wanted:
-            try:
-                await front.first_start()
+            front.sleep = self.sleep
+            try:  # the one bot waits for its platform; with several, the others go on meanwhile
+                if not await front.first_start(self.stop, patient=len(wanted) == 1):
+                    return
             except StartFailed as exc:
                 if len(wanted) == 1:  # the one bot: its failure is serve's, one line
                     raise
                 failed.append(explain(exc))
-                log.error("%s", failed[-1])
                 log.debug("%s: the traceback", exc.what, exc_info=exc.cause)
-                continue
+                if not unreachable(exc.cause):
+                    log.error("%s", failed[-1])
+                    continue
+                log.error("%s; next try in %gs", failed[-1], front.first_delay)
+                front.state = "restarting"  # not reached: its watch starts it, with backoff
             self.fronts[front.platform] = front
             self.running.append((front.platform, front.close))
         if wanted and not self.fronts:

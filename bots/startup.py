@@ -6,6 +6,7 @@ imported lazily, so a process with one bot never loads the other's.
 
 from __future__ import annotations
 
+import socket
 import sys
 
 
@@ -89,6 +90,22 @@ def _discord(exc: BaseException) -> str | None:
     return None
 
 
+def unreachable(exc: BaseException) -> bool:
+    """Whether a failed start is the network's (the platform could not be reached, or answered
+    with a server error: worth another try, e.g. at boot before the network is up) rather than
+    a refusal (a token, an intent, a conflict, a bad setting: no try will change it)."""
+    telegram = sys.modules.get("telegram.error")
+    if telegram is not None and isinstance(exc, telegram.TelegramError):
+        return isinstance(exc, telegram.NetworkError) and not isinstance(exc, telegram.BadRequest)
+    discord = sys.modules.get("discord")
+    if discord is not None and isinstance(exc, discord.DiscordException):
+        return isinstance(exc, discord.DiscordServerError | discord.GatewayNotFound)
+    aiohttp = sys.modules.get("aiohttp")
+    if aiohttp is not None and isinstance(exc, aiohttp.ClientConnectionError):
+        return True
+    return isinstance(exc, ConnectionError | TimeoutError | socket.gaierror)
+
+
 def explain(exc: BaseException) -> str:
     """One line: what failed and what to check."""
     what, cause, check = ("the service did not start", exc, None)
@@ -106,4 +123,4 @@ def explain(exc: BaseException) -> str:
     return f"{what}: {advice}"
 
 
-__all__ = ["StartFailed", "StartRefused", "explain"]
+__all__ = ["StartFailed", "StartRefused", "explain", "unreachable"]

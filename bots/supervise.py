@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.platforms.common import RetryLater
-from bots.startup import StartFailed, StartRefused, explain
+from bots.startup import StartFailed, StartRefused, explain, unreachable
 
 log = logging.getLogger("pbem.serve")
 
@@ -66,6 +66,7 @@ class Supervised:
     restarts: int = 0
     last_error: str | None = None
     _accepts: set[str] | None = field(default=None, repr=False)
+    sleep: Callable[[float], Awaitable[Any]] | None = field(default=None, repr=False)  # tests
 
     # -- the outbox's sender for this platform, whichever bot runs now
     async def send(self, outgoing: Any, **kwargs: Any) -> Any:
@@ -94,13 +95,31 @@ class Supervised:
             "last_error": error,
         }
 
-    async def first_start(self) -> None:
-        """The start at startup: raises StartFailed (one line) when it fails."""
-        try:
-            self._took(await self.start())
-        except Exception as exc:
-            self.state, self.last_error = "stopped", explain(StartFailed(self.what, exc))
-            raise StartFailed(f"{self.what} did not start", exc) from exc
+    async def first_start(self, stop: asyncio.Event | None = None, patient: bool = True) -> bool:
+        """The start at startup: raises StartFailed (one line) when it fails. A platform that
+        cannot be reached (the network down at boot) is tried again while `patient`, the waits
+        doubling from first_delay up to max_delay, a line each try: a refusal (a token, an
+        intent) fails at once. False: `stop` was set meanwhile."""
+        delay = self.first_delay
+        while True:
+            try:
+                self._took(await self.start())
+                return True
+            except Exception as exc:
+                self.state, self.last_error = "stopped", explain(StartFailed(self.what, exc))
+                if not (patient and stop is not None and unreachable(exc)):
+                    raise StartFailed(f"{self.what} did not start", exc) from exc
+                line = explain(StartFailed(f"{self.what} did not start", exc))
+                self.state, self.last_error = "starting", line
+                log.error("%s; next try in %gs", line, delay)
+                log.debug("%s: the traceback", self.what, exc_info=exc)
+            await _first(self._sleep(delay), stop)
+            if stop.is_set():
+                return False
+            delay = min(2 * delay, self.max_delay)
+
+    def _sleep(self, seconds: float) -> Awaitable[Any]:
+        return (self.sleep or asyncio.sleep)(seconds)
 
     def _took(self, started: Started) -> None:
         self.current, self.state = started, "connected"
@@ -114,7 +133,10 @@ class Supervised:
     ) -> None:
         """Until `stop`: wait for the bot's death, then restart it (with backoff) or call
         `fatal` with the one line that says why (policy stop). A refused start (StartRefused)
-        stops the bot and calls `refused` (default: `fatal`) with its one line."""
+        stops the bot and calls `refused` (default: `fatal`) with its one line. A bot that could
+        not be reached at startup (bots/serve.py) is started here, with the same backoff."""
+        if self.current is None and self.state == "restarting":
+            await self._restart(stop)
         while not stop.is_set() and self.current is not None:
             error = await _first(self.current.died(), stop)
             if stop.is_set():
@@ -149,7 +171,7 @@ class Supervised:
     async def _restart(self, stop: asyncio.Event) -> None:
         delay = self.first_delay
         while not stop.is_set():
-            await _first(asyncio.sleep(delay), stop)
+            await _first(self._sleep(delay), stop)
             if stop.is_set():
                 return
             self.restarts += 1

@@ -369,7 +369,7 @@ class FakeTelegramAPI:
             app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
         )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)  # started again: the same port
         await site.start()
         self.port = self._runner.addresses[0][1]
         return self
