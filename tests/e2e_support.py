@@ -126,15 +126,27 @@ class Recorder:
         self.incoming: dict[str | None, Incoming] = {}
 
     def handle(self, incoming: Incoming) -> list[Outgoing]:
+        return self.record(incoming, self.chat.handle)
+
+    def record(
+        self, incoming: Incoming, work: Callable[[Incoming], list[Outgoing]]
+    ) -> list[Outgoing]:
+        """`work(incoming)`'s answer, recorded under the message id."""
         self.incoming[incoming.message_id] = incoming
         answers = self.answers.setdefault(incoming.message_id, [])
         try:
-            outs = self.chat.handle(incoming)
+            outs = work(incoming)
         except BaseException as exc:
             answers.append(exc)
             raise
         answers.append(outs)
         return outs
+
+    @functools.cached_property
+    def taps(self) -> TapsRecorder:
+        """The tap core (bots/taps.py) as the adapters see it, its menus and presses
+        recorded as `handle`'s answers are (under the interaction's message id)."""
+        return TapsRecorder(self)
 
     def chat_migrated(self, platform: str, old: str, new: str) -> None:
         self.chat.chat_migrated(platform, old, new)
@@ -149,6 +161,30 @@ class Recorder:
         if isinstance(outs, BaseException):
             pytest.fail(f"the service crashed on {message_id}: {outs!r}")
         return self.incoming[message_id], outs
+
+
+class TapsRecorder:
+    """`Recorder.taps`: the chat's tap core, recording `options` and `press`."""
+
+    def __init__(self, recorder: Recorder):
+        self.recorder, self.core = recorder, recorder.chat.taps
+        self.completions: list[tuple[Incoming, list[tuple[str, str]]]] = []
+
+    def complete(self, incoming: Incoming) -> list[tuple[str, str]]:
+        found = self.core.complete(incoming)
+        self.completions.append((incoming, found))
+        return found
+
+    def options(self, incoming: Incoming) -> list[Outgoing]:
+        return self.recorder.record(incoming, self.core.options)
+
+    def press(
+        self, incoming: Incoming, token: str, values: list[str] | None = None
+    ) -> list[Outgoing]:
+        return self.recorder.record(incoming, lambda i: self.core.press(i, token, values))
+
+    def sending(self, send: Callable[..., Any]) -> Callable[..., Any]:
+        return self.core.sending(send)
 
 
 class Ahead:
@@ -239,7 +275,9 @@ class World:
             self.dc = dc.build_bot(self.recorder, guild_ready_timeout=0.05)
             await dc.start(self.dc, self.fake.token, ready_timeout=TIMEOUT)
             self._started.append(functools.partial(dc.stop, self.dc))
-            self.senders["discord"] = functools.partial(dc.send_outgoing, self.dc)
+            # a post that asks a side gets its answer key as it is sent (as bots/serve.py does)
+            send = functools.partial(dc.send_outgoing, self.dc)
+            self.senders["discord"] = self.chat.taps.sending(send)
         if self.run_sender:
             self.start_sender()
         self.scheduler = Scheduler(
