@@ -253,7 +253,7 @@ class Taps:
             now = self.chat._now()
             side = asks["side"]
             [token] = tokens.issue(
-                self.store, out.game, place.situation.key, side, [offer], now=now
+                self.store, game, place.situation.key, side, [offer], now=now
             )
             label = t("Answer") if asks.get("decision") else t("My orders")
             return dataclasses.replace(out, keyboard=Keyboard((Key(say(label, language), token),)))
