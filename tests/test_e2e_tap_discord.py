@@ -1,0 +1,312 @@
+"""Playing by taps on Discord, end to end: the REAL discord.py bot against the local fake of
+Discord (tests/fakes/discord_api.py), in front of the real chat service, tap core (bots/taps.py),
+SQLite store and outbox (tests/e2e_support.py), images off.
+
+No order is typed: the games are created, joined and started by slash commands, then every order
+comes from a button (or a modal) of a menu opened from a post's "Answer" key or `/options`,
+chosen at random (seeded) among those offered. At every step the orders the menus offer are the
+side's legal orders (walked through the real buttons at the first step). Presses by the wrong
+player, a spectator, on a stale key and a double press change nothing; completions answer any
+input with legal orders only; a hidden-information game shows nothing private in public."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.i18n import language
+from app.messages import Outgoing
+from bots.demo import legal_texts
+from bots.platforms import discord_keys
+from bots.taps_menus import Menus
+from storage import taps as tokens
+from tests import e2e_support as E
+from tests.fakes.discord_api import FakeDiscord, Sent
+
+SEED = 23
+MAX_ORDERS = 400  # a Hell's Gate game of random orders takes about 160
+
+
+def run(coro, timeout: float = 600.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+@dataclass
+class Pressed:
+    """What one interaction brought: the service's answer, and the menu it left (if any)."""
+
+    iid: str
+    outs: list[Outgoing]
+    menu: str | None  # the id of the message holding the menu now offered
+    refused: bool
+
+    @property
+    def private(self) -> str:
+        return "\n".join(o.text for o in self.outs if o.private)
+
+
+@dataclass
+class Key:
+    custom_id: str
+    label: str
+    tap: tokens.Tap | None
+    write: bool = False  # the button opens a modal (a line of free text)
+
+
+@dataclass
+class Table:
+    """A channel of the fake Discord with a game played in it by taps."""
+
+    w: E.World
+    fake: FakeDiscord
+    game: str = ""
+    seats: dict[str, str] = field(default_factory=dict)  # side -> user name
+
+    @property
+    def channel(self) -> str:
+        return self.fake.channel_id
+
+    def rows(self) -> int:
+        return self.w.store.count_rows(self.game)
+
+    # -- slash commands
+    async def slash(self, user: str, name: str, text: str | None = None) -> list[Outgoing]:
+        options = {"text": text} if text is not None else None
+        since = len(self.fake.sent)
+        payload = await self.fake.send_command(name, options, user=self.fake.user(user))
+        incoming, outs = await self.w.recorder.answer(f"dc:{payload['id']}")
+        chat = E.DiscordChat(self.w, self.channel)
+        for out in outs:
+            await chat._seen(out, incoming, since, payload["id"])
+        return outs
+
+    async def setup(self, system: str, sandbox: bool = False) -> None:
+        """alice creates the game and takes its first side, bob the second; alice starts it."""
+        said = await self.slash("alice", "new", f"{system} sandbox" if sandbox else system)
+        assert "New game" in said[0].text, said
+        self.game = self.w.game("discord", self.channel)
+        sides = [s.id for s in self.w.service.system(self.game).sides]
+        self.seats = {sides[0]: "alice", sides[1]: "bob"}
+        for side, user in self.seats.items():
+            await self.slash(user, "join", side)
+        said = await self.slash("alice", "start")
+        assert "begins" in said[0].text, said
+
+    async def options(self, user: str) -> Pressed:
+        payload = await self.fake.send_command("options", user=self.fake.user(user))
+        return await self._answered(payload["id"], user, menu=False)
+
+    # -- presses
+    def keys(self, message_id: str) -> list[Key]:
+        found = []
+        for b in self.fake.buttons(message_id):
+            kind, token = discord_keys.parse(b["custom_id"]) or ("", "")
+            tap = tokens.find(self.w.store, token)
+            found.append(Key(b["custom_id"], b.get("label", ""), tap, kind == "write"))
+        return found
+
+    async def press(self, user: str, message_id: str, custom_id: str) -> Pressed:
+        menu = bool(int(self.fake.message(message_id).get("flags") or 0) & 64)
+        iid = await self.fake.press(message_id, custom_id, user=self.fake.user(user))
+        return await self._answered(iid, user, menu=menu)
+
+    async def write(self, user: str, message_id: str, custom_id: str, line: str) -> Pressed:
+        """Press a button that opens a modal, write `line` in it, and submit it."""
+        author = self.fake.user(user)
+        iid = await self.fake.press(message_id, custom_id, user=author)
+        assert await self.fake.wait_answered(iid) == 9  # a modal
+        modal = self.fake.modals[iid]
+        submit = await self.fake.submit_modal(
+            modal["custom_id"], {"line": line}, user=author, message_id=message_id
+        )
+        return await self._answered(submit, user, menu=True)
+
+    async def _answered(self, iid: str, user: str, *, menu: bool) -> Pressed:
+        _, outs = await self.w.recorder.answer(f"dc:{iid}")
+        await self._delivered(iid, outs, user, menu=menu)
+        mine = [s for s in self.fake.sent if s.interaction_id == iid and s.buttons]
+        refused = any(o.private and o.text.startswith("Refused") for o in outs)
+        return Pressed(iid, outs, mine[-1].message_id if mine else None, refused)
+
+    async def _delivered(self, iid: str, outs: list[Outgoing], user: str, *, menu: bool) -> None:
+        """Every answer of the interaction arrived: its ephemeral parts (an edited menu
+        counts once) and its posts to the channel."""
+        uid = self.fake.user(user)["id"]
+        mine = [o for o in outs if o.private and o.user_id == uid]
+        here = len(mine) + (1 if menu and not (mine and mine[0].keyboard) else 0)
+        here = max(here, 1)
+        await E.until(
+            lambda: len([s for s in self.fake.sent if s.interaction_id == iid]) >= here,
+            f"the {here} answer(s) of interaction {iid}",
+        )
+        for out in outs:
+            if not out.private and out.chat_id == self.channel:
+                last = E.last_line(out.text) or ""
+                await E.until(
+                    lambda last=last: any(
+                        s.kind == "channel" and last in s.content for s in self.fake.sent
+                    ),
+                    f"the post {last!r}",
+                )
+
+    # -- what the side is offered
+    def offered(self, side: str) -> tuple[set[str], list[str]]:
+        """The order texts reachable from the side's menu, and its templates (computed as the
+        menus are, without pressing)."""
+        place = self.w.chat.taps.place(self.game, side, None)
+        menus = Menus(place, language("en"))
+        seen, todo, orders, templates = set(), [{"prefix": []}], set(), []
+        while todo:
+            payload = todo.pop()
+            if (key := json.dumps(payload, sort_keys=True)) in seen:
+                continue
+            seen.add(key)
+            _, offers, _ = menus.menu(payload)
+            for offer in offers:
+                go = offer.payload.get("go")
+                if offer.kind == "order":
+                    orders.add(offer.payload["text"])
+                elif go is not None and "build" in go:
+                    templates.append(go["build"]["tpl"])
+                elif go is not None:
+                    todo.append(go)
+        return orders, templates
+
+    def legal(self, side: str) -> set[str]:
+        system = self.w.service.system(self.game)
+        return set(legal_texts(system, self.w.service.state(self.game), side))
+
+    def situation(self) -> Any:
+        system = self.w.service.system(self.game)
+        return system.situation(self.w.service.state(self.game))
+
+    async def walk(self, user: str, root: Pressed) -> set[str]:
+        """Every order text reachable by pressing the menu's buttons (the template builders
+        left aside), walked through the real buttons; the menu is left at its start."""
+        found: set[str] = set()
+        assert root.menu is not None
+        mid = root.menu
+
+        async def visit(path: list[dict]) -> None:
+            onward = []
+            for key in self.keys(mid):
+                go = key.tap.payload.get("go") if key.tap else None
+                if key.tap is not None and key.tap.kind == "order":
+                    found.add(key.tap.payload["text"])
+                elif go is not None and "build" not in go and go != {"prefix": []}:
+                    onward.append(go)
+            for go in onward:
+                if go in path:
+                    continue
+                [key] = [k for k in self.keys(mid) if k.tap and k.tap.payload.get("go") == go]
+                await self.press(user, mid, key.custom_id)
+                await visit([*path, go])
+                await self.follow(user, mid, path)
+
+        await visit([])
+        return found
+
+    async def follow(self, user: str, mid: str, path: list[dict]) -> None:
+        """Back to the menu's start, then down `path` (the payloads of the steps)."""
+        back = [k for k in self.keys(mid) if k.tap and k.tap.payload.get("go") == {"prefix": []}]
+        if back:
+            await self.press(user, mid, back[0].custom_id)
+        for go in path:
+            [key] = [k for k in self.keys(mid) if k.tap and k.tap.payload.get("go") == go]
+            await self.press(user, mid, key.custom_id)
+
+    # -- giving an order by presses
+    async def give(self, user: str, mid: str, target: str) -> Pressed:
+        """Press down the menu to the order `target` (one of those offered), and press it."""
+        words = target.split()
+        for _ in range(40):
+            keys = self.keys(mid)
+            order = [k for k in keys if k.tap and k.tap.kind == "order"]
+            hit = [k for k in order if k.tap and k.tap.payload["text"] == target]
+            if hit:
+                return await self.press(user, mid, hit[0].custom_id)
+            deeper = [
+                (len(go["prefix"]), k)
+                for k in keys
+                if k.tap
+                and "prefix" in (go := k.tap.payload.get("go", {}))
+                and "page" not in go
+                and go["prefix"]
+                and words[: len(go["prefix"])] == go["prefix"]
+            ]
+            onward = [k for k in keys if k.label.endswith("▶")]
+            pick = max(deeper, key=lambda d: d[0])[1] if deeper else None
+            pick = pick or (onward[0] if onward else None)
+            assert pick is not None, (target, [k.label for k in keys])
+            await self.press(user, mid, pick.custom_id)
+        raise AssertionError(f"{target!r} not reached")
+
+    async def build(self, user: str, mid: str, template: str, plan: list[str]) -> Pressed:
+        """The template's builder, answered along `plan` (a name, "done", "yes"/"no"): a key of
+        that label, or else the line of free text in a modal; then its "send:" key."""
+        [entry] = [
+            k
+            for k in self.keys(mid)
+            if k.tap and k.tap.payload.get("go", {}).get("build", {}).get("tpl") == template
+        ]
+        pressed = await self.press(user, mid, entry.custom_id)
+        for value in plan:
+            keys = self.keys(mid)
+            pages = [k for k in keys if k.tap and k.label.endswith("▶")]
+            hit = [k for k in keys if k.label == value]
+            while not hit and pages and not any(k.write for k in keys):
+                await self.press(user, mid, pages[0].custom_id)
+                keys = self.keys(mid)
+                hit = [k for k in keys if k.label == value]
+                pages = [k for k in keys if k.tap and k.label.endswith("▶")]
+            if hit:
+                pressed = await self.press(user, mid, hit[0].custom_id)
+            else:
+                [free] = [k for k in keys if k.write]
+                pressed = await self.write(user, mid, free.custom_id, value)
+            if pressed.refused:
+                return pressed
+        send = [k for k in self.keys(mid) if k.label.startswith("send:")]
+        if not send:
+            return pressed  # the grammar refused the text built: said on the menu
+        return await self.press(user, mid, send[0].custom_id)
+
+
+async def table(w: E.World, fake: FakeDiscord, system: str, sandbox: bool = False) -> Table:
+    t = Table(w, fake)
+    await t.setup(system, sandbox)
+    return t
+
+
+def world(tmp_path, fake: FakeDiscord, label: str) -> E.World:
+    return E.World(
+        str(tmp_path / "games.db"), E.now_clock(), discord=fake, images=False, label=label
+    )
+
+
+async def answer_key(t: Table, since: int = 0) -> Sent:
+    """The latest post to the channel (from `since`) carrying a key: the post that asks."""
+    return (
+        await E.until(
+            lambda: [s for s in t.fake.sent[since:] if s.kind == "channel" and s.buttons],
+            "a post with its answer key",
+        )
+    )[-1]
+
+
+def test_the_first_menu_offers_exactly_the_legal_orders(tmp_path):
+    async def scenario():
+        async with FakeDiscord() as fake, world(tmp_path, fake, "tap-first") as w:
+            t = await table(w, fake, "hells-gate")
+            post = await answer_key(t)
+            [key] = post.buttons
+            assert key["label"] == "My orders" and key["custom_id"].startswith("pbem:")
+            side = t.situation().to_move[0]
+            menu = await t.press(t.seats[side], post.message_id, key["custom_id"])
+            assert menu.menu is not None and not menu.refused
+            walked = await t.walk(t.seats[side], menu)
+            assert walked == t.legal(side) == t.offered(side)[0]
+
+    run(scenario())
