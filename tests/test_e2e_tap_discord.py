@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.i18n import language
 from app.messages import Outgoing
-from bots.demo import legal_texts
+from bots.demo import choose, legal_texts
 from bots.platforms import discord_keys
 from bots.taps_menus import Menus
 from storage import taps as tokens
@@ -261,7 +262,12 @@ class Table:
                 keys = self.keys(mid)
                 hit = [k for k in keys if k.label == value]
                 pages = [k for k in keys if k.tap and k.label.endswith("▶")]
-            if hit:
+            names = value.split()
+            if len(names) > 1 and any(k.label == names[0] for k in keys):
+                for name in [*names, "done"]:  # several names, one key each, then "done"
+                    [key] = [k for k in self.keys(mid) if k.label == name]
+                    pressed = await self.press(user, mid, key.custom_id)
+            elif hit:
                 pressed = await self.press(user, mid, hit[0].custom_id)
             else:
                 [free] = [k for k in keys if k.write]
@@ -308,5 +314,95 @@ def test_the_first_menu_offers_exactly_the_legal_orders(tmp_path):
             assert menu.menu is not None and not menu.refused
             walked = await t.walk(t.seats[side], menu)
             assert walked == t.legal(side) == t.offered(side)[0]
+
+    run(scenario())
+
+
+ATTACK = "attack <HEX> with <UNIT> <UNIT> <UNIT>... [decisive] [flip <UNIT>]"
+LOSSES = "losses [<UNIT>...] retreat <UNIT>=<HEX>..."
+
+
+def attack_by_three(legal: set[str]) -> list[str] | None:
+    """A builder's plan for an attack by three units on a hex that three may attack (the
+    legal orders list singles and pairs): [hex, "u1 u2 u3", no decisive, no flip]."""
+    by_hex: dict[str, set[str]] = {}
+    for text in legal:
+        words = text.split()
+        if words[0] == "attack" and "with" in words:
+            by_hex.setdefault(words[1], set()).update(words[words.index("with") + 1 :])
+    for hex_, units in sorted(by_hex.items()):
+        units -= {"decisive", "flip"}
+        if len(units) >= 3:
+            return [hex_, " ".join(sorted(units)[:3]), "no", "no"]
+    return None
+
+
+def split_retreat(legal: set[str]) -> list[str] | None:
+    """A builder's plan for a retreat of two units to two hexes: [no step losses, u1, h1, u2,
+    h2, done], where the legal orders retreat the stack whole to either hex."""
+    hexes = sorted({t.split()[-1] for t in legal if t.startswith("losses retreat ")})
+    units = sorted({t.split()[1] for t in legal if t.startswith("losses ") and "retreat" in t})
+    units = [u for u in units if u != "retreat"]
+    if len(hexes) < 2 or len(units) != 2:
+        return None
+    return ["no", units[0], hexes[0], units[1], hexes[1], "done"]
+
+
+async def open_menu(t: Table, user: str, seen: int) -> tuple[Pressed, int]:
+    """The player's menu: from the newest post's answer key when one came since `seen` (the
+    count of messages looked at), else by `/options`."""
+    posts = [s for s in t.fake.sent[seen:] if s.kind == "channel" and s.buttons]
+    seen = len(t.fake.sent)
+    if posts:
+        menu = await t.press(user, posts[-1].message_id, posts[-1].buttons[0]["custom_id"])
+        if menu.menu is not None:
+            return menu, len(t.fake.sent)
+    menu = await t.options(user)
+    assert menu.menu is not None, menu.private
+    return menu, len(t.fake.sent)
+
+
+def test_a_whole_hells_gate_game_by_taps_alone(tmp_path):
+    async def scenario():
+        async with FakeDiscord() as fake, world(tmp_path, fake, "tap-game") as w:
+            t = await table(w, fake, "hells-gate")
+            rng = random.Random(SEED)
+            seen, count, done = 0, 0, {"attack by three": 0, "split retreat": 0, "split seen": 0}
+            while not (here := t.situation()).over and count < MAX_ORDERS:
+                side = here.to_move[0]
+                user = t.seats[side]
+                legal = t.legal(side)
+                orders, templates = t.offered(side)
+                assert orders == legal, (here.label, orders ^ legal)
+                menu, seen = await open_menu(t, user, seen)
+                rows = t.rows()
+                plan = None
+                if ATTACK in templates and not done["attack by three"]:
+                    plan = ("attack by three", ATTACK, attack_by_three(legal))
+                if LOSSES in templates and not done["split retreat"]:
+                    plan = ("split retreat", LOSSES, split_retreat(legal))
+                    done["split seen"] += plan[2] is not None
+                if plan and plan[2]:
+                    assert menu.menu is not None
+                    await t.build(user, menu.menu, plan[1], plan[2])
+                    if t.rows() > rows:
+                        done[plan[0]] += 1
+                        count += 1
+                        continue
+                    menu, seen = await open_menu(t, user, seen)
+                target = choose(rng, sorted(orders))
+                assert menu.menu is not None
+                pressed = await t.give(user, menu.menu, target)
+                assert not pressed.refused and t.rows() > rows, (target, pressed.private)
+                count += 1
+            assert here.over, f"no result after {count} orders"
+            assert done["attack by three"], done
+            assert done["split retreat"] or not done["split seen"], done
+            ok, report, _ = await asyncio.to_thread(w.service.audit, t.game)
+            assert ok, report
+            await asyncio.to_thread(w.service.verify, t.game)
+            print(
+                f"hells-gate by taps: {count} orders, {len(fake._interactions)} interactions, {done}"
+            )
 
     run(scenario())
