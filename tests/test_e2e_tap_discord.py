@@ -17,6 +17,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from app.i18n import language
 from app.messages import Outgoing
 from bots.demo import choose, legal_texts
@@ -221,28 +223,32 @@ class Table:
     # -- giving an order by presses
     async def give(self, user: str, mid: str, target: str) -> Pressed:
         """Press down the menu to the order `target` (one of those offered), and press it."""
-        words = target.split()
         for _ in range(40):
             keys = self.keys(mid)
-            order = [k for k in keys if k.tap and k.tap.kind == "order"]
-            hit = [k for k in order if k.tap and k.tap.payload["text"] == target]
-            if hit:
+            hit = [k for k in keys if k.tap and k.tap.payload.get("text") == target]
+            if hit and hit[0].tap and hit[0].tap.kind == "order":
                 return await self.press(user, mid, hit[0].custom_id)
-            deeper = [
-                (len(go["prefix"]), k)
-                for k in keys
-                if k.tap
-                and "prefix" in (go := k.tap.payload.get("go", {}))
-                and "page" not in go
-                and go["prefix"]
-                and words[: len(go["prefix"])] == go["prefix"]
-            ]
-            onward = [k for k in keys if k.label.endswith("▶")]
-            pick = max(deeper, key=lambda d: d[0])[1] if deeper else None
-            pick = pick or (onward[0] if onward else None)
-            assert pick is not None, (target, [k.label for k in keys])
-            await self.press(user, mid, pick.custom_id)
+            await self.give_step(user, mid, target)
         raise AssertionError(f"{target!r} not reached")
+
+    async def give_step(self, user: str, mid: str, target: str) -> None:
+        """One press down the menu toward the order `target`."""
+        words = target.split()
+        keys = self.keys(mid)
+        deeper = [
+            (len(go["prefix"]), k)
+            for k in keys
+            if k.tap
+            and "prefix" in (go := k.tap.payload.get("go", {}))
+            and "page" not in go
+            and go["prefix"]
+            and words[: len(go["prefix"])] == go["prefix"]
+        ]
+        onward = [k for k in keys if k.label.endswith("▶")]
+        pick = max(deeper, key=lambda d: d[0])[1] if deeper else None
+        pick = pick or (onward[0] if onward else None)
+        assert pick is not None, (target, [k.label for k in keys])
+        await self.press(user, mid, pick.custom_id)
 
     async def build(self, user: str, mid: str, template: str, plan: list[str]) -> Pressed:
         """The template's builder, answered along `plan` (a name, "done", "yes"/"no"): a key of
@@ -338,14 +344,15 @@ def attack_by_three(legal: set[str]) -> list[str] | None:
 
 
 def split_retreat(legal: set[str]) -> list[str] | None:
-    """A builder's plan for a retreat of two units to two hexes: [no step losses, u1, h1, u2,
-    h2, done], where the legal orders retreat the stack whole to either hex."""
+    """A builder's plan for a retreat of the hit stack split between two hexes: [no step
+    losses, u1, h1, u2, h2, ..., done], where the legal orders retreat the stack whole to
+    either hex (and list a step loss of each of its units)."""
     hexes = sorted({t.split()[-1] for t in legal if t.startswith("losses retreat ")})
-    units = sorted({t.split()[1] for t in legal if t.startswith("losses ") and "retreat" in t})
-    units = [u for u in units if u != "retreat"]
-    if len(hexes) < 2 or len(units) != 2:
+    units = sorted({t.split()[1] for t in legal if t.startswith("losses ") and len(t.split()) == 2})
+    if len(hexes) < 2 or len(units) < 2:
         return None
-    return ["no", units[0], hexes[0], units[1], hexes[1], "done"]
+    pairs = [w for n, u in enumerate(units) for w in (u, hexes[n % 2])]
+    return ["no", *pairs, "done"]
 
 
 async def open_menu(t: Table, user: str, seen: int) -> tuple[Pressed, int]:
@@ -404,5 +411,110 @@ def test_a_whole_hells_gate_game_by_taps_alone(tmp_path):
             print(
                 f"hells-gate by taps: {count} orders, {len(fake._interactions)} interactions, {done}"
             )
+
+    run(scenario())
+
+
+async def play(t: Table, rng: random.Random, orders: int) -> int:
+    """`orders` orders of the side(s) to move, each pressed down its menu, offers checked."""
+    seen = given = 0
+    while given < orders and not (here := t.situation()).over:
+        side = here.to_move[0]
+        legal = t.legal(side)
+        offered, _ = t.offered(side)
+        assert offered == legal, (here.label, offered ^ legal)
+        menu, seen = await open_menu(t, t.seats[side], seen)
+        assert menu.menu is not None
+        rows = t.rows()
+        pressed = await t.give(t.seats[side], menu.menu, choose(rng, sorted(offered)))
+        assert not pressed.refused and t.rows() > rows, pressed.private
+        given += 1
+    return given
+
+
+@pytest.mark.parametrize("system", ["northern-war", "stalins-war", "borodino"])
+def test_a_turn_of_each_other_system_by_taps(tmp_path, system):
+    async def scenario():
+        async with FakeDiscord() as fake, world(tmp_path, fake, f"tap-{system}") as w:
+            t = await table(w, fake, system)
+            assert await play(t, random.Random(SEED), 4) == 4
+            ok, report, _ = await asyncio.to_thread(w.service.audit, t.game)
+            assert ok, report
+
+    run(scenario())
+
+
+def test_presses_of_others_stale_keys_and_double_presses_change_nothing(tmp_path):
+    async def scenario():
+        async with FakeDiscord() as fake, world(tmp_path, fake, "tap-refusals") as w:
+            t = await table(w, fake, "hells-gate")
+            post = await answer_key(t)
+            key = post.buttons[0]["custom_id"]
+            side = t.situation().to_move[0]
+            player = t.seats[side]
+            other = next(u for u in t.seats.values() if u != player)
+            rows = t.rows()
+            for who in (other, "carol"):  # the other side's player, a spectator
+                refused = await t.press(who, post.message_id, key)
+                assert refused.refused and refused.menu is None
+                [answer] = [s for s in fake.sent if s.interaction_id == refused.iid]
+                assert answer.ephemeral and "only the player of" in answer.content
+            assert t.rows() == rows
+
+            # a stale key: a menu opened, then the game moved on (the phase ended elsewhere)
+            stale = await t.options(player)
+            fresh = await t.options(player)
+            assert stale.menu and fresh.menu
+            await t.give(player, fresh.menu, "end")
+            rows = t.rows()
+            order = [k for k in t.keys(stale.menu) if k.tap and k.tap.kind == "order"]
+            step = order or [k for k in t.keys(stale.menu) if k.tap]
+            late = await t.press(player, stale.menu, step[0].custom_id)
+            assert late.refused and "earlier moment" in late.private
+            assert t.rows() == rows
+
+            # a double press: both arrive before the buttons are taken away; one order applied
+            side = t.situation().to_move[0]
+            player = t.seats[side]
+            rows = t.rows()
+            menu = await t.options(player)
+            assert menu.menu is not None
+            target = next(o for o in sorted(t.legal(side)) if o != "end")
+            hit: list[Key] = []
+            while not hit:
+                keys = t.keys(menu.menu)
+                hit = [k for k in keys if k.tap and k.tap.payload.get("text") == target]
+                if not hit:
+                    await t.give_step(player, menu.menu, target)
+            author = fake.user(player)
+            first = await fake.press(menu.menu, hit[0].custom_id, user=author)
+            second = await fake.press(menu.menu, hit[0].custom_id, user=author)
+            answers = [await t._answered(i, player, menu=True) for i in (first, second)]
+            assert sorted(a.refused for a in answers) == [False, True]
+            assert t.rows() == rows + 1
+            assert not fake.buttons(menu.menu)  # the used menu lost its buttons
+
+    run(scenario())
+
+
+def test_completion_answers_empty_and_huge_inputs_with_legal_orders(tmp_path):
+    async def scenario():
+        async with FakeDiscord() as fake, world(tmp_path, fake, "tap-complete") as w:
+            t = await table(w, fake, "hells-gate")
+            side = t.situation().to_move[0]
+            player = t.seats[side]
+            legal = t.legal(side)
+            _, templates = t.offered(side)
+            starts = {tpl.split("<")[0].split("[")[0].strip() + " " for tpl in templates}
+            for typed in ("", "x" * 10_000, "att", "attack "):
+                iid = await fake.autocomplete("order", "text", typed, user=fake.user(player))
+                choices = await fake.wait_choices(iid)
+                assert len(choices) <= 25
+                assert all(c["value"] in legal or c["value"] in starts for c in choices), choices
+                if typed.startswith("att"):
+                    assert choices and all(c["value"].startswith("attack") for c in choices)
+            assert choices and {c["value"] for c in choices} <= legal | starts
+            iid = await fake.autocomplete("order", "text", "", user=fake.user(player))
+            assert await fake.wait_choices(iid)  # an empty input: the first orders offered
 
     run(scenario())
