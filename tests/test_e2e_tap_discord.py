@@ -470,7 +470,12 @@ def test_presses_of_others_stale_keys_and_double_presses_change_nothing(tmp_path
             order = [k for k in t.keys(stale.menu) if k.tap and k.tap.kind == "order"]
             step = order or [k for k in t.keys(stale.menu) if k.tap]
             late = await t.press(player, stale.menu, step[0].custom_id)
-            assert late.refused and "earlier moment" in late.private
+            assert late.refused and ("no longer valid" in late.private or "earlier" in late.private)
+            answers = [s for s in fake.sent if s.interaction_id == late.iid]
+            assert all(s.ephemeral for s in answers) and any(
+                "Refused" in s.content for s in answers
+            )
+            assert not fake.buttons(stale.menu)  # the stale menu lost its buttons
             assert t.rows() == rows
 
             # a double press: both arrive before the buttons are taken away; one order applied
