@@ -523,3 +523,43 @@ def test_completion_answers_empty_and_huge_inputs_with_legal_orders(tmp_path):
             assert await fake.wait_choices(iid)  # an empty input: the first orders offered
 
     run(scenario())
+
+
+def public(fake: FakeDiscord) -> list[Sent]:
+    """What the channel shows everyone: posts, and interaction answers that are not ephemeral."""
+    return [s for s in fake.sent if s.kind != "dm" and not s.ephemeral]
+
+
+def test_hidden_information_stays_out_of_public_buttons_and_completions(tmp_path):
+    async def scenario():
+        async with FakeDiscord() as fake, world(tmp_path, fake, "tap-hidden") as w:
+            t = await table(w, fake, "stalins-war")
+            await play(t, random.Random(SEED), 3)
+            # free text through a modal: the builder of `roll <N>d<F> <PURPOSE>`
+            side = t.situation().to_move[0]
+            menu = await t.options(t.seats[side])
+            assert menu.menu is not None
+            rows = t.rows()
+            rolled = await t.build(t.seats[side], menu.menu, "roll <N>d<F> <PURPOSE>", ["2d6", "x"])
+            assert len(fake.modals) == 2 and t.rows() == rows + 1, rolled.private
+            assert all(m["custom_id"].startswith("pbem:m:") for m in fake.modals.values())
+            mine = {side: t.legal(side) for side in t.seats}
+            for side, user in t.seats.items():
+                others = set().union(*(v for k, v in mine.items() if k != side)) - mine[side]
+                iid = await fake.autocomplete("order", "text", "", user=fake.user(user))
+                values = {c["value"] for c in await fake.wait_choices(iid)}
+                assert not values & others, (side, values & others)
+            # a public message carries at most the answer key, whose label and id say nothing
+            for sent in public(fake):
+                for button in sent.buttons:
+                    assert button["label"] in ("My orders", "Answer"), button
+                    assert discord_keys.parse(button["custom_id"])[0] == "key"
+            # the private menus' orders (hands, blocks) were never said in the channel
+            secret = {o for side in t.seats for o in mine[side] if len(o.split()) > 1}
+            shown = "\n".join(s.content for s in public(fake))
+            private_menus = [s for s in fake.sent if s.ephemeral and s.buttons]
+            assert private_menus, "no private menu was offered"
+            leaked = [o for o in secret if o in shown]
+            assert not leaked, leaked
+
+    run(scenario())
