@@ -252,9 +252,7 @@ class Taps:
             offer = tokens.Offer("answer", {})
             now = self.chat._now()
             side = asks["side"]
-            [token] = tokens.issue(
-                self.store, game, place.situation.key, side, [offer], now=now
-            )
+            [token] = tokens.issue(self.store, game, place.situation.key, side, [offer], now=now)
             label = t("Answer") if asks.get("decision") else t("My orders")
             return dataclasses.replace(out, keyboard=Keyboard((Key(say(label, language), token),)))
         except Exception:
