@@ -162,10 +162,16 @@ class Recorder:
         self._handled = asyncio.Event()
 
     def handle(self, incoming: Incoming) -> list[Outgoing]:  # in a worker thread
+        return self.record(incoming, self.chat.handle)
+
+    def record(
+        self, incoming: Incoming, work: Callable[[Incoming], list[Outgoing]]
+    ) -> list[Outgoing]:
+        """`work(incoming)`'s answer, recorded under the message id (in a worker thread)."""
         self.incoming[incoming.message_id] = incoming
         answers = self.answers.setdefault(incoming.message_id, [])
         try:
-            outs = self.chat.handle(incoming)
+            outs = work(incoming)
             answers.append(outs)
             return outs
         except BaseException as exc:
@@ -174,12 +180,14 @@ class Recorder:
         finally:
             self.loop.call_soon_threadsafe(self._signal)
 
+    @functools.cached_property
+    def taps(self) -> TapsRecorder:
+        """The tap core (bots/taps.py) as the adapters see it, its menus and presses
+        recorded as `handle`'s answers are (under the interaction's message id)."""
+        return TapsRecorder(self)
+
     def chat_migrated(self, platform: str, old: str, new: str) -> None:
         self.chat.chat_migrated(platform, old, new)
-
-    @functools.cached_property
-    def taps(self) -> Any:  # playing by taps (bots/taps.py), as the adapters reach it
-        return TapsRecorder(self)
 
     async def answer(self, message_id: str, nth: int = 1) -> tuple[Incoming, list[Outgoing]]:
         """The service's answer to the message (`nth`: to its nth delivery)."""
@@ -195,26 +203,33 @@ class Recorder:
 
 
 class TapsRecorder:
-    """The chat service's taps as the adapters see them, recording each press's and each
-    menu's answer under the incoming's message id (as `Recorder.answer` reads them)."""
+    """`Recorder.taps`: the chat's tap core as the adapters see it, recording each press's and
+    each menu's answer under the incoming's message id (as `Recorder.answer` reads them), and
+    each completion."""
 
     def __init__(self, recorder: Recorder):
-        self.recorder, self.taps = recorder, recorder.chat.taps
-        self.store = self.taps.store
+        self.recorder, self.core = recorder, recorder.chat.taps
+        self.taps, self.store = self.core, self.core.store
+        self.completions: list[tuple[Incoming, list[tuple[str, str]]]] = []
 
-    def _record(self, incoming: Incoming, outs: list[Outgoing]) -> list[Outgoing]:
-        self.recorder.incoming[incoming.message_id] = incoming
-        self.recorder.answers.setdefault(incoming.message_id, []).append(outs)
-        return outs
-
-    def press(self, incoming: Incoming, token: str, values: Any = None) -> list[Outgoing]:
-        return self._record(incoming, self.taps.press(incoming, token, values))
+    def complete(self, incoming: Incoming) -> list[tuple[str, str]]:
+        found = self.core.complete(incoming)
+        self.completions.append((incoming, found))
+        return found
 
     def options(self, incoming: Incoming) -> list[Outgoing]:
-        return self._record(incoming, self.taps.options(incoming))
+        return self.recorder.record(incoming, self.core.options)
+
+    def press(
+        self, incoming: Incoming, token: str, values: list[str] | None = None
+    ) -> list[Outgoing]:
+        return self.recorder.record(incoming, lambda i: self.core.press(i, token, values))
+
+    def sending(self, send: Callable[..., Any]) -> Callable[..., Any]:
+        return self.core.sending(send)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.taps, name)
+        return getattr(self.core, name)
 
 
 class Ahead:
@@ -312,9 +327,9 @@ class World:
             self.dc = dc.build_bot(self.recorder, guild_ready_timeout=0.05)
             await dc.start(self.dc, self.fake.token, ready_timeout=CEILING)
             self._started.append(functools.partial(dc.stop, self.dc))
-            self.senders["discord"] = self.chat.taps.sending(
-                functools.partial(dc.send_outgoing, self.dc)
-            )
+            # a post that asks a side gets its answer key as it is sent (as bots/serve.py does)
+            send = functools.partial(dc.send_outgoing, self.dc)
+            self.senders["discord"] = self.chat.taps.sending(send)
         if self.run_sender:
             self.start_sender()
         self.scheduler = Scheduler(

@@ -290,13 +290,27 @@ def test_slash_map_status_options_help_and_sync():
             alice = fake.user("alice")
             assert fake.sync_calls == 1
             synced = {c["name"]: c for c in fake.commands}
-            assert set(synced) == {"order", "map", "status", "options", "help"}
+            assert set(synced) == {"order", "map", "status", "options", "help"} | {
+                "new",
+                "join",
+                "start",
+                "link",
+                "language",
+                "deadline",
+            }
             [text_option] = synced["order"]["options"]
             assert (text_option["name"], text_option["type"], text_option["required"]) == (
                 "text",
                 3,
                 True,
             )
+            assert text_option["autocomplete"] is True
+            # Russian names and descriptions for a client that speaks Russian
+            ru = {name: c["name_localizations"].get("ru") for name, c in synced.items()}
+            assert ru["order"] == "приказ" and ru["start"] == "начать" and ru["new"] == "новая"
+            assert ru["options"] == "варианты" and ru["language"] == "язык"
+            assert synced["order"]["description_localizations"]["ru"].startswith("Отдать приказ")
+            assert text_option["name_localizations"]["ru"] == "текст"
             await fake.send_command("map", user=alice)
             [map_reply] = await fake.wait_for_sent()
             assert (map_reply.kind, map_reply.content) == ("interaction", "[map]")

@@ -74,9 +74,11 @@ def test_a_whole_short_game_in_a_discord_channel(tmp_path):
             assert "Refused (rule 8.23): first apply 1 hit in A1" in a.public
 
             # -- private answers: ephemeral to a slash command, a DM to a mention
-            a = await channel.say("bob", "options", via="slash")  # /options
+            a = await channel.say("bob", "options", via="slash")  # /options: his menu, buttons
             [seen] = a.seen
-            assert seen.where == "ephemeral" and "losses retreat A2" in a.private
+            assert seen.where == "ephemeral" and "german, turn 1" in a.private
+            [menu] = [s for s in fake.sent if s.interaction_id == a.raw["id"]]
+            assert menu.ephemeral and "losses retreat A2" in [b["label"] for b in menu.buttons]
             a = await channel.say("bob", "options")
             [seen] = a.seen
             assert seen.where == "dm" and "losses retreat A2" in a.private
@@ -174,8 +176,10 @@ VIAS = ("slash", "mention", "order-mention")  # /order text:, @pbem <text>, @pbe
 @pytest.mark.parametrize("case", E.CASES, ids=[c.id for c in E.CASES])
 def test_every_command_reaches_the_service_through_discord(table, case):
     loop, t = table
-    if case.text.split()[0] in ("map", "status", "options", "help"):
-        via = "slash"  # the short slash commands: /map, /status, /options, /help
+    if case.text.split()[0] in ("map", "status", "help"):
+        via = "slash"  # the short slash commands: /map, /status, /help
+    elif case.text == "options":
+        via = "mention"  # its text list (/options answers with buttons: tests/test_e2e_tap_discord.py)
     else:
         via = VIAS[E.CASES.index(case) % len(VIAS)]
     loop.run(E.run_case(t, case, via))

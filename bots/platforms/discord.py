@@ -3,7 +3,12 @@
 It works WITHOUT the privileged *message content* intent (refused to many bots above 100 servers):
 
 - hybrid commands, so one function serves `/order text:<text>` and `!order <text>`, and the short
-  forms `/map`, `/status`, `/options`, `/help [command]` (and `!map` ...);
+  forms `/map`, `/status`, `/options`, `/help [command]`, `/new`, `/join`, `/start`, `/link`,
+  `/language`, `/deadline` (and `!map` ...), with Russian names and descriptions for a client
+  that speaks Russian (bots/platforms/discord_names.py);
+- playing by taps (bots/platforms/discord_taps.py): `/order text:` completes from the speaker's
+  legal orders, `/options` answers with buttons, a post that asks a side carries its "Answer"
+  key, and every press of a button of the bot's is handled in `on_interaction`;
 - messages that mention the bot (`@pbem attack C6 with 20tk`) and direct messages: Discord delivers
   their text without the intent. Without it, `!order` typed in a guild channel arrives with empty
   text (only in DMs, or as `@pbem order ...`, does it work); a bot that has the intent enabled in the
@@ -63,6 +68,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.messages import Incoming, Outgoing
+from bots.platforms import discord_taps
 from bots.platforms.discord_checks import check_at_startup, invite_url
 from bots.platforms.discord_commands import (
     FAILED,
@@ -70,6 +76,7 @@ from bots.platforms.discord_commands import (
     _handle_message,
     register_commands,
 )
+from bots.platforms.discord_names import Russian
 from bots.platforms.discord_send import (
     DM_REFUSED,
     DONE,
@@ -165,6 +172,7 @@ class _PbemBotMixin:
 
     async def setup_hook(self) -> None:
         await self.add_cog(PbemCommands(self))  # type: ignore[attr-defined,arg-type]
+        await self.tree.set_translator(Russian())  # type: ignore[attr-defined]
         if self.sync_commands:
             await register_commands(self, guild=self.sync_guild)  # type: ignore[arg-type]
 
@@ -180,6 +188,12 @@ class _PbemBotMixin:
             self.startup_notes = await check_at_startup(client, chats)
         except Exception:
             log.warning("discord: the check of the bot's permissions failed", exc_info=True)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A press of one of the bot's buttons, or a modal of its submitted (playing by taps);
+        registered with the bot itself, so the buttons of any message, sent before a restart
+        or after, are answered."""
+        await discord_taps.on_interaction(self, interaction)  # type: ignore[arg-type]
 
     async def on_message(self, message: discord.Message) -> None:
         bot: PbemBot = self  # type: ignore[assignment]

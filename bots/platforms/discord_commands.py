@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.core.i18n import say, t
@@ -15,6 +16,27 @@ from app.i18n import language
 from app.messages import Incoming, Outgoing
 from bots.platforms.common import NoPermission, hosts_a_game
 from bots.platforms.discord_checks import can_post, channel_note
+from bots.platforms.discord_names import (
+    DEADLINE,
+    DEADLINE_TEXT,
+    HELP,
+    HELP_COMMAND,
+    JOIN,
+    JOIN_TEXT,
+    LANGUAGE,
+    LANGUAGE_TEXT,
+    LINK,
+    LINK_TEXT,
+    MAP,
+    NEW,
+    NEW_TEXT,
+    OPTIONS,
+    OPTIONS_UNIT,
+    ORDER,
+    ORDER_TEXT,
+    START,
+    STATUS,
+)
 from bots.platforms.discord_send import PLATFORM, _answer_interaction, _deliver
 
 with warnings.catch_warnings():
@@ -53,28 +75,68 @@ class PbemCommands(commands.Cog):
     def __init__(self, bot: PbemBot | ShardedPbemBot):
         self.bot = bot
 
-    @commands.hybrid_command(name="order", description="Give an order or ask the game something")
-    @app_commands.describe(text="As you would type it, e.g. attack C6 with 20tk")
+    @commands.hybrid_command(name="order", description=ORDER)
+    @app_commands.describe(text=ORDER_TEXT)
     async def order(self, ctx: commands.Context, *, text: str) -> None:
         await _handle_context(self.bot, ctx, text)
 
-    @commands.hybrid_command(name="map", description="Show the map")
+    @order.autocomplete("text")
+    async def order_text(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        from bots.platforms import discord_taps  # it reads this module's handlers
+
+        return await discord_taps.complete(self.bot, interaction, current)
+
+    @commands.hybrid_command(name="map", description=MAP)
     async def map(self, ctx: commands.Context) -> None:
         await _handle_context(self.bot, ctx, "map")
 
-    @commands.hybrid_command(name="status", description="Turn, phase, weather, pending decision")
+    @commands.hybrid_command(name="status", description=STATUS)
     async def status(self, ctx: commands.Context) -> None:
         await _handle_context(self.bot, ctx, "status")
 
-    @commands.hybrid_command(name="options", description="The orders you may give now")
-    @app_commands.describe(unit="One unit's orders, e.g. 20tk")
+    @commands.hybrid_command(name="options", description=OPTIONS)
+    @app_commands.describe(unit=OPTIONS_UNIT)
     async def options(self, ctx: commands.Context, *, unit: str = "") -> None:
-        await _handle_context(self.bot, ctx, f"options {unit}".strip())
+        from bots.platforms import discord_taps
 
-    @commands.hybrid_command(name="help", description="The commands, or the help of one")
-    @app_commands.describe(command="A command to explain, e.g. attack")
+        await discord_taps.options(self.bot, ctx, unit)
+
+    @commands.hybrid_command(name="help", description=HELP)
+    @app_commands.describe(command=HELP_COMMAND)
     async def help(self, ctx: commands.Context, *, command: str = "") -> None:
         await _handle_context(self.bot, ctx, f"help {command}".strip())
+
+    # the chat's own commands, each the text "<command> <text>" given to the order path
+    @commands.hybrid_command(name="new", description=NEW)
+    @app_commands.describe(text=NEW_TEXT)
+    async def new(self, ctx: commands.Context, *, text: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"new {text}".strip())
+
+    @commands.hybrid_command(name="join", description=JOIN)
+    @app_commands.describe(text=JOIN_TEXT)
+    async def join(self, ctx: commands.Context, *, text: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"join {text}".strip())
+
+    @commands.hybrid_command(name="start", description=START)
+    async def start(self, ctx: commands.Context) -> None:
+        await _handle_context(self.bot, ctx, "start")
+
+    @commands.hybrid_command(name="link", description=LINK)
+    @app_commands.describe(text=LINK_TEXT)
+    async def link(self, ctx: commands.Context, *, text: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"link {text}".strip())
+
+    @commands.hybrid_command(name="language", description=LANGUAGE)
+    @app_commands.describe(text=LANGUAGE_TEXT)
+    async def language(self, ctx: commands.Context, *, text: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"language {text}".strip())
+
+    @commands.hybrid_command(name="deadline", description=DEADLINE)
+    @app_commands.describe(text=DEADLINE_TEXT)
+    async def deadline(self, ctx: commands.Context, *, text: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"deadline {text}".strip())
 
 
 def _chat_id(channel: Any, user: discord.abc.User) -> str:
@@ -83,12 +145,9 @@ def _chat_id(channel: Any, user: discord.abc.User) -> str:
     return str(channel.id)  # a thread's own id for a thread
 
 
-async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, text: str) -> None:
-    interaction = ctx.interaction
-    if interaction is None:  # `!order ...`
-        await _handle_message(bot, ctx.message, text)
-        return
-    incoming = Incoming(
+def interaction_incoming(interaction: discord.Interaction, text: str) -> Incoming:
+    """An interaction (a slash command, a press, an autocomplete) as the service's Incoming."""
+    return Incoming(
         platform=PLATFORM,
         chat_id=_chat_id(interaction.channel, interaction.user),
         user_id=str(interaction.user.id),
@@ -99,15 +158,36 @@ async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, 
         ephemeral_ok=True,
         locale=_locale(interaction.locale),  # the user's own client language
     )
+
+
+async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, text: str) -> None:
+    interaction = ctx.interaction
+    if interaction is None:  # `!order ...`
+        await _handle_message(bot, ctx.message, text)
+        return
+    incoming = interaction_incoming(interaction, text)
     work = asyncio.ensure_future(_ask_and_check(bot, incoming, interaction.channel, True))
+    await answer_when_done(bot, interaction, incoming, work)
+
+
+async def answer_when_done(
+    bot: PbemBot | ShardedPbemBot,
+    interaction: discord.Interaction,
+    incoming: Incoming,
+    work: asyncio.Future[list[Outgoing]],
+    *,
+    ephemeral: bool = False,
+) -> None:
+    """Answer a slash command with the service's answer (`work`), deferred ("thinking", public
+    unless `ephemeral`) when it takes longer than the bot's `defer_after`."""
     deferred = False
     if bot.defer_after > 0:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(work), bot.defer_after)
     try:
         if not work.done():
-            await interaction.response.defer(thinking=True)  # public "thinking..."
-            deferred = True
+            await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+            deferred = not ephemeral  # an ephemeral defer is filled by the first followup
     except discord.HTTPException as exc:  # the interaction expired: answer out of band
         log.warning("discord: could not defer %s (%s)", incoming.message_id, exc)
     outs = await work
@@ -183,13 +263,18 @@ async def _ask_and_check(
     return outs
 
 
-async def _ask(bot: PbemBot | ShardedPbemBot, incoming: Incoming) -> list[Outgoing]:
-    """The service's answer; the messages of one chat are handled one after the other, in the
-    order they came (discord.py runs each event in a task of its own)."""
+async def _ask(
+    bot: PbemBot | ShardedPbemBot,
+    incoming: Incoming,
+    work: Callable[[Incoming], list[Outgoing]] | None = None,
+) -> list[Outgoing]:
+    """The service's answer (`work`: another of its calls than `handle`, e.g. a press); the
+    messages of one chat are handled one after the other, in the order they came (discord.py
+    runs each event in a task of its own)."""
     lock = bot.chat_locks.setdefault(incoming.chat_id, asyncio.Lock())
     try:
         async with lock:
-            return list(await asyncio.to_thread(bot.service.handle, incoming))
+            return list(await asyncio.to_thread(work or bot.service.handle, incoming))
     except Exception:
         log.exception("the service failed on %s", incoming.message_id)
         return [

@@ -28,6 +28,7 @@ from bots.platforms.common import (
     Undeliverable,
     split_message,
 )
+from bots.platforms.discord_keys import Keys, view_of
 
 with warnings.catch_warnings():
     # discord.py (voice support) imports the stdlib audioop, deprecated since Python 3.11
@@ -71,12 +72,14 @@ def dm_refused(user: str, locale: object = None) -> str:
 
 @dataclass
 class _Part:
-    """One Discord message: up to 2,000 characters and at most the one image."""
+    """One Discord message: up to 2,000 characters, at most the one image, and the buttons
+    of the Outgoing's keyboard (on its last part)."""
 
     content: str
     image: bytes | None
     image_name: str
     mentions: discord.AllowedMentions
+    view: Keys | None = None
 
     def file(self) -> discord.File | None:  # a NEW File each call: a File is single use
         if self.image is None:
@@ -89,6 +92,8 @@ class _Part:
             kw["content"] = self.content
         if (f := self.file()) is not None:
             kw["file"] = f
+        if self.view is not None:
+            kw["view"] = self.view
         return kw
 
 
@@ -103,9 +108,18 @@ def _parts(out: Outgoing) -> list[_Part]:
         replied_user=False,
         users=[discord.Object(id=int(u)) for u in out.mentions],
     )
-    chunks = split_message(text, DISCORD_LIMIT) or ([""] if out.image else [])
+    view = view_of(out.keyboard)
+    empty = [""] if out.image else ["…"] if view else []  # buttons need a message to ride on
+    chunks = split_message(text, DISCORD_LIMIT) or empty
+    last = len(chunks) - 1
     return [
-        _Part(chunk, out.image if i == len(chunks) - 1 else None, out.image_name, allowed)
+        _Part(
+            chunk,
+            out.image if i == last else None,
+            out.image_name,
+            allowed,
+            view if i == last else None,
+        )
         for i, chunk in enumerate(chunks)
     ]
 
@@ -258,10 +272,12 @@ async def _fill_thinking_slot(
     _, part = here.pop(public)
     kw = part.kwargs()
     file = kw.pop("file", None)
+    extra = {"view": part.view} if part.view is not None else {}
     await interaction.edit_original_response(
         content=kw.get("content"),
         attachments=[file] if file else [],
         allowed_mentions=part.mentions,
+        **extra,
     )
 
 

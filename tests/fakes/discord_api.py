@@ -80,6 +80,9 @@ API_PREFIX = "/api/v10"
 GUILD_TEXT, DM, PUBLIC_THREAD = 0, 1, 11
 # interaction callback types
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE = 4, 5
+DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 6, 7, 8, 9
+# interaction types
+COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 3, 4, 5
 
 
 def _now_iso() -> str:
@@ -126,6 +129,26 @@ class Sent:
     reference: dict | None = None  # message_reference (a reply)
     payload: dict = field(default_factory=dict)
 
+    @property
+    def components(self) -> list[dict]:
+        """The components sent with the message (action rows), as Discord received them."""
+        return list(self.payload.get("components") or [])
+
+    @property
+    def buttons(self) -> list[dict]:
+        """Its buttons, row after row: {"label", "custom_id", "style", "disabled", ...}."""
+        return buttons_of(self.components)
+
+
+def buttons_of(components: list[dict]) -> list[dict]:
+    """The buttons of a message's components, row after row."""
+    found: list[dict] = []
+    for row in components:
+        for item in row.get("components") or []:
+            if item.get("type") == 2:
+                found.append(item)
+    return found
+
 
 @dataclass
 class _Interaction:
@@ -138,6 +161,7 @@ class _Interaction:
     defer_ephemeral: bool = False
     original_id: str | None = None
     created: float = field(default_factory=time.monotonic)
+    message_id: str | None = None  # a component's or a modal's: the message it was on
 
 
 @dataclass
@@ -182,6 +206,10 @@ class FakeDiscord:
         self.everyone = EVERYONE  # the @everyone role's permissions (sent at IDENTIFY)
         self.reject_token = False  # True: the login is refused (401), as for a wrong token
         self._interactions: dict[str, _Interaction] = {}
+        # every message the bot made, as it stands now (edits and updates applied): id -> payload
+        self.messages: dict[str, dict] = {}
+        self.choices: dict[str, list[dict]] = {}  # autocomplete interaction id -> its choices
+        self.modals: dict[str, dict] = {}  # interaction id -> the modal it was answered with
         self._rate_limits: list[tuple[str, float, bool]] = []  # (kind, retry_after, via)
         self._conns: list[_Conn] = []
         self._gateway_up = asyncio.Event()  # cleared: the network is down (`drop_gateway`)
@@ -414,6 +442,199 @@ class FakeDiscord:
         is missed."""
         return self._answered
 
+    # --- components, modals and autocompletion (playing by taps) --------------------------------
+
+    def message(self, message_id: str) -> dict:
+        """A message the bot made, as it stands now (its edits and updates applied)."""
+        return self.messages[message_id]
+
+    def buttons(self, message_id: str) -> list[dict]:
+        """The buttons of a message as it stands now, row after row."""
+        return buttons_of(self.messages[message_id].get("components") or [])
+
+    async def press(
+        self,
+        message_id: str,
+        custom_id: str,
+        *,
+        user: dict,
+        locale: str = "en-US",
+    ) -> str:
+        """Dispatch INTERACTION_CREATE type 3: `user` presses the button `custom_id` of the
+        message (which carries it, as Discord checks). Returns the interaction id."""
+        msg = self.messages[message_id]
+        if custom_id not in [b.get("custom_id") for b in buttons_of(msg.get("components") or [])]:
+            raise AssertionError(f"no button {custom_id!r} on message {message_id}")
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(COMPONENT, data, user, msg["channel_id"], locale, msg)
+
+    async def submit_modal(
+        self,
+        custom_id: str,
+        values: dict[str, str],
+        *,
+        user: dict,
+        message_id: str | None = None,
+        channel_id: str | None = None,
+        locale: str = "en-US",
+    ) -> str:
+        """Dispatch INTERACTION_CREATE type 5: `user` submits the modal `custom_id` with its text
+        inputs (custom id -> text), each in a label (component type 18); `message_id`: the
+        message whose button opened it. Returns the interaction id."""
+        rows = []
+        for n, (k, v) in enumerate(values.items()):
+            text_input = {"type": 4, "id": n * 2 + 2, "custom_id": k, "value": v}
+            rows.append({"type": 18, "id": n * 2 + 1, "component": text_input})
+        msg = self.messages[message_id] if message_id else None
+        where = msg["channel_id"] if msg else channel_id or self.channel_id
+        data = {"custom_id": custom_id, "components": rows}
+        return await self._interact(MODAL_SUBMIT, data, user, where, locale, msg)
+
+    async def autocomplete(
+        self,
+        name: str,
+        option: str,
+        typed: str,
+        *,
+        user: dict,
+        channel_id: str | None = None,
+        locale: str = "en-US",
+    ) -> str:
+        """Dispatch INTERACTION_CREATE type 4: `user` has typed `typed` in the option `option`
+        of `/name`. Returns the interaction id (`wait_choices` gives the choices answered)."""
+        cmd_id = next((c["id"] for c in self.commands if c["name"] == name), self.snowflake())
+        data = {
+            "id": cmd_id,
+            "name": name,
+            "type": 1,
+            "options": [{"name": option, "type": 3, "value": typed, "focused": True}],
+        }
+        return await self._interact(AUTOCOMPLETE, data, user, channel_id, locale, None)
+
+    async def wait_choices(self, interaction_id: str, timeout: float = 20.0) -> list[dict]:
+        """The choices the bot answered an autocomplete with ({"name", "value"})."""
+        async with self._changed:
+            await asyncio.wait_for(
+                self._changed.wait_for(lambda: interaction_id in self.choices), timeout
+            )
+        return self.choices[interaction_id]
+
+    async def wait_answered(self, interaction_id: str, timeout: float = 20.0) -> int:
+        """Wait until the interaction has its initial response; its callback type."""
+        inter = self._interactions[interaction_id]
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: inter.acked is not None), timeout)
+        return int(inter.acked or 0)
+
+    async def _interact(
+        self,
+        kind: int,
+        data: dict,
+        user: dict,
+        channel_id: str | None,
+        locale: str,
+        message: dict | None,
+    ) -> str:
+        iid, token = self.snowflake(), secrets.token_urlsafe(24)
+        payload: dict[str, Any] = {
+            "id": iid,
+            "application_id": self.application_id,
+            "type": kind,
+            "data": data,
+            "token": token,
+            "version": 1,
+            "app_permissions": "2251799813685247",
+            "locale": locale,
+            "entitlements": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message
+        ch = channel_id or self.channel_id
+        if ch in self.dm_channels:
+            payload.update(
+                user=user,
+                channel_id=ch,
+                context=1,
+                channel={"id": ch, "type": DM, "recipients": [user], "last_message_id": None},
+                authorizing_integration_owners={"0": self.application_id},
+            )
+            shard = 0
+        else:
+            member = self._member_payload(user)
+            member["permissions"] = "2251799813685247"
+            payload.update(
+                guild_id=self.guild_id,
+                guild_locale="en-US",
+                channel_id=ch,
+                context=0,
+                channel=self._channel_payload(ch),
+                member=member,
+                authorizing_integration_owners={"0": self.guild_id},
+            )
+            shard = self.guild_shard
+        inter = _Interaction(iid, token, ch, user["id"])
+        inter.message_id = message["id"] if message is not None else None
+        self._interactions[iid] = inter
+        await self._dispatch(await self._conn_for(shard), "INTERACTION_CREATE", payload)
+        return iid
+
+    def _component_callback(
+        self,
+        inter: _Interaction,
+        kind: int,
+        data: dict,
+        files: list[tuple[str, bytes]],
+        request: web.Request,
+    ) -> web.Response:
+        """A response of type 6 (deferred update), 7 (update the message), 8 (autocomplete
+        choices) or 9 (a modal)."""
+        resource: dict[str, Any] = {"type": kind}
+        if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
+            if inter.message_id is None:
+                raise _Refuse(400, 50035, "Invalid Form Body: no message to update")
+            inter.original_id = inter.message_id  # later edits of @original edit that message
+            if kind == UPDATE_MESSAGE:
+                resource["message"] = self._update(inter, data, files)
+        elif kind == AUTOCOMPLETE_RESULT:
+            choices = list(data.get("choices") or [])
+            if len(choices) > 25 or any(
+                not 1 <= len(c["name"]) <= 100 or len(str(c["value"])) > 100 for c in choices
+            ):
+                raise _Refuse(400, 50035, "Invalid Form Body: choices")
+            self.choices[inter.id] = choices
+        else:
+            self.modals[inter.id] = data
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        answer = {
+            "interaction": {
+                "id": inter.id,
+                "type": 3,
+                "response_message_id": inter.message_id,
+                "response_message_loading": False,
+                "response_message_ephemeral": False,
+            },
+            "resource": resource,
+        }
+        return self._json(answer)
+
+    def _update(self, inter: _Interaction, body: dict, files: list[tuple[str, bytes]]) -> dict:
+        """The message a component was on, edited (its content and components replaced)."""
+        msg = self.messages[inter.message_id or ""]
+        if "content" in body:
+            msg["content"] = body.get("content") or ""
+        if "components" in body:
+            msg["components"] = body.get("components") or []
+        msg["edited_timestamp"] = _now_iso()
+        ephemeral = bool(int(msg.get("flags") or 0) & EPHEMERAL)
+        shown = {"content": msg["content"], "components": msg["components"]}
+        flags = int(msg.get("flags") or 0)
+        kind = "update"
+        self._record(kind, inter.channel_id, shown, files, flags, ephemeral, msg["id"])
+        self.sent[-1].interaction_id = inter.id
+        return msg
+
     async def wait_for_sent(
         self,
         predicate: Callable[[Sent], bool] | None = None,
@@ -603,7 +824,7 @@ class FakeDiscord:
             "embeds": body.get("embeds") or [],
             "pinned": False,
             "flags": flags,
-            "components": [],
+            "components": body.get("components") or [],
             "attachments": [
                 {
                     "id": self.snowflake(),
@@ -886,6 +1107,7 @@ class FakeDiscord:
         self._check_content(body, files)
         flags = int(body.get("flags") or 0)
         msg = self._message_payload(channel_id, body, files, flags)
+        self.messages[msg["id"]] = msg
         self._record(
             "dm" if recipient else "channel",
             channel_id,
@@ -912,6 +1134,8 @@ class FakeDiscord:
         data = body.get("data") or {}
         flags = int(data.get("flags") or 0)
         inter.acked = kind
+        if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL):
+            return self._component_callback(inter, kind, data, files, request)
         mid = self.snowflake()
         inter.original_id = mid
         resource: dict[str, Any] = {"type": kind}
@@ -926,6 +1150,7 @@ class FakeDiscord:
             msg = self._message_payload(inter.channel_id, data, files, flags, webhook=True)
             msg["id"] = mid
             resource["message"] = msg
+            self.messages[mid] = msg
             self._record(
                 "interaction",
                 inter.channel_id,
@@ -974,6 +1199,7 @@ class FakeDiscord:
         shown = (flags & ~EPHEMERAL) | (EPHEMERAL if ephemeral else 0)
         msg = self._message_payload(inter.channel_id, body, files, shown, webhook=True)
         msg["id"] = mid
+        self.messages[mid] = msg
         self._record(
             "followup",
             inter.channel_id,
@@ -992,10 +1218,13 @@ class FakeDiscord:
         inter = self._interaction_by_token(token)
         if inter.acked is None or inter.original_id is None:
             raise _Refuse(404, 10008, "Unknown Message")
+        if inter.message_id is not None and inter.original_id == inter.message_id:
+            return self._json(self._update(inter, body, files))  # a component's own message
         inter.loading = False
         flags = EPHEMERAL if inter.defer_ephemeral else 0
         msg = self._message_payload(inter.channel_id, body, files, flags, webhook=True)
         msg["id"] = inter.original_id
+        self.messages[msg["id"]] = msg
         self._record(
             "edit_original",
             inter.channel_id,
