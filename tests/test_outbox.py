@@ -64,7 +64,7 @@ def fake_sleep(clock: FakeClock, holder: list | None = None):
     return sleep
 
 
-async def drive(store, senders, clock, until, *, timeout: float = 10.0, **options):
+async def drive(store, senders, clock, until, *, timeout: float = 300.0, **options):
     """Run the sender until `until()` holds (real time at most `timeout`), then stop it."""
     stop = asyncio.Event()
     holder: list[outbox.OutboxSender] = []
@@ -267,7 +267,7 @@ class OverlapSender(FakeSender):
         if self.in_flight > 1:
             self.company.set()
         try:  # the bound only ends a wait that sequential sending would make endless
-            await asyncio.wait_for(self.company.wait(), timeout=5)
+            await asyncio.wait_for(self.company.wait(), timeout=120)
         except TimeoutError:
             pass
         finally:

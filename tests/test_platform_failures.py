@@ -28,7 +28,7 @@ from tests.e2e_support import until
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegramAPI
 
-TIMEOUT = 60
+TIMEOUT = 300
 GROUP_A, GROUP_B = -1002001, -1002002
 
 
@@ -127,7 +127,7 @@ def test_a_bot_that_cannot_start_is_one_line_and_the_other_serves(tmp_path):
                 assert line.startswith("the Discord bot did not start: Discord refused the token")
                 assert "check DISCORD_TOKEN" in line
                 tg.push_message("/order help", chat_id=GROUP_A, user_id=7)
-                [call] = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=20)
+                [call] = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=300)
                 assert "No game is played in this chat yet" in call.params["text"]
                 code, body = await s.health()
                 assert code == 0 and set(body["bots"]) == {"telegram"}
@@ -184,7 +184,7 @@ def test_a_fatal_gateway_close_restarts_the_discord_bot(tmp_path, code):
             alice = fake.user("alice")
             async with serving(tmp_path, discord_env(fake)) as s:
                 front = s.fronts["discord"]
-                await fake.wait_identified(timeout=20)
+                await fake.wait_identified(timeout=300)
                 assert len(fake.identifies) == 1
                 await fake.close_gateway(code)
                 await until(lambda: front.restarts == 1 and front.connected(), "the bot to restart")
@@ -195,7 +195,7 @@ def test_a_fatal_gateway_close_restarts_the_discord_bot(tmp_path, code):
                 assert str(code) in error or "intent" in error.lower()
                 assert any("restarted" in ln for ln in s.logs.lines(logging.WARNING))
                 await fake.send_message("help", author=alice, mention_bot=True)
-                [sent] = await fake.wait_for_sent(timeout=20)
+                [sent] = await fake.wait_for_sent(timeout=300)
                 assert "No game is played" in sent.content
                 status, body = await s.health()
                 assert status == 0 and body["bots"]["discord"]["restarts"] == 1
@@ -209,7 +209,7 @@ def test_a_fatal_gateway_close_stops_serve_when_configured(tmp_path):
             FakeDiscord() as fake,
             serving(tmp_path, discord_env(fake, PBEM_ON_BOT_FAILURE="stop")) as s,
         ):
-            await fake.wait_identified(timeout=20)
+            await fake.wait_identified(timeout=300)
             await fake.close_gateway(4004)
             assert await s.task == 1  # serve ends by itself, with an error
             lines = s.logs.lines()
@@ -234,7 +234,7 @@ def test_a_revoked_telegram_token_restarts_polling_once_valid_again(tmp_path):
             tg.restore_token()
             await until(lambda: front.state == "connected", "the bot to restart")
             tg.push_message("/order help", chat_id=GROUP_A, user_id=7)
-            await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=20)
+            await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=300)
             code, body = await s.health()
             assert code == 0 and body["bots"]["telegram"]["restarts"] >= 1
             first = s.logs.lines()[0]
@@ -279,11 +279,11 @@ def test_a_flood_wait_in_one_chat_never_delays_another_and_keeps_its_order(tmp_p
             await hold.held.wait()
             second = tg.push_message("/order games", chat_id=GROUP_A, user_id=7)
             tg.push_message("/order help", chat_id=GROUP_B, user_id=8, user_name="bob")
-            [b] = await tg.wait_for_call("sendMessage", chat_id=GROUP_B, timeout=20)
+            [b] = await tg.wait_for_call("sendMessage", chat_id=GROUP_B, timeout=300)
             assert "No game is played" in b.params["text"]
             assert not tg.sent("sendMessage", chat_id=GROUP_A)  # A still waits
             hold.release.set()
-            calls = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, count=2, timeout=20)
+            calls = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, count=2, timeout=300)
             ids = [_reply_to(c) for c in calls]
             assert ids == [first["message"]["message_id"], second["message"]["message_id"]]
             assert next(c.status for c in tg.calls if c.chat_id == GROUP_A) == 429
@@ -301,7 +301,7 @@ def test_a_lost_telegram_reply_is_retried_through_the_outbox(tmp_path, failure):
                 for _ in range(4):  # the adapter waits 3 out, then gives up to the outbox
                     tg.rate_limit_next(GROUP_A, retry_after=1)  # (PTB reads 0 as none)
             tg.push_message("/order new hells-gate", chat_id=GROUP_A, user_id=7)
-            calls = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=20)
+            calls = await tg.wait_for_call("sendMessage", chat_id=GROUP_A, timeout=300)
             assert any("New game" in c.params["text"] for c in calls)
             refused = [c for c in tg.calls if c.chat_id == GROUP_A and not c.ok]
             assert refused and refused[0].status == (500 if failure == "5xx" else 429)
@@ -324,10 +324,10 @@ def test_a_lost_discord_reply_is_retried_through_the_outbox(tmp_path):
         async with FakeDiscord() as fake:
             alice = fake.user("alice")
             async with serving(tmp_path, discord_env(fake)) as s:
-                await fake.wait_identified(timeout=20)
+                await fake.wait_identified(timeout=300)
                 fake.rate_limit_next(via=False)  # a 429 discord.py does not retry
                 await fake.send_message("new hells-gate", author=alice, mention_bot=True)
-                [sent] = await fake.wait_for_sent(timeout=20)
+                [sent] = await fake.wait_for_sent(timeout=300)
                 assert "New game" in sent.content
                 assert any(c.status == 429 for c in fake.calls)
                 store = s.parts["store"]
@@ -358,7 +358,7 @@ def test_discord_api_base_and_gateway_settings_point_the_bot_at_another_server(t
             )
             async with serving(tmp_path, env) as s:
                 assert set(s.fronts) == {"discord"}
-                await fake.wait_identified(timeout=20)
+                await fake.wait_identified(timeout=300)
                 assert fake.identifies
 
     try:

@@ -25,7 +25,7 @@ from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegramAPI
 
 ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 60
+TIMEOUT = 300  # a ceiling only a missing answer reaches, never a slow machine
 SCRIPT = """\
 help
 new hells-gate sandbox
@@ -208,11 +208,11 @@ def test_the_real_bots_serve_in_one_loop_and_their_logs_hold_no_token(tmp_path):
             assert set(parts["senders"]) == {"telegram", "discord"}
             assert parts["scheduler"].is_leader
             tg.push_message("/order new hells-gate", chat_id=-100, user_id=7)
-            [call] = await tg.wait_for_call("sendMessage", chat_id=-100, timeout=10)
+            [call] = await tg.wait_for_call("sendMessage", chat_id=-100, timeout=300)
             assert "New game" in call.params["text"]
-            await dc.wait_identified(timeout=10)
+            await dc.wait_identified(timeout=300)
             await dc.send_message("new hells-gate", author=alice, mention_bot=True)
-            [sent] = await dc.wait_for_sent(timeout=10)
+            [sent] = await dc.wait_for_sent(timeout=300)
             assert "New game" in sent.content
             stop.set()
             assert await asyncio.wait_for(task, 20) == 0
@@ -278,7 +278,7 @@ def test_the_terminal_gets_reminders_and_deadline_defaults(tmp_path):
     assert text.count("@you") >= 3  # the start, the reminder and the default ping the player
 
 
-async def _until(predicate, timeout: float = 10.0) -> None:
+async def _until(predicate, timeout: float = 300.0) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not predicate():

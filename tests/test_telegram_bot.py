@@ -129,7 +129,7 @@ async def running(
     assert len(logged) == expected_errors, logged
 
 
-def run(test: Callable[[], Any], timeout: float = 10.0) -> None:
+def run(test: Callable[[], Any], timeout: float = 300.0) -> None:
     async def main() -> None:
         await asyncio.wait_for(test(), timeout)
 

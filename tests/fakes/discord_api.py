@@ -511,7 +511,7 @@ class FakeDiscord:
         }
         return await self._interact(AUTOCOMPLETE, data, user, channel_id, locale, None)
 
-    async def wait_choices(self, interaction_id: str, timeout: float = 20.0) -> list[dict]:
+    async def wait_choices(self, interaction_id: str, timeout: float = 300.0) -> list[dict]:
         """The choices the bot answered an autocomplete with ({"name", "value"})."""
         async with self._changed:
             await asyncio.wait_for(
@@ -519,7 +519,7 @@ class FakeDiscord:
             )
         return self.choices[interaction_id]
 
-    async def wait_answered(self, interaction_id: str, timeout: float = 20.0) -> int:
+    async def wait_answered(self, interaction_id: str, timeout: float = 300.0) -> int:
         """Wait until the interaction has its initial response; its callback type."""
         inter = self._interactions[interaction_id]
         async with self._changed:
@@ -640,7 +640,7 @@ class FakeDiscord:
         predicate: Callable[[Sent], bool] | None = None,
         *,
         count: int = 1,
-        timeout: float = 5.0,
+        timeout: float = 300.0,
     ) -> list[Sent]:
         """Wait until at least `count` delivered messages match `predicate`; return them."""
         pred = predicate or (lambda s: True)
@@ -654,7 +654,7 @@ class FakeDiscord:
             )
         return matching()
 
-    async def wait_identified(self, timeout: float = 5.0) -> None:
+    async def wait_identified(self, timeout: float = 300.0) -> None:
         async def all_shards() -> None:
             while len(self._conns) < self.shards:
                 await asyncio.sleep(0.01)

@@ -637,7 +637,7 @@ class FakeTelegramAPI:
         return self._answered
 
     async def wait_for_call(
-        self, method: str, chat_id: Any = None, *, count: int = 1, timeout: float = 5.0
+        self, method: str, chat_id: Any = None, *, count: int = 1, timeout: float = 300.0
     ) -> list[Call]:
         """Wait until `count` successful `method` calls (to `chat_id`) were made; return them."""
         deadline = time.monotonic() + timeout
