@@ -111,12 +111,21 @@ def drawn(rolls: list[dict[str, Any]], secrets: list[Any] | None = None) -> list
 
 
 def setup(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = False) -> Outcome:
-    """The setup of row 0 (it rolls no dice)."""
+    """The setup of row 0, with the dice it drew from epoch 1 (recorded in row 1, the epoch
+    row that commits their seeds: app/lifecycle.py)."""
     if not rows or rows[0].get("kind") != "setup":
         raise ReplayMismatch(0, t("row 0 is not the setup row"))
-    out = system.initial(bool(rows[0]["payload"].get("sandbox")), FixedDice([]))
+    epoch = rows[1] if len(rows) > 1 and rows[1].get("kind") == "epoch" else {"payload": {}}
+    try:
+        dice = FixedDice(drawn(epoch["payload"].get("rolls", []), epoch.get("secret")))
+    except Sealed as exc:
+        raise Sealed(1, t("{error} (the setup's dice, row 1)", error=str(exc))) from exc
+    try:
+        out = system.initial(bool(rows[0]["payload"].get("sandbox")), dice)
+    except DiceExhausted as exc:
+        raise ReplayMismatch(0, t("the setup: {error}", error=str(exc))) from exc
     if check:
-        _check(system, rows[0], out, None)
+        _check(system, rows[0], out, dice)
     return out
 
 
@@ -160,7 +169,8 @@ def replay(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = Fals
 
 def state_at(system: GameSystem, rows: list[dict[str, Any]], index: int) -> Any:
     """The state as it stood right after log row `index` (the rows after it not yet written)."""
-    return replay(system, [r for r in rows if r["index"] <= index])
+    kept = [r for r in rows if r["index"] <= index or r["index"] == 1 and r["kind"] == "epoch"]
+    return replay(system, kept)  # row 1 written with row 0: the setup's dice
 
 
 def _jsonish(value: Any) -> Any:

@@ -17,13 +17,13 @@ from adjudicator.core import registry
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import ENGLISH, Msg, cat, lines, t, tn
 from adjudicator.core.i18n import name as i18n_name
-from adjudicator.core.system import GameSystem, Side
+from adjudicator.core.system import GameSystem, Outcome, Side
 from adjudicator.grammar.lexicon import all_of
 from app import after, clock, games, sealing
-from app.changes import NoDice
 from app.context import Core
 from app.replies import fair_lines
 from storage import Conflict, GameTx, Store, Tampered, clocks
+from storage import dice as committed
 from storage import outbox as outbox_rows
 
 T = TypeVar("T")
@@ -42,13 +42,15 @@ def new_game(
     kind = registry.get(system_id)
     text, source = games.scenario_text(kind, scenario_path)
     system = games.bind(system_id, text, source)
-    out = system.initial(sandbox, NoDice(t("the setup rolls no dice")))
-    snapshot = system.state_to_json(out.state)
+    uid, seed, hidden_seed = core.uids(), core.seeds(), core.seeds()
+    out, rolls, roll_secrets = set_up(system, sandbox, uid, seed, hidden_seed)
+    events, hidden, secret = sealing.seal(out.events)  # private setup events: sealed
     rec = core.store.create_game(
-        name, system_id, text, sandbox, snapshot,
-        events=[e.to_dict() for e in out.events], creator=creator,
-        sides=[s.id for s in system.sides], uid=core.uids(), seed=core.seeds(),
-        hidden_seed=core.seeds(), turn=system.situation(out.state).turn or 1,
+        name, system_id, text, sandbox, system.state_to_json(out.state),
+        events=events, hidden=hidden, secret=secret or None, rolls=rolls,
+        roll_secrets=roll_secrets, creator=creator, sides=[s.id for s in system.sides],
+        uid=uid, seed=seed, hidden_seed=hidden_seed,
+        turn=system.situation(out.state).turn or 1,
         state_digest=sealing.state_digest(system, out.state),
     )  # fmt: skip
     title = t("Game {name} created: {title}", name=repr(name), title=system.title)
@@ -57,10 +59,23 @@ def new_game(
     said: list[str] = [
         t("{title}; moderator {user}.", title=title, user=creator) if creator else cat(title, ".")
     ]
-    said += [e.text for e in out.events]
+    said += [e.text for e in out.events if e.audience.public]
     said.append(whose_move(system, out.state))
     said += fair_lines(rec)
     return lines(said)
+
+
+def set_up(
+    system: GameSystem, sandbox: bool, uid: str, seed: str, hidden_seed: str
+) -> tuple[Outcome, list[dict[str, Any]], list[dict[str, Any]] | None]:
+    """The system's setup with dice like any order's: drawn from epoch 1's committed seeds
+    (no salt can come before the game exists), and the records of its draws for epoch 1's row
+    (each hidden draw's value kept off the chain, as an order's)."""
+    dice = committed.CommittedDice(seed, uid, 1, 1, committed.EMPTY_SALT_DIGEST, hidden_seed)
+    out = system.initial(sandbox, dice)
+    records = [committed.roll_entry(d) for d in dice.drawn]
+    secrets = [s for _, s in records if s is not None]
+    return out, [r for r, _ in records], secrets or None
 
 
 def whose_move(system: GameSystem, state: object) -> str:

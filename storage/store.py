@@ -141,11 +141,18 @@ class Store:
         seed: str | None = None,
         hidden_seed: str | None = None,
         state_digest: str | None = None,
+        hidden: list[str] | None = None,
+        secret: list[dict] | None = None,
+        rolls: list[dict] | None = None,
+        roll_secrets: list[dict] | None = None,
     ) -> GameRecord:
         """The game, its seats, its first moderator, row 0 (setup) and row 1 (epoch 1's
-        commitment), in one transaction. The setup rolls no dice: epoch 1 opens after it.
+        commitment), in one transaction.
         state_digest: the state hash row 0 records (default: of the whole initial state; a
-        game with hidden information records that of its public view)."""
+        game with hidden information records that of its public view). hidden, secret: the
+        commitments of the setup's sealed events and their off-chain entries (app/sealing.py).
+        rolls, roll_secrets: the draws the setup made from epoch 1's seeds, recorded in row 1
+        (GameTx.open_epoch)."""
         with self._session() as s, s.begin():
             g = _insert_game(s, name, uid, game, scenario_text, sandbox, initial_state_dict)
             tx = GameTx(s, g)
@@ -159,8 +166,10 @@ class Store:
                 "events": list(events),
                 "state_sha256": state_digest or state_hash(initial_state_dict),
             }
-            tx.append("setup", "system", "new game", setup, user=creator)
-            tx.open_epoch(turn, seed, hidden_seed or "new")
+            if hidden:
+                setup["hidden"] = hidden
+            tx.append("setup", "system", "new game", setup, user=creator, secret=secret)
+            tx.open_epoch(turn, seed, hidden_seed or "new", rolls, roll_secrets)
             tx.finish()
         self._verified.add(name)
         log.info("created game %r (%s, sandbox=%s)", name, game, sandbox)

@@ -261,13 +261,11 @@ def check_dice(s: Session, g: Game) -> Failure | None:
             )
         return None
     k = g.epoch
-    if src["kind"] == "epoch" or src["kind"] == "salt":
-        want_n = 1
-    else:
-        ns = [r["n"] for r in p.get("rolls", []) if r.get("n") is not None and r.get("epoch") == k]
-        if not ns:
-            return _fail(at, t("row {at} drew nothing in the game row's epoch {k}", at=at, k=k))
-        want_n = max(ns) + 1
+    # an order's draws, or those the setup made from epoch 1 (recorded in its epoch row)
+    ns = [r["n"] for r in p.get("rolls", []) if r.get("n") is not None and r.get("epoch") == k]
+    if not ns and src["kind"] not in ("epoch", "salt"):
+        return _fail(at, t("row {at} drew nothing in the game row's epoch {k}", at=at, k=k))
+    want_n = max(ns, default=0) + 1
     if src.get("epoch") != k:
         return _fail(at, t("the game row's open epoch is {k}, its source row {at} is of epoch {get}", k=k, at=at, get=src.get('epoch')))  # fmt: skip
     if g.epoch_next_n != want_n:

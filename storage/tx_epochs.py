@@ -27,11 +27,21 @@ class EpochWrites:
     g: Game
     _secrets: dict[tuple[str, int], str] | None
 
-    def open_epoch(self, turn: int | None, seed: str | None = None, hidden_seed: str | None = None):
+    def open_epoch(
+        self,
+        turn: int | None,
+        seed: str | None = None,
+        hidden_seed: str | None = None,
+        rolls: list[dict] | None = None,
+        secret: list[dict] | None = None,
+    ):
         """Commit a fresh seed for the next dice epoch (an `epoch` row) and make it the open one.
 
         hidden_seed: a hidden seed to commit with it ("new" draws one), for epoch 1 and after a
-        rewind of a game whose hidden seed was already revealed.
+        rewind of a game whose hidden seed was already revealed. rolls, secret: the draws the
+        game's setup made from epoch 1 (storage.dice.roll_entry's records and hidden entries):
+        they go into this row, the one that commits the seeds they come from, so every verifier
+        meets the commitment before the draws, and the epoch's next draw follows them.
         """
         last = self.s.exec(
             select(func.max(DiceSecret.epoch)).where(
@@ -52,13 +62,17 @@ class EpochWrites:
             "commitment": committed.commitment(seed),
             "hidden_commitment": hidden_commitment,
         }
+        if rolls:
+            payload["rolls"] = rolls
         self.s.flush()  # the secret first: `seed()` reads it back in this transaction
         self._secrets = None
-        row = self.append("epoch", "system", f"dice epoch {k} for turn {turn}", payload, epoch=k)
+        text = f"dice epoch {k} for turn {turn}"
+        row = self.append("epoch", "system", text, payload, epoch=k, secret=secret or None)
         g = self.g
         g.epoch, g.epoch_turn, g.epoch_commitment = k, turn, payload["commitment"]
         g.epoch_row_hash = row.hash
-        g.epoch_next_n, g.salt_digest = 1, committed.EMPTY_SALT_DIGEST
+        g.epoch_next_n = 1 + len(rolls or [])
+        g.salt_digest = committed.EMPTY_SALT_DIGEST
         return row
 
     def reveal_epoch(self) -> LogRecord | None:

@@ -162,7 +162,9 @@ class GameSystem(Protocol):
         ...
 
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
-        """The state after setup and the automatic phases that follow it."""
+        """The state after setup and the automatic phases that follow it. The setup may roll
+        (a first player, a hand dealt face down): `dice` is the game's committed source, as an
+        order's, and a private event here is sealed like any other (app/lifecycle.py)."""
         ...
 
     def apply(self, state: Any, actor: str, order: object, dice: DiceSource) -> Outcome:
