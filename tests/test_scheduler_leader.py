@@ -286,11 +286,12 @@ def test_a_killed_serve_process_is_replaced_as_the_scheduler_leader(tmp_path):
     url = schema.url if schema else str(tmp_path / "games.db")
     env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS)}
     env |= {"PYTHONPATH": str(ROOT), "PBEM_DB": url, "PBEM_LEADER_RETRY_SECONDS": "0.2"}
+    log = (tmp_path / "serve.log").open("wb")  # a file: a pipe nobody reads could fill and stall it
     proc = subprocess.Popen(
         [sys.executable, "-m", "bots.cli", "serve"],
         stdin=subprocess.PIPE,  # kept open: the terminal front end waits for more input
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
         env=env,
         cwd=tmp_path,
     )
@@ -298,7 +299,7 @@ def test_a_killed_serve_process_is_replaced_as_the_scheduler_leader(tmp_path):
     try:
         deadline = time.monotonic() + TIMEOUT
         while store is None or D.last_heartbeat(store) is None:  # the process leads
-            assert proc.poll() is None, proc.stderr.read().decode()
+            assert proc.poll() is None, (tmp_path / "serve.log").read_text()
             assert time.monotonic() < deadline, "the serve process never led"
             time.sleep(0.05)
             if store is None and _migrated(url):
@@ -324,7 +325,7 @@ def test_a_killed_serve_process_is_replaced_as_the_scheduler_leader(tmp_path):
             proc.kill()
         proc.wait(TIMEOUT)
         proc.stdin.close()
-        proc.stderr.close()
+        log.close()
         if store is not None:
             store.close()
         if schema is not None:
