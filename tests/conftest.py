@@ -44,7 +44,7 @@ class PgSchema:
 
     def drop(self) -> None:
         with self.admin.begin() as conn:
-            conn.exec_driver_sql("SET lock_timeout = '10s'")
+            conn.exec_driver_sql("SET lock_timeout = '300s'")  # not forever; no load reaches it
             conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {self.name} CASCADE")
         self.admin.dispose()
 

@@ -8,16 +8,21 @@ new epochs. Some deliveries are repeated on purpose, by the same writer or by tw
     python -m tests.storm DB_URL GAME PREFIX WRITERS ORDERS SEED GO_FILE
 
 runs WRITERS threads in a fresh process and prints one JSON list of their records. It creates
-GO_FILE.PREFIX when it is ready and starts when GO_FILE exists, so two processes start together.
+GO_FILE.PREFIX when it is ready and starts when GO_FILE exists, so two processes start together;
+when all its writers are halfway it creates GO_FILE.PREFIX.half and goes on when GO_FILE.half
+exists, so each process writes both before and after the other's first half, however the
+machine schedules them.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from app.service import GameService
@@ -25,6 +30,7 @@ from storage import Store
 
 UNITS = ("20tk", "29tk", "5gtk", "389id", "57id", "88id", "72id")  # two-step units on the map
 MODERATOR = "mod"
+WAIT = 600  # seconds a process waits for the others at a rendezvous: only a hang reaches it
 
 
 def storm_text(rng: random.Random) -> str:
@@ -59,14 +65,29 @@ def writer_plan(prefix: str, writer: int, writers: int, orders: int, seed: int) 
     return plan
 
 
-def run_writer(db_url: str, game: str, plan: list, seed: str, out: list) -> None:
-    """Send a plan through a store of its own; sometimes deliver an acknowledged key again."""
+def run_writer(
+    db_url: str, game: str, plan: list, seed: str, out: list, halfway: threading.Barrier
+) -> None:
+    """Send a plan through a store of its own; sometimes deliver an acknowledged key again.
+    Halfway through, wait at the barrier for the other writers."""
+    try:
+        send_plan(db_url, game, plan, seed, out, halfway)
+    except BaseException:
+        halfway.abort()  # the others stop too, rather than wait for this one for ever
+        raise
+
+
+def send_plan(
+    db_url: str, game: str, plan: list, seed: str, out: list, halfway: threading.Barrier
+) -> None:
     rng = random.Random(seed)
     store = Store(db_url)
     service = GameService(store)
     done: list[tuple[str, str]] = []
     try:
-        for key, text in plan:
+        for n, (key, text) in enumerate(plan):
+            if n == len(plan) // 2:
+                halfway.wait()
             deliveries = [(key, text)]
             if done and rng.random() < 0.2:
                 deliveries.append(rng.choice(done))  # a retried delivery of an earlier order
@@ -88,13 +109,30 @@ def run_writer(db_url: str, game: str, plan: list, seed: str, out: list) -> None
         store.close()
 
 
-def storm(db_url: str, game: str, prefix: str, writers: int, orders: int, seed: int) -> list:
-    """WRITERS threads at once, each with its own store (as separate bots would be)."""
+def storm(
+    db_url: str,
+    game: str,
+    prefix: str,
+    writers: int,
+    orders: int,
+    seed: int,
+    halfway: Callable[[], None] | None = None,
+) -> list:
+    """WRITERS threads at once, each with its own store (as separate bots would be); `halfway`
+    runs once when every writer has sent half its plan, before any sends the rest."""
     out: list = []
+    barrier = threading.Barrier(writers, action=halfway)
     threads = [
         threading.Thread(
             target=run_writer,
-            args=(db_url, game, writer_plan(prefix, w, writers, orders, seed), f"{seed}{w}", out),
+            args=(
+                db_url,
+                game,
+                writer_plan(prefix, w, writers, orders, seed),
+                f"{seed}{w}",
+                out,
+                barrier,
+            ),
         )
         for w in range(writers)
     ]
@@ -105,13 +143,19 @@ def storm(db_url: str, game: str, prefix: str, writers: int, orders: int, seed: 
     return out
 
 
+def rendezvous(mine: Path, everyone: Path) -> None:
+    """Say this process is there (`mine`), then wait until the test says all are (`everyone`)."""
+    mine.touch()
+    deadline = time.monotonic() + WAIT
+    while not everyone.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
 def main(argv: list[str]) -> None:
     db_url, game, prefix, writers, orders, seed, go = argv
-    Path(f"{go}.{prefix}").touch()
-    deadline = time.monotonic() + 300
-    while not Path(go).exists() and time.monotonic() < deadline:
-        time.sleep(0.005)
-    records = storm(db_url, game, prefix, int(writers), int(orders), int(seed))
+    rendezvous(Path(f"{go}.{prefix}"), Path(go))
+    halfway = functools.partial(rendezvous, Path(f"{go}.{prefix}.half"), Path(f"{go}.half"))
+    records = storm(db_url, game, prefix, int(writers), int(orders), int(seed), halfway)
     json.dump(records, sys.stdout)
 
 

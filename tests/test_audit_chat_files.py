@@ -47,7 +47,7 @@ def test_systems():
         registry.unregister(kind.id)
 
 
-def run(coro, timeout: float = 90.0) -> None:
+def run(coro, timeout: float = 600.0) -> None:  # only a hang reaches it, however loaded
     asyncio.run(asyncio.wait_for(coro, timeout))
 
 

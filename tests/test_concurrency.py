@@ -8,6 +8,9 @@ repeated (by the same writer later, and by two writers at about the same time).
 The proof that no order was applied against a stale state: every order row records the hash of
 the state after it, and the replay through the rules checks each one (GameService.verify), so a
 lost update would break the replay at the first row written on top of it.
+
+The two processes start together and meet again halfway (tests/storm.py), so each writes on top
+of rows the other wrote, however the machine schedules them.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from tests.storm import new_storm_game, storm
 ROOT = Path(__file__).resolve().parent.parent
 WRITERS = 8
 ORDERS = 25  # per writer
+WAIT = 600  # seconds: a ceiling for the writer processes that only a hang reaches
 
 
 def check_storm(service: GameService, records: list[dict]) -> None:
@@ -92,14 +96,11 @@ def test_two_processes_of_four_threads_on_one_game(db_url, stores, tmp_path):
         )
         for p in range(2)
     ]
-    deadline = time.monotonic() + 240
-    while not all((tmp_path / f"go.p{p}").exists() for p in range(2)):
-        assert time.monotonic() < deadline and all(proc.poll() is None for proc in procs)
-        time.sleep(0.01)
-    go.touch()  # both processes are ready: they start writing together
+    rendezvous(procs, [tmp_path / f"go.p{p}" for p in range(2)], go)  # they start together
+    rendezvous(procs, [tmp_path / f"go.p{p}.half" for p in range(2)], tmp_path / "go.half")
     records = []
     for proc in procs:
-        out, err = proc.communicate(timeout=300)
+        out, err = proc.communicate(timeout=WAIT)
         assert proc.returncode == 0, err.decode()
         records += json.loads(out)
     keys = {r["key"][:2] for r in records}
@@ -108,4 +109,14 @@ def test_two_processes_of_four_threads_on_one_game(db_url, stores, tmp_path):
     order_rows = [r for r in service.store.log("g") if r.kind == "order"]
     spans = {p: [i for i, r in enumerate(order_rows) if r.key.startswith(p)] for p in ("p0", "p1")}
     overlap = min(spans["p0"]) < max(spans["p1"]) and min(spans["p1"]) < max(spans["p0"])
-    assert overlap, "the two processes did not write at the same time"
+    assert overlap, "the two processes did not write into each other's rows"
+
+
+def rendezvous(procs: list, ready: list[Path], go: Path) -> None:
+    """Wait until every process said it is there (its `ready` file), then let them all go."""
+    deadline = time.monotonic() + WAIT
+    while not all(path.exists() for path in ready):
+        assert all(proc.poll() is None for proc in procs), "a writer process ended early"
+        assert time.monotonic() < deadline, "the writer processes never got there"
+        time.sleep(0.01)
+    go.touch()

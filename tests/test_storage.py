@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, select
@@ -23,6 +23,7 @@ from storage.store import HEAD_REVISION, MIGRATIONS, state_hash
 
 EVENT = {"kind": "PhaseEnded", "text": "soviet-combat ended"}
 SCENARIO = "[scenario]\nid = 'x'\n"
+WAIT = 600  # seconds: a ceiling for threads' events that only a hang reaches
 
 
 def new(store: Store, name: str = "g1", state: dict | None = None, sandbox=False, **kw):
@@ -293,28 +294,34 @@ def test_sqlite_writers_queue_at_begin_immediate(tmp_path, stores):
     db = str(tmp_path / "games.db")
     first, second = stores(db), stores(db)
     new(first)
-    inside, release = threading.Event(), threading.Event()
+    inside, asking, release = threading.Event(), threading.Event(), threading.Event()
     seen = []
 
     def slow(tx):
         inside.set()
-        release.wait(5)
+        assert release.wait(WAIT)
         return order(tx)
 
     def quick(tx):
         seen.append(tx.head_index)
         return order(tx, "german")
 
+    def about_to_run(conn, cursor, statement, *rest):  # the write's BEGIN, whichever it is
+        if statement.startswith("BEGIN") and not conn.get_execution_options().get("pbem_read"):
+            asking.set()
+
+    event.listen(second.engine, "before_cursor_execute", about_to_run)
     t = threading.Thread(target=lambda: first.transact("g1", slow))
     t.start()
-    inside.wait(5)
+    assert inside.wait(WAIT)  # the first writer holds the lock
     u = threading.Thread(target=lambda: second.transact("g1", quick))
     u.start()
-    time.sleep(0.2)
+    assert asking.wait(WAIT)  # the second writer sends its BEGIN
+    time.sleep(0.2)  # room to get past it wrongly (a slower machine only checks less)
     assert seen == []  # still waiting for the lock
     release.set()
-    t.join(10)
-    u.join(10)
+    t.join(WAIT)
+    u.join(WAIT)
     assert seen == [2]  # it read the first writer's row
     assert [r.actor for r in first.log("g1")][2:] == ["soviet", "german"]
 
