@@ -317,13 +317,20 @@ def note_dm_failure(
 ) -> dict:
     """Record one more refused private message to the user; the state (a new one, with `row_id`
     as its first failing row, if none was recorded)."""
-    key = dm_failed_key(platform, user)
+    first = {"row": row_id, "tries": 0, "since": now.isoformat(), "how": how}
+    return count_failure(store, dm_failed_key(platform, user), first, now)
+
+
+def count_failure(store: Store, key: str, first: dict, now: datetime, **latest: Any) -> dict:
+    """One more failure under `key` in the service's state: its count `tries` raised (from
+    `first` when none was recorded), `latest` written over it; the state."""
     with store.engine.begin() as conn:
         value = conn.execute(select(STATE.c.value).where(STATE.c.key == key)).scalar()
         state = _json(value, None) if value is not None else None
         if not isinstance(state, dict):
-            state = {"row": row_id, "tries": 0, "since": now.isoformat(), "how": how}
+            state = first
         state["tries"] = int(state.get("tries", 0)) + 1
+        state.update(latest)
         text = json.dumps(state)
         if value is not None:
             conn.execute(update(STATE).where(STATE.c.key == key).values(value=text, updated_at=now))

@@ -15,13 +15,12 @@ its own.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, select, update
 
-from storage.outbox import FAILED, OUTBOX, PENDING, STATE, _json, notify
+from storage.outbox import FAILED, OUTBOX, PENDING, STATE, _json, count_failure, notify
 from storage.store import Store
 
 CHAT_REFUSED = "chat-refused"
@@ -44,20 +43,8 @@ def note_chat_refusal(
 ) -> dict:
     """Record one more refused send to the chat; the state (a new one, with `row_id` as its
     first refused row, if none was recorded)."""
-    key = chat_refused_key(platform, chat)
-    with store.engine.begin() as conn:
-        value = conn.execute(select(STATE.c.value).where(STATE.c.key == key)).scalar()
-        state = _json(value, None) if value is not None else None
-        if not isinstance(state, dict):
-            state = {"row": row_id, "tries": 0, "since": now.isoformat()}
-        state["tries"] = int(state.get("tries", 0)) + 1
-        state["kicked"] = kicked
-        text = json.dumps(state)
-        if value is not None:
-            conn.execute(update(STATE).where(STATE.c.key == key).values(value=text, updated_at=now))
-        else:
-            conn.execute(insert(STATE).values(key=key, value=text, updated_at=now))
-    return state
+    first = {"row": row_id, "tries": 0, "since": now.isoformat()}
+    return count_failure(store, chat_refused_key(platform, chat), first, now, kicked=kicked)
 
 
 def clear_chat_refusal(store: Store, platform: str, chat: str) -> bool:

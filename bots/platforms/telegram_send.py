@@ -331,16 +331,8 @@ class TelegramSender:
             )
         assert part.image is not None
         upload = InputFile(part.image, filename=part.filename)  # a fresh InputFile per attempt
-        if part.kind == "photo":
-            return await bot.send_photo(
-                chat_id,
-                upload,
-                caption=text or None,
-                parse_mode=mode,
-                reply_parameters=reply_to,
-                reply_markup=keys,
-            )
-        return await bot.send_document(
+        send = bot.send_photo if part.kind == "photo" else bot.send_document
+        return await send(
             chat_id,
             upload,
             caption=text or None,
