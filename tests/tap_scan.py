@@ -14,6 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from adjudicator.stalins_war.cards import SET_ASIDE
 from tests import e2e_support as E
 from tests import tap_support as T
 from tests.fakes.telegram_api import Call
@@ -29,6 +30,12 @@ def shown(call: Call) -> str:
     return "\n".join(
         str(x) for x in (call.rendered, params.get("text"), params.get("caption"), markup) if x
     )
+
+
+def said_in(order: str, text: str) -> bool:
+    """The order's text said in `text` as a phrase of its own (not a pile's count as the track
+    says it: `hand 5, deck 2, discard 1, removed 0`)."""
+    return re.search(rf"(?<![\w-]){re.escape(order)}(?![\w,-])", text) is not None
 
 
 @dataclass
@@ -86,6 +93,9 @@ class Scan:
         for owner, player in state.players.items():
             self.revealed |= {(owner, n) for n, up in player.discard if up and n is not None}
             self.revealed |= {(owner, n) for n in player.removed}
+        if state.open is not None and state.open.card is not None:  # played, its round open
+            self.revealed.add((state.open.side, state.open.card))
+        self.revealed |= {("soviet", n) for n in SET_ASIDE}  # received in public (4.5, 16.5)
         unseen = {
             card.name
             for owner, cards in system.deck.cards.items()
@@ -114,7 +124,7 @@ class Scan:
         self.step()
         public = "\n".join(self.group)
         assert self.group and self.orders, "nothing was scanned"
-        leaked = sorted(o for o in self.orders if o in public)
+        leaked = sorted(o for o in self.orders if said_in(o, public))
         assert not leaked, leaked
         system = self.world.service.system(self.game)
         if system.id == "northern-war":

@@ -171,12 +171,12 @@ class Tapper:
         assert menus, outs
         menu = await self.menu_of(outs, since)
         while menus[0].keyboard.free:  # type: ignore[union-attr]
-            menus, menu = await self.write(since, user, side)
+            since, menus, menu = await self.write(since, user, side)
         return menu
 
-    async def write(self, since: int, user: str, side: str) -> tuple[list[Outgoing], Call]:
-        """Answer the ForceReply prompt sent after `since`: the next menu (its Outgoings and
-        its message)."""
+    async def write(self, since: int, user: str, side: str) -> tuple[int, list[Outgoing], Call]:
+        """Answer the ForceReply prompt sent after `since`: the calls made before the answer,
+        and the next menu (its Outgoings and its message)."""
         u = E.TG_USERS[user]
 
         def prompt() -> Call | None:
@@ -195,7 +195,8 @@ class Tapper:
         )  # fmt: skip
         _, outs = await self.world.recorder.answer(f"tg:{u.id}:{update['message']['message_id']}")
         self.given.append((side, line, "written"))
-        return [o for o in outs if o.keyboard is not None], await self.menu_of(outs, since)
+        menus = [o for o in outs if o.keyboard is not None]
+        return since, menus, await self.menu_of(outs, since)
 
     # -- what the first step offers, against the legal orders
     def compare(self, side: str, menu: Call, game: str) -> None:

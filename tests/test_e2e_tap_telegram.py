@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+from typing import Any
+
+import pytest
 
 from adjudicator.northern_war.state import ON_MAP
+from app import games
 from tests import e2e_support as E
 from tests import tap_support as T
 from tests.fakes.telegram_api import FakeTelegramAPI
@@ -246,5 +251,53 @@ def test_a_russian_group_is_answered_for_every_command_of_the_russian_menu(tmp_p
             dm = E.TelegramChat(w, E.TG_USERS["alice"].id)
             answer = await dm.say("alice", "/статус", via="plain")
             assert answer.incoming.text == "статус" and "Turn 1 of 8" in answer.text
+
+    run(scenario())
+
+
+TURNS = 3  # Stalin's War: the turns of the deck a whole game is played with
+
+
+def short_deck(monkeypatch: pytest.MonkeyPatch, turns: int = TURNS) -> None:
+    """New Stalin's War games take the sample deck with `turns` turns (rule 12.5 ends the game
+    after the last; an owner's deck may say so): a whole game by taps, yet a short one."""
+    real = games.default_scenario
+
+    def default(system: Any) -> tuple[str, str]:
+        text, source = real(system)
+        if system.id == "stalins-war":
+            text = re.sub(r"(?m)^turns = 18\b", f"turns = {turns}", text)
+        return text, source
+
+    monkeypatch.setattr(games, "default_scenario", default)
+
+
+def test_a_whole_stalins_war_by_taps(tmp_path, monkeypatch):
+    short_deck(monkeypatch)
+
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api, images=False) as w,
+        ):
+            seats = {"axis": "alice", "soviet": "bob"}
+            game = await set_up(w, "stalins-war", seats)
+            assert w.service.system(game).deck.turns == TURNS
+            tapper = T.Tapper(w, GROUP, seats, random.Random(4))
+            policy = T.Biased({"spend", "roll", "totalwar"})
+            scan = Scan(tapper, game)
+            orders = await whole_game(w, game, tapper, policy, scan)
+            state = w.service.state(game)
+            assert state.turn == TURNS and "12.5" in str(state.result), state.result
+            built = {t.text.split()[0] for t in tapper.tried if t.taken and t.built}
+            assert {"spend", "roll"} <= built, tapper.tried
+            written = [line for _, line, how in tapper.given if how == "written"]
+            assert "2d6" in written, written  # the roll's dice, written to the bot's prompt
+            every_verb_given(tapper)
+            scan.check()
+            print(
+                f"stalins-war by taps: {orders} orders, {tapper.presses} presses,",
+                f"verbs {sorted(tapper.given_verbs)}, built {sorted(built)}, written {written}",
+            )
 
     run(scenario())
