@@ -60,6 +60,34 @@ def test_a_turn_of_hells_gate_by_taps(tmp_path):
     run(scenario())
 
 
+def test_a_turn_of_borodino_by_taps(tmp_path):
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api, images=False) as w,
+        ):
+            seats = {"russian": "alice", "french": "bob"}
+            game = await set_up(w, "borodino", seats)
+            tapper = T.Tapper(w, GROUP, seats, random.Random(5))
+            policy = T.Biased(set(), end_weight=0.3)
+            system = w.service.system(game)
+            first = system.situation(w.service.state(game)).turn
+            for _ in range(300):
+                here = system.situation(w.service.state(game))
+                if here.over or here.turn != first:
+                    break
+                await tapper.order(here.to_move[0], policy, game)
+                await w.drained()
+            here = system.situation(w.service.state(game))
+            assert here.over or here.turn == first + 1, here.label
+            assert len(tapper.given) >= 3, tapper.given
+            ok, report, _ = await asyncio.to_thread(w.service.audit, game)
+            assert ok, report
+            print(f"borodino by taps: {len(tapper.given)} orders, {tapper.presses} presses")
+
+    run(scenario())
+
+
 async def whole_game(
     w: E.World, game: str, tapper: T.Tapper, policy: T.Biased, scan: Scan | None = None
 ) -> int:
