@@ -79,7 +79,9 @@ class Table:
     async def slash(self, user: str, name: str, text: str | None = None) -> list[Outgoing]:
         options = {"text": text} if text is not None else None
         since = len(self.fake.sent)
-        payload = await self.fake.send_command(name, options, user=self.fake.user(user))
+        payload = await self.fake.send_command(
+            name, options, user=self.fake.user(user), locale=self.locale
+        )
         incoming, outs = await self.w.recorder.answer(f"dc:{payload['id']}")
         chat = E.DiscordChat(self.w, self.channel)
         for out in outs:
@@ -591,13 +593,23 @@ def has_cyrillic(text: str) -> bool:
 
 
 def test_a_russian_interaction_gets_russian_keys_and_gives_the_same_order(tmp_path):
+    """A Russian client's menu and completions are Russian (in a channel whose language no one
+    set: one set, by `language` or from its creator's client, says every text of it)."""
+
     async def scenario():
         async with FakeDiscord() as fake, world(tmp_path, fake, "tap-ru") as w:
-            t = await table(w, fake, "hells-gate")
+            # made by a client in a language the bot does not speak: the channel has none set,
+            # so each interaction's locale decides what its player alone sees
+            t = Table(w, fake, locale="de")
+            await t.setup("hells-gate")
             side = t.situation().to_move[0]
             player = t.seats[side]
             legal = t.legal(side)
-            t.locale = "ru"  # a Russian client: no language chosen, the locale decides
+            t.locale = "en-US"
+            english = await t.options(player)
+            assert english.menu is not None
+            assert not any(has_cyrillic(k.label) for k in t.keys(english.menu))
+            t.locale = "ru"  # a Russian client
             menu = await t.options(player)
             assert menu.menu is not None and not menu.refused
             keys = t.keys(menu.menu)
