@@ -6,6 +6,7 @@ bot asks, until an order is given. Everything is waited for on the fake's events
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,17 @@ from tests import e2e_support as E
 from tests.fakes.telegram_api import Call
 
 Policy = Callable[["Tapper", str, list[dict[str, Any]]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Tried:
+    """An order a menu led to: its text, whether the game took it, and whether it was built
+    through a template's builder (a key "✎ …")."""
+
+    text: str
+    taken: bool
+    built: bool
+    side: str
 
 
 @dataclass
@@ -35,8 +47,13 @@ class Tapper:
     given: list[tuple[str, str, str]] = field(default_factory=list)  # (side, text, how)
     compared: set[str] = field(default_factory=set)  # phases whose menu was compared
     presses: int = 0
-    tried: list[tuple[str, bool]] = field(default_factory=list)
+    tried: list[Tried] = field(default_factory=list)
     legal_before: set[str] = field(default_factory=set)  # the side's legal orders, menu opened
+    offered_verbs: set[str] = field(default_factory=set)  # of every legal order and template
+    given_verbs: set[str] = field(default_factory=set)  # of every order the game took
+    written: int = 0  # lines written to prompts
+    parts: list[str] = field(default_factory=list)  # moves of part of a group, by the builder
+    backs: int = 0  # builders the order went back from (a text the grammar refused)
 
     @property
     def api(self) -> Any:
@@ -85,7 +102,7 @@ class Tapper:
                     return c
             return None
 
-        call: Call = await E.until(found, "the menu to arrive")
+        call: Call = await self.world.until(found, "the menu to arrive")
         assert call.chat_id == int(out.user_id), "a menu outside the player's private chat"
         return call
 
@@ -118,31 +135,48 @@ class Tapper:
         self.compare(side, menu, game)
         system, state = self.world.service.system(game), self.world.service.state(game)
         self.legal_before = set(legal_texts(system, state, side))
+        templates = system.order_templates(state, side)
+        self.offered_verbs |= {text.split()[0] for text in [*self.legal_before, *templates]}
         user = self.seats[side]
         head = self.store.load(game, with_log=False).head_index
+        built = False
+        self.backs = 0
+        pressed_labels: list[str] = []
         for _ in range(60):
             keys = [k for k in menu.keys if not k["text"].startswith("«")]
+            if not keys:  # a built text the grammar refused: back to the start
+                self.backs += 1
             key = policy(self, side, keys) if keys else menu.keys[-1]
+            built = built or key["text"].startswith("✎")
+            pressed_labels.append(key["text"] + " @ " + (menu.rendered or "")[:80])
             tap = self.tap(key["callback_data"])
             since = len(self.api.calls)
             pressed = await self.press(menu, key, user)
             assert not pressed.answer.get("show_alert"), (key, pressed.answer)
-            menus = [o for o in pressed.outs if o.keyboard is not None]
             if tap.kind == "order":
                 text = str(tap.payload["text"])
                 taken = self.store.load(game, with_log=False).head_index != head
-                self.tried.append((text, taken))
+                self.tried.append(Tried(text, taken, built, side))
                 if taken:
                     self.given.append((side, text, "key"))
+                    self.given_verbs.add(text.split()[0])
                 return text, taken
-            assert menus, (key, pressed.outs)
-            menu = await self.menu_of(pressed.outs, since)
-            if menus[0].keyboard.free:  # type: ignore[union-attr]
-                menu = await self.write(menus[0], since, user, side)
-        raise AssertionError("no order after 60 presses")
+            menu = await self.next_menu(pressed.outs, since, user, side)
+        raise AssertionError(f"no order after 60 presses: {pressed_labels}")
 
-    async def write(self, out: Outgoing, since: int, user: str, side: str) -> Call:
-        """Answer the ForceReply prompt that followed the menu `out`: the next menu."""
+    async def next_menu(self, outs: list[Outgoing], since: int, user: str, side: str) -> Call:
+        """The menu these answers carry; where it asks for a line of free text, the line is
+        written to the bot's ForceReply prompt (again, as long as lines are asked)."""
+        menus = [o for o in outs if o.keyboard is not None]
+        assert menus, outs
+        menu = await self.menu_of(outs, since)
+        while menus[0].keyboard.free:  # type: ignore[union-attr]
+            since, menus, menu = await self.write(since, user, side)
+        return menu
+
+    async def write(self, since: int, user: str, side: str) -> tuple[int, list[Outgoing], Call]:
+        """Answer the ForceReply prompt sent after `since`: the calls made before the answer,
+        and the next menu (its Outgoings and its message)."""
         u = E.TG_USERS[user]
 
         def prompt() -> Call | None:
@@ -151,8 +185,9 @@ class Tapper:
                     return c
             return None
 
-        asked: Call = await E.until(prompt, "the ForceReply prompt")
-        line = free_line(asked.rendered or "")
+        asked: Call = await self.world.until(prompt, "the ForceReply prompt")
+        self.written += 1
+        line = free_line(asked.rendered or "", self.written)
         since = len(self.api.calls)
         update = self.api.push_message(
             line, chat_id=u.id, user_id=u.id, user_name=u.name, first_name=u.first,
@@ -160,7 +195,8 @@ class Tapper:
         )  # fmt: skip
         _, outs = await self.world.recorder.answer(f"tg:{u.id}:{update['message']['message_id']}")
         self.given.append((side, line, "written"))
-        return await self.menu_of(outs, since)
+        menus = [o for o in outs if o.keyboard is not None]
+        return since, menus, await self.menu_of(outs, since)
 
     # -- what the first step offers, against the legal orders
     def compare(self, side: str, menu: Call, game: str) -> None:
@@ -185,10 +221,20 @@ class Tapper:
         self.compared.add(phase)
 
 
-def free_line(prompt: str) -> str:
-    """What a player writes when asked for a part the menu cannot offer."""
-    if "<N>d<F>" in prompt:
+PART = re.compile(r"write (<[^ ]+>(?:\.\.\.)?)\.?\s*$")
+
+
+def free_line(prompt: str, n: int = 1) -> str:
+    """What a player writes when asked for a part the menu cannot offer (`n`: the lines
+    written so far, to name a different unit each time)."""
+    found = PART.search(prompt.strip())
+    part = found[1] if found else ""
+    if part == "<N>d<F>":
         return "2d6"
+    if part.startswith("<UNIT>"):
+        return f"inf{n}"
+    if part.startswith("<HEX>"):
+        return f"h{n}"
     return "by taps"
 
 
@@ -196,25 +242,37 @@ def random_key(tapper: Tapper, side: str, keys: list[dict[str, Any]]) -> dict[st
     return tapper.rng.choice(keys)
 
 
+def verb(key: dict[str, Any]) -> str:
+    """The command word a key's label starts with ("✎ spend …" -> "spend")."""
+    words = key["text"].removeprefix("✎").split()
+    return words[0] if words else ""
+
+
 @dataclass
 class Biased:
     """A whole game's player: a key at random, but `end` only now and then while other keys
     are offered (as the demo player), templates left aside except those in `wanted` (pressed
-    now and then until one of them gave an order)."""
+    now and then until one of them gave an order), and now and then a key of a command word
+    offered in the game but not given yet (so that every verb is given once)."""
 
     wanted: set[str]
     end_weight: float = 0.15
     template_weight: float = 0.6
     done_weight: float = 0.8  # in a template's builder: finish a list after its first name
+    fresh_weight: float = 0.5  # a key of a verb not given yet, when one is offered
 
     plan: list[str] = field(default_factory=list)  # labels to press next, when offered
     planner: Callable[[Tapper, str], list[str]] | None = None  # a plan, from a first menu
+    planned: int = 0  # plans made
 
     def __call__(self, tapper: Tapper, side: str, keys: list[dict[str, Any]]) -> dict[str, Any]:
         rng = tapper.rng
+        if tapper.backs:  # a builder failed in this order: no template again
+            keys = [k for k in keys if not k["text"].startswith("✎")] or keys
         may_plan = not self.plan and self.planner is not None and self.wanted
         if may_plan and any(k["text"].startswith("✎ move") for k in keys) and rng.random() < 0.5:
             self.plan = self.planner(tapper, side)  # type: ignore[misc]
+            self.planned += bool(self.plan)
         if self.plan:
             step = self.plan.pop(0)
             found = [k for k in keys if k["text"] == step or k["text"].startswith(step)]
@@ -222,10 +280,13 @@ class Biased:
                 return found[0]
             self.plan = []
         built = [k for k in keys if k["text"].startswith("✎")]
-        wanted = [k for k in built if k["text"][2:].split()[0] in self.wanted]
+        wanted = [k for k in built if verb(k) in self.wanted]
         if wanted and rng.random() < self.template_weight:
             return rng.choice(wanted)
         keys = [k for k in keys if k not in built] or keys
+        fresh = [k for k in keys if verb(k) in tapper.offered_verbs - tapper.given_verbs]
+        if fresh and rng.random() < self.fresh_weight:
+            return rng.choice(fresh)
         done = [k for k in keys if k["text"] == "done"]
         if done and rng.random() < self.done_weight:
             return done[0]

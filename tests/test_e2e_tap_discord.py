@@ -66,6 +66,7 @@ class Table:
     fake: FakeDiscord
     game: str = ""
     seats: dict[str, str] = field(default_factory=dict)  # side -> user name
+    locale: str = "en-US"  # the client language every interaction carries
 
     @property
     def channel(self) -> str:
@@ -78,7 +79,9 @@ class Table:
     async def slash(self, user: str, name: str, text: str | None = None) -> list[Outgoing]:
         options = {"text": text} if text is not None else None
         since = len(self.fake.sent)
-        payload = await self.fake.send_command(name, options, user=self.fake.user(user))
+        payload = await self.fake.send_command(
+            name, options, user=self.fake.user(user), locale=self.locale
+        )
         incoming, outs = await self.w.recorder.answer(f"dc:{payload['id']}")
         chat = E.DiscordChat(self.w, self.channel)
         for out in outs:
@@ -98,7 +101,9 @@ class Table:
         assert "begins" in said[0].text, said
 
     async def options(self, user: str) -> Pressed:
-        payload = await self.fake.send_command("options", user=self.fake.user(user))
+        payload = await self.fake.send_command(
+            "options", user=self.fake.user(user), locale=self.locale
+        )
         return await self._answered(payload["id"], user, menu=False)
 
     # -- presses
@@ -112,7 +117,9 @@ class Table:
 
     async def press(self, user: str, message_id: str, custom_id: str) -> Pressed:
         menu = bool(int(self.fake.message(message_id).get("flags") or 0) & 64)
-        iid = await self.fake.press(message_id, custom_id, user=self.fake.user(user))
+        iid = await self.fake.press(
+            message_id, custom_id, user=self.fake.user(user), locale=self.locale
+        )
         return await self._answered(iid, user, menu=menu)
 
     async def write(self, user: str, message_id: str, custom_id: str, line: str) -> Pressed:
@@ -355,6 +362,15 @@ def split_retreat(legal: set[str]) -> list[str] | None:
     return ["no", *pairs, "done"]
 
 
+def fresh_first(rng: random.Random, legal: list[str], fresh: set[str]) -> str:
+    """The demo player's choice, but half the time an order of a verb not given yet (so that
+    every verb offered in the game is given at least once)."""
+    new = [o for o in legal if o.split()[0] in fresh]
+    if new and rng.random() < 0.5:
+        return rng.choice(new)
+    return choose(rng, legal)
+
+
 async def open_menu(t: Table, user: str, seen: int) -> tuple[Pressed, int]:
     """The player's menu: from the newest post's answer key when one came since `seen` (the
     count of messages looked at), else by `/options`."""
@@ -375,12 +391,15 @@ def test_a_whole_hells_gate_game_by_taps_alone(tmp_path):
             t = await table(w, fake, "hells-gate")
             rng = random.Random(SEED)
             seen, count, done = 0, 0, {"attack by three": 0, "split retreat": 0, "split seen": 0}
+            offered: set[str] = set()  # the verbs of every order and template offered
+            given: set[str] = set()  # the verbs of every order the game took
             while not (here := t.situation()).over and count < MAX_ORDERS:
                 side = here.to_move[0]
                 user = t.seats[side]
                 legal = t.legal(side)
                 orders, templates = t.offered(side)
                 assert orders == legal, (here.label, orders ^ legal)
+                offered |= {text.split()[0] for text in [*orders, *templates]}
                 menu, seen = await open_menu(t, user, seen)
                 rows = t.rows()
                 plan = None
@@ -394,22 +413,26 @@ def test_a_whole_hells_gate_game_by_taps_alone(tmp_path):
                     await t.build(user, menu.menu, plan[1], plan[2])
                     if t.rows() > rows:
                         done[plan[0]] += 1
+                        given.add(plan[1].split()[0])
                         count += 1
                         continue
                     menu, seen = await open_menu(t, user, seen)
-                target = choose(rng, sorted(orders))
+                target = fresh_first(rng, sorted(orders), offered - given)
                 assert menu.menu is not None
                 pressed = await t.give(user, menu.menu, target)
                 assert not pressed.refused and t.rows() > rows, (target, pressed.private)
+                given.add(target.split()[0])
                 count += 1
             assert here.over, f"no result after {count} orders"
+            assert offered <= given, (sorted(offered - given), sorted(given))
             assert done["attack by three"], done
             assert done["split retreat"] or not done["split seen"], done
             ok, report, _ = await asyncio.to_thread(w.service.audit, t.game)
             assert ok, report
             await asyncio.to_thread(w.service.verify, t.game)
             print(
-                f"hells-gate by taps: {count} orders, {len(fake._interactions)} interactions, {done}"
+                f"hells-gate by taps: {count} orders, {len(fake._interactions)} interactions, "
+                f"{done}, verbs {sorted(given)}"
             )
 
     run(scenario())
@@ -561,5 +584,64 @@ def test_hidden_information_stays_out_of_public_buttons_and_completions(tmp_path
             assert private_menus, "no private menu was offered"
             leaked = [o for o in secret if o in shown]
             assert not leaked, leaked
+
+    run(scenario())
+
+
+def has_cyrillic(text: str) -> bool:
+    return any("а" <= ch.lower() <= "я" for ch in text)
+
+
+def test_a_russian_interaction_gets_russian_keys_and_gives_the_same_order(tmp_path):
+    """A Russian client's menu and completions are Russian (in a channel whose language no one
+    set: one set, by `language` or from its creator's client, says every text of it)."""
+
+    async def scenario():
+        async with FakeDiscord() as fake, world(tmp_path, fake, "tap-ru") as w:
+            # made by a client in a language the bot does not speak: the channel has none set,
+            # so each interaction's locale decides what its player alone sees
+            t = Table(w, fake, locale="de")
+            await t.setup("hells-gate")
+            side = t.situation().to_move[0]
+            player = t.seats[side]
+            legal = t.legal(side)
+            t.locale = "en-US"
+            english = await t.options(player)
+            assert english.menu is not None
+            assert not any(has_cyrillic(k.label) for k in t.keys(english.menu))
+            t.locale = "ru"  # a Russian client
+            menu = await t.options(player)
+            assert menu.menu is not None and not menu.refused
+            keys = t.keys(menu.menu)
+            ways = [
+                k
+                for k in keys
+                if k.tap and (k.tap.kind == "order" or k.tap.payload.get("go", {}).get("prefix"))
+            ]
+            assert ways and all(has_cyrillic(k.label.split()[0]) for k in ways), [
+                k.label for k in keys
+            ]
+            # completions: Russian labels, the canonical (English) orders as values
+            iid = await fake.autocomplete("order", "text", "", user=fake.user(player), locale="ru")
+            choices = [c for c in await fake.wait_choices(iid) if c["value"] in legal]
+            assert choices, choices
+            assert all(has_cyrillic(c["name"].split()[0]) for c in choices), choices
+            word = choices[0]["name"].split()[0]
+            iid = await fake.autocomplete(
+                "order", "text", word[:3], user=fake.user(player), locale="ru"
+            )
+            typed = await fake.wait_choices(iid)
+            verb = choices[0]["value"].split()[0]
+            assert typed and all(c["value"].startswith(verb) for c in typed), (word, typed)
+            # a press from the Russian menu: the same canonical order, in the log
+            target = next(o for o in sorted(legal) if o != "end")
+            rows = t.rows()
+            pressed = await t.give(player, menu.menu, target)
+            assert not pressed.refused and t.rows() == rows + 1, pressed.private
+            [row] = w.store.log(t.game, 1)
+            assert row.text == target and row.key.startswith("tap:"), (row.text, row.key)
+            assert has_cyrillic(pressed.private) or has_cyrillic(
+                "\n".join(o.text for o in pressed.outs)
+            )
 
     run(scenario())

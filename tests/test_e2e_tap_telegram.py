@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+from typing import Any
+
+import pytest
 
 from adjudicator.northern_war.state import ON_MAP
+from app import games
 from tests import e2e_support as E
 from tests import tap_support as T
 from tests.fakes.telegram_api import FakeTelegramAPI
+from tests.tap_scan import Scan
 
 GROUP = E.TG_GROUP
 
@@ -54,37 +60,107 @@ def test_a_turn_of_hells_gate_by_taps(tmp_path):
     run(scenario())
 
 
-async def whole_game(w: E.World, game: str, tapper: T.Tapper, policy: T.Biased) -> None:
+def test_a_turn_of_borodino_by_taps(tmp_path):
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api, images=False) as w,
+        ):
+            seats = {"russian": "alice", "french": "bob"}
+            game = await set_up(w, "borodino", seats)
+            tapper = T.Tapper(w, GROUP, seats, random.Random(5))
+            policy = T.Biased(set(), end_weight=0.3)
+            system = w.service.system(game)
+            first = system.situation(w.service.state(game)).turn
+            for _ in range(300):
+                here = system.situation(w.service.state(game))
+                if here.over or here.turn != first:
+                    break
+                await tapper.order(here.to_move[0], policy, game)
+                await w.drained()
+            here = system.situation(w.service.state(game))
+            assert here.over or here.turn == first + 1, here.label
+            assert len(tapper.given) >= 3, tapper.given
+            ok, report, _ = await asyncio.to_thread(w.service.audit, game)
+            assert ok, report
+            print(f"borodino by taps: {len(tapper.given)} orders, {tapper.presses} presses")
+
+    run(scenario())
+
+
+async def whole_game(
+    w: E.World, game: str, tapper: T.Tapper, policy: T.Biased, scan: Scan | None = None
+) -> int:
+    """Orders by taps until the game is over (each step scanned, with `scan`): the orders
+    given. It audits clean and replays equal."""
     system = w.service.system(game)
+    orders = 0
     for _ in range(3000):
         here = system.situation(w.service.state(game))
         if here.over:
             break
         side = here.to_move[0]
+        stacks = free_stacks(w, game, side)
         text, taken = await tapper.order(side, policy, game)
+        orders += taken
         word = text.split()[0]
-        if taken and word in policy.wanted and text not in tapper.legal_before:
+        if part_of(tapper.tried[-1], stacks):
+            tapper.parts.append(text)
+        done = word != "move" or tapper.parts
+        if taken and word in policy.wanted and text not in tapper.legal_before and done:
             policy.wanted.discard(word)
         await w.drained()
+        if scan is not None:
+            scan.step()
     assert system.situation(w.service.state(game)).over
-    ok, report, _ = w.service.audit(game)
+    ok, report, _ = await asyncio.to_thread(w.service.audit, game)
     assert ok, report
-    w.service.verify(game)
+    await asyncio.to_thread(w.service.verify, game)
+    return orders
 
 
-def part_of_a_group(tapper: T.Tapper, side: str) -> list[str]:
-    """The keys of a move of two blocks of a stack of three or more (the template's builder)."""
-    game = tapper.world.game("telegram", str(GROUP))
-    system, state = tapper.world.service.system(game), tapper.world.service.state(game)
+def every_verb_given(tapper: T.Tapper, excluded: frozenset[str] = frozenset()) -> None:
+    """Every command word of the orders and templates offered in the game was given."""
+    assert tapper.offered_verbs, "no order was offered"
+    missing = tapper.offered_verbs - tapper.given_verbs - excluded
+    assert not missing, (sorted(missing), sorted(tapper.given_verbs))
+
+
+def free_stacks(w: E.World, game: str, side: str) -> dict[str, set[str]]:
+    """The side's unmoved blocks on the map by territory (a Northern War game; {} in others)."""
+    system, state = w.service.system(game), w.service.state(game)
+    if system.id != "northern-war":
+        return {}
     sc = system.scenario
-    stacks: dict[str, list[str]] = {}
+    stacks: dict[str, set[str]] = {}
     for b in sc.blocks:
         free = state.at[b] and b not in state.moved and state.status[b] == ON_MAP
         if sc.side_of(b) == side and free:
-            stacks.setdefault(str(state.at[b]), []).append(b)
-    for blocks in stacks.values():
-        if len(blocks) >= 3:
-            return ["✎ move", *sorted(blocks)[:2], "done"]
+            stacks.setdefault(str(state.at[b]), set()).add(b)
+    return stacks
+
+
+def part_of(tried: T.Tried, stacks: dict[str, set[str]]) -> bool:
+    """A move built through the template's builder, taken, of some but not all of the blocks
+    of a group (the legal orders list each block alone and each whole group)."""
+    words = tried.text.split()
+    if not (tried.built and tried.taken and words[0] == "move"):
+        return False
+    blocks = set(words[1].split(","))
+    return any(blocks < group for group in stacks.values())
+
+
+def part_of_a_group(tapper: T.Tapper, side: str) -> list[str]:
+    """The keys of a move of part of a group through the template's builder: two blocks of a
+    stack of three or more, else one of a stack of two; blocks that may move alone (the
+    builder offers the areas that follow the last block named)."""
+    game = tapper.world.game("telegram", str(GROUP))
+    alone = {t.split()[1] for t in tapper.legal_before if t.startswith("move ") and "," not in t}
+    for stack in sorted(free_stacks(tapper.world, game, side).values(), key=len, reverse=True):
+        able = sorted(stack & alone)
+        some = 2 if len(stack) >= 3 else 1
+        if len(stack) >= 2 and len(able) >= some:
+            return ["✎ move", *able[:some], "done"]
     return []
 
 
@@ -98,10 +174,16 @@ def test_a_whole_northern_war_by_taps(tmp_path):
             game = await set_up(w, "northern-war", seats)
             tapper = T.Tapper(w, GROUP, seats, random.Random(2))
             policy = T.Biased({"move"}, planner=part_of_a_group)
-            await whole_game(w, game, tapper, policy)
+            scan = Scan(tapper, game)
+            orders = await whole_game(w, game, tapper, policy, scan)
             assert tapper.compared >= {"entry", "action"}, tapper.compared
-            built = [t for t, taken in tapper.tried if taken and t.startswith("move")]
-            assert built, tapper.tried  # moves given, through the trie or the builder
+            assert tapper.parts, [t for t in tapper.tried if t.built]  # part of a group moved
+            every_verb_given(tapper)
+            scan.check()
+            print(
+                f"northern-war by taps: {orders} orders, {tapper.presses} presses,",
+                f"verbs {sorted(tapper.given_verbs)}, parts {tapper.parts}",
+            )
 
     run(scenario())
 
@@ -197,5 +279,53 @@ def test_a_russian_group_is_answered_for_every_command_of_the_russian_menu(tmp_p
             dm = E.TelegramChat(w, E.TG_USERS["alice"].id)
             answer = await dm.say("alice", "/статус", via="plain")
             assert answer.incoming.text == "статус" and "Turn 1 of 8" in answer.text
+
+    run(scenario())
+
+
+TURNS = 3  # Stalin's War: the turns of the deck a whole game is played with
+
+
+def short_deck(monkeypatch: pytest.MonkeyPatch, turns: int = TURNS) -> None:
+    """New Stalin's War games take the sample deck with `turns` turns (rule 12.5 ends the game
+    after the last; an owner's deck may say so): a whole game by taps, yet a short one."""
+    real = games.default_scenario
+
+    def default(system: Any) -> tuple[str, str]:
+        text, source = real(system)
+        if system.id == "stalins-war":
+            text = re.sub(r"(?m)^turns = 18\b", f"turns = {turns}", text)
+        return text, source
+
+    monkeypatch.setattr(games, "default_scenario", default)
+
+
+def test_a_whole_stalins_war_by_taps(tmp_path, monkeypatch):
+    short_deck(monkeypatch)
+
+    async def scenario():
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "g.db"), E.now_clock(), telegram=api, images=False) as w,
+        ):
+            seats = {"axis": "alice", "soviet": "bob"}
+            game = await set_up(w, "stalins-war", seats)
+            assert w.service.system(game).deck.turns == TURNS
+            tapper = T.Tapper(w, GROUP, seats, random.Random(4))
+            policy = T.Biased({"spend", "roll", "totalwar"})
+            scan = Scan(tapper, game)
+            orders = await whole_game(w, game, tapper, policy, scan)
+            state = w.service.state(game)
+            assert state.turn == TURNS and "12.5" in str(state.result), state.result
+            built = {t.text.split()[0] for t in tapper.tried if t.taken and t.built}
+            assert {"spend", "roll"} <= built, tapper.tried
+            written = [line for _, line, how in tapper.given if how == "written"]
+            assert "2d6" in written, written  # the roll's dice, written to the bot's prompt
+            every_verb_given(tapper)
+            scan.check()
+            print(
+                f"stalins-war by taps: {orders} orders, {tapper.presses} presses,",
+                f"verbs {sorted(tapper.given_verbs)}, built {sorted(built)}, written {written}",
+            )
 
     run(scenario())
