@@ -30,6 +30,7 @@ from typing import Any
 
 from adjudicator.core.i18n import Language, say, t
 from app import choices, games, identities, languages
+from app.i18n import language, normal_code
 from app.messages import Incoming, Key, Keyboard, Outgoing
 from bots import chat_private
 from bots.chat_commands import ChatRefused, Ctx
@@ -97,6 +98,14 @@ class Taps:
                 self._cache.popitem(last=False)
         return found
 
+    def _language(self, incoming: Incoming, known: Any = None) -> Language:
+        """A menu or a completion, which the speaker alone sees: in his own setting, else his
+        client's language (the interaction's locale), else the chat's."""
+        source = known or self.store
+        user = f"{incoming.platform}:{incoming.user_id}"
+        code = languages.user_setting(source, user) or normal_code(incoming.locale)
+        return language(code or languages.chat_code(source, incoming.platform, incoming.chat_id))
+
     def _sides(self, seats: dict[str, str | None], user: str) -> list[str]:
         me = set(identities.accounts(self.store, user))
         return [side for side, who in seats.items() if who in me]
@@ -111,7 +120,7 @@ class Taps:
             place = self.place(self._game(ctx), None, ctx.user)
             if place.side is None:
                 return []
-            language = languages.for_reply(ctx.known or self.store, incoming, private=True)
+            language = self._language(incoming, ctx.known)
             menus = Menus(place, language)
             found = choices.best(menus.completions(), incoming.text, menus.verbs(), LIMIT)
             return [(_fit(label, LABEL_LIMIT), value) for label, value in found]
@@ -137,7 +146,7 @@ class Taps:
             return self._refuse(incoming, exc)
 
     def _menu(self, incoming: Incoming, place: Place, payload: dict[str, Any]) -> Outgoing:
-        language = languages.for_reply(self.store, incoming, private=True)
+        language = self._language(incoming)
         menus = Menus(place, language)
         text, offers, shape = menus.menu(payload)
         now = self.chat._now()
@@ -171,7 +180,7 @@ class Taps:
                 return self._order(incoming, tap, place)
             if tap.kind == "answer":
                 return [self._menu(incoming, place, {"prefix": []})]
-            language = languages.for_reply(self.store, incoming, private=True)
+            language = self._language(incoming)
             payload = Menus(place, language).after(dict(tap.payload), list(values or ()))
             return [self._menu(incoming, place, payload)]
         except (ChatRefused, GameNotFound) as exc:

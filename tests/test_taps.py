@@ -199,6 +199,9 @@ def test_completion_matches_prefixes_words_and_russian_and_reads_any_input(store
     russian = table.chat.taps.complete(table.incoming(user, "атака", locale="ru"))
     assert {v for _, v in russian} == {v for _, v in attacks}
     assert all(label.startswith("атака") for label, _ in russian)
+    table.say(1, "language en")  # the group speaks English; his client, Russian: his own
+    russian = table.chat.taps.complete(table.incoming(user, "ата", locale="ru"))
+    assert russian and all(label.startswith("атака") for label, _ in russian)
     assert table.chat.taps.complete(table.incoming(user, "x" * 10_000)) == []
     assert table.chat.taps.complete(table.incoming(3 - user, "")) == []  # not his move
     assert table.chat.taps.complete(table.incoming(3, "")) == []  # a spectator has none
