@@ -179,7 +179,7 @@ def test_every_command_reaches_the_service_through_discord(table, case):
     if case.text.split()[0] in ("map", "status", "help"):
         via = "slash"  # the short slash commands: /map, /status, /help
     elif case.text == "options":
-        via = "mention"  # its text list (/options answers with buttons: tests/test_e2e_tap_discord.py)
+        via = "mention"  # its text list (/options answers with buttons: tests/test_e2e_tap_to_play_discord.py)
     else:
         via = VIAS[E.CASES.index(case) % len(VIAS)]
     loop.run(E.run_case(t, case, via))
