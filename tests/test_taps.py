@@ -311,3 +311,47 @@ def test_tokens_on_postgresql_are_used_once():
     finally:
         store.close()
         schema.drop()
+
+
+def sandbox(store: Store) -> Table:
+    """A sandbox Hell's Gate game (its moderator fixes the dice), seated as `Table` seats one."""
+    table = Table.__new__(Table)
+    table.store = store
+    table.chat = ChatService(GameService(store), clock=FakeClock(), images=False)
+    table.say(1, "new hells-gate sandbox")
+    table.game = chat_store.binding(store, "telegram", GROUP)
+    for user, side in ((1, "soviet"), (2, "german")):
+        table.say(user, f"join {side}")
+    table.say(1, "start")
+    table.users = {"soviet": 1, "german": 2}
+    return table
+
+
+def tap(table: Table, user: int, out: Outgoing, label: str) -> Outgoing:
+    """Press the key of `out` whose label is `label` (or starts with it); the one menu back."""
+    key = next(k for k in out.keyboard.keys if k.label == label or k.label.startswith(label))
+    (menu,) = table.press(user, key.token)
+    return menu
+
+
+def test_8_30_a_retreat_split_between_two_hexes_is_built_from_the_template(store):
+    table = sandbox(store)
+    table.say(1, "dice 6")  # two hits on B7's stack: a step, then the retreat
+    said = table.say(1, "attack B7 with 20tk 29tk decisive flip 20tk")[0].text
+    assert "German must apply 2 hits in B7" in said and "A6 or C6" in said
+    german = table.users["german"]
+    menu = tap(table, german, table.menu(german), "✎ losses")
+    menu = tap(table, german, menu, "add: <UNIT>...")  # a step loss first
+    menu = tap(table, german, tap(table, german, menu, "106id"), "done")
+    for name in ("3pz", "A6", "106id", "C6"):  # each unit of the stack, and its hex
+        menu = tap(table, german, menu, name)
+    menu = tap(table, german, menu, "done")
+    assert "Give this order? `losses 106id retreat 3pz=A6 106id=C6`" in menu.text
+    before = table.log_length()
+    (out, *_) = table.press(
+        german, next(k for k in menu.keyboard.keys if k.label.startswith("send")).token
+    )
+    assert table.log_length() == before + 1, out.text
+    row = store.load(table.game).log[-1]
+    assert (row.actor, row.text) == ("german", "losses 106id retreat 3pz=A6 106id=C6")
+    assert "A6" in out.text and "C6" in out.text
