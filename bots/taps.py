@@ -202,7 +202,7 @@ class Taps:
                 t(
                     "only the player of {side} may answer this: a button offered to a side is "
                     "pressed by its player alone.",
-                    side=tap.side,
+                    side=place.side_name(tap.side),
                 )
             )
         return place

@@ -51,6 +51,11 @@ class Place:
         texts: list[str] = self.memo["texts"]
         return texts
 
+    def side_name(self, side: str | None = None) -> str:
+        """A side as players read it (its name, said in each language), not its id."""
+        wanted = side or self.side
+        return next((s.name for s in self.system.sides if s.id == wanted), wanted or "")
+
     def templates(self) -> list[str]:
         if "templates" not in self.memo:
             found = self.system.order_templates(self.state, self.side) if self.side else []
@@ -154,22 +159,21 @@ class Menus:
             said = self.label(word) if not at.prefix else word
             slots.append(("key", said + " …", _go({"prefix": [*at.prefix, word]})))
         if not at.prefix:
-            for template in self.place.templates():
-                said = "✎ " + say(template, self.language)
-                slots.append(
-                    ("key", self.label(said), _go({"build": choices.Build(template).doc()}))
-                )
+            for template in self.place.templates():  # "✎ attack …": built part by part
+                start = template.split("<")[0].split("[")[0].strip() or template
+                said = "✎ " + self.label(start) + " …"
+                slots.append(("key", said, _go({"build": choices.Build(template).doc()})))
         if at.prefix:
             slots.append(("key", say(t("« back"), self.language), _go({"prefix": []})))
         if not slots:
             return t("No orders of yours now: the game waits for {who}.", who=self._waits()), []
         head = t(
             "{side}, {when}: choose an order.",
-            side=self.place.side,
+            side=self.place.side_name(),
             when=self.place.situation.label,
         )
         if at.prefix:
-            head = t("`{start} …`: choose what follows.", start=" ".join(at.prefix))
+            head = t("`{start} …`: choose what follows.", start=self.label(" ".join(at.prefix)))
         return head, _paged(slots, payload, self.language)
 
     def _waits(self) -> str:

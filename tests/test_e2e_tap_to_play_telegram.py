@@ -207,7 +207,7 @@ def test_presses_refused_change_nothing_and_a_double_press_applies_once(tmp_path
             for user in ("bob", "carol"):  # the other side, a spectator
                 pressed = await tapper.press(post, key, user)
                 assert pressed.answer.get("show_alert"), pressed.answer
-                assert "only the player of soviet" in pressed.answer["text"]
+                assert "only the player of Soviet" in pressed.answer["text"]
             assert log_length(w, game) == before
             # -- his menu, in his private chat only; a key pressed twice at once
             since = len(api.calls)
