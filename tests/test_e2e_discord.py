@@ -76,7 +76,7 @@ def test_a_whole_short_game_in_a_discord_channel(tmp_path):
             # -- private answers: ephemeral to a slash command, a DM to a mention
             a = await channel.say("bob", "options", via="slash")  # /options: his menu, buttons
             [seen] = a.seen
-            assert seen.where == "ephemeral" and "german, turn 1" in a.private
+            assert seen.where == "ephemeral" and "German, turn 1" in a.private
             [menu] = [s for s in fake.sent if s.interaction_id == a.raw["id"]]
             assert menu.ephemeral and "losses retreat A2" in [b["label"] for b in menu.buttons]
             a = await channel.say("bob", "options")
