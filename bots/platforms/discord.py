@@ -70,9 +70,9 @@ from typing import Any, Protocol
 from app.messages import Incoming, Outgoing
 from bots.platforms import discord_taps
 from bots.platforms.discord_checks import check_at_startup, invite_url
+from bots.platforms.discord_cog import PbemCommands
 from bots.platforms.discord_commands import (
     FAILED,
-    PbemCommands,
     _handle_message,
     register_commands,
 )
