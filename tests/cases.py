@@ -27,6 +27,7 @@ with the dice it draws), each with what must come of it, then what each viewer s
     no_events = ["UnitEliminated"]         # kinds that must not
     state = { phase = "german-movement" }  # a part of the state JSON after the step
     situation = { to_move = ["german"] }   # turn, phase, to_move, over, pending (sides)
+                                           # (both checked after a refusal too: it holds still)
 
     [[step.event]]                         # one event in detail: its kind, a part of its data,
     kind = "AttackResolved"                # texts in its text, its audience ("all",
@@ -207,6 +208,7 @@ def _refused(run: Run, step: Mapping[str, Any], exc: Rejection, before: Any) -> 
             run.fail(f"the refusal does not say {said!r}: {text}")
     if run.system.state_to_json(run.state) != before:
         run.fail("a refusal changed the state")
+    _state_and_situation(run, step)
 
 
 def _events(run: Run, step: Mapping[str, Any], events: list[dict[str, Any]]) -> None:

@@ -78,6 +78,11 @@ def test_unused_dice_are_a_failure(tmp_path):
     assert any("were not used" in f for f in run_case("hells-gate", load(path), tmp_path))
 
 
+def test_a_refused_step_checks_its_state_and_situation_too(tmp_path):
+    (failure,) = canary(tmp_path, 'refused = "4.6"\nsituation = { phase = "german-movement" }\n')
+    assert "the situation's phase is 'soviet-combat', not 'german-movement'" in failure
+
+
 def test_a_misspelt_expectation_is_refused_as_a_case(tmp_path):
     with pytest.raises(CaseError, match="unknown key"):
         canary(tmp_path, 'refuse = "4.6"\n')
