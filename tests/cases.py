@@ -11,6 +11,8 @@ with the dice it draws), each with what must come of it, then what each viewer s
     sandbox = false
     seed = 1                               # the setup's dice (hash dice of this seed)
     scenario = "small.toml"                # a scenario file beside the case (default: the system's)
+                                           # (in a subfolder, "scenarios/small.toml": every
+                                           # *.toml directly in cases/ is read as a case)
     patch = { turn = 2 }                   # merged into the setup's state JSON (dicts key by key)
 
     [[position.play]]                      # orders played before the steps (hash dice of `seed`
