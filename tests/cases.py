@@ -10,9 +10,8 @@ with the dice it draws), each with what must come of it, then what each viewer s
     [position]                             # optional: the system's default scenario, not sandbox
     sandbox = false
     seed = 1                               # the setup's dice (hash dice of this seed)
-    scenario = "small.toml"                # a scenario file beside the case (default: the system's)
-                                           # (in a subfolder, "scenarios/small.toml": every
-                                           # *.toml directly in cases/ is read as a case)
+    scenario = "data/small.toml"           # a scenario file by the cases, in a subfolder so it is
+                                           # not read as a case (default: the system's)
     patch = { turn = 2 }                   # merged into the setup's state JSON (dicts key by key)
 
     [[position.play]]                      # orders played before the steps (hash dice of `seed`
@@ -33,8 +32,9 @@ with the dice it draws), each with what must come of it, then what each viewer s
 
     [[step.event]]                         # one event in detail: its kind, a part of its data,
     kind = "AttackResolved"                # texts in its text, its audience ("all",
-    data = { result = "DR" }               # "side:<id>", "moderators")
-    says = ["4:1"]
+    data = { result = "DR" }               # "side:<id>", "moderators"), and texts that must
+    says = ["4:1"]                         # not be anywhere in it (`lacks`: its text, data and
+    lacks = ["Tiger"]                      # how to say it; a public event keeps a secret)
 
     [[view]]                               # after the last step: what a viewer may see
     viewer = "german"                      # a side id, "public" or "moderator"
@@ -78,7 +78,7 @@ STEP = {
     "event",
     "note",
 }
-EVENT = {"kind", "data", "says", "audience"}
+EVENT = {"kind", "data", "says", "audience", "lacks"}
 VIEW = {"viewer", "has", "lacks"}
 SITUATION = {"turn", "phase", "to_move", "over", "pending"}
 ACTORS = {"moderator": MODERATOR_ACTOR, "system": SYSTEM_ACTOR}
@@ -242,7 +242,10 @@ def _event_matches(event: dict[str, Any], wanted: Mapping[str, Any]) -> bool:
     data = {k: v for k, v in event.items() if k not in ("kind", "text", "audience", "i18n")}
     if not is_part(wanted.get("data", {}), data):
         return False
-    return all(said in event["text"] for said in wanted.get("says", []))
+    if not all(said in event["text"] for said in wanted.get("says", [])):
+        return False
+    whole = json.dumps(event, ensure_ascii=False)
+    return not any(secret in whole for secret in wanted.get("lacks", []))
 
 
 def _state_and_situation(run: Run, step: Mapping[str, Any]) -> None:
@@ -270,7 +273,7 @@ def _view(run: Run, view: Mapping[str, Any]) -> None:
     who = view["viewer"]
     over = run.system.situation(run.state).over
     if who == "public":
-        viewer = Viewer.public()
+        viewer = Viewer.of((), over=over)  # as app/games.py: the end reveals everything
     elif who == "moderator":
         viewer = Viewer.of((), moderator=True, over=over)
     else:

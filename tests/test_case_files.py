@@ -83,6 +83,21 @@ def test_a_refused_step_checks_its_state_and_situation_too(tmp_path):
     assert "the situation's phase is 'soviet-combat', not 'german-movement'" in failure
 
 
+def test_a_secret_in_an_event_that_must_lack_it_is_a_failure(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text(
+        'name = "c"\nrules = ["4.1"]\n[position]\npatch = { phase = "draw", to_move = "soviet", '
+        'players = { soviet = { hand = [8, 13] } } }\n[[step]]\nside = "soviet"\n'
+        'order = "discard 8"\n[[step.event]]\nkind = "CardsDiscarded"\nlacks = ["1 card"]\n',
+        "utf-8",
+    )
+    (failure,) = run_case("stalins-war", load(path), tmp_path)
+    assert "no event matches" in failure
+    holds = path.read_text("utf-8").replace('lacks = ["1 card"]', 'lacks = ["Scorched Earth"]')
+    path.write_text(holds, "utf-8")
+    assert run_case("stalins-war", load(path), tmp_path) == []
+
+
 def test_a_misspelt_expectation_is_refused_as_a_case(tmp_path):
     with pytest.raises(CaseError, match="unknown key"):
         canary(tmp_path, 'refuse = "4.6"\n')
