@@ -33,8 +33,9 @@ with the dice it draws), each with what must come of it, then what each viewer s
 
     [[step.event]]                         # one event in detail: its kind, a part of its data,
     kind = "AttackResolved"                # texts in its text, its audience ("all",
-    data = { result = "DR" }               # "side:<id>", "moderators")
-    says = ["4:1"]
+    data = { result = "DR" }               # "side:<id>", "moderators"), and texts that must
+    says = ["4:1"]                         # not be anywhere in it (`lacks`: its text, data and
+    lacks = ["Tiger"]                      # how to say it; a public event keeps a secret)
 
     [[view]]                               # after the last step: what a viewer may see
     viewer = "german"                      # a side id, "public" or "moderator"
@@ -78,7 +79,7 @@ STEP = {
     "event",
     "note",
 }
-EVENT = {"kind", "data", "says", "audience"}
+EVENT = {"kind", "data", "says", "audience", "lacks"}
 VIEW = {"viewer", "has", "lacks"}
 SITUATION = {"turn", "phase", "to_move", "over", "pending"}
 ACTORS = {"moderator": MODERATOR_ACTOR, "system": SYSTEM_ACTOR}
@@ -242,7 +243,10 @@ def _event_matches(event: dict[str, Any], wanted: Mapping[str, Any]) -> bool:
     data = {k: v for k, v in event.items() if k not in ("kind", "text", "audience", "i18n")}
     if not is_part(wanted.get("data", {}), data):
         return False
-    return all(said in event["text"] for said in wanted.get("says", []))
+    if not all(said in event["text"] for said in wanted.get("says", [])):
+        return False
+    whole = json.dumps(event, ensure_ascii=False)
+    return not any(secret in whole for secret in wanted.get("lacks", []))
 
 
 def _state_and_situation(run: Run, step: Mapping[str, Any]) -> None:
