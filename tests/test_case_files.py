@@ -106,3 +106,19 @@ def test_a_misspelt_expectation_is_refused_as_a_case(tmp_path):
 def test_a_case_expecting_nothing_is_refused(tmp_path):
     with pytest.raises(CaseError, match="expects nothing"):
         canary(tmp_path, "")
+
+
+def test_an_event_that_holds_a_text_it_must_lack_is_a_failure(tmp_path):
+    """`lacks` in [[step.event]]: a public event that names a hidden block does not match."""
+    path = tmp_path / "c.toml"
+    path.write_text(
+        'name = "c"\nrules = ["N23"]\n[position]\npatch = { strength = { repnin = 2 } }\n'
+        '[[position.play]]\nside = "sweden"\norder = "end"\ndice = [1, 5]\n[[step]]\n'
+        'side = "coalition"\norder = "replace repnin"\n[[step.event]]\nkind = "OwnStepReplaced"\n'
+        'lacks = ["Repnin"]\n',
+        "utf-8",
+    )
+    (failure,) = run_case("northern-war", load(path), tmp_path)
+    assert "no event matches" in failure
+    path.write_text(path.read_text("utf-8").replace("OwnStepReplaced", "StepReplaced"), "utf-8")
+    assert run_case("northern-war", load(path), tmp_path) == []
