@@ -122,3 +122,14 @@ def test_an_event_that_holds_a_text_it_must_lack_is_a_failure(tmp_path):
     assert "no event matches" in failure
     path.write_text(path.read_text("utf-8").replace("OwnStepReplaced", "StepReplaced"), "utf-8")
     assert run_case("northern-war", load(path), tmp_path) == []
+
+
+def test_every_installed_game_system_has_at_least_20_case_files():
+    from importlib.metadata import entry_points
+
+    installed = {ep.name for ep in entry_points(group="pbem.games")}
+    counts = {
+        s: len(list((TESTS / s.replace("-", "_") / "cases").glob("*.toml"))) for s in installed
+    }
+    assert {"hells-gate", "borodino", "stalins-war", "northern-war"} <= installed
+    assert {s: n for s, n in counts.items() if n < 20} == {}, counts
