@@ -127,7 +127,9 @@ def test_an_event_that_holds_a_text_it_must_lack_is_a_failure(tmp_path):
 def test_every_installed_game_system_has_at_least_20_case_files():
     from importlib.metadata import entry_points
 
-    installed = {ep.name for ep in entry_points(group="pbem.games")}
+    installed = {  # the project's own systems (an outside one keeps its cases in its package)
+        ep.name for ep in entry_points(group="pbem.games") if ep.value.startswith("adjudicator.")
+    }
     counts = {
         s: len(list((TESTS / s.replace("-", "_") / "cases").glob("*.toml"))) for s in installed
     }
