@@ -200,16 +200,9 @@ class RulesSystem:
         more = ", ..." if len(legal) > SHOWN else ""
         if not said:
             raise Rejection("not-legal", t("you have no order to give now"), None)
-        raise Rejection(
-            "not-legal",
-            t(
-                "`{order}` is not a legal order now; legal: {orders}{more}",
-                order=self.grammar.format(order),
-                orders=cat(*(f"`{s}`" for s in said), sep=", "),
-                more=more,
-            ),
-            None,
-        )
+        orders = cat(*(f"`{s}`" for s in said), sep=", ")
+        text = t("that is not a legal order now; legal: {orders}{more}", orders=orders, more=more)
+        raise Rejection("not-legal", text, None)
 
     def resolve(self, state: Any, side: str, order: object, dice: DiceSource) -> Outcome:
         """Apply an order the gate let through (`state` untouched: change its clone)."""
