@@ -17,7 +17,7 @@ from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games, integrity, intext
 from app.context import Core
 from app.service import GameService
-from bots import cli_base, cli_outbox, health, host
+from bots import cli_base, cli_contract, cli_outbox, health, host
 from bots.cli_base import OK, REFUSED, USAGE, open_store
 from bots.cli_parser import build_parser
 from bots.cli_replay import cmd_replay
@@ -302,6 +302,7 @@ COMMANDS = {
     "backup": host.cmd_backup,
     "health": health.cmd_health,
     "outbox": cli_outbox.cmd_outbox,
+    "contract": cli_contract.cmd_contract,
 }
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bots import cli_outbox
+from bots import cli_contract, cli_outbox
 from bots.config import help_text
 
 DEFAULT_SYSTEM = "hells-gate"  # app.lifecycle's, not imported: `pbem --help` loads no engine
@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     health.add_argument("--json", action="store_true", help="print the JSON answer")
 
     cli_outbox.add_parser(sub, common)
+    cli_contract.add_parser(sub)
     sub.add_parser(
         "serve",
         parents=[common],

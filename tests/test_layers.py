@@ -1,10 +1,12 @@
 """The layers and their boundaries (README, Architecture): imports point one way, a game system
 lives in its own package, and no source module grows past 400 lines.
 
-    bots -> app (the application core) -> game systems and storage
+    contract (the shipped contract suite) -> bots -> app (the application core)
+                                                  -> game systems and storage
     a system's rules -> adjudicator/core;  a system's drawer -> render
     every layer -> adjudicator.core.i18n and .text (the texts' leaf modules)
     render/, storage/, adjudicator/core/ and the grammar kit know no game system
+    the contract suite imports no game system, and only tests import it
 
 The walk reads each module's AST (nothing is imported or run)."""
 
@@ -16,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("adjudicator", "app", "bots", "render", "storage")
+LAYERS = ("adjudicator", "app", "bots", "render", "storage", "contract")
 SYSTEMS = sorted(
     p.name
     for p in (ROOT / "adjudicator").iterdir()
@@ -128,3 +130,21 @@ def test_the_core_and_the_grammar_kit_import_nothing_above_them(path):
 )
 def test_only_a_systems_drawer_imports_the_render_toolkit(path):
     assert _layer_imports(path, ("render", "PIL", "app", "bots", "storage")) == []
+
+
+@pytest.mark.parametrize("path", modules("contract"), ids=rel)
+def test_the_contract_suite_imports_the_layers_below_but_no_game_system(path):
+    """It plays every system through the chat service, the store and the core: a system is
+    known to it by its driver and the registry only (outside a system, nothing imports one)."""
+    assert _layer_imports(path, ("render", "PIL")) == []
+    allowed = ("adjudicator.core", "adjudicator.grammar", "app", "bots", "storage", "contract")
+    ours = [name for _, name in imports(path) if name.split(".")[0] in ("adjudicator", *LAYERS)]
+    assert [n for n in ours if not any(n == a or n.startswith(f"{a}.") for a in allowed)] == []
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in modules(*LAYERS) if p.relative_to(ROOT).parts[0] != "contract"], ids=rel
+)
+def test_nothing_but_tests_imports_the_contract_suite(path):
+    """It sits above every layer: `pbem contract` runs it through pytest, importing nothing."""
+    assert [n for _, n in imports(path) if n == "contract" or n.startswith("contract.")] == []

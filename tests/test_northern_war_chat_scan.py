@@ -11,18 +11,20 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from adjudicator.core.driver import MODERATOR
 from adjudicator.core.events import Event, Viewer
 from adjudicator.northern_war import board
+from adjudicator.northern_war.contract import DRIVER as NORTHERN_WAR
 from adjudicator.northern_war.system import SYSTEM, NorthernWar
 from app.service import GameService
 from bots.demo import choose, legal_texts
+from contract.drivers import registered
+from contract.leaks import hidden_leaks
+from contract.table import GROUP, UID, Run, Seeds, Table
 from storage import Store
-from tests.contract.conftest import DRIVERS, GROUP, UID, Run, Seeds, Table, registered
-from tests.contract.drivers import MODERATOR
-from tests.contract.test_contract import hidden_leaks
 
 GAMES = 10
-DRIVER = replace(DRIVERS["northern-war"], chat_orders=9, ask_every=9)
+DRIVER = replace(NORTHERN_WAR, chat_orders=9, ask_every=9)
 
 
 class PublicTable(Table):
@@ -115,7 +117,7 @@ class LeakyDraw(NorthernWar):
 
 def test_the_chat_scan_finds_a_hidden_draw_put_into_a_group_message():
     kind = replace(SYSTEM, id="leaky-northern-war", name="Leaky", rules=LeakyDraw)
-    leaky = replace(DRIVER, system_id=kind.id, kind=kind, chat_orders=2)
-    with registered(leaky) as d:
+    leaky = replace(DRIVER, system_id=kind.id, chat_orders=2)
+    with registered(leaky, kind) as d:
         found = [x for x in hidden_leaks(*pair(d, 0)[:2]) if "hidden die shows" in x]
     assert any(x.startswith("group: ") for x in found), found

@@ -12,18 +12,19 @@ from dataclasses import replace
 from importlib import resources
 
 from adjudicator.core.dice import HashDice
+from adjudicator.core.driver import MODERATOR
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Event, Viewer
 from adjudicator.stalins_war import cycle, rules, texts
+from adjudicator.stalins_war.contract import DRIVER
 from adjudicator.stalins_war.state import End, other
 from adjudicator.stalins_war.system import StalinsWar
 from app import audit
 from app.service import GameService
 from bots.demo import choose, legal_texts
+from contract.leaks import hidden_leaks
+from contract.table import GROUP, Run, Table, two_runs
 from storage import Store
-from tests.contract.conftest import DRIVERS, GROUP, Run, Table, two_runs
-from tests.contract.drivers import MODERATOR
-from tests.contract.test_contract import hidden_leaks
 from tests.stalins_war.helpers import system
 
 SPENDS = ("spend combat h{n}", "spend strategic u{n}", "spend leave z{n} a{n} b{n}")
@@ -97,7 +98,7 @@ def test_16_1_a_planted_leak_makes_the_scan_fail():
 def test_16_7_chat_games_differing_only_in_the_hidden_seed_tell_nobody_a_hand():
     """The contract's method (the same messages, another hidden seed): 0-OPS rounds and draws
     only, since a card named in one game is not in the other's hand."""
-    d = replace(DRIVERS["stalins-war"], chat_orders=7, ask_every=6)
+    d = replace(DRIVER, chat_orders=7, ask_every=6)
     for n in range(1):
         run_a, run_b = two_runs(d, (f"{n}a".ljust(64, "a"), f"{n}b".ljust(64, "b")))
         assert run_a.masks != run_b.masks
@@ -110,7 +111,7 @@ def chat_scan(seed: int, orders: int) -> list[str]:
     message, no text anyone got names a card of a hand he may not see (a card once played face
     up may be named again: the log tells it)."""
     service = GameService(Store(":memory:"))
-    d = DRIVERS["stalins-war"]
+    d = DRIVER
     table, rng, found, done = Table(d, service, Run()), random.Random(seed), [], {}
     table.send(MODERATOR, GROUP, "new stalins-war")
     for side, user in d.seats.items():

@@ -1,12 +1,15 @@
-"""The contract drivers of the two test systems (tests/systems/): a dice race and a hidden duel."""
+"""The contract drivers of the two test systems (tests/systems/): a dice race and a hidden duel.
+The installed systems declare theirs in the entry-point group `pbem.contract`."""
 
 from __future__ import annotations
 
-from tests.contract.drivers import Driver, Masks
+from typing import Any
+
+from adjudicator.core.driver import Driver, Masks
 from tests.systems import duel, race
 
 
-def duel_masks(state: duel.DuelState, side: str | None) -> Masks:
+def duel_masks(system: Any, state: duel.DuelState, side: str | None) -> Masks:
     """What a viewer may know of the duel's hidden values: every card played and the scores
     (everyone), and his own card in hand (its side), as the duel prints them."""
     masks = {}
@@ -21,7 +24,6 @@ def duel_masks(state: duel.DuelState, side: str | None) -> Masks:
     return masks
 
 
-DRIVERS = (
-    Driver("dice-race", race.SYSTEM, {"red": 2, "blue": 3}, 20),
-    Driver("hidden-duel", duel.SYSTEM, {"north": 2, "south": 3}, 20, 18, 2, masks=duel_masks),
-)
+RACE = Driver("dice-race", {"red": 2, "blue": 3}, bound=20)
+DUEL = Driver("hidden-duel", {"north": 2, "south": 3}, 20, 18, 2, masks=duel_masks)
+DRIVERS = ((RACE, race.SYSTEM), (DUEL, duel.SYSTEM))

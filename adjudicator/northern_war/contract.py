@@ -1,25 +1,26 @@
-"""The contract driver of the block game (adjudicator/northern_war): what a viewer may know of
-its hidden values at a point of the game, as the system prints them."""
+"""The contract driver of the block game (entry point `pbem.contract`): what a viewer may know
+of its hidden values at a point of the game, as the system prints them."""
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from typing import Any, cast
 
-from tests.contract.drivers import Driver, Masks
+from adjudicator.core.driver import Driver, Masks
+from adjudicator.core.system import GameSystem
+from adjudicator.northern_war.system import NorthernWar
 
 
-def northern_war_masks(state: Any, side: str | None) -> Masks:
+def northern_war_masks(system: GameSystem, state: Any, side: str | None) -> Masks:
     """The only values drawn from the hidden seed are siege dice (N4 c): their owner knows them
     (the private siege report, his `blocks` list); everyone knows each siege's result. Block
     strengths come from the scenario and public battle dice, so they never differ between two
     games that differ only in the hidden seed; what a view may show of them is checked by the
     engine-level scan (tests/test_northern_war_hidden.py)."""
-    names = _names()
+    territories = cast(NorthernWar, system).scenario.territories
     masks: Masks = {}
     for owner, records in state.sieges_seen.items():
         for _count, _when, area, dice, hits, _won in records:
-            name = names.get(area, area)
+            name = territories[area].name if area in territories else area
             masks[f"the garrison surrenders; {name} passes to {owner}"] = "<siege result>"
             masks["the garrison holds"] = "<siege result>"
             if owner == side:
@@ -29,16 +30,11 @@ def northern_war_masks(state: Any, side: str | None) -> Masks:
     return masks
 
 
-@cache
-def _names() -> dict[str, str]:
-    from adjudicator.core import registry
-    from app import games
-
-    system = games.bind("northern-war", *games.default_scenario(registry.get("northern-war")))
-    return {t: terr.name for t, terr in system.scenario.territories.items()}
-
-
-DRIVERS = (
-    Driver("northern-war", None, {"sweden": 2, "coalition": 3}, 400, 40, 4,
-           masks=northern_war_masks),
-)  # fmt: skip
+DRIVER = Driver(
+    "northern-war",
+    {"sweden": 2, "coalition": 3},
+    bound=400,
+    chat_orders=40,
+    ask_every=4,
+    masks=northern_war_masks,
+)

@@ -1,26 +1,26 @@
-"""The contract driver of Stalin's War: hidden hands and decks (a card dealer).
+"""The contract driver of Stalin's War (entry point `pbem.contract`): hidden hands and decks.
 
 The chat runs replay the first run's texts in the second, whose hands differ: an order naming a
-card would be refused there. So the chat players choose among the legal orders that name no card
+card would be refused there. So the chat players keep to the legal orders that name no card
 (0-OPS rounds, `end`, `draw`); tests/stalins_war/test_hidden_scan.py scans card plays of every
 kind, at the engine and view level and through the chat service."""
 
 from __future__ import annotations
 
-import random
 import re
-from typing import Any
+from typing import Any, cast
 
-from bots.demo import choose, legal_texts
-from tests.contract.drivers import Driver, Masks
+from adjudicator.core.driver import Driver, Masks
+from adjudicator.core.system import GameSystem
+from adjudicator.stalins_war.system import StalinsWar
+
+CARD_NUMBER = re.compile(r"(?<![a-z])\d")
 
 
-def stalins_war_masks(state: Any, side: str | None) -> Masks:
+def stalins_war_masks(system: GameSystem, state: Any, side: str | None) -> Masks:
     """What a viewer may know of the hidden cards: the cards played face up and removed
     (everyone, 16.2), and his own hand (its side), as the system prints them."""
-    from adjudicator.stalins_war.cards import load_deck
-
-    deck = _deck(load_deck)
+    deck = cast(StalinsWar, system).deck
     masks: Masks = {}
     for owner, p in state.players.items():
         for number, up in p.discard:
@@ -38,32 +38,17 @@ def stalins_war_masks(state: Any, side: str | None) -> Masks:
     return masks
 
 
-def no_card_named(rng: random.Random, system: Any, state: Any, side: str) -> str:
-    texts = [t for t in legal_texts(system, state, side) if not re.search(r"(?<![a-z])\d", t)]
-    return choose(rng, texts)
+def no_card_named(text: str) -> bool:
+    """An order a chat run may send: one that names no card (no number in it)."""
+    return CARD_NUMBER.search(text) is None
 
 
-_DECK: list[Any] = []
-
-
-def _deck(load: Any) -> Any:
-    if not _DECK:
-        from importlib import resources
-
-        text = resources.files("adjudicator.stalins_war").joinpath("sample_deck.toml")
-        _DECK.append(load(text.read_text("utf-8"), "sample_deck.toml"))
-    return _DECK[0]
-
-
-DRIVERS = (
-    Driver(
-        "stalins-war",
-        None,
-        {"axis": 2, "soviet": 3},
-        900,
-        30,
-        3,
-        masks=stalins_war_masks,
-        script_order=no_card_named,
-    ),
+DRIVER = Driver(
+    "stalins-war",
+    {"axis": 2, "soviet": 3},
+    bound=900,
+    chat_orders=30,
+    ask_every=3,
+    masks=stalins_war_masks,
+    script_order=no_card_named,
 )
