@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage.models import DiceSecret, Game, Moderator, Seat
 from storage.trust import Failure, _fail, check_seed
 

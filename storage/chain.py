@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 
 AT_ROW = "row {row}: {problem}"  # a problem at a row; the audit report shows the problem alone
 IN_HEADER = "header: {problem}"

@@ -17,7 +17,7 @@ from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage import clocks as _clocks
 from storage import tx_rows
 from storage.chat_models import ChatBinding, ChatUser, LinkCode, OutboxRow, ServiceState

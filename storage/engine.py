@@ -20,7 +20,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import create_engine
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage import chain
 from storage.errors import LegacyDatabase
 

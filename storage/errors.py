@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 
 
 class TextError(Exception):

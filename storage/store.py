@@ -35,7 +35,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage import trust, tx_writes
 from storage.engine import (
     DEFAULT_DB,

@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage import chain
 from storage import dice as committed
 from storage.chain import at_row

@@ -827,7 +827,7 @@ AUDIT_MODULES = [
 ]
 
 
-TEXTS = ("adjudicator.core.i18n", "adjudicator.core.text")  # texts said in any language
+TEXTS = ("texts.i18n", "texts.text")  # texts said in any language
 
 
 @pytest.mark.parametrize("module", AUDIT_MODULES)

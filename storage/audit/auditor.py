@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.audit.header import HeaderChecks

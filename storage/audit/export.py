@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage.chain import CHAINED_FIELDS, GENESIS, LINK_FIELDS, canonical
 
 FORMAT = "pbem-audit/1"

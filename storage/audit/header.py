@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage.audit.export import FORMAT
 from storage.audit.state import AuditState, _is_int
 from storage.chain import in_header

@@ -3,8 +3,8 @@ information, fixed rolls, dice statistics and warnings."""
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import Msg, cat, lines, t, tn
-from adjudicator.core.text import plural
+from texts.i18n import Msg, cat, lines, t, tn
+from texts.text import plural
 from storage.audit.state import AuditReport
 from storage.audit.stats import min_rolls_for_p
 from storage.chain import AT_ROW, IN_HEADER

@@ -3,7 +3,7 @@ hidden values with their off-chain secrets, and the hidden draws recomputed at t
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import SECRET_FIELD
 from storage.audit.state import _is_hex64, _is_int, die_label

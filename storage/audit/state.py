@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.dice import HEX64
 
