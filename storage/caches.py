@@ -2,7 +2,9 @@
 
 `derive` reads it off the chained rows (the migration of old games uses it too), `table_failure`
 names the first table row that disagrees (the audit's table check), `fill_caches` rewrites the
-tables from the chain (`pbem repair`). See storage/trust.py.
+tables from the chain (`pbem repair`). `full_failure` checks a whole game (once per process and by
+the audit): the chain, every row's epoch column, then every cache table against what the chain
+derives and every seed against its commitment, then the head. See storage/trust.py.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from texts.i18n import t
+from storage.chain import chain_failure
 from storage.models import DiceSecret, Game, Moderator, Seat
-from storage.trust import Failure, _fail, check_seed
+from storage.trust import Failure, _fail, check_head, check_seed, epoch_column_problem
+from storage.trust_rows import WHOLE, entries, entry_row
+from texts.i18n import t
 
 
 def derive(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -117,4 +121,19 @@ def fill_caches(s: Session, g: Game, rows: list[dict[str, Any]]) -> None:
     g.epoch_row_hash = want["dice"]
 
 
-__all__ = ["derive", "fill_caches", "table_failure"]
+def full_failure(s: Session, g: Game) -> Failure | None:
+    """The whole log's chain, then every cache against the chain (the audit's table check)."""
+    rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
+    fail = chain_failure(rows)
+    if fail:
+        return _fail(fail["index"], fail["problem"])
+    if not rows or rows[-1]["index"] != g.head_index or rows[-1]["hash"] != g.head_hash:
+        return _fail(len(rows) - 1, "the game row's head is not the log's last row")
+    for row in rows:
+        problem = epoch_column_problem(row)
+        if problem:
+            return _fail(row["index"], problem)
+    return table_failure(s, g, rows) or check_head(s, g)
+
+
+__all__ = ["derive", "fill_caches", "full_failure", "table_failure"]

@@ -17,7 +17,6 @@ from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from texts.i18n import t
 from storage import clocks as _clocks
 from storage import tx_rows
 from storage.chat_models import ChatBinding, ChatUser, LinkCode, OutboxRow, ServiceState
@@ -25,6 +24,7 @@ from storage.errors import TextError
 from storage.models import Game as _Game
 from storage.models import Seat
 from storage.store import Store
+from texts.i18n import t
 
 BINDING = ChatBinding.__table__
 LINK = LinkCode.__table__

@@ -21,14 +21,18 @@ import json
 import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Integer, bindparam, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from storage.chat_models import DEFAULT_REMINDER_HOURS, ServiceState, game_clock
+from storage.errors import GameNotFound
 from storage.models import Game
-from storage.store import GameNotFound, Store
+
+if TYPE_CHECKING:
+    from storage.store import Store  # the wrappers' argument (a Store's GameTx reads clocks)
 
 log = logging.getLogger(__name__)
 

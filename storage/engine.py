@@ -20,9 +20,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import create_engine
 
-from texts.i18n import t
 from storage import chain
 from storage.errors import LegacyDatabase
+from texts.i18n import t
 
 log = logging.getLogger("storage.store")  # the store's logger, as before the split
 

@@ -9,12 +9,12 @@ visible to others before the transaction commits.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from storage import chain, trust, trust_rows
+from storage import chain, clocks, trust, trust_rows
 from storage import dice as committed
 from storage.engine import dump
 from storage.models import Game, LogEntry, Moderator, Seat, iso_now
@@ -31,9 +31,6 @@ from storage.tx_rows import (
     entry_values,
 )
 from storage.tx_writes import CoreWrites, GameRow
-
-if TYPE_CHECKING:
-    from storage.clocks import ClockRow
 
 FOLLOWERS = frozenset({"reveal", "reveal-hidden", "epoch"})  # rows a change may bring along
 
@@ -60,7 +57,7 @@ class GameTx(EpochWrites):
         # read once per transaction, dropped by the writes that change them
         self._seats: dict[str, str | None] | None = None
         self._moderators: list[str] | None = None
-        self._clock: tuple[tuple[int, bool], ClockRow] | None = None
+        self._clock: tuple[tuple[int, bool], clocks.ClockRow] | None = None
         self._secrets: dict[tuple[str, int], str] | None = None
         self._seeds_checked: set[tuple[str, int]] = set()
         self._pending: list[Seat | Moderator] = []  # cache rows waiting for their chained row
@@ -169,11 +166,9 @@ class GameTx(EpochWrites):
         e = trust_rows.state_entry(self.s, self.g)
         return None if e is None else record(e)
 
-    def clock(self) -> ClockRow:
+    def clock(self) -> clocks.ClockRow:
         """The game's clock as storage/clocks.py reads it, read again only after a clock write
         on this transaction's connection or a change of the pause (a copy: edit it freely)."""
-        from storage import clocks  # clocks reads games through the Store: no import cycle
-
         conn = self.conn
         key = (clocks.writes(conn), self.g.paused)
         if self._clock is None or self._clock[0] != key:

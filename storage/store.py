@@ -35,8 +35,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
-from texts.i18n import t
-from storage import trust, tx_writes
+from storage import caches, trust, tx_writes
 from storage.engine import (
     DEFAULT_DB,
     HEAD_REVISION,
@@ -55,6 +54,7 @@ from storage.errors import Conflict, GameExists, GameNotFound, LegacyDatabase, S
 from storage.game_tx import FOLLOWERS, GameTx
 from storage.models import DiceSecret, Game, LogEntry, Moderator, Seat
 from storage.records import GameRecord, LogRecord, game_record, records
+from texts.i18n import t
 
 __all__ = [
     "ATTEMPTS",
@@ -220,7 +220,7 @@ class Store:
         """Before a write: the whole chain once per process (and while frozen), then the head
         and the dice bookkeeping (constant time). Tampered names the first bad row."""
         if g.name not in self._verified or g.name in self.frozen:
-            failure = trust.full_failure(s, g)
+            failure = caches.full_failure(s, g)
             if failure is not None:
                 raise trust.Tampered(g.name, failure)
             self._verified.add(g.name)
@@ -241,7 +241,7 @@ class Store:
         """The whole chain and every cache of a game: its first failure, or None (the audit,
         and `pbem serve` before it serves a game). A failure freezes the game."""
         with self._session(read=True) as s:
-            failure = trust.full_failure(s, self._game(s, name))
+            failure = caches.full_failure(s, self._game(s, name))
         if failure is not None:
             self._freeze(name, failure)
         else:

@@ -11,73 +11,39 @@ rows, and each cache row carries the hash of the chained row it comes from:
 `check_head` (constant time, before every write): the head row is the game row's head, hashes to
 its hash and links to its predecessor; the dice bookkeeping agrees with its row. `check_roles`
 (constant time per seat or moderator read): each cache row's source row is a chained row saying
-what the cache says. `full_failure` (the whole log, once per process and by the audit): the chain,
-then every cache table against what the chain derives (`derive`), every row's epoch column, and
-every seed against its commitment. A failure is a dict {"index", "problem"}: the first bad row.
+what the cache says. The whole log's check (once per process and by the audit) is
+storage/caches.py's `full_failure`. A failure is a dict {"index", "problem"}: the first bad row.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from sqlmodel import Session
 
-from texts.i18n import t
 from storage import chain
 from storage import dice as committed
 from storage.chain import at_row
-from storage.errors import StorageError
+from storage.errors import Tampered
 from storage.models import Game, LogEntry, Moderator, Seat
 from storage.trust_rows import (
     EPOCH,
     SALTS,
-    WHOLE,
     Entry,
     cache,
     entries,
     entry_at,
+    entry_row,
     fetch,
     prefetch,
     tail,
 )
+from texts.i18n import t
 
 _cache, _entry, _fetch = cache, entry_at, fetch  # the rows the checks read (trust_rows.py)
 
 Failure = dict[str, Any]
-
-
-class Tampered(StorageError):
-    """The stored game disagrees with its chain: it is frozen until a moderator repairs it."""
-
-    def __init__(self, name: str, failure: Failure):
-        self.name, self.failure = name, failure
-        self.index = failure.get("index")
-        super().__init__(
-            t(
-                "game {game} is frozen: its stored log fails its checks at row {index}: {problem}. No order is taken until a moderator runs `pbem repair {name}` (docs/threat-model.md).",
-                game=repr(name),
-                index=self.index,
-                problem=failure["problem"],
-                name=name,
-            )
-        )
-
-
-def entry_row(e: LogEntry | Entry) -> dict[str, Any]:
-    """A stored row as chained (its payload parsed; `_error` when it is no JSON)."""
-    row: dict[str, Any] = {
-        "index": e.index, "kind": e.kind, "actor": e.actor, "user": e.user, "text": e.text,
-        "key": e.key, "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash,
-        "epoch": e.epoch,
-    }  # fmt: skip
-    try:
-        row["payload"] = json.loads(e.payload)
-    except (TypeError, ValueError):
-        row["payload"] = e.payload
-        row["_error"] = "its payload is not JSON"
-    return row
 
 
 _RIGHT: dict[tuple[Any, ...], dict[str, Any]] = {}  # stored values -> the row, hashing right
@@ -149,7 +115,7 @@ def check_head(
         problem = _checked(prev)[1]
         if problem:
             return _fail(prev.index, problem)
-    problem = _epoch_column_problem(row)
+    problem = epoch_column_problem(row)
     if problem:
         return _fail(head.index, problem)
     return check_dice(s, g)
@@ -178,7 +144,7 @@ def _by_hash(s: Session, g: Game, digest: str | None) -> dict[str, Any] | None:
 chained_row = _by_hash  # the chained row with this hash, or None
 
 
-def _epoch_column_problem(row: dict[str, Any]) -> str | None:
+def epoch_column_problem(row: dict[str, Any]) -> str | None:
     expected = row_epoch(row)
     if expected is not ANY and row["epoch"] != expected:
         return at_row(
@@ -219,7 +185,7 @@ def salts_of(
     salts = []
     for e in found:
         row, problem = _checked(e)
-        problem = problem or _epoch_column_problem(row)
+        problem = problem or epoch_column_problem(row)
         if problem:
             return [], _fail(e.index, problem)
         salts.append(row["payload"]["salt"])
@@ -237,7 +203,7 @@ def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, F
             g.head_index, t("no chained `epoch` row opens the open epoch {epoch}", epoch=epoch)
         )
     row, problem = _checked(e)
-    problem = problem or _epoch_column_problem(row)
+    problem = problem or epoch_column_problem(row)
     return (None, _fail(e.index, problem)) if problem else (row, None)
 
 
@@ -359,23 +325,6 @@ def check_roles(
     return None
 
 
-def full_failure(s: Session, g: Game) -> Failure | None:
-    """The whole log's chain, then every cache against the chain (the audit's table check)."""
-    rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
-    fail = chain.chain_failure(rows)
-    if fail:
-        return _fail(fail["index"], fail["problem"])
-    if not rows or rows[-1]["index"] != g.head_index or rows[-1]["hash"] != g.head_hash:
-        return _fail(len(rows) - 1, "the game row's head is not the log's last row")
-    for row in rows:
-        problem = _epoch_column_problem(row)
-        if problem:
-            return _fail(row["index"], problem)
-    from storage.caches import table_failure
-
-    return table_failure(s, g, rows) or check_head(s, g)
-
-
 __all__ = [
     "ANY",
     "Entry",
@@ -386,7 +335,8 @@ __all__ = [
     "check_roles",
     "check_seed",
     "entry_row",
-    "full_failure",
+    "epoch_column_problem",
+    "epoch_row",
     "prefetch",
     "salts_of",
     "tail",

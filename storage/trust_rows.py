@@ -7,12 +7,14 @@ in one statement; the others read what a later check asks for.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import and_, bindparam, or_, select
 from sqlmodel import Session
 
+from storage.errors import Tampered
 from storage.models import Game, LogEntry
 from storage.tx_rows import TX
 
@@ -197,11 +199,24 @@ _STATE_ROWS = (
 
 
 def _records_state(g: Game, e: Entry) -> bool:
-    from storage.trust import Tampered, entry_row  # (trust imports this module)
-
     if e.kind not in STATE_KINDS:
         return False
     row = entry_row(e)
     if "_error" in row:
         raise Tampered(g.name, {"index": e.index, "problem": row["_error"]})
     return "state_sha256" in row["payload"]
+
+
+def entry_row(e: LogEntry | Entry) -> dict[str, Any]:
+    """A stored row as chained (its payload parsed; `_error` when it is no JSON)."""
+    row: dict[str, Any] = {
+        "index": e.index, "kind": e.kind, "actor": e.actor, "user": e.user, "text": e.text,
+        "key": e.key, "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash,
+        "epoch": e.epoch,
+    }  # fmt: skip
+    try:
+        row["payload"] = json.loads(e.payload)
+    except (TypeError, ValueError):
+        row["payload"] = e.payload
+        row["_error"] = "its payload is not JSON"
+    return row

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from texts.i18n import t
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.audit.header import HeaderChecks
@@ -25,6 +24,7 @@ from storage.audit.rolls import RollChecks
 from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport, _is_int
 from storage.audit.stats import dice_stats
 from storage.chain import at_row, chain_failure, row_defect
+from texts.i18n import t
 
 
 class _Auditor(HeaderChecks, RollChecks):

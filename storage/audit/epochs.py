@@ -3,10 +3,10 @@ recomputed, dice of any number of faces) and the hidden seed's reveal at the gam
 
 from __future__ import annotations
 
-from texts.i18n import t
 from storage.audit.state import AuditState, _Epoch, _is_hex64, _is_int, die_label
 from storage.chain import at_row
 from storage.dice import commitment, roll_value, salt_digest
+from texts.i18n import t
 
 
 class EpochChecks(AuditState):

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from texts.i18n import t
 from storage.chain import CHAINED_FIELDS, GENESIS, LINK_FIELDS, canonical
+from texts.i18n import t
 
 FORMAT = "pbem-audit/1"
 ROW_FIELDS = CHAINED_FIELDS + LINK_FIELDS

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
-from texts.i18n import t
 from storage.audit.export import FORMAT
 from storage.audit.state import AuditState, _is_int
 from storage.chain import in_header
+from texts.i18n import t
 
 
 class HeaderChecks(AuditState):

@@ -3,11 +3,11 @@ information, fixed rolls, dice statistics and warnings."""
 
 from __future__ import annotations
 
-from texts.i18n import Msg, cat, lines, t, tn
-from texts.text import plural
 from storage.audit.state import AuditReport
 from storage.audit.stats import min_rolls_for_p
 from storage.chain import AT_ROW, IN_HEADER
+from texts.i18n import Msg, cat, lines, t, tn
+from texts.text import plural
 
 WIDEST_TABLE = 20  # a die of more faces is listed without its counts per face
 

@@ -3,13 +3,13 @@ hidden values with their off-chain secrets, and the hidden draws recomputed at t
 
 from __future__ import annotations
 
-from texts.i18n import t
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import SECRET_FIELD
 from storage.audit.state import _is_hex64, _is_int, die_label
 from storage.audit.stats import purpose_kind
 from storage.chain import at_row
 from storage.dice import MAX_FACES, check_hidden, roll_value, salt_digest
+from texts.i18n import t
 
 
 class RollChecks(EpochChecks):

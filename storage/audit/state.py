@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from texts.i18n import t
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.dice import HEX64
+from texts.i18n import t
 
 ALLOWED_ROW_KEYS = frozenset(ROW_FIELDS + (SECRET_FIELD,))
 PAYLOAD_KINDS = frozenset(("order", "epoch", "salt", "reveal", GAME_END_KIND, "undo", "rewind"))
