@@ -83,7 +83,14 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
             )
     for user, digest in want["moderators"].items():
         if user not in have:
-            return _fail(by_hash[digest], t('moderator {user} of row {value} is missing from the moderator table', user=repr(user), value=by_hash[digest]))  # fmt: skip
+            return _fail(
+                by_hash[digest],
+                t(
+                    "moderator {user} of row {value} is missing from the moderator table",
+                    user=repr(user),
+                    value=by_hash[digest],
+                ),
+            )
     if g.epoch_row_hash != want["dice"]:
         return _fail(
             by_hash.get(want["dice"] or "", g.head_index),
@@ -96,7 +103,13 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
     for secret in s.exec(q.order_by(col(DiceSecret.id))):
         if secret.kind == "epoch" and secret.epoch in revealed:
             if revealed[secret.epoch] != secret.seed:
-                return _fail(g.head_index, t('the stored seed of epoch {epoch} is not the one its reveal row published', epoch=secret.epoch))  # fmt: skip
+                return _fail(
+                    g.head_index,
+                    t(
+                        "the stored seed of epoch {epoch} is not the one its reveal row published",
+                        epoch=secret.epoch,
+                    ),
+                )
             continue
         fail = check_seed(s, g, secret.kind, secret.epoch, secret.seed)
         if fail:

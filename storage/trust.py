@@ -55,8 +55,19 @@ def _checked(e: LogEntry | Entry) -> tuple[dict[str, Any], str | None]:
     function of its stored values, so a row found right is remembered by them: the checks
     before the next write (its head's predecessor, the dice rows) neither parse nor hash it
     again, and a row changed in any value is a new key, checked afresh. Read-only rows."""
-    raw = (e.index, e.kind, e.actor, e.user, e.text, e.payload, e.key, e.created_at,
-           e.prev_hash, e.hash, e.epoch)  # fmt: skip
+    raw = (
+        e.index,
+        e.kind,
+        e.actor,
+        e.user,
+        e.text,
+        e.payload,
+        e.key,
+        e.created_at,
+        e.prev_hash,
+        e.hash,
+        e.epoch,
+    )
     row = _RIGHT.get(raw)
     if row is not None:
         return row, None
@@ -94,11 +105,20 @@ def check_head(
     head = _entry(s, g, g.head_index)
     if head is None or head.hash != g.head_hash:
         values = {"row": g.head_index, "hash": g.head_hash[:12]}
-        problem = (t("the game's head is row {row} with hash {hash}..., the log's row {row} is "
-                     "missing (rows deleted, added or edited)", **values) if head is None else
-                   t("the game's head is row {row} with hash {hash}..., the log's row {row} is "
-                     "hash {found}... (rows deleted, added or edited)", found=head.hash[:12],
-                     **values))  # fmt: skip
+        problem = (
+            t(
+                "the game's head is row {row} with hash {hash}..., the log's row {row} is "
+                "missing (rows deleted, added or edited)",
+                **values,
+            )
+            if head is None
+            else t(
+                "the game's head is row {row} with hash {hash}..., the log's row {row} is "
+                "hash {found}... (rows deleted, added or edited)",
+                found=head.hash[:12],
+                **values,
+            )
+        )
         return _fail(g.head_index, problem)
     row, problem = _checked(head)
     if problem:
@@ -233,20 +253,50 @@ def check_dice(s: Session, g: Game) -> Failure | None:
         return _fail(at, t("row {at} drew nothing in the game row's epoch {k}", at=at, k=k))
     want_n = max(ns, default=0) + 1
     if src.get("epoch") != k:
-        return _fail(at, t("the game row's open epoch is {k}, its source row {at} is of epoch {get}", k=k, at=at, get=src.get('epoch')))  # fmt: skip
+        return _fail(
+            at,
+            t(
+                "the game row's open epoch is {k}, its source row {at} is of epoch {get}",
+                k=k,
+                at=at,
+                get=src.get("epoch"),
+            ),
+        )
     if g.epoch_next_n != want_n:
-        return _fail(at, t('the roll counter says draw {epoch_next_n} is next, row {at} says {want_n}', epoch_next_n=g.epoch_next_n, at=at, want_n=want_n))  # fmt: skip
+        return _fail(
+            at,
+            t(
+                "the roll counter says draw {epoch_next_n} is next, row {at} says {want_n}",
+                epoch_next_n=g.epoch_next_n,
+                at=at,
+                want_n=want_n,
+            ),
+        )
     opened, fail = epoch_row(s, g, k)
     if fail or opened is None:
         return fail
     op = opened["payload"]
     if g.epoch_commitment != op.get("commitment") or g.epoch_turn != op.get("turn"):
-        return _fail(opened["index"], t("the game row's commitment or turn of epoch {k} is not the one row {index} committed", k=k, index=opened['index']))  # fmt: skip
+        return _fail(
+            opened["index"],
+            t(
+                "the game row's commitment or turn of epoch {k} is not the one row {index} committed",
+                k=k,
+                index=opened["index"],
+            ),
+        )
     salts, fail = salts_of(s, g, k, prefetched=True)
     if fail:
         return fail
     if (g.salt_digest or committed.EMPTY_SALT_DIGEST) != committed.salt_digest(salts):
-        return _fail(at, t('the stored salt digest of epoch {k} is not the digest of its {n} chained salt row(s)', k=k, n=len(salts)))  # fmt: skip
+        return _fail(
+            at,
+            t(
+                "the stored salt digest of epoch {k} is not the digest of its {n} chained salt row(s)",
+                k=k,
+                n=len(salts),
+            ),
+        )
     return None
 
 

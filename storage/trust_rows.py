@@ -210,10 +210,17 @@ def _records_state(g: Game, e: Entry) -> bool:
 def entry_row(e: LogEntry | Entry) -> dict[str, Any]:
     """A stored row as chained (its payload parsed; `_error` when it is no JSON)."""
     row: dict[str, Any] = {
-        "index": e.index, "kind": e.kind, "actor": e.actor, "user": e.user, "text": e.text,
-        "key": e.key, "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash,
+        "index": e.index,
+        "kind": e.kind,
+        "actor": e.actor,
+        "user": e.user,
+        "text": e.text,
+        "key": e.key,
+        "created_at": e.created_at,
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
         "epoch": e.epoch,
-    }  # fmt: skip
+    }
     try:
         row["payload"] = json.loads(e.payload)
     except (TypeError, ValueError):

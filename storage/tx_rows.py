@@ -31,9 +31,12 @@ def _roles_and_secrets() -> Any:
     checks before every write read): rows (what, n, a, b, c), ordered by what and n."""
     secret = DiceSecret.__table__
     seats = select(
-        literal_column("'seat'").label("what"), _SEAT.c.id.label("n"), _SEAT.c.side.label("a"),
-        _SEAT.c.user.label("b"), _SEAT.c.row_hash.label("c"),
-    ).where(_SEAT.c.game_id == GAME_ID)  # fmt: skip
+        literal_column("'seat'").label("what"),
+        _SEAT.c.id.label("n"),
+        _SEAT.c.side.label("a"),
+        _SEAT.c.user.label("b"),
+        _SEAT.c.row_hash.label("c"),
+    ).where(_SEAT.c.game_id == GAME_ID)
     mods = select(
         literal_column("'moderator'"), _MOD.c.id, null(), _MOD.c.user, _MOD.c.row_hash
     ).where(_MOD.c.game_id == GAME_ID)

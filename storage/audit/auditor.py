@@ -139,9 +139,10 @@ class _Auditor(HeaderChecks, RollChecks):
         failures = [f for _, f in ordered]
         upto = max(ordered[0][0][0], 0) if ordered else None  # the row the first failure shows at
         trusted = [
-            roll for roll, q in zip(self.public, self.public_rows, strict=True)
+            roll
+            for roll, q in zip(self.public, self.public_rows, strict=True)
             if upto is None or q < upto
-        ]  # fmt: skip
+        ]
         revealed = [k for k, ep in sorted(self.epochs.items()) if ep.seed is not None]
         open_ = [k for k, ep in sorted(self.epochs.items()) if ep.reveal_row is None]
         h = self.header

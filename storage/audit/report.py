@@ -35,9 +35,12 @@ def _title(report: AuditReport) -> str:
     return tn(
         "Audit of game {name} ({game}, uid {uid}): {n} rows, head hash {head}",
         "Audit of game {name} ({game}, uid {uid}): {n} rows, head hash {head}",
-        report.rows, name=repr(g.get("name")), game=g.get("game") or "?",
-        uid=g.get("game_uid"), head=shown,
-    )  # fmt: skip
+        report.rows,
+        name=repr(g.get("name")),
+        game=g.get("game") or "?",
+        uid=g.get("game_uid"),
+        head=shown,
+    )
 
 
 def _verdict(report: AuditReport) -> list[str]:
@@ -45,10 +48,13 @@ def _verdict(report: AuditReport) -> list[str]:
         seeds = len(report.epochs_revealed)
         ok = t(
             "OK: the chain holds, {seeds}, {rolls} recomputed exactly.",
-            seeds=tn("{n} revealed seed matches its commitment",
-                     "{n} revealed seeds match their commitments", seeds),
+            seeds=tn(
+                "{n} revealed seed matches its commitment",
+                "{n} revealed seeds match their commitments",
+                seeds,
+            ),
             rolls=plural(report.rolls_checked, "roll"),
-        )  # fmt: skip
+        )
         return [ok]
     f = report.first_failure
     where = t("in the header") if f["index"] is None else t("at row {row}", row=f["index"])
@@ -81,20 +87,25 @@ def _epochs(report: AuditReport) -> list[str]:
     if report.epochs_open:
         line = t(
             "{line}; not revealed yet {epochs} ({rolls} pending until the seed is revealed)",
-            line=line, epochs=", ".join(map(str, report.epochs_open)),
+            line=line,
+            epochs=", ".join(map(str, report.epochs_open)),
             rolls=plural(report.rolls_pending, "roll"),
-        )  # fmt: skip
+        )
     out = [line]
     if report.hidden_revealed:
         out.append(
-            t("Hidden information: hidden seed revealed, {values} checked.",
-              values=plural(report.hidden_checked, "hidden value"))
-        )  # fmt: skip
+            t(
+                "Hidden information: hidden seed revealed, {values} checked.",
+                values=plural(report.hidden_checked, "hidden value"),
+            )
+        )
     elif report.hidden_pending:
         out.append(
-            t("Hidden information: {values} sealed until the game ends.",
-              values=plural(report.hidden_pending, "hidden value"))
-        )  # fmt: skip
+            t(
+                "Hidden information: {values} sealed until the game ends.",
+                values=plural(report.hidden_pending, "hidden value"),
+            )
+        )
     return out
 
 
@@ -108,9 +119,14 @@ def _fixed(report: AuditReport) -> list[str]:
     out = [title]
     for fx in report.fixed:
         out.append(
-            t("  row {row}  {actor} {purpose} = {value}  (fixed)", row=f"{fx['index']:>4}",
-              actor=f"{fx['actor']:<8}", purpose=fx["purpose"], value=fx["value"])
-        )  # fmt: skip
+            t(
+                "  row {row}  {actor} {purpose} = {value}  (fixed)",
+                row=f"{fx['index']:>4}",
+                actor=f"{fx['actor']:<8}",
+                purpose=fx["purpose"],
+                value=fx["value"],
+            )
+        )
     return out
 
 
@@ -159,9 +175,13 @@ def _statistics(report: AuditReport) -> list[str]:
     out = [_stat_title(groups)]
     if upto is not None:
         out.append(
-            t("  Only rows 0-{last} are counted, before the failure: nothing from row {upto}"
-              " on is trusted.", last=upto - 1, upto=upto)
-        )  # fmt: skip
+            t(
+                "  Only rows 0-{last} are counted, before the failure: nothing from row {upto}"
+                " on is trusted.",
+                last=upto - 1,
+                upto=upto,
+            )
+        )
     for group in groups:
         out += _group_table(group)
     return out
