@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from storage.chain import chain_failure
-from storage.models import DiceSecret, Game, Moderator, Seat
+from storage.models import DiceSecret, GameColumns, Moderator, Seat, stored_id
 from storage.trust import Failure, _fail, check_head, check_seed, epoch_column_problem
 from storage.trust_rows import WHOLE, entries, entry_row
 from texts.i18n import t
@@ -40,8 +40,8 @@ def derive(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 seats[p["side"]] = (p.get("user") if action == "seat" else None, row["hash"])
             elif action == "moderator-add":
                 mods[p["user"]] = row["hash"]
-            elif action == "moderator-remove":
-                mods.pop(p.get("user"), None)
+            elif action == "moderator-remove" and isinstance(p.get("user"), str):
+                mods.pop(p["user"], None)
         elif kind in ("epoch", "salt", "reveal"):
             dice_src = row["hash"]
             open_epoch = p.get("epoch", 0) if kind == "epoch" else open_epoch
@@ -52,7 +52,7 @@ def derive(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"seats": seats, "moderators": mods, "dice": dice_src}
 
 
-def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | None:
+def table_failure(s: Session, g: GameColumns, rows: list[dict[str, Any]]) -> Failure | None:
     """A cache table row that disagrees with what the chain derives."""
     want = derive(rows)
     by_hash = {r["hash"]: r["index"] for r in rows}
@@ -117,7 +117,7 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
     return None
 
 
-def fill_caches(s: Session, g: Game, rows: list[dict[str, Any]]) -> None:
+def fill_caches(s: Session, g: GameColumns, rows: list[dict[str, Any]]) -> None:
     """Rewrite the cache tables from the chain (the migration of old games, and repair)."""
     want = derive(rows)
     for seat in s.exec(select(Seat).where(Seat.game_id == g.id)):
@@ -130,11 +130,11 @@ def fill_caches(s: Session, g: Game, rows: list[dict[str, Any]]) -> None:
         else:
             s.delete(mod)
     for user, digest in want["moderators"].items():
-        s.add(Moderator(game_id=g.id, user=user, row_hash=digest))
+        s.add(Moderator(game_id=stored_id(g), user=user, row_hash=digest))
     g.epoch_row_hash = want["dice"]
 
 
-def full_failure(s: Session, g: Game) -> Failure | None:
+def full_failure(s: Session, g: GameColumns) -> Failure | None:
     """The whole log's chain, then every cache against the chain (the audit's table check)."""
     rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
     fail = chain_failure(rows)

@@ -9,7 +9,7 @@ inside the caller's. Times are aware UTC and always passed in (`now`).
 from __future__ import annotations
 
 import contextlib
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -18,11 +18,12 @@ from sqlalchemy.exc import IntegrityError
 from storage import tx_rows
 from storage.chat_models import ChatBinding, OutboxRow
 from storage.errors import TextError
+from storage.models import table
 from storage.store import Store
 from texts.i18n import t
 
-BINDING = ChatBinding.__table__
-OUTBOX = OutboxRow.__table__
+BINDING = table(ChatBinding)
+OUTBOX = table(OutboxRow)
 
 
 class ChatStoreError(TextError):
@@ -146,16 +147,9 @@ def reading(source: Store | Connection) -> contextlib.AbstractContextManager[Con
     return source.reader.connect()
 
 
-def aware(value: datetime | None) -> datetime | None:
-    if value is None or value.utcoffset() is not None:
-        return value
-    return value.replace(tzinfo=UTC)
-
-
 __all__ = [
     "ChatBound",
     "ChatStoreError",
-    "aware",
     "bind",
     "bind_in",
     "binding",

@@ -21,7 +21,6 @@ from storage import clocks as _clocks
 from storage.chat_bindings import (
     ChatBound,
     ChatStoreError,
-    aware,
     bind,
     bind_in,
     binding,
@@ -34,15 +33,15 @@ from storage.chat_bindings import (
 )
 from storage.chat_models import ChatUser, LinkCode, ServiceState
 from storage.models import Game as _Game
-from storage.models import Seat
+from storage.models import Seat, aware, table
 from storage.store import Store
 from texts.i18n import t
 
-LINK = LinkCode.__table__
-STATE = ServiceState.__table__
-USERS = ChatUser.__table__
-SEATS = Seat.__table__
-GAMES = _Game.__table__
+LINK = table(LinkCode)
+STATE = table(ServiceState)
+USERS = table(ChatUser)
+SEATS = table(Seat)
+GAMES = table(_Game)
 
 LINK_TTL = timedelta(hours=24)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud, typed by hand
@@ -128,7 +127,7 @@ def redeem_link_code(
     with store.engine.begin() as conn:
         row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
         problem = _code_problem(row, code, platform, chat_id, now)
-        if problem is not None:
+        if problem is not None or row is None:  # (no row has a problem: an unknown code)
             raise BadLinkCode(problem)
         if row.used_at is not None:
             return str(row.game)  # this chat redeemed it: a redelivery
@@ -221,9 +220,9 @@ def set_clock(
     store: Store,
     game: str,
     *,
-    expect: dict | None = None,
+    expect: dict[str, Any] | None = None,
     conn: Connection | None = None,
-    **values,
+    **values: Any,
 ) -> bool:
     """Write clock columns of a game (see storage.clocks.write)."""
     if conn is not None:
@@ -234,8 +233,8 @@ def set_clock(
 # -- service state (the heartbeat)
 def get_state(source: Store | Connection, key: str) -> tuple[str, datetime] | None:
     with reading(source) as conn:
-        row = conn.execute(select(STATE.c.value, STATE.c.updated_at).where(STATE.c.key == key))
-        row = row.first()
+        q = select(STATE.c.value, STATE.c.updated_at).where(STATE.c.key == key)
+        row = conn.execute(q).first()
     return None if row is None else (row.value, aware(row.updated_at))
 
 
@@ -260,7 +259,6 @@ __all__ = [
     "ChatStoreError",
     "GameClock",
     "advance_image_index",
-    "aware",
     "bind",
     "binding",
     "binding_key",

@@ -26,7 +26,7 @@ from storage import chain
 from storage import dice as committed
 from storage.chain import at_row
 from storage.errors import Tampered
-from storage.models import Game, LogEntry, Moderator, Seat
+from storage.models import GameColumns, LogEntry, Moderator, Seat
 from storage.trust_rows import (
     EPOCH,
     SALTS,
@@ -39,6 +39,7 @@ from storage.trust_rows import (
     prefetch,
     tail,
 )
+from storage.tx_rows import Role
 from texts.i18n import t
 
 _cache, _entry, _fetch = cache, entry_at, fetch  # the rows the checks read (trust_rows.py)
@@ -96,7 +97,7 @@ def _fail(index: int, problem: str) -> Failure:
 
 
 def check_head(
-    s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
+    s: Session, g: GameColumns, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
 ) -> Failure | None:
     """Before a write: the head row and its link, and the dice bookkeeping (constant time).
     hashes, epochs: the source rows of the seats and moderators, and the epochs of the seeds,
@@ -105,7 +106,7 @@ def check_head(
     head = _entry(s, g, g.head_index)
     if head is None or head.hash != g.head_hash:
         values = {"row": g.head_index, "hash": g.head_hash[:12]}
-        problem = (
+        missing = (
             t(
                 "the game's head is row {row} with hash {hash}..., the log's row {row} is "
                 "missing (rows deleted, added or edited)",
@@ -119,7 +120,7 @@ def check_head(
                 **values,
             )
         )
-        return _fail(g.head_index, problem)
+        return _fail(g.head_index, missing)
     row, problem = _checked(head)
     if problem:
         return _fail(head.index, problem)
@@ -141,7 +142,7 @@ def check_head(
     return check_dice(s, g)
 
 
-def _by_hash(s: Session, g: Game, digest: str | None) -> dict[str, Any] | None:
+def _by_hash(s: Session, g: GameColumns, digest: str | None) -> dict[str, Any] | None:
     """The chained row with this hash, when it hashes to it and the next row links to it."""
     if not digest:
         return None
@@ -195,7 +196,7 @@ def row_epoch(row: dict[str, Any]) -> Any:
 
 
 def salts_of(
-    s: Session, g: Game, epoch: int, *, prefetched: bool = False
+    s: Session, g: GameColumns, epoch: int, *, prefetched: bool = False
 ) -> tuple[list[str], Failure | None]:
     """The epoch's salts in log order, each row checked against its chained payload.
     prefetched: as the checks before the write read them (no salt written since)."""
@@ -212,7 +213,9 @@ def salts_of(
     return salts, None
 
 
-def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, Failure | None]:
+def epoch_row(
+    s: Session, g: GameColumns, epoch: int
+) -> tuple[dict[str, Any] | None, Failure | None]:
     cache = _cache(s, g)
     if ("epoch", epoch) not in cache:
         found = entries(s, EPOCH, {"g": g.id, "epoch": epoch})
@@ -227,7 +230,7 @@ def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, F
     return (None, _fail(e.index, problem)) if problem else (row, None)
 
 
-def check_dice(s: Session, g: Game) -> Failure | None:
+def check_dice(s: Session, g: GameColumns) -> Failure | None:
     """The game row's dice bookkeeping against the chained row it comes from."""
     src = _by_hash(s, g, g.epoch_row_hash)
     if src is None:
@@ -300,7 +303,7 @@ def check_dice(s: Session, g: Game) -> Failure | None:
     return None
 
 
-def check_seed(s: Session, g: Game, kind: str, epoch: int, seed: str) -> Failure | None:
+def check_seed(s: Session, g: GameColumns, kind: str, epoch: int, seed: str) -> Failure | None:
     """A seed against the commitment its epoch row chained, before its first use."""
     opened, fail = epoch_row(s, g, epoch)
     if fail or opened is None:
@@ -327,7 +330,7 @@ def check_seed(s: Session, g: Game, kind: str, epoch: int, seed: str) -> Failure
 
 
 def check_roles(
-    s: Session, g: Game, seats: Iterable[Seat], mods: Iterable[Moderator]
+    s: Session, g: GameColumns, seats: Iterable[Seat | Role], mods: Iterable[Moderator | Role]
 ) -> Failure | None:
     """Each seat held and each moderator against the chained row it names (constant time each)."""
     seats, mods = list(seats), list(mods)

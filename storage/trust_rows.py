@@ -11,16 +11,16 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import BindParameter, and_, bindparam, or_, select
 from sqlmodel import Session
 
 from storage.errors import Tampered
-from storage.models import Game, LogEntry
+from storage.models import GameColumns, LogEntry, table
 from storage.tx_rows import TX
 
 TAIL = 8  # the rows read with the head in one statement (most checks find their row there)
 
-LOG = LogEntry.__table__
+LOG = table(LogEntry)
 _COLUMNS = tuple(c.name for c in LOG.c)
 
 
@@ -58,7 +58,7 @@ def entries(s: Session, q: Any, params: dict[str, Any] | None = None) -> list[En
     return [Entry(r) for r in s.connection().execute(q, params or {})]
 
 
-_G = bindparam("g")
+_G: BindParameter[int] = bindparam("g")
 _AT = select(LOG).where(LOG.c.game_id == _G, LOG.c.index == bindparam("index"))
 _WITH_HASHES = select(LOG).where(
     LOG.c.game_id == _G, LOG.c.hash.in_(bindparam("hashes", expanding=True))
@@ -80,33 +80,35 @@ EPOCH = (
 WHOLE = select(LOG).where(LOG.c.game_id == _G).order_by(LOG.c.index)
 
 
-def cache(s: Session, g: Game) -> dict[Any, Any]:
+def cache(s: Session, g: GameColumns) -> dict[Any, Any]:
     """This transaction's rows read for the checks, by index and by hash."""
-    return s.info.setdefault(("pbem_trust", g.id), {})
+    known: dict[Any, Any] = s.info.setdefault(("pbem_trust", g.id), {})
+    return known
 
 
-def keep(s: Session, g: Game, found: Iterable[LogEntry | Entry]) -> None:
+def keep(s: Session, g: GameColumns, found: Iterable[LogEntry | Entry]) -> None:
     known = cache(s, g)
     for e in found:
         known[e.index] = known[e.hash] = e
 
 
-def tail(s: Session, g: Game) -> dict[int, Entry]:
+def tail(s: Session, g: GameColumns) -> dict[int, Entry]:
     """The rows this transaction's checks read, by index (the head and the rows before it)."""
     return {k: e for k, e in cache(s, g).items() if isinstance(k, int)}
 
 
-def entry_at(s: Session, g: Game, index: int) -> Entry | None:
+def entry_at(s: Session, g: GameColumns, index: int) -> Entry | None:
     known = cache(s, g)
     if index not in known:
         found = entries(s, _AT, {"g": g.id, "index": index})
         if not found:
             return None
         keep(s, g, found)
-    return known[index]
+    hit: Entry = known[index]
+    return hit
 
 
-def fetch(s: Session, g: Game, hashes: Iterable[str]) -> None:
+def fetch(s: Session, g: GameColumns, hashes: Iterable[str]) -> None:
     """The rows with these hashes and the rows after them, into the cache: two statements."""
     known = cache(s, g)
     fetched = known.get("pbem_fetched", ())
@@ -125,7 +127,7 @@ def _prefetch_query(by_hash: bool, epoch: bool) -> Any:
     mine = t.c.game_id == bindparam("g")
     near = [t.c.index >= bindparam("from")]
     if by_hash:
-        hashes = bindparam("hashes", expanding=True)
+        hashes: BindParameter[Any] = bindparam("hashes", expanding=True)
         near.append(t.c.hash.in_(hashes))
         after = select(t.c.index + 1).where(mine, t.c.hash.in_(hashes))
         near.append(t.c.index.in_(after.scalar_subquery()))
@@ -139,7 +141,9 @@ def _prefetch_query(by_hash: bool, epoch: bool) -> Any:
 _PREFETCH = {(h, e): _prefetch_query(h, e) for h in (False, True) for e in (False, True)}
 
 
-def prefetch(s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()) -> None:
+def prefetch(
+    s: Session, g: GameColumns, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
+) -> None:
     """Every row the checks before a write read, in ONE statement, into this transaction's
     cache (it is emptied first): the head and the rows before it, the rows with these hashes
     (the seats' and moderators' source rows, the dice bookkeeping's) and the rows after them
@@ -167,7 +171,7 @@ MODERATION = ("kind", "moderation")  # the cache's key of every moderation row (
 STATE_KINDS = ("setup", "order", "undo", "rewind", "moderation")  # rows that may record a state
 
 
-def state_entry(s: Session, g: Game) -> Entry | None:
+def state_entry(s: Session, g: GameColumns) -> Entry | None:
     """The last row that records a state hash: from the rows the head check read with the head
     (an order row is almost always there), else newest first a page at a time (never the whole
     log). A row whose payload is no JSON raises Tampered."""
@@ -198,7 +202,7 @@ _STATE_ROWS = (
 )
 
 
-def _records_state(g: Game, e: Entry) -> bool:
+def _records_state(g: GameColumns, e: Entry) -> bool:
     if e.kind not in STATE_KINDS:
         return False
     row = entry_row(e)
