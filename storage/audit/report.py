@@ -3,6 +3,8 @@ information, fixed rolls, dice statistics and warnings."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from storage.audit.state import AuditReport
 from storage.audit.stats import min_rolls_for_p
 from storage.chain import AT_ROW, IN_HEADER
@@ -12,7 +14,7 @@ from texts.text import plural
 WIDEST_TABLE = 20  # a die of more faces is listed without its counts per face
 
 
-def _fmt(value) -> str:
+def _fmt(value: object) -> str:
     if value is None:
         return "-"
     if isinstance(value, str) and len(value) > 72:
@@ -20,7 +22,7 @@ def _fmt(value) -> str:
     return value if isinstance(value, str) else str(value)  # a Msg stays one
 
 
-def _stat_line(label: str, s: dict) -> str:
+def _stat_line(label: str, s: dict[str, Any]) -> str:
     wide = len(s["counts"]) > WIDEST_TABLE
     counts = "" if wide else " ".join(f"{c:>5}" for c in s["counts"]) + " "
     mean = f"{s['mean']:.2f}" if s["mean"] is not None else "  -"
@@ -57,9 +59,11 @@ def _verdict(report: AuditReport) -> list[str]:
         )
         return [ok]
     f = report.first_failure
+    if f is None:
+        raise ValueError("a failed audit report names its first failure")
     where = t("in the header") if f["index"] is None else t("at row {row}", row=f["index"])
     problem = _without_prefix(f["problem"], (f"row {f['index']}: ", "header: "))
-    out = [
+    out: list[str] = [
         t("FAILED {where}: {problem}", where=where, problem=problem),
         t("  expected: {value}", value=_fmt(f["expected"])),
         t("  found:    {value}", value=_fmt(f["found"])),
@@ -91,7 +95,7 @@ def _epochs(report: AuditReport) -> list[str]:
             epochs=", ".join(map(str, report.epochs_open)),
             rolls=plural(report.rolls_pending, "roll"),
         )
-    out = [line]
+    out: list[str] = [line]
     if report.hidden_revealed:
         out.append(
             t(
@@ -116,7 +120,7 @@ def _fixed(report: AuditReport) -> list[str]:
         "Fixed by a moderator ({n}; not random, never recomputed, not in the statistics):",
         n=report.rolls_fixed,
     )
-    out = [title]
+    out: list[str] = [title]
     for fx in report.fixed:
         out.append(
             t(
@@ -143,7 +147,7 @@ def _table_head(label: str, faces: int) -> str:
     )
 
 
-def _stat_title(groups: list[dict]) -> str:
+def _stat_title(groups: list[dict[str, Any]]) -> str:
     if len(groups) == 1:
         f = groups[0]["faces"]
         against = t("a fair d{faces}, df {df}", faces=f, df=f - 1)
@@ -152,7 +156,7 @@ def _stat_title(groups: list[dict]) -> str:
     return t("Dice statistics (random rolls only; chi-square against {against}):", against=against)
 
 
-def _group_table(group: dict) -> list[str]:
+def _group_table(group: dict[str, Any]) -> list[str]:
     """One die size's table: its head naming the die, all rolls, by side, by purpose kind."""
     faces = group["faces"]
     out = [_table_head(f"d{faces}", faces), _stat_line(t("all"), group["all"])]
