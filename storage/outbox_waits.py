@@ -56,7 +56,7 @@ def clear_chat_refusal(store: Store, platform: str, chat: str) -> bool:
         return bool(conn.execute(stmt).rowcount)
 
 
-def _lane(platform: str, lane: str):  # type: ignore[no-untyped-def]
+def _lane(platform: str, lane: str) -> ColumnElement[bool]:
     return (OUTBOX.c.platform == platform) & (OUTBOX.c.lane == lane) & (OUTBOX.c.status == PENDING)
 
 
