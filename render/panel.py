@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adjudicator.core.i18n import EN, Language, say, tn
 from render.canvas import Canvas, Colour, Draw
 from render.text import text, text_length, wrap
+from texts.i18n import EN, Language, say, tn
 
 
 def track(

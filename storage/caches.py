@@ -2,7 +2,9 @@
 
 `derive` reads it off the chained rows (the migration of old games uses it too), `table_failure`
 names the first table row that disagrees (the audit's table check), `fill_caches` rewrites the
-tables from the chain (`pbem repair`). See storage/trust.py.
+tables from the chain (`pbem repair`). `full_failure` checks a whole game (once per process and by
+the audit): the chain, every row's epoch column, then every cache table against what the chain
+derives and every seed against its commitment, then the head. See storage/trust.py.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from adjudicator.core.i18n import t
-from storage.models import DiceSecret, Game, Moderator, Seat
-from storage.trust import Failure, _fail, check_seed
+from storage.chain import chain_failure
+from storage.models import DiceSecret, GameColumns, Moderator, Seat, stored_id
+from storage.trust import Failure, _fail, check_head, check_seed, epoch_column_problem
+from storage.trust_rows import WHOLE, entries, entry_row
+from texts.i18n import t
 
 
 def derive(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -36,8 +40,8 @@ def derive(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 seats[p["side"]] = (p.get("user") if action == "seat" else None, row["hash"])
             elif action == "moderator-add":
                 mods[p["user"]] = row["hash"]
-            elif action == "moderator-remove":
-                mods.pop(p.get("user"), None)
+            elif action == "moderator-remove" and isinstance(p.get("user"), str):
+                mods.pop(p["user"], None)
         elif kind in ("epoch", "salt", "reveal"):
             dice_src = row["hash"]
             open_epoch = p.get("epoch", 0) if kind == "epoch" else open_epoch
@@ -48,7 +52,7 @@ def derive(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"seats": seats, "moderators": mods, "dice": dice_src}
 
 
-def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | None:
+def table_failure(s: Session, g: GameColumns, rows: list[dict[str, Any]]) -> Failure | None:
     """A cache table row that disagrees with what the chain derives."""
     want = derive(rows)
     by_hash = {r["hash"]: r["index"] for r in rows}
@@ -79,7 +83,14 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
             )
     for user, digest in want["moderators"].items():
         if user not in have:
-            return _fail(by_hash[digest], t('moderator {user} of row {value} is missing from the moderator table', user=repr(user), value=by_hash[digest]))  # fmt: skip
+            return _fail(
+                by_hash[digest],
+                t(
+                    "moderator {user} of row {value} is missing from the moderator table",
+                    user=repr(user),
+                    value=by_hash[digest],
+                ),
+            )
     if g.epoch_row_hash != want["dice"]:
         return _fail(
             by_hash.get(want["dice"] or "", g.head_index),
@@ -92,7 +103,13 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
     for secret in s.exec(q.order_by(col(DiceSecret.id))):
         if secret.kind == "epoch" and secret.epoch in revealed:
             if revealed[secret.epoch] != secret.seed:
-                return _fail(g.head_index, t('the stored seed of epoch {epoch} is not the one its reveal row published', epoch=secret.epoch))  # fmt: skip
+                return _fail(
+                    g.head_index,
+                    t(
+                        "the stored seed of epoch {epoch} is not the one its reveal row published",
+                        epoch=secret.epoch,
+                    ),
+                )
             continue
         fail = check_seed(s, g, secret.kind, secret.epoch, secret.seed)
         if fail:
@@ -100,7 +117,7 @@ def table_failure(s: Session, g: Game, rows: list[dict[str, Any]]) -> Failure | 
     return None
 
 
-def fill_caches(s: Session, g: Game, rows: list[dict[str, Any]]) -> None:
+def fill_caches(s: Session, g: GameColumns, rows: list[dict[str, Any]]) -> None:
     """Rewrite the cache tables from the chain (the migration of old games, and repair)."""
     want = derive(rows)
     for seat in s.exec(select(Seat).where(Seat.game_id == g.id)):
@@ -113,8 +130,23 @@ def fill_caches(s: Session, g: Game, rows: list[dict[str, Any]]) -> None:
         else:
             s.delete(mod)
     for user, digest in want["moderators"].items():
-        s.add(Moderator(game_id=g.id, user=user, row_hash=digest))
+        s.add(Moderator(game_id=stored_id(g), user=user, row_hash=digest))
     g.epoch_row_hash = want["dice"]
 
 
-__all__ = ["derive", "fill_caches", "table_failure"]
+def full_failure(s: Session, g: GameColumns) -> Failure | None:
+    """The whole log's chain, then every cache against the chain (the audit's table check)."""
+    rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
+    fail = chain_failure(rows)
+    if fail:
+        return _fail(fail["index"], fail["problem"])
+    if not rows or rows[-1]["index"] != g.head_index or rows[-1]["hash"] != g.head_hash:
+        return _fail(len(rows) - 1, "the game row's head is not the log's last row")
+    for row in rows:
+        problem = epoch_column_problem(row)
+        if problem:
+            return _fail(row["index"], problem)
+    return table_failure(s, g, rows) or check_head(s, g)
+
+
+__all__ = ["derive", "fill_caches", "full_failure", "table_failure"]

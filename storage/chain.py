@@ -17,19 +17,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from adjudicator.core.i18n import t
+from texts.i18n import t
 
 AT_ROW = "row {row}: {problem}"  # a problem at a row; the audit report shows the problem alone
 IN_HEADER = "header: {problem}"
 
 
-def at_row(index, problem) -> str:
+def at_row(index: object, problem: object) -> str:
     """ "row 12: <problem>" (the problem a text of its own, said in the reader's language)."""
     return t("row {row}: {problem}", row=index, problem=problem)
 
 
-def in_header(problem) -> str:
+def in_header(problem: object) -> str:
     """ "header: <problem>"."""
     return t("header: {problem}", problem=problem)
 
@@ -39,19 +41,19 @@ CHAINED_FIELDS = ("index", "kind", "actor", "user", "text", "payload", "key", "c
 LINK_FIELDS = ("prev_hash", "hash")
 
 
-def canonical(obj) -> bytes:
+def canonical(obj: object) -> bytes:
     """The one byte form of a JSON value that is hashed: sorted keys, no spaces, UTF-8."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def row_hash(prev_hash: str, row: dict) -> str:
+def row_hash(prev_hash: str, row: Mapping[str, Any]) -> str:
     """The hash a row must carry, given the previous row's hash (GENESIS for row 0)."""
     return hashlib.sha256(
         prev_hash.encode() + canonical({f: row[f] for f in CHAINED_FIELDS})
     ).hexdigest()
 
 
-def link(rows: list[dict], prev_hash: str = GENESIS) -> list[dict]:
+def link(rows: list[dict[str, Any]], prev_hash: str = GENESIS) -> list[dict[str, Any]]:
     """Set prev_hash and hash on each row in order (in place) and return the rows.
 
     For building a new log (or a test's synthetic one); a stored log is never re-linked.
@@ -62,15 +64,15 @@ def link(rows: list[dict], prev_hash: str = GENESIS) -> list[dict]:
     return rows
 
 
-def _is_index(value) -> bool:
+def _is_index(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _short(h) -> str:
+def _short(h: object) -> str:
     return f"{h[:12]}..." if isinstance(h, str) and len(h) > 16 else repr(h)
 
 
-def row_defect(row) -> str | None:
+def row_defect(row: object) -> str | None:
     """Why a row cannot be hashed at all (unreadable line, missing field), or None."""
     if not isinstance(row, dict):
         return t("not a JSON object ({name})", name=type(row).__name__)
@@ -86,7 +88,7 @@ def row_defect(row) -> str | None:
     return None
 
 
-def _misplaced(rows: list[dict], pos: int, found) -> dict:
+def _misplaced(rows: Sequence[Any], pos: int, found: Any) -> dict[str, Any]:
     """Row `pos` holds the wrong index: say whether rows were deleted, inserted or reordered."""
     row = rows[pos]
     expected_prev = GENESIS if pos == 0 else rows[pos - 1].get("hash")
@@ -144,7 +146,7 @@ def _misplaced(rows: list[dict], pos: int, found) -> dict:
     }
 
 
-def chain_failure(rows: list[dict], start_hash: str = GENESIS) -> dict | None:
+def chain_failure(rows: Sequence[Any], start_hash: str = GENESIS) -> dict[str, Any] | None:
     """The first row that breaks the chain: {"index", "problem", "expected", "found"}, or None.
 
     `index` is the position the failing row occupies, which is the index it should carry.
@@ -251,7 +253,7 @@ def chain_failure(rows: list[dict], start_hash: str = GENESIS) -> dict | None:
     return None
 
 
-def verify_chain(rows: list[dict]) -> tuple[int, str] | None:
+def verify_chain(rows: Sequence[Any]) -> tuple[int, str] | None:
     """First bad row index and what was expected there, or None when the chain holds."""
     fail = chain_failure(rows)
     if fail is None:

@@ -18,10 +18,11 @@ from sqlalchemy.exc import IntegrityError
 
 from storage.chat_models import ChatBinding, ChatLanguage
 from storage.chat_store import reading
+from storage.models import table
 from storage.store import Store
 
-LANGUAGES = ChatLanguage.__table__
-_CHATS = ChatBinding.__table__
+LANGUAGES = table(ChatLanguage)
+_CHATS = table(ChatBinding)
 _BOUND = "binding"  # the scope column of the binding's row (no scope has this form)
 
 

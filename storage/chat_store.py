@@ -1,4 +1,5 @@
-"""Functions on a Store's engine for the chat tables (storage/chat_models.py).
+"""Functions on a Store's engine for the chat tables (storage/chat_models.py): link codes, users,
+the service state, and (from storage/chat_bindings.py) which chat hosts which game.
 
 Each function is one short transaction of its own (writes take SQLite's write lock at BEGIN, as
 every write of the Store does), except those taking a `conn`: they run inside the caller's.
@@ -8,160 +9,47 @@ clock drives them.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from adjudicator.core.i18n import t
 from storage import clocks as _clocks
-from storage import tx_rows
-from storage.chat_models import ChatBinding, ChatUser, LinkCode, OutboxRow, ServiceState
-from storage.errors import TextError
+from storage.chat_bindings import (
+    ChatBound,
+    ChatStoreError,
+    bind,
+    bind_in,
+    binding,
+    binding_key,
+    bindings,
+    migrate_chat,
+    platform_chats,
+    reading,
+    unbind,
+)
+from storage.chat_models import ChatUser, LinkCode, ServiceState
 from storage.models import Game as _Game
-from storage.models import Seat
+from storage.models import Seat, aware, table
 from storage.store import Store
+from texts.i18n import t
 
-BINDING = ChatBinding.__table__
-LINK = LinkCode.__table__
-OUTBOX = OutboxRow.__table__
-STATE = ServiceState.__table__
-USERS = ChatUser.__table__
-SEATS = Seat.__table__
-GAMES = _Game.__table__
+LINK = table(LinkCode)
+STATE = table(ServiceState)
+USERS = table(ChatUser)
+SEATS = table(Seat)
+GAMES = table(_Game)
 
 LINK_TTL = timedelta(hours=24)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud, typed by hand
 CODE_LENGTH = 8
 
 
-class ChatStoreError(TextError):
-    """A refusal to tell the user (the message says why; str() gives that text itself)."""
-
-
-class ChatBound(ChatStoreError):
-    def __init__(self, platform: str, chat_id: str, game: str):
-        super().__init__(t("this chat already hosts the game {game}", game=repr(game)))
-        self.platform, self.chat_id, self.game = platform, chat_id, game
-
-
 class BadLinkCode(ChatStoreError):
     pass
-
-
-# -- bindings
-def binding(store: Store, platform: str, chat_id: str) -> str | None:
-    """The game this chat hosts, or None."""
-    with store.reader.connect() as conn:
-        return conn.execute(tx_rows.CHAT_GAME, {"platform": platform, "chat_id": chat_id}).scalar()
-
-
-def binding_key(store: Store, platform: str, chat_id: str) -> tuple[str, str | None] | None:
-    """(game, the key of the message that bound the chat), or None."""
-    q = select(BINDING.c.game, BINDING.c.created_key).where(
-        BINDING.c.platform == platform, BINDING.c.chat_id == chat_id
-    )
-    with store.reader.connect() as conn:
-        row = conn.execute(q).first()
-    return None if row is None else (row.game, row.created_key)
-
-
-def reading(source: Store | Connection) -> contextlib.AbstractContextManager[Connection]:
-    """A connection to read with: the caller's own (inside its transaction), or a reader's."""
-    if isinstance(source, Connection):
-        return contextlib.nullcontext(source)
-    return source.reader.connect()
-
-
-def bindings(source: Store | Connection, game: str) -> list[tuple[str, str]]:
-    """Every chat hosting the game, as (platform, chat_id), in the order they were bound."""
-    with reading(source) as conn:
-        return [(r.platform, r.chat_id) for r in conn.execute(tx_rows.GAME_CHATS, {"game": game})]
-
-
-def platform_chats(source: Store | Connection, platform: str) -> list[tuple[str, str]]:
-    """Every chat of one platform hosting a game, as (chat_id, game), in the order bound."""
-    q = select(BINDING.c.chat_id, BINDING.c.game).where(BINDING.c.platform == platform)
-    with reading(source) as conn:
-        return [(r.chat_id, r.game) for r in conn.execute(q.order_by(BINDING.c.id))]
-
-
-def bind(
-    store: Store,
-    platform: str,
-    chat_id: str,
-    game: str,
-    *,
-    key: str | None = None,
-    now: datetime,
-    replace: str | None = None,
-) -> None:
-    """Make the chat host `game`. A chat hosting another game raises ChatBound, unless that game
-    is `replace` (a finished game a `new` replaces)."""
-    with store.engine.begin() as conn:
-        _bind(conn, platform, chat_id, game, key=key, now=now, replace=replace)
-
-
-def _bind(
-    conn: Connection,
-    platform: str,
-    chat_id: str,
-    game: str,
-    *,
-    key: str | None,
-    now: datetime,
-    replace: str | None = None,
-) -> None:
-    where = and_(BINDING.c.platform == platform, BINDING.c.chat_id == chat_id)
-    current = conn.execute(select(BINDING.c.game).where(where)).scalar()
-    if current is not None:
-        if current != replace:
-            raise ChatBound(platform, chat_id, current)
-        conn.execute(delete(BINDING).where(where))
-    try:
-        with conn.begin_nested():
-            conn.execute(
-                insert(BINDING).values(
-                    platform=platform, chat_id=chat_id, game=game, created_at=now, created_key=key
-                )
-            )
-    except IntegrityError as exc:  # bound by someone else meanwhile
-        other = conn.execute(select(BINDING.c.game).where(where)).scalar()
-        raise ChatBound(platform, chat_id, other or "?") from exc
-
-
-def unbind(store: Store, platform: str, chat_id: str) -> None:
-    with store.engine.begin() as conn:
-        conn.execute(
-            delete(BINDING).where(BINDING.c.platform == platform, BINDING.c.chat_id == chat_id)
-        )
-
-
-def migrate_chat(store: Store, platform: str, old: str, new: str) -> bool:
-    """A chat got a new id (a Telegram group upgraded to a supergroup): its binding and its
-    pending outbox rows follow it. True if a binding moved."""
-    with store.engine.begin() as conn:
-        where_new = and_(BINDING.c.platform == platform, BINDING.c.chat_id == new)
-        where_old = and_(BINDING.c.platform == platform, BINDING.c.chat_id == old)
-        moved = False
-        if conn.execute(select(BINDING.c.id).where(where_new)).first() is None:
-            moved = conn.execute(update(BINDING).where(where_old).values(chat_id=new)).rowcount > 0
-        else:  # the new id is bound already (told twice): the old one goes
-            conn.execute(delete(BINDING).where(where_old))
-        pending = and_(OUTBOX.c.platform == platform, OUTBOX.c.status == "pending")
-        conn.execute(
-            update(OUTBOX).where(pending, OUTBOX.c.chat_id == old).values(chat_id=new, lane=new)
-        )
-        conn.execute(
-            update(OUTBOX)
-            .where(pending, OUTBOX.c.fallback_chat_id == old)
-            .values(fallback_chat_id=new)
-        )
-    return moved
 
 
 # -- link codes
@@ -176,7 +64,7 @@ def new_link_code(
                 select(LINK.c.code, LINK.c.expires_at).where(LINK.c.created_key == key)
             ).first()
             if row is not None:
-                return row.code, _aware(row.expires_at)
+                return row.code, aware(row.expires_at)
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
@@ -196,7 +84,7 @@ def new_link_code(
                         select(LINK.c.code, LINK.c.expires_at).where(LINK.c.created_key == key)
                     ).first()
                     if row is not None:
-                        return row.code, _aware(row.expires_at)
+                        return row.code, aware(row.expires_at)
                 continue
             return code, now + ttl
 
@@ -213,7 +101,7 @@ def _code_problem(row: Any, code: str, platform: str, chat_id: str, now: datetim
         )
     if row.used_at is not None and (row.used_platform, row.used_chat_id) != (platform, chat_id):
         return t("the link code {code} was used already: ask for a new one", code=code)
-    if row.used_at is None and _aware(row.expires_at) <= now:
+    if row.used_at is None and aware(row.expires_at) <= now:
         return t("the link code {code} has expired: ask for a new one with `link`", code=code)
     return None
 
@@ -239,7 +127,7 @@ def redeem_link_code(
     with store.engine.begin() as conn:
         row = conn.execute(select(LINK).where(LINK.c.code == code)).first()
         problem = _code_problem(row, code, platform, chat_id, now)
-        if problem is not None:
+        if problem is not None or row is None:  # (no row has a problem: an unknown code)
             raise BadLinkCode(problem)
         if row.used_at is not None:
             return str(row.game)  # this chat redeemed it: a redelivery
@@ -249,8 +137,10 @@ def redeem_link_code(
             .values(used_at=now, used_platform=platform, used_chat_id=chat_id)
         ).rowcount
         if used != 1:
-            raise BadLinkCode(t("the link code {code} was used already: ask for a new one", code=code))  # fmt: skip
-        _bind(conn, platform, chat_id, row.game, key=key, now=now)
+            raise BadLinkCode(
+                t("the link code {code} was used already: ask for a new one", code=code)
+            )
+        bind_in(conn, platform, chat_id, row.game, key=key, now=now)
         return str(row.game)
 
 
@@ -330,9 +220,9 @@ def set_clock(
     store: Store,
     game: str,
     *,
-    expect: dict | None = None,
+    expect: dict[str, Any] | None = None,
     conn: Connection | None = None,
-    **values,
+    **values: Any,
 ) -> bool:
     """Write clock columns of a game (see storage.clocks.write)."""
     if conn is not None:
@@ -343,9 +233,9 @@ def set_clock(
 # -- service state (the heartbeat)
 def get_state(source: Store | Connection, key: str) -> tuple[str, datetime] | None:
     with reading(source) as conn:
-        row = conn.execute(select(STATE.c.value, STATE.c.updated_at).where(STATE.c.key == key))
-        row = row.first()
-    return None if row is None else (row.value, _aware(row.updated_at))
+        q = select(STATE.c.value, STATE.c.updated_at).where(STATE.c.key == key)
+        row = conn.execute(q).first()
+    return None if row is None else (row.value, aware(row.updated_at))
 
 
 def set_state(store: Store, key: str, value: str, *, now: datetime) -> None:
@@ -361,14 +251,6 @@ def set_state(store: Store, key: str, value: str, *, now: datetime) -> None:
                 conn.execute(
                     update(STATE).where(STATE.c.key == key).values(value=value, updated_at=now)
                 )
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    from datetime import UTC
-
-    if value is None or value.utcoffset() is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 __all__ = [
@@ -389,6 +271,8 @@ __all__ = [
     "migrate_chat",
     "new_link_code",
     "normalise_code",
+    "platform_chats",
+    "reading",
     "redeem_link_code",
     "remember_user",
     "seated_games",

@@ -21,19 +21,23 @@ import json
 import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Integer, bindparam, insert, or_, select, update
+from sqlalchemy import ColumnElement, Integer, Row, Select, bindparam, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from storage.chat_models import DEFAULT_REMINDER_HOURS, ServiceState, game_clock
-from storage.models import Game
-from storage.store import GameNotFound, Store
+from storage.errors import GameNotFound
+from storage.models import Game, aware, table
+
+if TYPE_CHECKING:
+    from storage.store import Store  # the wrappers' argument (a Store's GameTx reads clocks)
 
 log = logging.getLogger(__name__)
 
-STATE = ServiceState.__table__
-GAMES = Game.__table__
+STATE = table(ServiceState)
+GAMES = table(Game)
 HEARTBEAT_KEY = "heartbeat"
 OUTAGE_KEY = "outage"
 MEMO_PREFIX = "clock:"
@@ -58,7 +62,7 @@ class ClockRow:
     paused_remaining_s: int | None = None
     last_image_index: int | None = None
     paused: bool = False  # game.paused: a moderator paused the game
-    memo: dict = field(default_factory=dict)  # the "clock:<game>" row
+    memo: dict[str, Any] = field(default_factory=dict)  # the "clock:<game>" row
 
     def copy(self) -> ClockRow:
         """A copy to edit freely (its lists and memo too), cheaper than copy.deepcopy."""
@@ -88,7 +92,7 @@ def _wrote(conn: Connection) -> None:
 
 
 # -- reading (in the caller's transaction)
-def _clock_query():
+def _clock_query() -> Select[*tuple[Any, ...]]:
     return select(*[game_clock.c[c] for c in CLOCK_COLUMNS])
 
 
@@ -105,7 +109,7 @@ def read(conn: Connection, game: str, *, lock: bool = False) -> ClockRow:
     return clock
 
 
-def _one_query():
+def _one_query() -> Select[*tuple[Any, ...]]:
     """One game's clock columns, its pause flag and its memo: one statement."""
     same = GAMES.alias("pbem_game")  # the same row through the ORM's table (its pause flag)
     memo = STATE.c.key == MEMO_PREFIX + game_clock.c.name
@@ -131,12 +135,12 @@ def read_all(conn: Connection) -> list[ClockRow]:
     return [_row(r) for r in conn.execute(_clock_query().order_by(game_clock.c.id))]
 
 
-def _row(r) -> ClockRow:
+def _row(r: Row[*tuple[Any, ...]]) -> ClockRow:
     values = {c: getattr(r, c) for c in CLOCK_COLUMNS}
     for c in JSON_COLUMNS:
         values[c] = _json(values[c], [])
     for c in ("started_at", "deadline_at"):
-        values[c] = _aware(values[c])
+        values[c] = aware(values[c])
     return ClockRow(**values)
 
 
@@ -164,10 +168,10 @@ def write(
     conn: Connection,
     game: str,
     *,
-    expect: dict | None = None,
-    memo: dict | None = None,
+    expect: dict[str, Any] | None = None,
+    memo: dict[str, Any] | None = None,
     now: datetime | None = None,
-    **columns,
+    **columns: Any,
 ) -> bool:
     """Write clock columns of a game (lists for reminder_hours / reminders_sent) and, if given,
     its memo (replaced whole). With `expect` ({column: value}), only if the row still holds
@@ -180,7 +184,7 @@ def write(
     _wrote(conn)
     if columns:
         values = {k: _dumped(k, v) for k, v in columns.items()}
-        where = [game_clock.c.name == game]
+        where: list[ColumnElement[bool]] = [game_clock.c.name == game]
         for k, v in (expect or {}).items():
             v = _dumped(k, v)
             where.append(game_clock.c[k].is_(None) if v is None else game_clock.c[k] == v)
@@ -221,7 +225,7 @@ def set_started(conn: Connection, game: str, now: datetime) -> bool:
 def get_state(conn: Connection, key: str) -> tuple[str, datetime] | None:
     """A service_state row: (value, updated_at), or None."""
     row = conn.execute(select(STATE.c.value, STATE.c.updated_at).where(STATE.c.key == key)).first()
-    return None if row is None else (row.value, _aware(row.updated_at))
+    return None if row is None else (row.value, aware(row.updated_at))
 
 
 def put_state(conn: Connection, key: str, value: str, now: datetime) -> None:
@@ -258,7 +262,12 @@ def every(store: Store) -> list[ClockRow]:
 
 
 def save(
-    store: Store, game: str, *, expect: dict | None = None, memo: dict | None = None, **columns
+    store: Store,
+    game: str,
+    *,
+    expect: dict[str, Any] | None = None,
+    memo: dict[str, Any] | None = None,
+    **columns: Any,
 ) -> bool:
     with store.engine.begin() as conn:
         return write(conn, game, expect=expect, memo=memo, **columns)
@@ -284,23 +293,23 @@ def beat(store: Store, now: datetime) -> None:
     set_state(store, HEARTBEAT_KEY, now.isoformat(), now)
 
 
-def outage(store: Store) -> dict | None:
+def outage(store: Store) -> dict[str, Any] | None:
     """The outage being handled, as recorded ({"from": iso, "to": iso}), or None."""
     found = state(store, OUTAGE_KEY)
     value = _json(found[0], None) if found else None
     return value if isinstance(value, dict) else None
 
 
-def set_outage(store: Store, value: dict, now: datetime) -> None:
+def set_outage(store: Store, value: dict[str, Any], now: datetime) -> None:
     set_state(store, OUTAGE_KEY, json.dumps(value), now)
 
 
 # -- values
-def _dumped(column: str, value):
+def _dumped(column: str, value: object) -> object:
     return json.dumps(value) if column in JSON_COLUMNS and value is not None else value
 
 
-def _json(text: str | None, default):
+def _json(text: str | None, default: object) -> Any:
     if text is None or text == "":
         return default
     try:
@@ -308,12 +317,6 @@ def _json(text: str | None, default):
     except ValueError:
         log.warning("a clock value holds text that is not JSON: %.60r", text)
         return default
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    if value is None or value.utcoffset() is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 __all__ = [

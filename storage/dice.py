@@ -32,6 +32,8 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from storage.chain import canonical
 
@@ -39,6 +41,7 @@ ACCEPT_BELOW = 252  # 6 * 42: the largest multiple of 6 not above 256
 MAX_FACES = 65536  # 2-byte chunks: the most faces a draw maps onto
 HEX64 = frozenset("0123456789abcdef")
 _HEX64_RE = re.compile(r"[0-9a-f]{64}")
+T = TypeVar("T")
 
 
 class HiddenSeedMissing(RuntimeError):
@@ -50,7 +53,7 @@ def new_seed() -> str:
     return secrets.token_bytes(32).hex()
 
 
-def _check_hex64(name: str, value) -> None:
+def _check_hex64(name: str, value: object) -> None:
     if not (isinstance(value, str) and _HEX64_RE.fullmatch(value)):
         raise ValueError(f"{name} must be 64 lowercase hex digits, got {value!r}")
 
@@ -94,18 +97,20 @@ def _digest(key: bytes, msg: bytes) -> bytes:
     return hmac.digest(key, msg, "sha256")
 
 
-def _positive_int(name: str, value) -> None:
+def _positive_int(name: str, value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
 
 
-def _check_faces(faces) -> None:
+def _check_faces(faces: int) -> None:
     _positive_int("faces", faces)
     if faces > MAX_FACES:
         raise ValueError(f"a die has at most {MAX_FACES} faces, got {faces!r}")
 
 
-def _check_draw(game_uid, epoch, n, purpose, salt_dig, faces) -> None:
+def _check_draw(
+    game_uid: object, epoch: int, n: int, purpose: object, salt_dig: object, faces: int
+) -> None:
     _positive_int("epoch", epoch)
     _positive_int("n", n)
     _check_faces(faces)
@@ -153,19 +158,21 @@ class _Draws:
         _check_faces(faces)
         return self._draw(faces, purpose, bool(hidden))
 
-    def dice(self, count: int, faces: int, purpose: str, *, hidden: bool = False) -> tuple:
+    def dice(
+        self, count: int, faces: int, purpose: str, *, hidden: bool = False
+    ) -> tuple[int, ...]:
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise ValueError(f"the number of dice must be an integer >= 0, not {count!r}")
         return tuple(self.die(faces, purpose, hidden=hidden) for _ in range(count))
 
-    def shuffle(self, items, purpose: str, *, hidden: bool = False) -> list:
+    def shuffle(self, items: Sequence[T], purpose: str, *, hidden: bool = False) -> list[T]:
         out = list(items)
         for i in range(len(out) - 1, 0, -1):
             j = self.die(i + 1, purpose, hidden=hidden) - 1
             out[i], out[j] = out[j], out[i]
         return out
 
-    def pick(self, items, purpose: str, *, hidden: bool = False):
+    def pick(self, items: Sequence[T], purpose: str, *, hidden: bool = False) -> T:
         if not items:
             raise ValueError(f"nothing to pick from for {purpose!r}")
         return items[self.die(len(items), purpose, hidden=hidden) - 1]
@@ -187,7 +194,7 @@ class CommittedDice(_Draws):
         next_n: int,
         salt_dig: str,
         hidden_seed_hex: str | None = None,
-    ):
+    ) -> None:
         _check_hex64("seed", seed_hex)
         if hidden_seed_hex is not None:
             _check_hex64("hidden seed", hidden_seed_hex)
@@ -200,7 +207,7 @@ class CommittedDice(_Draws):
         self.epoch = epoch
         self.next_n = next_n
         self.salt_dig = salt_dig
-        self.drawn: list[dict] = []
+        self.drawn: list[dict[str, Any]] = []
 
     def _draw(self, faces: int, purpose: str, hidden: bool) -> int:
         seed = self.hidden_seed_hex if hidden else self.seed_hex
@@ -225,14 +232,14 @@ class CommittedDice(_Draws):
         return f"CommittedDice(epoch={self.epoch}, next_n={self.next_n}, drawn={len(self.drawn)})"
 
 
-def hidden_commit(value, salt_hex: str | None = None) -> tuple[str, str]:
+def hidden_commit(value: object, salt_hex: str | None = None) -> tuple[str, str]:
     """(commitment, salt_hex) of a hidden value: SHA-256(salt_hex.encode() + canonical(value))."""
     if salt_hex is None:
         salt_hex = secrets.token_bytes(32).hex()
     return hashlib.sha256(salt_hex.encode() + canonical(value)).hexdigest(), salt_hex
 
 
-def check_hidden(commitment, value, salt_hex) -> bool:
+def check_hidden(commitment: object, value: object, salt_hex: object) -> bool:
     """Whether a revealed (value, salt) matches its commitment."""
     if not isinstance(commitment, str) or not isinstance(salt_hex, str):
         return False
@@ -243,7 +250,9 @@ def check_hidden(commitment, value, salt_hex) -> bool:
     return hmac.compare_digest(expected, commitment)
 
 
-def roll_entry(draw: dict, fixed: bool = False) -> tuple[dict, dict | None]:
+def roll_entry(
+    draw: dict[str, Any], fixed: bool = False
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The chained payload record of one draw, and the off-chain secret entry of a hidden one.
 
     Public draw: ({"purpose","value","fixed","epoch","n","hidden": False}, None), with "faces"
@@ -251,7 +260,7 @@ def roll_entry(draw: dict, fixed: bool = False) -> tuple[dict, dict | None]:
     Hidden draw: ({... "value": None, "commitment": c, "hidden": True}, {"commitment": c,
     "value": v, "salt": s}); the entry goes into the row's non-chained `secret` list.
     """
-    record = {
+    record: dict[str, Any] = {
         "purpose": draw["purpose"],
         "value": draw["value"],
         "fixed": fixed,

@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -20,9 +21,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import create_engine
 
-from adjudicator.core.i18n import t
 from storage import chain
 from storage.errors import LegacyDatabase
+from texts.i18n import t
 
 log = logging.getLogger("storage.store")  # the store's logger, as before the split
 
@@ -43,16 +44,16 @@ def database_url(target: str | None) -> str:
     return "sqlite:///" + str(Path(target))
 
 
-def dump(value) -> str:
+def dump(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def state_hash(state_dict: dict) -> str:
+def state_hash(state_dict: dict[str, Any]) -> str:
     """SHA-256 of a state's canonical JSON: what an order row records and a replay checks."""
     return hashlib.sha256(chain.canonical(json.loads(dump(state_dict)))).hexdigest()
 
 
-def state_hash_is(state_dict: dict, digest: object) -> bool:
+def state_hash_is(state_dict: dict[str, Any], digest: object) -> bool:
     """Whether state_hash(state_dict) == digest, at the cost of one encoding where the state's
     object keys are all strings (every system's state_to_json: tests check it), which is what a
     replay checks on every row.
@@ -76,7 +77,7 @@ def scenario_hash(scenario_text: str) -> str:
 
 
 # -- engines
-def _sqlite_connect(dbapi_connection, _record) -> None:
+def _sqlite_connect(dbapi_connection: Any, _record: object) -> None:
     dbapi_connection.isolation_level = None  # the driver emits no BEGIN: the `begin` event does
     cur = dbapi_connection.cursor()
     cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")  # first: WAL may wait for a lock

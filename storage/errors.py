@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import t
+from typing import Any
+
+from texts.i18n import t
 
 
 class TextError(Exception):
@@ -36,3 +38,20 @@ class Conflict(StorageError):
 
 class LegacyDatabase(StorageError):
     """A database made before migrations existed (pbem 0.1): its games have no chain."""
+
+
+class Tampered(StorageError):
+    """The stored game disagrees with its chain: it is frozen until a moderator repairs it."""
+
+    def __init__(self, name: str, failure: dict[str, Any]) -> None:
+        self.name, self.failure = name, failure
+        self.index = failure.get("index")
+        super().__init__(
+            t(
+                "game {game} is frozen: its stored log fails its checks at row {index}: {problem}. No order is taken until a moderator runs `pbem repair {name}` (docs/threat-model.md).",
+                game=repr(name),
+                index=self.index,
+                problem=failure["problem"],
+                name=name,
+            )
+        )

@@ -9,15 +9,15 @@ visible to others before the transaction commits.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from storage import chain, trust, trust_rows
+from storage import chain, clocks, trust, trust_rows
 from storage import dice as committed
 from storage.engine import dump
-from storage.models import Game, LogEntry, Moderator, Seat, iso_now
+from storage.models import GameColumns, LogEntry, Moderator, Seat, iso_now, stored_id
 from storage.records import LogRecord, record, record_from
 from storage.tx_epochs import EpochWrites
 from storage.tx_rows import (
@@ -32,9 +32,6 @@ from storage.tx_rows import (
 )
 from storage.tx_writes import CoreWrites, GameRow
 
-if TYPE_CHECKING:
-    from storage.clocks import ClockRow
-
 FOLLOWERS = frozenset({"reveal", "reveal-hidden", "epoch"})  # rows a change may bring along
 
 
@@ -44,7 +41,7 @@ class GameTx(EpochWrites):
     Used only inside Store.transact / create_game. Nothing is visible to others before commit.
     """
 
-    def __init__(self, session: Session, game: Game, *, core: bool = False):
+    def __init__(self, session: Session, game: GameColumns, *, core: bool = False):
         """core: the game row is stored; its rows and changes are written in Core
         (storage/tx_writes.py) and it leaves the session's unit of work (Store.transact)."""
         self.s = session
@@ -56,11 +53,11 @@ class GameTx(EpochWrites):
             self._core = CoreWrites(game)
         session.info[TX] = self  # trust_rows.entries writes what is queued before it reads
         self.written: list[LogRecord] = []
-        self._snapshot: dict | None = None
+        self._snapshot: dict[str, Any] | None = None
         # read once per transaction, dropped by the writes that change them
         self._seats: dict[str, str | None] | None = None
         self._moderators: list[str] | None = None
-        self._clock: tuple[tuple[int, bool], ClockRow] | None = None
+        self._clock: tuple[tuple[int, bool], clocks.ClockRow] | None = None
         self._secrets: dict[tuple[str, int], str] | None = None
         self._seeds_checked: set[tuple[str, int]] = set()
         self._pending: list[Seat | Moderator] = []  # cache rows waiting for their chained row
@@ -122,7 +119,7 @@ class GameTx(EpochWrites):
         return self.s.connection()
 
     @property
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         if self._snapshot is None:
             self._snapshot = json.loads(self.g.snapshot)
         return self._snapshot
@@ -169,11 +166,9 @@ class GameTx(EpochWrites):
         e = trust_rows.state_entry(self.s, self.g)
         return None if e is None else record(e)
 
-    def clock(self) -> ClockRow:
+    def clock(self) -> clocks.ClockRow:
         """The game's clock as storage/clocks.py reads it, read again only after a clock write
         on this transaction's connection or a change of the pause (a copy: edit it freely)."""
-        from storage import clocks  # clocks reads games through the Store: no import cycle
-
         conn = self.conn
         key = (clocks.writes(conn), self.g.paused)
         if self._clock is None or self._clock[0] != key:
@@ -256,7 +251,7 @@ class GameTx(EpochWrites):
         kind: str,
         actor: str,
         text_: str,
-        payload: dict,
+        payload: dict[str, Any],
         *,
         user: str | None = None,
         key: str | None = None,
@@ -278,7 +273,7 @@ class GameTx(EpochWrites):
             "created_at": iso_now(),
         }
         digest = chain.row_hash(prev, row)
-        entry = entry_values(self.g.id, row, payload_text, prev, digest, epoch, secret)
+        entry = entry_values(stored_id(self.g), row, payload_text, prev, digest, epoch, secret)
         if self._core is not None:
             self._core.queue(entry)
         else:
@@ -293,7 +288,7 @@ class GameTx(EpochWrites):
             self._pending = []
         return written
 
-    def set_snapshot(self, state_dict: dict, text: str | None = None) -> None:
+    def set_snapshot(self, state_dict: dict[str, Any], text: str | None = None) -> None:
         """The new snapshot; `text`: its serialisation when the caller made it already (and
         state_dict is then that text read back)."""
         if text is None:
@@ -324,7 +319,7 @@ class GameTx(EpochWrites):
         self._seats = None
 
     def add_moderator(self, user: str) -> None:
-        mod = Moderator(game_id=self.g.id, user=user)
+        mod = Moderator(game_id=stored_id(self.g), user=user)
         self.s.add(mod)
         self._pending.append(mod)
         self._moderators = None

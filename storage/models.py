@@ -24,14 +24,66 @@ the Alembic migrations in storage/migrations (never by `create_all` in productio
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any, Protocol, overload
 
-from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Table, Text, UniqueConstraint
 from sqlalchemy.orm import declared_attr
 from sqlmodel import Field, SQLModel
 
 
+def table(model: type[SQLModel]) -> Table:
+    """The Core table of a table model (SQLModel's type hints do not declare `__table__`)."""
+    found = getattr(model, "__table__", None)
+    if not isinstance(found, Table):
+        raise TypeError(f"{model.__name__} is not a table model")
+    return found
+
+
+class GameColumns(Protocol):
+    """The columns of a game row, as a Game (the ORM's) and a change's GameRow (read in Core,
+    storage/tx_writes.py) hold them: what the trust checks and a GameTx read and change."""
+
+    id: int | None
+    name: str
+    uid: str
+    game: str
+    scenario_text: str
+    sandbox: bool
+    created_at: datetime
+    version: int
+    snapshot: str
+    head_index: int
+    head_hash: str
+    epoch: int
+    epoch_turn: int | None
+    epoch_commitment: str | None
+    epoch_next_n: int
+    salt_digest: str | None
+    paused: bool
+    paused_why: str | None
+    epoch_row_hash: str | None
+
+
+def stored_id(g: GameColumns) -> int:
+    """The id of a game row read from the database (only a row not yet flushed has none)."""
+    if g.id is None:
+        raise ValueError(f"game {g.name!r} is not stored yet")
+    return g.id
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+@overload
+def aware(value: datetime) -> datetime: ...
+@overload
+def aware(value: None) -> None: ...
+def aware(value: datetime | None) -> datetime | None:
+    """A stored time as aware UTC (SQLite gives back naive datetimes; PostgreSQL aware ones)."""
+    if value is None or value.utcoffset() is not None:
+        return value
+    return value.replace(tzinfo=UTC)
 
 
 def iso_now() -> str:
@@ -60,9 +112,9 @@ class Game(SQLModel, table=True):
     paused_why: str | None = None
     epoch_row_hash: str | None = None  # the chained row the dice bookkeeping comes from
 
-    @declared_attr  # type: ignore[misc]
-    def __mapper_args__(cls):
-        return {"version_id_col": cls.__table__.c.version}
+    @declared_attr.directive
+    def __mapper_args__(cls) -> dict[str, Any]:  # (cls: the class, its table just made)
+        return {"version_id_col": vars(cls)["__table__"].c.version}
 
 
 class Seat(SQLModel, table=True):

@@ -24,20 +24,21 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Row, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from storage.chat_models import OutboxRow, ServiceState
 from storage.clocks import advance_image_index
+from storage.models import aware, table
 from storage.store import Store
 
 log = logging.getLogger(__name__)
 
-OUTBOX = OutboxRow.__table__
-STATE = ServiceState.__table__
+OUTBOX = table(OutboxRow)
+STATE = table(ServiceState)
 DM_FAILED = "dm-failed"
 PENDING, SENT, FAILED = "pending", "sent", "failed"
 _JSON = {
@@ -45,7 +46,7 @@ _JSON = {
     "render": None,
     "asks": None,
 }  # columns holding JSON text (and their empty value)
-_DEFAULTS = {
+_DEFAULTS: dict[str, Any] = {
     "game": None,
     "chat_id": None,
     "user_id": None,
@@ -85,7 +86,7 @@ _INSERT = insert(OUTBOX)
 def insert_rows(
     conn: Connection,
     game: str | None,
-    rows: list[dict],
+    rows: list[dict[str, Any]],
     now: datetime,
     image_index: int | None = None,
 ) -> list[int]:
@@ -102,16 +103,24 @@ def insert_rows(
         if row.get("dedupe_key") is not None and row["dedupe_key"] in existing:
             continue
         values = _values(game, row, now)
-        ids.append(conn.execute(_INSERT, values).inserted_primary_key[0])
+        ids.append(_inserted_id(conn, values))
     if image_index is not None and game is not None:
         advance_image_index(conn, game, image_index)
     return ids
 
 
+def _inserted_id(conn: Connection, values: dict[str, Any]) -> int:
+    key = conn.execute(_INSERT, values).inserted_primary_key
+    if key is None:  # (every dialect the store runs on returns it)
+        raise RuntimeError("the outbox row's id was not returned")
+    found: int = key[0]
+    return found
+
+
 def write_rows(
     store: Store,
     game: str | None,
-    rows: list[dict],
+    rows: list[dict[str, Any]],
     now: datetime,
     image_index: int | None = None,
 ) -> list[int]:
@@ -123,7 +132,7 @@ def write_rows(
     return ids
 
 
-def _values(game: str | None, row: dict, now: datetime) -> dict:
+def _values(game: str | None, row: dict[str, Any], now: datetime) -> dict[str, Any]:
     values = {**_DEFAULTS, "game": game, **row}
     for column, empty in _JSON.items():
         value = values[column]
@@ -157,7 +166,7 @@ def select_rows(
     game: str | None = None,
     status: str | None = None,
     key_prefix: str | None = None,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Rows in id order (of a game, a status, with dedupe keys starting with key_prefix)."""
     q = select(OUTBOX)
     if game is not None:
@@ -170,13 +179,13 @@ def select_rows(
         return [_decoded(r) for r in conn.execute(q.order_by(OUTBOX.c.id))]
 
 
-def _decoded(r) -> dict:
+def _decoded(r: Row[*tuple[Any, ...]]) -> dict[str, Any]:
     row = dict(r._mapping)
     row["mentions"] = _json(row.get("mentions"), [])
     row["render"] = _json(row.get("render"), None)
     row["asks"] = _json(row.get("asks"), None)
     for column in ("next_attempt_at", "sent_at", "created_at", "claimed_until"):
-        row[column] = _aware(row.get(column))
+        row[column] = aware(row.get(column))
     return row
 
 
@@ -215,21 +224,17 @@ def lane_heads(store: Store, platforms: Iterable[str]) -> list[Head]:
     ]
     with store.reader.connect() as conn:
         found = conn.execute(select(*cols).where(OUTBOX.c.id.in_(first))).all()
-    heads = [
-        Head(
-            h.id,
-            h.platform,
-            h.lane,
-            _aware(h.next_attempt_at),
-            h.claimed_by,
-            _aware(h.claimed_until),
-        )
-        for h in found
-    ]
-    return sorted(heads, key=lambda h: h.id)
+    return sorted((_head(h) for h in found), key=lambda h: h.id)
 
 
-def claim(store: Store, row_id: int, owner: str, now: datetime, lease: timedelta) -> dict | None:
+def _head(h: Row[*tuple[Any, ...]]) -> Head:
+    next_at: datetime = h.next_attempt_at  # (not null)
+    return Head(h.id, h.platform, h.lane, aware(next_at), h.claimed_by, aware(h.claimed_until))
+
+
+def claim(
+    store: Store, row_id: int, owner: str, now: datetime, lease: timedelta
+) -> dict[str, Any] | None:
     """Claim a pending row for `owner` until now + lease (unless another owner's lease runs);
     the row, or None if it was not claimed."""
     free = or_(
@@ -246,7 +251,7 @@ def claim(store: Store, row_id: int, owner: str, now: datetime, lease: timedelta
         ).rowcount
         if got != 1:
             return None
-        return _decoded(conn.execute(select(OUTBOX).where(OUTBOX.c.id == row_id)).first())
+        return _decoded(conn.execute(select(OUTBOX).where(OUTBOX.c.id == row_id)).one())
 
 
 def finish(store: Store, row_id: int, owner: str, **values: Any) -> bool:
@@ -303,25 +308,28 @@ def dm_failed_key(platform: str, user: str) -> str:
     return f"{DM_FAILED}:{platform}:{user}"
 
 
-def dm_failure(store: Store, platform: str, user: str) -> dict | None:
+def dm_failure(store: Store, platform: str, user: str) -> dict[str, Any] | None:
     """The failing state of a user's private messages ({"row", "tries", "since", "how"}), or
     None when they are not known to fail."""
     key = dm_failed_key(platform, user)
     with store.reader.connect() as conn:
         value = conn.execute(select(STATE.c.value).where(STATE.c.key == key)).scalar()
-    return None if value is None else _json(value, None)
+    state = None if value is None else _json(value, None)
+    return state if isinstance(state, dict) else None
 
 
 def note_dm_failure(
     store: Store, platform: str, user: str, *, row_id: int, now: datetime, how: str = ""
-) -> dict:
+) -> dict[str, Any]:
     """Record one more refused private message to the user; the state (a new one, with `row_id`
     as its first failing row, if none was recorded)."""
     first = {"row": row_id, "tries": 0, "since": now.isoformat(), "how": how}
     return count_failure(store, dm_failed_key(platform, user), first, now)
 
 
-def count_failure(store: Store, key: str, first: dict, now: datetime, **latest: Any) -> dict:
+def count_failure(
+    store: Store, key: str, first: dict[str, Any], now: datetime, **latest: Any
+) -> dict[str, Any]:
     """One more failure under `key` in the service's state: its count `tries` raised (from
     `first` when none was recorded), `latest` written over it; the state."""
     with store.engine.begin() as conn:
@@ -363,12 +371,6 @@ def notify() -> None:
             fn()
         except Exception:  # a listener must not fail the write
             log.exception("an outbox listener failed")
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    if value is None or value.utcoffset() is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 __all__ = [

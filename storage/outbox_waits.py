@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import ColumnElement, delete, select, update
 
 from storage.outbox import FAILED, OUTBOX, PENDING, STATE, _json, count_failure, notify
 from storage.store import Store
@@ -30,17 +31,18 @@ def chat_refused_key(platform: str, chat: str) -> str:
     return f"{CHAT_REFUSED}:{platform}:{chat}"
 
 
-def chat_refusal(store: Store, platform: str, chat: str) -> dict | None:
+def chat_refusal(store: Store, platform: str, chat: str) -> dict[str, Any] | None:
     """The refusal state of a chat ({"row", "tries", "since", "kicked"}), or None."""
     with store.reader.connect() as conn:
         key = chat_refused_key(platform, chat)
         value = conn.execute(select(STATE.c.value).where(STATE.c.key == key)).scalar()
-    return None if value is None else _json(value, None)
+    state = None if value is None else _json(value, None)
+    return state if isinstance(state, dict) else None
 
 
 def note_chat_refusal(
     store: Store, platform: str, chat: str, *, row_id: int, now: datetime, kicked: bool
-) -> dict:
+) -> dict[str, Any]:
     """Record one more refused send to the chat; the state (a new one, with `row_id` as its
     first refused row, if none was recorded)."""
     first = {"row": row_id, "tries": 0, "since": now.isoformat()}
@@ -54,7 +56,7 @@ def clear_chat_refusal(store: Store, platform: str, chat: str) -> bool:
         return bool(conn.execute(stmt).rowcount)
 
 
-def _lane(platform: str, lane: str):  # type: ignore[no-untyped-def]
+def _lane(platform: str, lane: str) -> ColumnElement[bool]:
     return (OUTBOX.c.platform == platform) & (OUTBOX.c.lane == lane) & (OUTBOX.c.status == PENDING)
 
 
@@ -82,7 +84,7 @@ def fail_lane(store: Store, platform: str, lane: str, error: str) -> int:
 def requeue(store: Store, ids: Iterable[int] | None, now: datetime) -> list[int]:
     """The failed or pending rows `ids` (None: every one) pending and due now, attempts and
     waits reset; the ids requeued (sent rows are never sent again)."""
-    where = OUTBOX.c.status.in_((FAILED, PENDING))
+    where: ColumnElement[bool] = OUTBOX.c.status.in_((FAILED, PENDING))
     if ids is not None:
         where = where & OUTBOX.c.id.in_(list(ids))
     with store.engine.begin() as conn:

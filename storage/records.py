@@ -10,12 +10,14 @@ import json
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session, col, select
 
 from storage import chain
 from storage.engine import dump
 from storage.models import Game, LogEntry
+from storage.trust_rows import Entry
 
 log = logging.getLogger("storage.store")  # the store's logger, as before the split
 
@@ -27,23 +29,27 @@ class LogRecord:
     actor: str
     user: str | None
     text: str
-    payload: dict
+    payload: dict[str, Any]
     key: str | None
     created_at: str  # ISO 8601 UTC, as hashed
     prev_hash: str
     hash: str
     epoch: int | None = None  # not chained
-    secret: list | None = None  # not chained: hidden values and their salts, until the game ends
+    secret: list[dict[str, Any]] | None = (
+        None  # not chained: hidden values and their salts, until the game ends
+    )
 
     @property
-    def rolls(self) -> list[dict]:
-        return self.payload.get("rolls", [])
+    def rolls(self) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = self.payload.get("rolls", [])
+        return found
 
     @property
-    def events(self) -> list[dict]:
-        return self.payload.get("events", [])
+    def events(self) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = self.payload.get("events", [])
+        return found
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The row as chained, exported and audited: the chained fields, prev_hash and hash."""
         row = {f: getattr(self, f) for f in chain.CHAINED_FIELDS}
         return row | {"prev_hash": self.prev_hash, "hash": self.hash}
@@ -58,7 +64,7 @@ class GameRecord:
     sandbox: bool
     created_at: datetime
     version: int
-    snapshot: dict
+    snapshot: dict[str, Any]
     head_index: int
     head_hash: str
     epoch: int  # the open dice epoch, 0 when none is open
@@ -81,7 +87,7 @@ class GameRecord:
 
 
 # -- rows
-def _loads(text_: str | None):
+def _loads(text_: str | None) -> Any:
     """JSON from a stored column; text that is not JSON (a tampered row) is kept as the string,
     so the audit reports that row instead of the reader crashing."""
     if text_ is None:
@@ -93,7 +99,7 @@ def _loads(text_: str | None):
         return text_
 
 
-def record(r: LogEntry) -> LogRecord:
+def record(r: LogEntry | Entry) -> LogRecord:
     """The LogRecord of a stored log row."""
     return LogRecord(
         r.index,
@@ -111,11 +117,13 @@ def record(r: LogEntry) -> LogRecord:
     )
 
 
-def record_from(row: dict, prev: str, digest: str, epoch: int | None, secret) -> LogRecord:
+def record_from(
+    row: dict[str, Any], prev: str, digest: str, epoch: int | None, secret: object
+) -> LogRecord:
     """The LogRecord of a row just written (its chained fields, as hashed)."""
-    secret = None if secret is None else json.loads(dump(secret))
+    kept = None if secret is None else json.loads(dump(secret))
     fields = {f: row[f] for f in chain.CHAINED_FIELDS}
-    return LogRecord(**fields, prev_hash=prev, hash=digest, epoch=epoch, secret=secret)
+    return LogRecord(**fields, prev_hash=prev, hash=digest, epoch=epoch, secret=kept)
 
 
 def records(s: Session, game_id: int, n: int | None = None) -> list[LogRecord]:
@@ -129,7 +137,9 @@ def records(s: Session, game_id: int, n: int | None = None) -> list[LogRecord]:
     return [record(r) for r in rows]
 
 
-def game_record(g: Game, seats: dict, mods: tuple[str, ...], entries: list) -> GameRecord:
+def game_record(
+    g: Game, seats: dict[str, str | None], mods: tuple[str, ...], entries: list[LogRecord]
+) -> GameRecord:
     """The GameRecord of a game row, with its seats, moderators and (read) log rows."""
     return GameRecord(
         name=g.name,

@@ -28,15 +28,14 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, func
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
-from adjudicator.core.i18n import t
-from storage import trust, tx_writes
+from storage import caches, trust, tx_writes
 from storage.engine import (
     DEFAULT_DB,
     HEAD_REVISION,
@@ -53,8 +52,9 @@ from storage.engine import (
 )
 from storage.errors import Conflict, GameExists, GameNotFound, LegacyDatabase, StorageError
 from storage.game_tx import FOLLOWERS, GameTx
-from storage.models import DiceSecret, Game, LogEntry, Moderator, Seat
+from storage.models import DiceSecret, Game, GameColumns, LogEntry, Moderator, Seat, stored_id
 from storage.records import GameRecord, LogRecord, game_record, records
+from texts.i18n import t
 
 __all__ = [
     "ATTEMPTS",
@@ -99,8 +99,10 @@ class Store:
         self._bindings: dict[str, tuple[str, str]] = {}  # game -> (system id, scenario text)
         self._texts: dict[str, str] = {}  # each scenario text once, however many games share it
         self._verified: set[str] = set()  # games whose whole chain this process checked
-        self.frozen: dict[str, dict] = {}  # game -> its first failure (storage/trust.py)
-        self.tamper_listeners: list[Callable[[str, dict], None]] = []  # told once per freeze
+        self.frozen: dict[str, dict[str, Any]] = {}  # game -> its first failure (storage/trust.py)
+        self.tamper_listeners: list[
+            Callable[[str, dict[str, Any]], None]
+        ] = []  # told once per freeze
         # reads see one snapshot: the game row and its log rows agree (SQLite: a deferred BEGIN)
         snapshot = {"isolation_level": "REPEATABLE READ"} if self.dialect == "postgresql" else {}
         self.reader = self.engine.execution_options(pbem_read=True, **snapshot)
@@ -131,9 +133,9 @@ class Store:
         game: str,
         scenario_text: str,
         sandbox: bool,
-        initial_state_dict: dict,
+        initial_state_dict: dict[str, Any],
         *,
-        events: Iterable[dict] = (),
+        events: Iterable[dict[str, Any]] = (),
         creator: str | None = None,
         sides: Iterable[str] = (),
         turn: int = 1,
@@ -142,9 +144,9 @@ class Store:
         hidden_seed: str | None = None,
         state_digest: str | None = None,
         hidden: list[str] | None = None,
-        secret: list[dict] | None = None,
-        rolls: list[dict] | None = None,
-        roll_secrets: list[dict] | None = None,
+        secret: list[dict[str, Any]] | None = None,
+        rolls: list[dict[str, Any]] | None = None,
+        roll_secrets: list[dict[str, Any]] | None = None,
     ) -> GameRecord:
         """The game, its seats, its first moderator, row 0 (setup) and row 1 (epoch 1's
         commitment), in one transaction.
@@ -156,9 +158,9 @@ class Store:
         with self._session() as s, s.begin():
             g = _insert_game(s, name, uid, game, scenario_text, sandbox, initial_state_dict)
             tx = GameTx(s, g)
-            tx._pending = [Seat(game_id=g.id, side=side) for side in sides]
+            tx._pending = [Seat(game_id=stored_id(g), side=side) for side in sides]
             if creator is not None:
-                tx._pending.append(Moderator(game_id=g.id, user=creator))
+                tx._pending.append(Moderator(game_id=stored_id(g), user=creator))
             setup = {
                 "scenario_sha256": scenario_hash(scenario_text),
                 "sandbox": sandbox,
@@ -215,12 +217,12 @@ class Store:
 
     # -- trust (storage/trust.py)
     def _guard(
-        self, s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
+        self, s: Session, g: GameColumns, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
     ) -> None:
         """Before a write: the whole chain once per process (and while frozen), then the head
         and the dice bookkeeping (constant time). Tampered names the first bad row."""
         if g.name not in self._verified or g.name in self.frozen:
-            failure = trust.full_failure(s, g)
+            failure = caches.full_failure(s, g)
             if failure is not None:
                 raise trust.Tampered(g.name, failure)
             self._verified.add(g.name)
@@ -229,7 +231,7 @@ class Store:
         if failure is not None:
             raise trust.Tampered(g.name, failure)
 
-    def _freeze(self, name: str, failure: dict) -> None:
+    def _freeze(self, name: str, failure: dict[str, Any]) -> None:
         new = name not in self.frozen
         self.frozen[name] = failure
         if new:
@@ -237,11 +239,11 @@ class Store:
             for listener in list(self.tamper_listeners):
                 listener(name, failure)
 
-    def verify(self, name: str) -> dict | None:
+    def verify(self, name: str) -> dict[str, Any] | None:
         """The whole chain and every cache of a game: its first failure, or None (the audit,
         and `pbem serve` before it serves a game). A failure freezes the game."""
         with self._session(read=True) as s:
-            failure = trust.full_failure(s, self._game(s, name))
+            failure = caches.full_failure(s, self._game(s, name))
         if failure is not None:
             self._freeze(name, failure)
         else:
@@ -249,7 +251,7 @@ class Store:
             self.frozen.pop(name, None)
         return failure
 
-    def roles_failure(self, name: str) -> dict | None:
+    def roles_failure(self, name: str) -> dict[str, Any] | None:
         """The seats and moderators a question is answered by, against their chained rows (a
         failure freezes the game): a forged seat shows no side's private view."""
         with self._session(read=True) as s:
@@ -272,16 +274,17 @@ class Store:
             mods = s.exec(
                 select(Moderator.user).where(Moderator.game_id == g.id).order_by(col(Moderator.id))
             ).all()
-            entries = records(s, g.id) if with_log else []
+            entries = records(s, stored_id(g)) if with_log else []
             return game_record(g, seats, tuple(mods), entries)
 
-    def snapshot(self, name: str) -> dict:
+    def snapshot(self, name: str) -> dict[str, Any]:
         """The game's snapshot (its state as JSON): one statement, nothing else read."""
         with self.reader.connect() as conn:
             text = conn.execute(_SNAPSHOT, {"name": name}).scalar()
         if text is None:
             raise GameNotFound(name)
-        return json.loads(text)
+        state: dict[str, Any] = json.loads(text)
+        return state
 
     def scenario_text(self, name: str) -> str:
         return self.system_and_scenario(name)[1]
@@ -304,9 +307,9 @@ class Store:
         """The log, oldest first; with n, only the last n rows."""
         with self._session(read=True) as s:
             g = self._game(s, name)
-            return records(s, g.id, n)
+            return records(s, stored_id(g), n)
 
-    def rows(self, name: str) -> list[dict]:
+    def rows(self, name: str) -> list[dict[str, Any]]:
         """The whole log as chained rows (LogRecord.to_dict): what audit and export read."""
         return [r.to_dict() for r in self.log(name)]
 
@@ -320,7 +323,7 @@ class Store:
             g = self._game(s, name)
             return s.exec(select(func.count()).where(LogEntry.game_id == g.id)).one()
 
-    def dice_secrets(self, name: str) -> list[dict]:
+    def dice_secrets(self, name: str) -> list[dict[str, Any]]:
         """Every seed of a game with whether it is revealed. For tests and the operator only:
         nothing that a player reads may come from here before the seed is revealed."""
         with self._session(read=True) as s:
@@ -339,7 +342,7 @@ def _insert_game(
     game: str,
     scenario_text: str,
     sandbox: bool,
-    initial_state_dict: dict,
+    initial_state_dict: dict[str, Any],
 ) -> Game:
     """Insert the game row (GameExists when the name is taken, even by a racing creator)."""
     if s.exec(select(Game.id).where(Game.name == name)).first() is not None:

@@ -25,12 +25,12 @@ from sqlalchemy import delete, insert, select, update
 
 from storage.chat_models import TapToken
 from storage.chat_store import reading
-from storage.models import Game, Seat
+from storage.models import Game, Seat, table
 from storage.store import Store
 
-TOKENS = TapToken.__table__  # type: ignore[attr-defined]
-GAMES = Game.__table__  # type: ignore[attr-defined]
-SEATS = Seat.__table__  # type: ignore[attr-defined]
+TOKENS = table(TapToken)
+GAMES = table(Game)
+SEATS = table(Seat)
 TOKEN_BYTES = 12  # 16 characters of URL-safe base64
 
 

@@ -11,73 +11,40 @@ rows, and each cache row carries the hash of the chained row it comes from:
 `check_head` (constant time, before every write): the head row is the game row's head, hashes to
 its hash and links to its predecessor; the dice bookkeeping agrees with its row. `check_roles`
 (constant time per seat or moderator read): each cache row's source row is a chained row saying
-what the cache says. `full_failure` (the whole log, once per process and by the audit): the chain,
-then every cache table against what the chain derives (`derive`), every row's epoch column, and
-every seed against its commitment. A failure is a dict {"index", "problem"}: the first bad row.
+what the cache says. The whole log's check (once per process and by the audit) is
+storage/caches.py's `full_failure`. A failure is a dict {"index", "problem"}: the first bad row.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from sqlmodel import Session
 
-from adjudicator.core.i18n import t
 from storage import chain
 from storage import dice as committed
 from storage.chain import at_row
-from storage.errors import StorageError
-from storage.models import Game, LogEntry, Moderator, Seat
+from storage.errors import Tampered
+from storage.models import GameColumns, LogEntry, Moderator, Seat
 from storage.trust_rows import (
     EPOCH,
     SALTS,
-    WHOLE,
     Entry,
     cache,
     entries,
     entry_at,
+    entry_row,
     fetch,
     prefetch,
     tail,
 )
+from storage.tx_rows import Role
+from texts.i18n import t
 
 _cache, _entry, _fetch = cache, entry_at, fetch  # the rows the checks read (trust_rows.py)
 
 Failure = dict[str, Any]
-
-
-class Tampered(StorageError):
-    """The stored game disagrees with its chain: it is frozen until a moderator repairs it."""
-
-    def __init__(self, name: str, failure: Failure):
-        self.name, self.failure = name, failure
-        self.index = failure.get("index")
-        super().__init__(
-            t(
-                "game {game} is frozen: its stored log fails its checks at row {index}: {problem}. No order is taken until a moderator runs `pbem repair {name}` (docs/threat-model.md).",
-                game=repr(name),
-                index=self.index,
-                problem=failure["problem"],
-                name=name,
-            )
-        )
-
-
-def entry_row(e: LogEntry | Entry) -> dict[str, Any]:
-    """A stored row as chained (its payload parsed; `_error` when it is no JSON)."""
-    row: dict[str, Any] = {
-        "index": e.index, "kind": e.kind, "actor": e.actor, "user": e.user, "text": e.text,
-        "key": e.key, "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash,
-        "epoch": e.epoch,
-    }  # fmt: skip
-    try:
-        row["payload"] = json.loads(e.payload)
-    except (TypeError, ValueError):
-        row["payload"] = e.payload
-        row["_error"] = "its payload is not JSON"
-    return row
 
 
 _RIGHT: dict[tuple[Any, ...], dict[str, Any]] = {}  # stored values -> the row, hashing right
@@ -89,8 +56,19 @@ def _checked(e: LogEntry | Entry) -> tuple[dict[str, Any], str | None]:
     function of its stored values, so a row found right is remembered by them: the checks
     before the next write (its head's predecessor, the dice rows) neither parse nor hash it
     again, and a row changed in any value is a new key, checked afresh. Read-only rows."""
-    raw = (e.index, e.kind, e.actor, e.user, e.text, e.payload, e.key, e.created_at,
-           e.prev_hash, e.hash, e.epoch)  # fmt: skip
+    raw = (
+        e.index,
+        e.kind,
+        e.actor,
+        e.user,
+        e.text,
+        e.payload,
+        e.key,
+        e.created_at,
+        e.prev_hash,
+        e.hash,
+        e.epoch,
+    )
     row = _RIGHT.get(raw)
     if row is not None:
         return row, None
@@ -119,7 +97,7 @@ def _fail(index: int, problem: str) -> Failure:
 
 
 def check_head(
-    s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
+    s: Session, g: GameColumns, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
 ) -> Failure | None:
     """Before a write: the head row and its link, and the dice bookkeeping (constant time).
     hashes, epochs: the source rows of the seats and moderators, and the epochs of the seeds,
@@ -128,12 +106,21 @@ def check_head(
     head = _entry(s, g, g.head_index)
     if head is None or head.hash != g.head_hash:
         values = {"row": g.head_index, "hash": g.head_hash[:12]}
-        problem = (t("the game's head is row {row} with hash {hash}..., the log's row {row} is "
-                     "missing (rows deleted, added or edited)", **values) if head is None else
-                   t("the game's head is row {row} with hash {hash}..., the log's row {row} is "
-                     "hash {found}... (rows deleted, added or edited)", found=head.hash[:12],
-                     **values))  # fmt: skip
-        return _fail(g.head_index, problem)
+        missing = (
+            t(
+                "the game's head is row {row} with hash {hash}..., the log's row {row} is "
+                "missing (rows deleted, added or edited)",
+                **values,
+            )
+            if head is None
+            else t(
+                "the game's head is row {row} with hash {hash}..., the log's row {row} is "
+                "hash {found}... (rows deleted, added or edited)",
+                found=head.hash[:12],
+                **values,
+            )
+        )
+        return _fail(g.head_index, missing)
     row, problem = _checked(head)
     if problem:
         return _fail(head.index, problem)
@@ -149,13 +136,13 @@ def check_head(
         problem = _checked(prev)[1]
         if problem:
             return _fail(prev.index, problem)
-    problem = _epoch_column_problem(row)
+    problem = epoch_column_problem(row)
     if problem:
         return _fail(head.index, problem)
     return check_dice(s, g)
 
 
-def _by_hash(s: Session, g: Game, digest: str | None) -> dict[str, Any] | None:
+def _by_hash(s: Session, g: GameColumns, digest: str | None) -> dict[str, Any] | None:
     """The chained row with this hash, when it hashes to it and the next row links to it."""
     if not digest:
         return None
@@ -178,7 +165,7 @@ def _by_hash(s: Session, g: Game, digest: str | None) -> dict[str, Any] | None:
 chained_row = _by_hash  # the chained row with this hash, or None
 
 
-def _epoch_column_problem(row: dict[str, Any]) -> str | None:
+def epoch_column_problem(row: dict[str, Any]) -> str | None:
     expected = row_epoch(row)
     if expected is not ANY and row["epoch"] != expected:
         return at_row(
@@ -209,7 +196,7 @@ def row_epoch(row: dict[str, Any]) -> Any:
 
 
 def salts_of(
-    s: Session, g: Game, epoch: int, *, prefetched: bool = False
+    s: Session, g: GameColumns, epoch: int, *, prefetched: bool = False
 ) -> tuple[list[str], Failure | None]:
     """The epoch's salts in log order, each row checked against its chained payload.
     prefetched: as the checks before the write read them (no salt written since)."""
@@ -219,14 +206,16 @@ def salts_of(
     salts = []
     for e in found:
         row, problem = _checked(e)
-        problem = problem or _epoch_column_problem(row)
+        problem = problem or epoch_column_problem(row)
         if problem:
             return [], _fail(e.index, problem)
         salts.append(row["payload"]["salt"])
     return salts, None
 
 
-def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, Failure | None]:
+def epoch_row(
+    s: Session, g: GameColumns, epoch: int
+) -> tuple[dict[str, Any] | None, Failure | None]:
     cache = _cache(s, g)
     if ("epoch", epoch) not in cache:
         found = entries(s, EPOCH, {"g": g.id, "epoch": epoch})
@@ -237,11 +226,11 @@ def epoch_row(s: Session, g: Game, epoch: int) -> tuple[dict[str, Any] | None, F
             g.head_index, t("no chained `epoch` row opens the open epoch {epoch}", epoch=epoch)
         )
     row, problem = _checked(e)
-    problem = problem or _epoch_column_problem(row)
+    problem = problem or epoch_column_problem(row)
     return (None, _fail(e.index, problem)) if problem else (row, None)
 
 
-def check_dice(s: Session, g: Game) -> Failure | None:
+def check_dice(s: Session, g: GameColumns) -> Failure | None:
     """The game row's dice bookkeeping against the chained row it comes from."""
     src = _by_hash(s, g, g.epoch_row_hash)
     if src is None:
@@ -267,24 +256,54 @@ def check_dice(s: Session, g: Game) -> Failure | None:
         return _fail(at, t("row {at} drew nothing in the game row's epoch {k}", at=at, k=k))
     want_n = max(ns, default=0) + 1
     if src.get("epoch") != k:
-        return _fail(at, t("the game row's open epoch is {k}, its source row {at} is of epoch {get}", k=k, at=at, get=src.get('epoch')))  # fmt: skip
+        return _fail(
+            at,
+            t(
+                "the game row's open epoch is {k}, its source row {at} is of epoch {get}",
+                k=k,
+                at=at,
+                get=src.get("epoch"),
+            ),
+        )
     if g.epoch_next_n != want_n:
-        return _fail(at, t('the roll counter says draw {epoch_next_n} is next, row {at} says {want_n}', epoch_next_n=g.epoch_next_n, at=at, want_n=want_n))  # fmt: skip
+        return _fail(
+            at,
+            t(
+                "the roll counter says draw {epoch_next_n} is next, row {at} says {want_n}",
+                epoch_next_n=g.epoch_next_n,
+                at=at,
+                want_n=want_n,
+            ),
+        )
     opened, fail = epoch_row(s, g, k)
     if fail or opened is None:
         return fail
     op = opened["payload"]
     if g.epoch_commitment != op.get("commitment") or g.epoch_turn != op.get("turn"):
-        return _fail(opened["index"], t("the game row's commitment or turn of epoch {k} is not the one row {index} committed", k=k, index=opened['index']))  # fmt: skip
+        return _fail(
+            opened["index"],
+            t(
+                "the game row's commitment or turn of epoch {k} is not the one row {index} committed",
+                k=k,
+                index=opened["index"],
+            ),
+        )
     salts, fail = salts_of(s, g, k, prefetched=True)
     if fail:
         return fail
     if (g.salt_digest or committed.EMPTY_SALT_DIGEST) != committed.salt_digest(salts):
-        return _fail(at, t('the stored salt digest of epoch {k} is not the digest of its {n} chained salt row(s)', k=k, n=len(salts)))  # fmt: skip
+        return _fail(
+            at,
+            t(
+                "the stored salt digest of epoch {k} is not the digest of its {n} chained salt row(s)",
+                k=k,
+                n=len(salts),
+            ),
+        )
     return None
 
 
-def check_seed(s: Session, g: Game, kind: str, epoch: int, seed: str) -> Failure | None:
+def check_seed(s: Session, g: GameColumns, kind: str, epoch: int, seed: str) -> Failure | None:
     """A seed against the commitment its epoch row chained, before its first use."""
     opened, fail = epoch_row(s, g, epoch)
     if fail or opened is None:
@@ -311,7 +330,7 @@ def check_seed(s: Session, g: Game, kind: str, epoch: int, seed: str) -> Failure
 
 
 def check_roles(
-    s: Session, g: Game, seats: Iterable[Seat], mods: Iterable[Moderator]
+    s: Session, g: GameColumns, seats: Iterable[Seat | Role], mods: Iterable[Moderator | Role]
 ) -> Failure | None:
     """Each seat held and each moderator against the chained row it names (constant time each)."""
     seats, mods = list(seats), list(mods)
@@ -359,23 +378,6 @@ def check_roles(
     return None
 
 
-def full_failure(s: Session, g: Game) -> Failure | None:
-    """The whole log's chain, then every cache against the chain (the audit's table check)."""
-    rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
-    fail = chain.chain_failure(rows)
-    if fail:
-        return _fail(fail["index"], fail["problem"])
-    if not rows or rows[-1]["index"] != g.head_index or rows[-1]["hash"] != g.head_hash:
-        return _fail(len(rows) - 1, "the game row's head is not the log's last row")
-    for row in rows:
-        problem = _epoch_column_problem(row)
-        if problem:
-            return _fail(row["index"], problem)
-    from storage.caches import table_failure
-
-    return table_failure(s, g, rows) or check_head(s, g)
-
-
 __all__ = [
     "ANY",
     "Entry",
@@ -386,7 +388,8 @@ __all__ = [
     "check_roles",
     "check_seed",
     "entry_row",
-    "full_failure",
+    "epoch_column_problem",
+    "epoch_row",
     "prefetch",
     "salts_of",
     "tail",

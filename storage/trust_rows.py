@@ -7,18 +7,20 @@ in one statement; the others read what a later check asks for.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import BindParameter, and_, bindparam, or_, select
 from sqlmodel import Session
 
-from storage.models import Game, LogEntry
+from storage.errors import Tampered
+from storage.models import GameColumns, LogEntry, table
 from storage.tx_rows import TX
 
 TAIL = 8  # the rows read with the head in one statement (most checks find their row there)
 
-LOG = LogEntry.__table__
+LOG = table(LogEntry)
 _COLUMNS = tuple(c.name for c in LOG.c)
 
 
@@ -56,7 +58,7 @@ def entries(s: Session, q: Any, params: dict[str, Any] | None = None) -> list[En
     return [Entry(r) for r in s.connection().execute(q, params or {})]
 
 
-_G = bindparam("g")
+_G: BindParameter[int] = bindparam("g")
 _AT = select(LOG).where(LOG.c.game_id == _G, LOG.c.index == bindparam("index"))
 _WITH_HASHES = select(LOG).where(
     LOG.c.game_id == _G, LOG.c.hash.in_(bindparam("hashes", expanding=True))
@@ -78,33 +80,35 @@ EPOCH = (
 WHOLE = select(LOG).where(LOG.c.game_id == _G).order_by(LOG.c.index)
 
 
-def cache(s: Session, g: Game) -> dict[Any, Any]:
+def cache(s: Session, g: GameColumns) -> dict[Any, Any]:
     """This transaction's rows read for the checks, by index and by hash."""
-    return s.info.setdefault(("pbem_trust", g.id), {})
+    known: dict[Any, Any] = s.info.setdefault(("pbem_trust", g.id), {})
+    return known
 
 
-def keep(s: Session, g: Game, found: Iterable[LogEntry | Entry]) -> None:
+def keep(s: Session, g: GameColumns, found: Iterable[LogEntry | Entry]) -> None:
     known = cache(s, g)
     for e in found:
         known[e.index] = known[e.hash] = e
 
 
-def tail(s: Session, g: Game) -> dict[int, Entry]:
+def tail(s: Session, g: GameColumns) -> dict[int, Entry]:
     """The rows this transaction's checks read, by index (the head and the rows before it)."""
     return {k: e for k, e in cache(s, g).items() if isinstance(k, int)}
 
 
-def entry_at(s: Session, g: Game, index: int) -> Entry | None:
+def entry_at(s: Session, g: GameColumns, index: int) -> Entry | None:
     known = cache(s, g)
     if index not in known:
         found = entries(s, _AT, {"g": g.id, "index": index})
         if not found:
             return None
         keep(s, g, found)
-    return known[index]
+    hit: Entry = known[index]
+    return hit
 
 
-def fetch(s: Session, g: Game, hashes: Iterable[str]) -> None:
+def fetch(s: Session, g: GameColumns, hashes: Iterable[str]) -> None:
     """The rows with these hashes and the rows after them, into the cache: two statements."""
     known = cache(s, g)
     fetched = known.get("pbem_fetched", ())
@@ -123,7 +127,7 @@ def _prefetch_query(by_hash: bool, epoch: bool) -> Any:
     mine = t.c.game_id == bindparam("g")
     near = [t.c.index >= bindparam("from")]
     if by_hash:
-        hashes = bindparam("hashes", expanding=True)
+        hashes: BindParameter[Any] = bindparam("hashes", expanding=True)
         near.append(t.c.hash.in_(hashes))
         after = select(t.c.index + 1).where(mine, t.c.hash.in_(hashes))
         near.append(t.c.index.in_(after.scalar_subquery()))
@@ -137,7 +141,9 @@ def _prefetch_query(by_hash: bool, epoch: bool) -> Any:
 _PREFETCH = {(h, e): _prefetch_query(h, e) for h in (False, True) for e in (False, True)}
 
 
-def prefetch(s: Session, g: Game, hashes: Iterable[str] = (), epochs: Iterable[int] = ()) -> None:
+def prefetch(
+    s: Session, g: GameColumns, hashes: Iterable[str] = (), epochs: Iterable[int] = ()
+) -> None:
     """Every row the checks before a write read, in ONE statement, into this transaction's
     cache (it is emptied first): the head and the rows before it, the rows with these hashes
     (the seats' and moderators' source rows, the dice bookkeeping's) and the rows after them
@@ -165,7 +171,7 @@ MODERATION = ("kind", "moderation")  # the cache's key of every moderation row (
 STATE_KINDS = ("setup", "order", "undo", "rewind", "moderation")  # rows that may record a state
 
 
-def state_entry(s: Session, g: Game) -> Entry | None:
+def state_entry(s: Session, g: GameColumns) -> Entry | None:
     """The last row that records a state hash: from the rows the head check read with the head
     (an order row is almost always there), else newest first a page at a time (never the whole
     log). A row whose payload is no JSON raises Tampered."""
@@ -196,12 +202,32 @@ _STATE_ROWS = (
 )
 
 
-def _records_state(g: Game, e: Entry) -> bool:
-    from storage.trust import Tampered, entry_row  # (trust imports this module)
-
+def _records_state(g: GameColumns, e: Entry) -> bool:
     if e.kind not in STATE_KINDS:
         return False
     row = entry_row(e)
     if "_error" in row:
         raise Tampered(g.name, {"index": e.index, "problem": row["_error"]})
     return "state_sha256" in row["payload"]
+
+
+def entry_row(e: LogEntry | Entry) -> dict[str, Any]:
+    """A stored row as chained (its payload parsed; `_error` when it is no JSON)."""
+    row: dict[str, Any] = {
+        "index": e.index,
+        "kind": e.kind,
+        "actor": e.actor,
+        "user": e.user,
+        "text": e.text,
+        "key": e.key,
+        "created_at": e.created_at,
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
+        "epoch": e.epoch,
+    }
+    try:
+        row["payload"] = json.loads(e.payload)
+    except (TypeError, ValueError):
+        row["payload"] = e.payload
+        row["_error"] = "its payload is not JSON"
+    return row

@@ -4,19 +4,19 @@ Seeds live in DiceSecret only; a seed enters the log only when its epoch ends.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func
-from sqlmodel import select
+from sqlmodel import col, select
 
 from storage import dice as committed
-from storage.models import DiceSecret
+from storage.models import DiceSecret, stored_id
 from storage.records import LogRecord
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from storage.models import Game
+    from storage.models import GameColumns
 
 
 class EpochWrites:
@@ -24,17 +24,32 @@ class EpochWrites:
     next chained row) it uses."""
 
     s: Session
-    g: Game
+    g: GameColumns
     _secrets: dict[tuple[str, int], str] | None
+
+    def append(
+        self,
+        kind: str,
+        actor: str,
+        text_: str,
+        payload: dict[str, Any],
+        *,
+        user: str | None = None,
+        key: str | None = None,
+        epoch: int | None = None,
+        secret: object = None,
+    ) -> LogRecord:
+        """The next chained row (GameTx.append)."""
+        raise NotImplementedError
 
     def open_epoch(
         self,
         turn: int | None,
         seed: str | None = None,
         hidden_seed: str | None = None,
-        rolls: list[dict] | None = None,
-        secret: list[dict] | None = None,
-    ):
+        rolls: list[dict[str, Any]] | None = None,
+        secret: list[dict[str, Any]] | None = None,
+    ) -> LogRecord:
         """Commit a fresh seed for the next dice epoch (an `epoch` row) and make it the open one.
 
         hidden_seed: a hidden seed to commit with it ("new" draws one), for epoch 1 and after a
@@ -50,13 +65,14 @@ class EpochWrites:
         ).one()
         k = (last or 0) + 1
         seed = seed or committed.new_seed()
-        self.s.add(DiceSecret(game_id=self.g.id, kind="epoch", epoch=k, seed=seed))
+        game_id = stored_id(self.g)
+        self.s.add(DiceSecret(game_id=game_id, kind="epoch", epoch=k, seed=seed))
         hidden_commitment = None
         if hidden_seed is not None:
             hidden_seed = committed.new_seed() if hidden_seed == "new" else hidden_seed
-            self.s.add(DiceSecret(game_id=self.g.id, kind="hidden", epoch=k, seed=hidden_seed))
+            self.s.add(DiceSecret(game_id=game_id, kind="hidden", epoch=k, seed=hidden_seed))
             hidden_commitment = committed.commitment(hidden_seed)
-        payload = {
+        payload: dict[str, Any] = {
             "epoch": k,
             "turn": turn,
             "commitment": committed.commitment(seed),
@@ -105,7 +121,7 @@ class EpochWrites:
     def reveal_hidden(self) -> LogRecord | None:
         """Game over: publish the hidden seed (and so every hidden value's key)."""
         q = select(DiceSecret).where(
-            DiceSecret.game_id == self.g.id, DiceSecret.kind == "hidden", ~DiceSecret.revealed
+            DiceSecret.game_id == self.g.id, DiceSecret.kind == "hidden", ~col(DiceSecret.revealed)
         )
         secret = self.s.exec(q).first()
         if secret is None:

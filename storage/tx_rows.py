@@ -5,35 +5,46 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, literal_column, null, union_all
-from sqlmodel import col, select
+from sqlalchemy import (
+    BindParameter,
+    CompoundSelect,
+    bindparam,
+    literal_column,
+    null,
+    select,
+    union_all,
+)
 
 from storage.chat_models import ChatBinding
 from storage.engine import dump
-from storage.models import DiceSecret, LogEntry, Moderator, Seat
+from storage.models import DiceSecret, LogEntry, Moderator, Seat, table
 
-GAME_ID = bindparam("g")
-_SEAT, _MOD, _LOG = Seat.__table__, Moderator.__table__, LogEntry.__table__
+GAME_ID: BindParameter[int] = bindparam("g")
+_SEAT, _MOD, _LOG = table(Seat), table(Moderator), table(LogEntry)
+_SECRET = table(DiceSecret)
 OF_KIND = (
     select(_LOG).where(_LOG.c.game_id == GAME_ID, _LOG.c.kind == bindparam("kind"))
 ).order_by(_LOG.c.index)
 ROWS_FROM = (
     select(_LOG).where(_LOG.c.game_id == GAME_ID, _LOG.c.index >= bindparam("start"))
 ).order_by(_LOG.c.index)
-KEYED = select(LogEntry.index).where(LogEntry.game_id == GAME_ID, LogEntry.key == bindparam("key"))
-UNREVEALED = select(DiceSecret.kind, DiceSecret.epoch, DiceSecret.seed).where(
-    DiceSecret.game_id == GAME_ID, ~col(DiceSecret.revealed)
+KEYED = select(_LOG.c.index).where(_LOG.c.game_id == GAME_ID, _LOG.c.key == bindparam("key"))
+UNREVEALED = select(_SECRET.c.kind, _SECRET.c.epoch, _SECRET.c.seed).where(
+    _SECRET.c.game_id == GAME_ID, ~_SECRET.c.revealed
 )
 
 
-def _roles_and_secrets() -> Any:
+def _roles_and_secrets() -> CompoundSelect[*tuple[Any, ...]]:
     """The seats, the moderators and the unrevealed seeds of a game in one statement (what the
     checks before every write read): rows (what, n, a, b, c), ordered by what and n."""
-    secret = DiceSecret.__table__
+    secret = _SECRET
     seats = select(
-        literal_column("'seat'").label("what"), _SEAT.c.id.label("n"), _SEAT.c.side.label("a"),
-        _SEAT.c.user.label("b"), _SEAT.c.row_hash.label("c"),
-    ).where(_SEAT.c.game_id == GAME_ID)  # fmt: skip
+        literal_column("'seat'").label("what"),
+        _SEAT.c.id.label("n"),
+        _SEAT.c.side.label("a"),
+        _SEAT.c.user.label("b"),
+        _SEAT.c.row_hash.label("c"),
+    ).where(_SEAT.c.game_id == GAME_ID)
     mods = select(
         literal_column("'moderator'"), _MOD.c.id, null(), _MOD.c.user, _MOD.c.row_hash
     ).where(_MOD.c.game_id == GAME_ID)
@@ -55,7 +66,7 @@ class Role(NamedTuple):
     row_hash: str | None
 
 
-_CHATS = ChatBinding.__table__
+_CHATS = table(ChatBinding)
 CHAT_GAME = select(_CHATS.c.game).where(
     _CHATS.c.platform == bindparam("platform"), _CHATS.c.chat_id == bindparam("chat_id")
 )  # the game a chat hosts: every message asks it
@@ -70,8 +81,14 @@ TX = "pbem_tx"  # Session.info: the GameTx of the session's transaction
 
 
 def entry_values(
-    game_id: int, row: dict, payload_text: str, prev: str, digest: str, epoch: int | None, secret
-) -> dict:
+    game_id: int,
+    row: dict[str, Any],
+    payload_text: str,
+    prev: str,
+    digest: str,
+    epoch: int | None,
+    secret: object,
+) -> dict[str, Any]:
     """The columns of a row being appended: its chained fields as hashed, the payload as text."""
     return {
         "game_id": game_id,

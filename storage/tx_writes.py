@@ -10,16 +10,17 @@ as the ORM's version counter did, and the store runs the change again on a fresh
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import BindParameter, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm.exc import StaleDataError
 
-from storage.models import Game, LogEntry
+from storage.models import Game, GameColumns, LogEntry, table
 
-LOG = LogEntry.__table__
-GAME = Game.__table__
+LOG = table(LogEntry)
+GAME = table(Game)
 _GAME_COLUMNS = tuple(c.name for c in GAME.c if c.name not in ("id", "version"))
 _INSERT = insert(LOG)
 _UPDATES: dict[tuple[str, ...], Any] = {}  # the changed columns -> their UPDATE, built once
@@ -30,7 +31,7 @@ def _update(columns: tuple[str, ...]) -> Any:
     b_version), built once per set of columns."""
     stmt = _UPDATES.get(columns)
     if stmt is None:
-        values = {c: bindparam(f"v_{c}") for c in columns}
+        values: dict[str, BindParameter[Any]] = {c: bindparam(f"v_{c}") for c in columns}
         stmt = (
             update(GAME)
             .where(GAME.c.id == bindparam("b_id"), GAME.c.version == bindparam("b_version"))
@@ -43,6 +44,26 @@ def _update(columns: tuple[str, ...]) -> Any:
 class GameRow:
     """The game row of a change, read in Core (no ORM object, no identity map): the columns of
     storage.models.Game as attributes, which the change edits and CoreWrites writes back."""
+
+    id: int | None
+    name: str
+    uid: str
+    game: str
+    scenario_text: str
+    sandbox: bool
+    created_at: datetime
+    version: int
+    snapshot: str
+    head_index: int
+    head_hash: str
+    epoch: int
+    epoch_turn: int | None
+    epoch_commitment: str | None
+    epoch_next_n: int
+    salt_digest: str | None
+    paused: bool
+    paused_why: str | None
+    epoch_row_hash: str | None
 
     def __init__(self, values: Any) -> None:
         self.__dict__.update(values)
@@ -65,7 +86,7 @@ def read_game(conn: Connection, name: str, *, lock: bool) -> GameRow | None:
 class CoreWrites:
     """What a change queued and has not yet written: log rows, and the game row's changes."""
 
-    def __init__(self, g: Game) -> None:
+    def __init__(self, g: GameColumns) -> None:
         self.g = g
         self.rows: list[dict[str, Any]] = []
         self._stored = self._values()

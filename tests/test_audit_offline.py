@@ -551,6 +551,18 @@ def test_a_roll_in_an_epoch_after_its_reveal_is_named(game):
 # ---------------------------------------------------------------- hidden information
 
 
+def test_a_disclosed_value_naming_no_commitment_is_named_so_beside_public_rolls(game):
+    """A row's public rolls carry no commitment: a secret entry without one is an entry that
+    names no commitment of the row, not one that fails to match a commitment None."""
+    header, rows, where = game
+    k = where["order"]
+    assert all("commitment" not in r for r in rows[k]["payload"]["rolls"])  # public draws only
+    rows[k]["secret"] = [{"value": 3, "salt": "00" * 32}]  # off-chain: no re-chaining needed
+    f = audit(header, rows).first_failure
+    assert f["index"] == k and "names no commitment of this row" in f["problem"]
+    assert f["found"] is None
+
+
 def test_a_bad_hidden_value_is_named(game):
     header, rows, where = game
     k = where["hidden"]
@@ -827,7 +839,7 @@ AUDIT_MODULES = [
 ]
 
 
-TEXTS = ("adjudicator.core.i18n", "adjudicator.core.text")  # texts said in any language
+TEXTS = ("texts.i18n", "texts.text")  # texts said in any language
 
 
 @pytest.mark.parametrize("module", AUDIT_MODULES)
@@ -848,6 +860,7 @@ def test_the_audit_modules_need_no_database(module):
     allowed = {
         "__future__",
         "base64",
+        "collections",  # collections.abc: the types of the parameters
         "hashlib",
         "html",
         "hmac",

@@ -4,7 +4,7 @@ lives in its own package, and no source module grows past 400 lines.
     contract (the shipped contract suite) -> bots -> app (the application core)
                                                   -> game systems and storage
     a system's rules -> adjudicator/core;  a system's drawer -> render
-    every layer -> adjudicator.core.i18n and .text (the texts' leaf modules)
+    every layer -> texts (the texts' leaf modules: texts.i18n, texts.text), which imports none
     render/, storage/, adjudicator/core/ and the grammar kit know no game system
     the contract suite imports no game system, and only tests import it
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("adjudicator", "app", "bots", "render", "storage", "contract")
+LAYERS = ("adjudicator", "app", "bots", "render", "storage", "texts", "contract")
 SYSTEMS = sorted(
     p.name
     for p in (ROOT / "adjudicator").iterdir()
@@ -85,18 +85,29 @@ def test_outside_hells_gate_no_module_names_its_sides(path):
     assert "soviet" not in text and "german" not in text
 
 
-# The texts' leaf modules (pure, importing nothing but each other): every layer may say texts
-# in more than one language with them (adjudicator.core.i18n).
-TEXTS = ("adjudicator.core.i18n", "adjudicator.core.text")
-
-
+# The texts' leaf modules (texts.i18n, texts.text: pure, the lowest layer): every layer may say
+# texts in more than one language with them; render/ and storage/ take them from there, not
+# through the core (adjudicator.core.i18n and .text only re-export them for the layers above).
 def _layer_imports(path: Path, forbidden: tuple[str, ...]) -> list[str]:
     return [
         f"{line}: {name}"
         for line, name in imports(path)
         if any(name == f or name.startswith(f"{f}.") for f in forbidden)
-        and not any(name == t or name.startswith(f"{t}.") for t in TEXTS)
     ]
+
+
+@pytest.mark.parametrize("path", modules("texts"), ids=rel)
+def test_the_texts_package_imports_nothing_of_the_project(path):
+    assert _layer_imports(path, ("adjudicator", "app", "bots", "render", "storage")) == []
+
+
+def test_the_core_keeps_the_texts_names_as_re_exports():
+    from adjudicator.core import i18n, text
+    from texts import i18n as leaf
+    from texts import text as leaf_text
+
+    assert i18n.Msg is leaf.Msg and i18n.t is leaf.t and text.plural is leaf_text.plural
+    assert set(i18n.__all__) == set(leaf.__all__) and set(text.__all__) == set(leaf_text.__all__)
 
 
 @pytest.mark.parametrize("path", modules("render"), ids=rel)

@@ -15,9 +15,9 @@ revealed yet are pending, not failures.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
-from adjudicator.core.i18n import t
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.audit.header import HeaderChecks
@@ -25,17 +25,20 @@ from storage.audit.rolls import RollChecks
 from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport, _is_int
 from storage.audit.stats import dice_stats
 from storage.chain import at_row, chain_failure, row_defect
+from texts.i18n import t
+
+_Handler = Callable[["_Auditor", int, dict[str, Any], dict[str, Any]], None]  # a kind's checks
 
 
 class _Auditor(HeaderChecks, RollChecks):
     """One audit: header checks, the chain, then every row by its kind, then the report."""
 
-    def walk(self):
+    def walk(self) -> None:
         for pos, row in enumerate(self.rows):
             self.check_row(pos, row)
         self.finish()
 
-    def check_row(self, pos, row):
+    def check_row(self, pos: int, row: dict[str, Any]) -> None:
         if row_defect(row):
             return  # the chain check reports it
         extra = sorted(set(row) - ALLOWED_ROW_KEYS, key=str)
@@ -70,7 +73,7 @@ class _Auditor(HeaderChecks, RollChecks):
         if row.get(SECRET_FIELD) is not None:
             self.on_secret(pos, row)
 
-    def check_place(self, pos, kind, payload):
+    def check_place(self, pos: int, kind: object, payload: object) -> None:
         """The setup row is row 0, and only row 0."""
         if pos == 0:
             if kind != "setup":
@@ -82,14 +85,14 @@ class _Auditor(HeaderChecks, RollChecks):
                 pos, at_row(pos, t("a second setup row")), t("no setup row after row 0"), kind
             )
 
-    def on_undo(self, pos, row, p):
+    def on_undo(self, pos: int, row: dict[str, Any], p: dict[str, Any]) -> None:
         targets = p.get("targets")
         if not isinstance(targets, list) or not all(
-            _is_int(t)
-            and 0 <= t < pos
-            and isinstance(self.rows[t], dict)
-            and self.rows[t].get("kind") == "order"
-            for t in targets
+            _is_int(q)
+            and 0 <= q < pos
+            and isinstance(self.rows[q], dict)
+            and self.rows[q].get("kind") == "order"
+            for q in targets
         ):
             self.fail(
                 pos,
@@ -98,14 +101,14 @@ class _Auditor(HeaderChecks, RollChecks):
                 targets,
             )
 
-    def on_rewind(self, pos, row, p):
+    def on_rewind(self, pos: int, row: dict[str, Any], p: dict[str, Any]) -> None:
         to = p.get("to")
         if not _is_int(to) or not 0 <= to < pos:
             self.fail(
                 pos, at_row(pos, t("rewind target is not an earlier row")), f"0..{pos - 1}", to
             )
 
-    KIND_HANDLERS: ClassVar[dict] = {
+    KIND_HANDLERS: ClassVar[dict[str, _Handler]] = {
         "epoch": EpochChecks.on_epoch,
         "salt": EpochChecks.on_salt,
         "reveal": EpochChecks.on_reveal,
@@ -114,7 +117,7 @@ class _Auditor(HeaderChecks, RollChecks):
         "rewind": on_rewind,
     }
 
-    def finish(self):
+    def finish(self) -> None:
         self.finish_hidden()
         numbers = sorted(self.epochs)
         for k in numbers:
@@ -139,9 +142,10 @@ class _Auditor(HeaderChecks, RollChecks):
         failures = [f for _, f in ordered]
         upto = max(ordered[0][0][0], 0) if ordered else None  # the row the first failure shows at
         trusted = [
-            roll for roll, q in zip(self.public, self.public_rows, strict=True)
+            roll
+            for roll, q in zip(self.public, self.public_rows, strict=True)
             if upto is None or q < upto
-        ]  # fmt: skip
+        ]
         revealed = [k for k, ep in sorted(self.epochs.items()) if ep.seed is not None]
         open_ = [k for k, ep in sorted(self.epochs.items()) if ep.reveal_row is None]
         h = self.header
@@ -166,6 +170,6 @@ class _Auditor(HeaderChecks, RollChecks):
         )
 
 
-def audit(header: dict, rows: list[dict]) -> AuditReport:
+def audit(header: object, rows: list[Any]) -> AuditReport:
     """Check an exported (or stored) log; the report names the first failing row."""
     return _Auditor(header, rows).report()

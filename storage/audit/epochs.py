@@ -3,16 +3,18 @@ recomputed, dice of any number of faces) and the hidden seed's reveal at the gam
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import t
+from typing import Any
+
 from storage.audit.state import AuditState, _Epoch, _is_hex64, _is_int, die_label
 from storage.chain import at_row
 from storage.dice import commitment, roll_value, salt_digest
+from texts.i18n import t
 
 
 class EpochChecks(AuditState):
     """Epochs numbered 1, 2, ...; salts before the first draw; each seed against its commitment."""
 
-    def on_epoch(self, pos, row, p):
+    def on_epoch(self, pos: int, row: dict[str, Any], p: dict[str, Any]) -> None:
         k = p.get("epoch")
         expected = len(self.epochs) + 1
         if k != expected or not _is_int(k):
@@ -34,7 +36,7 @@ class EpochChecks(AuditState):
         if hc is not None:
             self._on_hidden_commitment(pos, hc)
 
-    def _on_hidden_commitment(self, pos, hc):
+    def _on_hidden_commitment(self, pos: int, hc: object) -> None:
         if not _is_hex64(hc):
             self.fail(
                 pos,
@@ -58,7 +60,7 @@ class EpochChecks(AuditState):
                 hc,
             )
 
-    def _open_epoch(self, pos, k, what):
+    def _open_epoch(self, pos: int, k: object, what: str) -> _Epoch | None:
         ep = self.epochs.get(k) if _is_int(k) else None
         if ep is None:
             self.fail(
@@ -93,7 +95,7 @@ class EpochChecks(AuditState):
             return None
         return ep
 
-    def on_salt(self, pos, row, p):
+    def on_salt(self, pos: int, row: dict[str, Any], p: dict[str, Any]) -> None:
         k = p.get("epoch")
         ep = self._open_epoch(pos, k, t("salt"))
         if ep is None:
@@ -118,7 +120,7 @@ class EpochChecks(AuditState):
             return
         ep.salts.append(p["salt"])
 
-    def _revealed_epoch(self, pos, k):
+    def _revealed_epoch(self, pos: int, k: object) -> _Epoch | None:
         """The epoch a reveal row names, or None (recorded as a failure) if it cannot be."""
         ep = self.epochs.get(k) if _is_int(k) else None
         if ep is None:
@@ -146,7 +148,7 @@ class EpochChecks(AuditState):
             return None
         return ep
 
-    def on_reveal(self, pos, row, p):
+    def on_reveal(self, pos: int, row: dict[str, Any], p: dict[str, Any]) -> None:
         k = p.get("epoch")
         ep = self._revealed_epoch(pos, k)
         if ep is None:
@@ -178,15 +180,15 @@ class EpochChecks(AuditState):
             )
             return
         ep.seed = seed
-        self.recompute(ep)
+        self.recompute(ep, seed)
 
-    def recompute(self, ep: _Epoch):
+    def recompute(self, ep: _Epoch, seed: str) -> None:
         if self.uid is None:
             return
         dig = salt_digest(ep.salts)
         for q, purpose, n, value, faces in ep.rolls:
             try:
-                expected = roll_value(ep.seed, self.uid, ep.number, n, purpose, dig, faces)
+                expected = roll_value(seed, self.uid, ep.number, n, purpose, dig, faces)
             except (TypeError, ValueError) as exc:
                 self.fail(
                     q, at_row(q, t("roll cannot be recomputed ({exc})", exc=exc)), None, value
@@ -210,7 +212,7 @@ class EpochChecks(AuditState):
                     value,
                 )
 
-    def on_reveal_hidden(self, pos, row, p):
+    def on_reveal_hidden(self, pos: int, row: dict[str, Any], p: dict[str, Any]) -> None:
         seed = p.get("hidden_seed")
         if self.hidden_commitment is None:
             self.fail(

@@ -12,10 +12,12 @@ Export (JSONL, UTF-8, one canonical JSON object per line, storage.chain.canonica
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from adjudicator.core.i18n import t
 from storage.chain import CHAINED_FIELDS, GENESIS, LINK_FIELDS, canonical
+from texts.i18n import t
 
 FORMAT = "pbem-audit/1"
 ROW_FIELDS = CHAINED_FIELDS + LINK_FIELDS
@@ -23,7 +25,7 @@ SECRET_FIELD = "secret"
 GAME_END_KIND = "reveal-hidden"
 
 
-def export_lines(header: dict, rows: list[dict]) -> list[str]:
+def export_lines(header: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
     """The lines of an export (without newlines); see write_export."""
     header = dict(header)
     for key in header:
@@ -42,7 +44,13 @@ def export_lines(header: dict, rows: list[dict]) -> list[str]:
     return lines
 
 
-def write_export(path, header: dict, rows: list[dict], *, forbidden=()) -> None:
+def write_export(
+    path: str | Path,
+    header: dict[str, Any],
+    rows: list[dict[str, Any]],
+    *,
+    forbidden: Iterable[str] = (),
+) -> None:
     """Write the export: header line, then each row's chained fields + prev_hash + hash.
 
     Missing header fields "format", "rows" and "head_hash" are filled in from the rows. A row's
@@ -61,7 +69,7 @@ def write_export(path, header: dict, rows: list[dict], *, forbidden=()) -> None:
     tmp.replace(path)
 
 
-def _parse_line(number: int, raw: bytes) -> dict:
+def _parse_line(number: int, raw: bytes) -> dict[str, Any]:
     """One JSONL line as a dict; an unreadable or non-canonical line gets an "_error" key."""
     try:
         text = raw.decode("utf-8")
@@ -85,7 +93,7 @@ def _parse_line(number: int, raw: bytes) -> dict:
     return obj
 
 
-def parse_export(data: bytes) -> tuple[dict, list[dict]]:
+def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(header, rows) from the bytes of an export. Never raises on bad content: an unreadable line
     becomes a row (or header) carrying "_error", which the audit reports at its position."""
     lines = data.split(b"\n")
@@ -98,6 +106,6 @@ def parse_export(data: bytes) -> tuple[dict, list[dict]]:
     return header, rows
 
 
-def read_export(path) -> tuple[dict, list[dict]]:
+def read_export(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(header, rows) of an export file written by write_export."""
     return parse_export(Path(path).read_bytes())

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import hashlib
 
-from adjudicator.core.i18n import t
 from storage.audit.export import FORMAT
 from storage.audit.state import AuditState, _is_int
 from storage.chain import in_header
+from texts.i18n import t
 
 
 class HeaderChecks(AuditState):
     """The export header against the rows it heads and against the setup row."""
 
-    def check_header(self):
+    def check_header(self) -> None:
         h = self.header
         if "_error" in h:
             self.fail(
@@ -41,7 +41,7 @@ class HeaderChecks(AuditState):
         if not self.rows:
             self.fail(0, t("the log is empty (no setup row)"), t("a setup row"), None)
 
-    def _check_row_count(self, declared, n):
+    def _check_row_count(self, declared: object, n: int) -> None:
         if declared == n:
             return
         if _is_int(declared) and declared > n:
@@ -68,7 +68,7 @@ class HeaderChecks(AuditState):
         else:
             self.fail(None, in_header(t("row count missing")), n, declared)
 
-    def _check_head_hash(self, head, declared, n):
+    def _check_head_hash(self, head: object, declared: object, n: int) -> None:
         hashes = [r.get("hash") if isinstance(r, dict) else None for r in self.rows]
         if not self.rows or head == hashes[-1] or (_is_int(declared) and declared > n):
             return
@@ -95,7 +95,7 @@ class HeaderChecks(AuditState):
                 hashes[-1],
             )
 
-    def check_setup(self, payload):
+    def check_setup(self, payload: object) -> None:
         h = self.header
         if "_error" in h or not isinstance(payload, dict):
             return

@@ -96,7 +96,7 @@ def page_html(export_bytes: bytes) -> str:
     )
 
 
-def write_page(path, export_bytes: bytes) -> None:
+def write_page(path: str | Path, export_bytes: bytes) -> None:
     """Write the page atomically."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")

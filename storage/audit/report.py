@@ -3,16 +3,18 @@ information, fixed rolls, dice statistics and warnings."""
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import Msg, cat, lines, t, tn
-from adjudicator.core.text import plural
+from typing import Any
+
 from storage.audit.state import AuditReport
 from storage.audit.stats import min_rolls_for_p
 from storage.chain import AT_ROW, IN_HEADER
+from texts.i18n import Msg, cat, lines, t, tn
+from texts.text import plural
 
 WIDEST_TABLE = 20  # a die of more faces is listed without its counts per face
 
 
-def _fmt(value) -> str:
+def _fmt(value: object) -> str:
     if value is None:
         return "-"
     if isinstance(value, str) and len(value) > 72:
@@ -20,7 +22,7 @@ def _fmt(value) -> str:
     return value if isinstance(value, str) else str(value)  # a Msg stays one
 
 
-def _stat_line(label: str, s: dict) -> str:
+def _stat_line(label: str, s: dict[str, Any]) -> str:
     wide = len(s["counts"]) > WIDEST_TABLE
     counts = "" if wide else " ".join(f"{c:>5}" for c in s["counts"]) + " "
     mean = f"{s['mean']:.2f}" if s["mean"] is not None else "  -"
@@ -35,9 +37,12 @@ def _title(report: AuditReport) -> str:
     return tn(
         "Audit of game {name} ({game}, uid {uid}): {n} rows, head hash {head}",
         "Audit of game {name} ({game}, uid {uid}): {n} rows, head hash {head}",
-        report.rows, name=repr(g.get("name")), game=g.get("game") or "?",
-        uid=g.get("game_uid"), head=shown,
-    )  # fmt: skip
+        report.rows,
+        name=repr(g.get("name")),
+        game=g.get("game") or "?",
+        uid=g.get("game_uid"),
+        head=shown,
+    )
 
 
 def _verdict(report: AuditReport) -> list[str]:
@@ -45,15 +50,20 @@ def _verdict(report: AuditReport) -> list[str]:
         seeds = len(report.epochs_revealed)
         ok = t(
             "OK: the chain holds, {seeds}, {rolls} recomputed exactly.",
-            seeds=tn("{n} revealed seed matches its commitment",
-                     "{n} revealed seeds match their commitments", seeds),
+            seeds=tn(
+                "{n} revealed seed matches its commitment",
+                "{n} revealed seeds match their commitments",
+                seeds,
+            ),
             rolls=plural(report.rolls_checked, "roll"),
-        )  # fmt: skip
+        )
         return [ok]
     f = report.first_failure
+    if f is None:
+        raise ValueError("a failed audit report names its first failure")
     where = t("in the header") if f["index"] is None else t("at row {row}", row=f["index"])
     problem = _without_prefix(f["problem"], (f"row {f['index']}: ", "header: "))
-    out = [
+    out: list[str] = [
         t("FAILED {where}: {problem}", where=where, problem=problem),
         t("  expected: {value}", value=_fmt(f["expected"])),
         t("  found:    {value}", value=_fmt(f["found"])),
@@ -81,20 +91,25 @@ def _epochs(report: AuditReport) -> list[str]:
     if report.epochs_open:
         line = t(
             "{line}; not revealed yet {epochs} ({rolls} pending until the seed is revealed)",
-            line=line, epochs=", ".join(map(str, report.epochs_open)),
+            line=line,
+            epochs=", ".join(map(str, report.epochs_open)),
             rolls=plural(report.rolls_pending, "roll"),
-        )  # fmt: skip
-    out = [line]
+        )
+    out: list[str] = [line]
     if report.hidden_revealed:
         out.append(
-            t("Hidden information: hidden seed revealed, {values} checked.",
-              values=plural(report.hidden_checked, "hidden value"))
-        )  # fmt: skip
+            t(
+                "Hidden information: hidden seed revealed, {values} checked.",
+                values=plural(report.hidden_checked, "hidden value"),
+            )
+        )
     elif report.hidden_pending:
         out.append(
-            t("Hidden information: {values} sealed until the game ends.",
-              values=plural(report.hidden_pending, "hidden value"))
-        )  # fmt: skip
+            t(
+                "Hidden information: {values} sealed until the game ends.",
+                values=plural(report.hidden_pending, "hidden value"),
+            )
+        )
     return out
 
 
@@ -105,12 +120,17 @@ def _fixed(report: AuditReport) -> list[str]:
         "Fixed by a moderator ({n}; not random, never recomputed, not in the statistics):",
         n=report.rolls_fixed,
     )
-    out = [title]
+    out: list[str] = [title]
     for fx in report.fixed:
         out.append(
-            t("  row {row}  {actor} {purpose} = {value}  (fixed)", row=f"{fx['index']:>4}",
-              actor=f"{fx['actor']:<8}", purpose=fx["purpose"], value=fx["value"])
-        )  # fmt: skip
+            t(
+                "  row {row}  {actor} {purpose} = {value}  (fixed)",
+                row=f"{fx['index']:>4}",
+                actor=f"{fx['actor']:<8}",
+                purpose=fx["purpose"],
+                value=fx["value"],
+            )
+        )
     return out
 
 
@@ -127,7 +147,7 @@ def _table_head(label: str, faces: int) -> str:
     )
 
 
-def _stat_title(groups: list[dict]) -> str:
+def _stat_title(groups: list[dict[str, Any]]) -> str:
     if len(groups) == 1:
         f = groups[0]["faces"]
         against = t("a fair d{faces}, df {df}", faces=f, df=f - 1)
@@ -136,7 +156,7 @@ def _stat_title(groups: list[dict]) -> str:
     return t("Dice statistics (random rolls only; chi-square against {against}):", against=against)
 
 
-def _group_table(group: dict) -> list[str]:
+def _group_table(group: dict[str, Any]) -> list[str]:
     """One die size's table: its head naming the die, all rolls, by side, by purpose kind."""
     faces = group["faces"]
     out = [_table_head(f"d{faces}", faces), _stat_line(t("all"), group["all"])]
@@ -159,9 +179,13 @@ def _statistics(report: AuditReport) -> list[str]:
     out = [_stat_title(groups)]
     if upto is not None:
         out.append(
-            t("  Only rows 0-{last} are counted, before the failure: nothing from row {upto}"
-              " on is trusted.", last=upto - 1, upto=upto)
-        )  # fmt: skip
+            t(
+                "  Only rows 0-{last} are counted, before the failure: nothing from row {upto}"
+                " on is trusted.",
+                last=upto - 1,
+                upto=upto,
+            )
+        )
     for group in groups:
         out += _group_table(group)
     return out

@@ -3,19 +3,21 @@ hidden values with their off-chain secrets, and the hidden draws recomputed at t
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import t
+from typing import Any
+
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import SECRET_FIELD
-from storage.audit.state import _is_hex64, _is_int, die_label
+from storage.audit.state import _Epoch, _is_hex64, _is_int, die_label
 from storage.audit.stats import purpose_kind
 from storage.chain import at_row
 from storage.dice import MAX_FACES, check_hidden, roll_value, salt_digest
+from texts.i18n import t
 
 
 class RollChecks(EpochChecks):
     """Each roll in its epoch's sequence; hidden draws and values sealed until the game ends."""
 
-    def on_rolls(self, pos, row, rolls):
+    def on_rolls(self, pos: int, row: dict[str, Any], rolls: object) -> None:
         if not isinstance(rolls, list):
             self.fail(pos, at_row(pos, t("rolls is not a list")), t("a list"), rolls)
             return
@@ -23,7 +25,7 @@ class RollChecks(EpochChecks):
         for i, rec in enumerate(rolls):
             self.on_roll(pos, t("row {pos}, roll {value}", pos=pos, value=i + 1), rec, side)
 
-    def on_roll(self, pos, where, rec, side):
+    def on_roll(self, pos: int, where: str, rec: Any, side: str) -> None:
         if not isinstance(rec, dict) or not isinstance(rec.get("purpose"), str):
             self.fail(
                 pos, t("{where}: not a roll record", where=where), t("{{purpose, value, ...}}"), rec
@@ -50,7 +52,7 @@ class RollChecks(EpochChecks):
         if ep is None:
             return
         n = rec.get("n")
-        if not self._draw_in_sequence(pos, where, ep, n):
+        if not self._draw_in_sequence(pos, where, ep, n) or not _is_int(n):
             return
         if hidden:
             self.on_hidden_roll(pos, where, rec, ep, n)
@@ -68,7 +70,7 @@ class RollChecks(EpochChecks):
         self.public.append((side, purpose_kind(purpose), value, faces))
         self.public_rows.append(pos)
 
-    def on_fixed_roll(self, pos, where, rec, side, faces):
+    def on_fixed_roll(self, pos: int, where: str, rec: Any, side: str, faces: int) -> None:
         value = rec.get("value")
         if not _is_int(value) or not 1 <= value <= faces:
             self.fail(
@@ -79,7 +81,7 @@ class RollChecks(EpochChecks):
             )
         self.fixed.append({"index": pos, "actor": side, "purpose": rec["purpose"], "value": value})
 
-    def _draw_in_sequence(self, pos, where, ep, n) -> bool:
+    def _draw_in_sequence(self, pos: int, where: str, ep: _Epoch, n: object) -> bool:
         """Whether draw `n` follows the epoch's last one (public and hidden share the counter)."""
         if not _is_int(n) or n != ep.last_n + 1:
             self.fail(
@@ -100,7 +102,7 @@ class RollChecks(EpochChecks):
             ep.first_draw_row = pos
         return True
 
-    def on_hidden_roll(self, pos, where, rec, ep, n):
+    def on_hidden_roll(self, pos: int, where: str, rec: Any, ep: _Epoch, n: int) -> None:
         if self.hidden_commitment is None:
             self.fail(
                 pos,
@@ -131,7 +133,7 @@ class RollChecks(EpochChecks):
             return
         self.hidden_rolls.append((pos, rec, ep.number, n))
 
-    def on_hidden_values(self, pos, commitments):
+    def on_hidden_values(self, pos: int, commitments: object) -> None:
         if not isinstance(commitments, list) or not all(_is_hex64(c) for c in commitments):
             self.fail(
                 pos,
@@ -143,14 +145,15 @@ class RollChecks(EpochChecks):
         for c in commitments:
             self.hidden_values.append((pos, c))
 
-    def on_secret(self, pos, row):
+    def on_secret(self, pos: int, row: dict[str, Any]) -> None:
         entries = row[SECRET_FIELD]
         payload = row["payload"] if isinstance(row["payload"], dict) else {}
-        committed = set()
+        committed: set[str] = set()  # the commitments of this row's hidden values and draws
         if isinstance(payload.get("hidden"), list):
             committed.update(c for c in payload["hidden"] if isinstance(c, str))
         if isinstance(payload.get("rolls"), list):
-            committed.update(r.get("commitment") for r in payload["rolls"] if isinstance(r, dict))
+            rolls = [r for r in payload["rolls"] if isinstance(r, dict)]
+            committed.update(r["commitment"] for r in rolls if isinstance(r.get("commitment"), str))
         found = self.secrets.setdefault(pos, {})
         if not isinstance(entries, list):
             self.fail(
@@ -159,7 +162,7 @@ class RollChecks(EpochChecks):
             return
         for entry in entries:
             c = entry.get("commitment") if isinstance(entry, dict) else None
-            if c not in committed:
+            if not isinstance(c, str) or c not in committed:
                 self.fail(
                     pos,
                     at_row(pos, t("a disclosed hidden value names no commitment of this row")),
@@ -177,7 +180,7 @@ class RollChecks(EpochChecks):
                 continue
             found[c] = entry.get("value")
 
-    def finish_hidden(self):
+    def finish_hidden(self) -> None:
         """At the end of the walk: every hidden draw and value checked if the hidden seed was
         revealed, else counted as pending."""
         if self.hidden_seed is None:
@@ -185,7 +188,7 @@ class RollChecks(EpochChecks):
             return
         self.hidden_pending = 0
         for pos, rec, k, n in self.hidden_rolls:
-            self._check_hidden_roll(pos, rec, k, n)
+            self._check_hidden_roll(pos, rec, k, n, self.hidden_seed)
         for pos, c in self.hidden_values:
             if c in self.secrets.get(pos, {}):
                 self.hidden_checked += 1
@@ -203,7 +206,7 @@ class RollChecks(EpochChecks):
                     None,
                 )
 
-    def _check_hidden_roll(self, pos, rec, k, n):
+    def _check_hidden_roll(self, pos: int, rec: Any, k: int, n: int, seed: str) -> None:
         ep = self.epochs[k]
         purpose = rec["purpose"]
         if rec.get("value") is not None:
@@ -228,7 +231,7 @@ class RollChecks(EpochChecks):
             return
         faces = rec.get("faces", 6)
         dig = salt_digest(ep.salts)
-        expected = roll_value(self.hidden_seed, self.uid, k, n, purpose, dig, faces)
+        expected = roll_value(seed, self.uid, k, n, purpose, dig, faces)
         self.hidden_checked += 1
         if expected != value:
             self.fail(

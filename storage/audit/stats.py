@@ -4,11 +4,13 @@ with faces - 1 degrees of freedom (closed forms, no SciPy), p and mean."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 MIN_ROLLS_FOR_P = 30  # a d6: below this (expected < 5 per face) the p-value means little
 
 
-def _series(log_first: float, ratios) -> float:
+def _series(log_first: float, ratios: Iterable[float]) -> float:
     """t_0 + t_1 + ... with t_0 = e^log_first and t_k = t_(k-1) * ratios[k-1], each term taken
     in log space (no overflow for a die of many faces)."""
     log_t = log_first
@@ -67,7 +69,7 @@ def chi_square_p(counts: list[int]) -> tuple[float, float]:
     return chi2, chi2_sf(chi2, len(counts) - 1)
 
 
-def face_stats(values, faces: int = 6) -> dict:
+def face_stats(values: Iterable[int], faces: int = 6) -> dict[str, Any]:
     """{"faces", "counts": [c1..c_faces], "n", "mean", "chi2", "p"} of die results 1..faces."""
     counts = [0] * faces
     for v in values:
@@ -78,7 +80,7 @@ def face_stats(values, faces: int = 6) -> dict:
     return {"faces": faces, "counts": counts, "n": n, "mean": mean, "chi2": chi2, "p": p}
 
 
-def group_stats(rolls, faces: int) -> dict:
+def group_stats(rolls: Iterable[tuple[str, str, int]], faces: int) -> dict[str, Any]:
     """{"faces", "all", "by_side", "by_kind"} (each face_stats) of (side, kind, value) rolls of
     one die size."""
     by_side: dict[str, list[int]] = {}
@@ -96,7 +98,7 @@ def group_stats(rolls, faces: int) -> dict:
     }
 
 
-def dice_stats(rolls) -> dict:
+def dice_stats(rolls: Sequence[tuple[str, str, int, int]]) -> dict[str, Any]:
     """The statistics of (side, kind, value, faces) rolls: {"by_die": {"d6": group, "d10": ...}}
     in order of size, each a group_stats; "all", "by_side" and "by_kind" are the d6 group's (an
     empty one when no d6 was rolled), as they were when every die was a d6."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import create_engine
+from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 import storage.chat_models  # the chat tables (migration 0002) on SQLModel.metadata too
@@ -19,12 +20,14 @@ target_metadata = SQLModel.metadata
 
 
 def _url() -> str:
-    return context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
-        "sqlalchemy.url"
-    )
+    url = context.get_x_argument(as_dictionary=True).get("url")
+    url = url or config.get_main_option("sqlalchemy.url")
+    if not url:
+        raise SystemExit("no database: give -x url=... (or sqlalchemy.url in alembic.ini)")
+    return url
 
 
-def _configure(connection) -> None:
+def _configure(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel
 from alembic import op
+from sqlmodel.sql.sqltypes import AutoString
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -26,23 +26,23 @@ def upgrade() -> None:
     op.create_table(
         "game",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("name", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("uid", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("game", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("name", AutoString(), nullable=False),
+        sa.Column("uid", AutoString(), nullable=False),
+        sa.Column("game", AutoString(), nullable=False),
         sa.Column("scenario_text", sa.Text(), nullable=False),
         sa.Column("sandbox", sa.Boolean(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("snapshot", sa.Text(), nullable=False),
         sa.Column("head_index", sa.Integer(), nullable=False),
-        sa.Column("head_hash", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("head_hash", AutoString(), nullable=False),
         sa.Column("epoch", sa.Integer(), nullable=False),
         sa.Column("epoch_turn", sa.Integer(), nullable=True),
-        sa.Column("epoch_commitment", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("epoch_commitment", AutoString(), nullable=True),
         sa.Column("epoch_next_n", sa.Integer(), nullable=False),
-        sa.Column("salt_digest", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("salt_digest", AutoString(), nullable=True),
         sa.Column("paused", sa.Boolean(), nullable=False),
-        sa.Column("paused_why", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("paused_why", AutoString(), nullable=True),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("uid"),
     )
@@ -53,9 +53,9 @@ def upgrade() -> None:
         "dicesecret",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("kind", AutoString(), nullable=False),
         sa.Column("epoch", sa.Integer(), nullable=False),
-        sa.Column("seed", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("seed", AutoString(), nullable=False),
         sa.Column("revealed", sa.Boolean(), nullable=False),
         sa.ForeignKeyConstraint(
             ["game_id"],
@@ -72,15 +72,15 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("index", sa.Integer(), nullable=False),
-        sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("actor", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("user", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("kind", AutoString(), nullable=False),
+        sa.Column("actor", AutoString(), nullable=False),
+        sa.Column("user", AutoString(), nullable=True),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("payload", sa.Text(), nullable=False),
-        sa.Column("key", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("created_at", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("prev_hash", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("hash", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("key", AutoString(), nullable=True),
+        sa.Column("created_at", AutoString(), nullable=False),
+        sa.Column("prev_hash", AutoString(), nullable=False),
+        sa.Column("hash", AutoString(), nullable=False),
         sa.Column("epoch", sa.Integer(), nullable=True),
         sa.Column("secret", sa.Text(), nullable=True),
         sa.ForeignKeyConstraint(
@@ -101,7 +101,7 @@ def upgrade() -> None:
         "moderator",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("user", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("user", AutoString(), nullable=False),
         sa.ForeignKeyConstraint(
             ["game_id"],
             ["game.id"],
@@ -116,8 +116,8 @@ def upgrade() -> None:
         "seat",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("side", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("user", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("side", AutoString(), nullable=False),
+        sa.Column("user", AutoString(), nullable=True),
         sa.ForeignKeyConstraint(
             ["game_id"],
             ["game.id"],

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel
 from alembic import op
+from sqlmodel.sql.sqltypes import AutoString, UTCDateTime
 
 revision: str = "0006"
 down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_S = sqlmodel.sql.sqltypes.AutoString
-_T = sqlmodel.sql.sqltypes.UTCDateTime
+_S = AutoString
+_T = UTCDateTime
 
 
 def upgrade() -> None:
