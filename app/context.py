@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from app import freezes
 from storage import Store
 from storage import dice as committed
 
@@ -50,9 +51,7 @@ class Core:
     images: bool = True
 
     def __post_init__(self) -> None:
-        from app import integrity  # it needs Core: imported when a Core is made
-
-        integrity.listen(self)
+        freezes.listen(self.store, self.now)  # a frozen game's moderators are told
 
 
 __all__ = ["Actor", "Core"]
