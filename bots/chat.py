@@ -36,7 +36,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import EN, Language, cat, lines, say, t
 from adjudicator.core.text import plural
 from adjudicator.grammar.lifecycle import CHAT_WORDS, canonical_words
-from app import intext, languages, names, rewinds
+from app import confirm_rewind, intext, languages, names
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots import chat_audit, chat_language, chat_private, chat_users, dm_wait
@@ -237,9 +237,9 @@ class ChatService:
         return self.answer(ctx, public=public, private=private, refusals=refusals, known=said_in)
 
     def _rewind(self, ctx: Ctx, game: str, cancel: bool) -> list[Outgoing]:
-        """`confirm rewind` / `cancel rewind`: the pending rewind proposal (app.rewinds)."""
+        """`confirm rewind` / `cancel rewind`: the pending rewind proposal (app.confirm_rewind)."""
         where = (ctx.platform, ctx.chat_id)
-        text = rewinds.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
+        text = confirm_rewind.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
         if cancel:  # (an applied rewind is posted to every chat of the game)
             commands._mirror(self, ctx, game, self.pretty(text), "cancel-rewind")
         outbox_rows.notify()
