@@ -28,7 +28,7 @@ from adjudicator.core.events import (
 )
 from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import GameSystem, Situation
-from app import clock, fold, frames, names, outbox, rewinds
+from app import clock, fold, frames, names, post_queue, rewinds
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
@@ -108,7 +108,7 @@ def post(
         for platform, chat_id in chats
     ]  # fmt: skip
     hold = {reply_chat: REPLY_FIRST} if reply_chat else None
-    ids = outbox.write_in(
+    ids = post_queue.write_in(
         tx.conn, game, outs, key=None if key is None else f"{key}:post", now=now,
         image_index=tx.head_index, hold=hold,
     )  # fmt: skip
@@ -165,7 +165,7 @@ def _side_maps(
                 {**render, "view": side},
                 f"{game}-{tx.head_index}-{side}.png",
             )
-            ids += outbox.write_in(
+            ids += post_queue.write_in(
                 tx.conn, game, [out], key=None if key is None else f"{key}:map:{side}", now=now,
                 fallback_chat_id=out.chat_id,
             )  # fmt: skip
@@ -201,7 +201,7 @@ def _private_posts(tx: GameTx, run: Any) -> None:
                 outs += _dm(tx, run.game, user, event_text(event) if "text" in event else "")
     for n, out in enumerate(outs):
         key = None if run.key is None else f"{run.key}:dm:{n}"
-        outbox.write_in(
+        post_queue.write_in(
             tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=out.chat_id
         )
 
@@ -218,7 +218,7 @@ def _speakers_lines(tx: GameTx, run: Any, done: list[Reply]) -> None:
     text = t("**{game}** (only you see this): {text}", game=run.game, text=lines(hidden))
     out = Outgoing(platform, chat_id, text, user_id=actor.user.partition(":")[2], private=True)
     key = None if run.key is None else f"{run.key}:mine"
-    outbox.write_in(tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=chat_id)
+    post_queue.write_in(tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=chat_id)
 
 
 def _audience_users(
@@ -265,7 +265,7 @@ def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:
         said.append(names.pretty(tx.conn, reply.reply))
     outs = [Outgoing(p, c, lines(said)) for p, c in others]
     key = None if run.key is None else f"{run.key}:mirror"
-    outbox.write_in(tx.conn, run.game, outs, key=key, now=run.now)
+    post_queue.write_in(tx.conn, run.game, outs, key=key, now=run.now)
 
 
 __all__ = ["REPLY_FIRST", "after_change", "post"]

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 
 from adjudicator.core.i18n import t
 from app import clock, notify, outage, reminders
-from app import outbox as posts
+from app import post_queue as posts
 from app.clock import GameClock, When
 from app.context import Actor, Core
 from app.durations import now_of

@@ -15,7 +15,7 @@ from adjudicator.core import registry
 from adjudicator.core.i18n import cat, lines, say, t
 from adjudicator.core.system import SystemType, side_words
 from adjudicator.grammar import quoted
-from app import clock, games, identities, languages, lifecycle, outbox
+from app import clock, games, identities, languages, lifecycle, post_queue
 from app.messages import Incoming, Outgoing
 from app.summary import who
 from bots import dm_wait
@@ -225,7 +225,7 @@ def _is_redelivery(chat: ChatService, ctx: Ctx, game: str) -> bool:
     if ctx.key is None:
         return False
     chats = chat_store.bindings(chat.store, game)
-    keys = outbox.dedupe_keys(f"{ctx.key}:post", [Outgoing(p, c) for p, c in chats])
+    keys = post_queue.dedupe_keys(f"{ctx.key}:post", [Outgoing(p, c) for p, c in chats])
     return bool(outbox_rows.known_keys(chat.store, [k for k in keys if k]))
 
 
@@ -362,7 +362,7 @@ def _mirror(chat: ChatService, ctx: Ctx, game: str, text: str, what: str) -> Non
     if others:
         key = None if ctx.key is None else f"{ctx.key}:{what}"
         outs = [Outgoing(p, c, text) for p, c in others]
-        outbox.write(chat.store, game, outs, key=key, now=ctx.now)
+        post_queue.write(chat.store, game, outs, key=key, now=ctx.now)
 
 
 def _started(chat: ChatService, game: str) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
-from app.outbox import Row
+from app.post_queue import Row
 from bots import retry
 from bots.platforms.common import NoPermission
 from storage import Store

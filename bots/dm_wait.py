@@ -30,9 +30,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from adjudicator.core.i18n import cat, t
-from app import outbox as posts
+from app import post_queue as posts
 from app.messages import Outgoing
-from app.outbox import Row
+from app.post_queue import Row
 from bots import retry
 from bots.platforms.common import DmClosed
 from storage import Store, chat_store

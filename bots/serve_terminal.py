@@ -25,7 +25,7 @@ from app import languages
 from app.images import renderer
 from app.messages import Incoming, Outgoing
 from bots.clock import Clock
-from bots.outbox import OutboxSender
+from bots.delivery import OutboxSender
 from storage import chat_store
 
 log = logging.getLogger("pbem.serve")  # the logger of `pbem serve`, as before the split

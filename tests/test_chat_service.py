@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 
-from app import images, outbox
+from app import images, post_queue
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots.chat import ChatService
@@ -90,11 +90,11 @@ def started(c: Chat, soviet=1, german=2, sandbox=True) -> str:
     return game_of(c.service, c)
 
 
-def posts(store, chat_id: str | None = None) -> list[outbox.Row]:
-    return [r for r in outbox.rows(store) if chat_id is None or r.outgoing.chat_id == chat_id]
+def posts(store, chat_id: str | None = None) -> list[post_queue.Row]:
+    return [r for r in post_queue.rows(store) if chat_id is None or r.outgoing.chat_id == chat_id]
 
 
-def map_of(store, row: outbox.Row) -> bytes:
+def map_of(store, row: post_queue.Row) -> bytes:
     """The map a post carries: drawn by the outbox sender from the row's render spec."""
     assert row.outgoing.image is None and row.outgoing.render is not None
     return images.render_spec(store, row.game, row.outgoing.render)

@@ -26,7 +26,7 @@ import pytest
 from adjudicator.core import registry
 from adjudicator.core.dice import HashDice
 from adjudicator.core.system import GameSystem
-from app import games, outbox
+from app import games, post_queue
 from app.messages import Outgoing
 from app.service import GameService
 from bots.chat import ChatService
@@ -172,7 +172,7 @@ class Table:
         self.remember(state)
         for out in outs:
             self.file(step, out, str(user))
-        for row in outbox.rows(self.service.store)[self.seen :]:
+        for row in post_queue.rows(self.service.store)[self.seen :]:
             self.file(step, row.outgoing, None)
             self.seen += 1
         if self.run.over_at is None and state is not None and self.system.situation(state).over:
