@@ -38,11 +38,14 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Core:
     """The application core's services. seeds, uids: where epoch seeds and game uids come from
     (keep the defaults, `secrets` and uuid4, for real games; the demo and benchmarks pass
-    reproducible ones). now: the clock (aware UTC). images: whether posts carry a map."""
+    reproducible ones). now: the clock (aware UTC). images: whether posts carry a map.
+
+    Frozen: every service is given when the Core is made, and no front end changes it; a front
+    end that needs another clock or image setting makes its own (`dataclasses.replace`)."""
 
     store: Store
     seeds: Callable[[], str] = committed.new_seed

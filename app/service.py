@@ -1,6 +1,16 @@
-"""GameService: the application core seen from a front end (the command line, the terminal, the
-demo, the chat service, tests). It holds no logic of its own: each method is a line or two into
-the focused modules (submit, lifecycle, queries, audit, fold, frames)."""
+"""GameService: the application core bound to one store, for the front ends that name a game by
+its name (the command line, the terminal, the demo, the chat service, tests).
+
+It holds no rule and no path of its own. What it adds to the modules it calls, and nothing else:
+
+- one `Core`, made once from its arguments (the store; where seeds and game uids come from; the
+  clock; whether posts carry a map) and passed to every call. It never changes: a front end that
+  needs another clock or image setting binds a service to a Core of its own (`GameService.on`);
+- a game named by its name: each method finds the game's system and state (app.games) and is a
+  line or two into one focused module (lifecycle, queries, audit, fold, frames, stored_replay);
+- `say`: `app.submit.submit` (the one path of a change) with the `Actor` built from keyword
+  arguments, answering only the replies.
+"""
 
 from __future__ import annotations
 
@@ -32,13 +42,18 @@ class GameService:
         images: bool = True,
     ):
         """seeds, uids: where epoch seeds and game uids come from. Keep the defaults (secrets,
-        uuid4) for real games; the demo and benchmarks pass reproducible ones."""
-        self.core = Core(store, seeds, images=images)
-        if uids is not None:
-            self.core.uids = uids
-        if now is not None:
-            self.core.now = now
+        uuid4) for real games; the demo and benchmarks pass reproducible ones. now: the clock
+        (aware UTC; default: the wall clock). images: whether posts carry a map."""
+        given: dict[str, Any] = {"uids": uids, "now": now}  # None: Core's default
+        self.core = Core(store, seeds, images=images, **{k: v for k, v in given.items() if v})
         self.store = store
+
+    @classmethod
+    def on(cls, core: Core) -> GameService:
+        """A service bound to `core` (its store, seeds, uids, clock and image setting)."""
+        service = cls.__new__(cls)
+        service.core, service.store = core, core.store
+        return service
 
     @property
     def seeds(self) -> Callable[[], str]:
