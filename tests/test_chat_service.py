@@ -15,6 +15,7 @@ import pytest
 from app import images, post_queue
 from app.messages import Incoming, Outgoing
 from app.service import GameService
+from bots import chat as chat_module
 from bots.chat import ChatService
 from bots.chat_commands import no_game_help
 from bots.clock import FakeClock
@@ -195,14 +196,14 @@ def test_moderator_commands_need_the_moderator_and_mentions_name_users(chat, sto
 def test_every_command_of_the_order_language_reaches_the_service(chat, tg, monkeypatch):
     game = started(tg, soviet=1, german=1)  # one user on both sides, and the moderator
     seen: list[tuple[str, dict | None]] = []
-    say = chat.service.say
+    real = chat_module.submit  # the one path every order and question of a chat takes
 
-    def spy(name, actor=None, text="", **kw):
-        replies = say(name, actor, text, **kw)
-        seen.extend((r.line, r.error) for r in replies)
-        return replies
+    def spy(core, name, actor, text, key=None, **kw):
+        done = real(core, name, actor, text, key, **kw)
+        seen.extend((r.line, r.error) for r in done.replies)
+        return done
 
-    monkeypatch.setattr(chat.service, "say", spy)
+    monkeypatch.setattr(chat_module, "submit", spy)
     commands = chat.service.system(game).grammar.commands
     examples = {
         name: re.search(r"Example: (.+)$", help_text).group(1)
