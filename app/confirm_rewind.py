@@ -18,9 +18,14 @@ from storage import Conflict, GameTx
 
 
 def confirm(
-    core: Core, game: str, user: str, key: str | None, now: datetime, cancel: bool = False,
+    core: Core,
+    game: str,
+    user: str,
+    key: str | None,
+    now: datetime,
+    cancel: bool = False,
     where: tuple[str, str] | None = None,
-) -> str:  # fmt: skip
+) -> str:
     """`confirm rewind` (apply the pending proposal) or `cancel rewind`: the reply text."""
     system = games.system_of(core.store, game)
 
@@ -57,8 +62,17 @@ def confirm(
             clock.rearm_in(tx, here, now)
         note = rewinds.announcement(p.get("to"), found.user, user, p.get("discarded") or [])
         note = names.pretty(tx.conn, note)  # users by the names the chats know
-        after.post(tx, system, game, here, key=key, now=now, note=note, reply_chat=where,
-                   images=core.images)  # fmt: skip
+        after.post(
+            tx,
+            system,
+            game,
+            here,
+            key=key,
+            now=now,
+            note=note,
+            reply_chat=where,
+            images=core.images,
+        )
         return note
 
     try:
@@ -83,8 +97,12 @@ class _Change:
         self, system: GameSystem, user: str | None, key: str | None, seeds: Callable[[], str]
     ):
         self.system, self.actor, self.user, self.key, self.seeds = (
-            system, "moderator", user, key, seeds,
-        )  # fmt: skip
+            system,
+            "moderator",
+            user,
+            key,
+            seeds,
+        )
 
 
 __all__ = ["confirm", "done_text"]

@@ -165,10 +165,14 @@ def _from_export(
             epoch = open_epoch or None
         secret = row.get("secret")
         e = LogEntry(
-            game_id=g.id, **{f: row[f] for f in chain.CHAINED_FIELDS if f != "payload"},
-            payload=dump(p), prev_hash=row["prev_hash"], hash=row["hash"], epoch=epoch,
+            game_id=g.id,
+            **{f: row[f] for f in chain.CHAINED_FIELDS if f != "payload"},
+            payload=dump(p),
+            prev_hash=row["prev_hash"],
+            hash=row["hash"],
+            epoch=epoch,
             secret=dump(secret) if secret is not None else secrets.get(row["hash"]),
-        )  # fmt: skip
+        )
         s.add(e)
         kept.append(e)
         if row["kind"] == "reveal":

@@ -48,8 +48,16 @@ def discarded_rolls(rows: list[dict[str, Any]], to: int) -> list[dict[str, Any]]
             if r.get("fixed"):
                 continue  # a moderator's fixed result (sandbox `dice`): no die was rolled
             value = None if r.get("hidden") else r.get("value")
-            out.append({"row": row["index"], "actor": row["actor"], "purpose": r.get("purpose"),
-                        "value": value, "epoch": r.get("epoch"), "n": r.get("n")})  # fmt: skip
+            out.append(
+                {
+                    "row": row["index"],
+                    "actor": row["actor"],
+                    "purpose": r.get("purpose"),
+                    "value": value,
+                    "epoch": r.get("epoch"),
+                    "n": r.get("n"),
+                }
+            )
     return out
 
 
@@ -90,10 +98,13 @@ def propose(
 ) -> None:
     """Write the proposal row (nothing else changes)."""
     payload = {
-        "action": PROPOSED, "to": item.index, "why": item.reason, "discarded": rolls,
+        "action": PROPOSED,
+        "to": item.index,
+        "why": item.reason,
+        "discarded": rolls,
         "expires": (now + PROPOSAL_TTL).strftime("%Y-%m-%d %H:%M UTC"),
         "expires_at": (now + PROPOSAL_TTL).isoformat(),
-    }  # fmt: skip
+    }
     text = ch.system.grammar.format(item)
     tx.append("moderation", "moderator", text, payload, user=ch.user, key=ch.key)
 

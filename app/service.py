@@ -61,9 +61,13 @@ class GameService:
 
     # -- setup and reading
     def new_game(
-        self, name: str, scenario_path: str | Path | None = None, sandbox: bool = False,
-        creator: str | None = None, system: str = lifecycle.DEFAULT_SYSTEM,
-    ) -> str:  # fmt: skip
+        self,
+        name: str,
+        scenario_path: str | Path | None = None,
+        sandbox: bool = False,
+        creator: str | None = None,
+        system: str = lifecycle.DEFAULT_SYSTEM,
+    ) -> str:
         return lifecycle.new_game(self.core, name, scenario_path, sandbox, creator, system)
 
     def system(self, name: str) -> GameSystem:
@@ -103,10 +107,18 @@ class GameService:
 
     # -- the order path
     def say(
-        self, name: str, actor: str | None = None, text: str = "", *,
-        user: str | None = None, key: str | None = None, where: tuple[str, str] | None = None,
-        user_name: str | None = None, now: datetime | None = None, mine_by_dm: bool = False,
-    ) -> list[Reply]:  # fmt: skip
+        self,
+        name: str,
+        actor: str | None = None,
+        text: str = "",
+        *,
+        user: str | None = None,
+        key: str | None = None,
+        where: tuple[str, str] | None = None,
+        user_name: str | None = None,
+        now: datetime | None = None,
+        mine_by_dm: bool = False,
+    ) -> list[Reply]:
         """Apply a message line by line; stop at the first refusal (see app.submit). where:
         the (platform, chat) a chat message came from; user_name: its sender's display name;
         mine_by_dm: the speaker's private lines go to him by a private message (Actor)."""

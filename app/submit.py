@@ -221,19 +221,26 @@ class _Run:
             joins = any_of([t("`join {side}`", side=s.id) for s in self.system.sides])
             raise Rejection(
                 "not-started",
-                t("the game {game} has not started yet: take a side with {joins}, "
-                  "then say `start`.", game=self.game, joins=joins),
-            )  # fmt: skip
+                t(
+                    "the game {game} has not started yet: take a side with {joins}, "
+                    "then say `start`.",
+                    game=self.game,
+                    joins=joins,
+                ),
+            )
 
     def _check_paused(self, tx: GameTx, actor: str) -> None:
         players = {s.id for s in self.system.sides} | {SYSTEM_ACTOR}
         if tx.paused and actor in players:
             raise Rejection(
                 "paused",
-                t("the game is paused by a moderator ({why}); orders wait until a "
-                  "moderator says `resume`. Questions still work.", why=tx.g.paused_why),
+                t(
+                    "the game is paused by a moderator ({why}); orders wait until a "
+                    "moderator says `resume`. Questions still work.",
+                    why=tx.g.paused_why,
+                ),
                 None,
-            )  # fmt: skip
+            )
 
 
 __all__ = ["Actor", "Submitted", "is_query", "submit"]

@@ -1,5 +1,4 @@
-"""The delivery of the persisted outbox: posts are written to the database first, then sent by one
-task per process (the sender; the rows are written by app/post_queue.py).
+"""The outbox's sender: posts are written to the database first, then sent by one task per process.
 
     ids = enqueue(store, game, outgoings, key="tg:-100:42")     # in any thread; idempotent by key
     await run_sender(store, {"telegram": tg.send, "discord": dc_send}, stop_event, clock)
@@ -70,7 +69,7 @@ POLL = 1.0  # seconds between looks at the table when nothing wakes the sender
 STOP_GRACE = 5.0  # seconds in-flight sends may take to finish when stopping
 
 Sender = Callable[..., Awaitable[Any]]
-Renderer = Callable[[str, dict], bytes]  # (game name, render spec) -> PNG bytes
+Renderer = Callable[[str, dict[str, Any]], bytes]  # (game name, render spec) -> PNG bytes
 
 
 def _now(clock: Any) -> datetime:
@@ -92,7 +91,7 @@ def enqueue(
     as_document: bool = False,
     image_index: int | None = None,
     hold: Mapping[tuple[str, str], timedelta] | None = None,
-    render: dict | None = None,
+    render: dict[str, Any] | None = None,
 ) -> list[int]:
     """Write the outgoings as pending rows, in order; return the ids of the rows written (rows
     whose dedupe key exists already are skipped). One transaction (`enqueue_in`: the caller's).
@@ -126,7 +125,7 @@ def enqueue_in(
     now: datetime,
     image_index: int | None = None,
     hold: Mapping[tuple[str, str], timedelta] | None = None,
-    render: dict | None = None,
+    render: dict[str, Any] | None = None,
 ) -> list[int]:
     """`enqueue` inside the caller's transaction (e.g. `GameTx.conn`): the rows commit with it.
     Once it has committed, `wake_senders()` (or `storage.outbox.notify()`) sends them at once;
@@ -224,7 +223,7 @@ class OutboxSender:
             due.append(h)
         return due, later
 
-    def _claim(self, row_id: int, now: datetime) -> dict | None:
+    def _claim(self, row_id: int, now: datetime) -> dict[str, Any] | None:
         return sql.claim(self.store, row_id, self.owner, now, self.lease)
 
     def _finish(self, row_id: int, **values: Any) -> bool:
@@ -240,7 +239,7 @@ class OutboxSender:
         sql.release(self.store, ids, self.owner)
 
     # ---- one row
-    async def deliver(self, r: dict) -> None:
+    async def deliver(self, r: dict[str, Any]) -> None:
         """Send one claimed row and record the outcome."""
         row = post_queue.row_of(r)
         if row.outgoing.render is not None and row.outgoing.image is None:

@@ -143,9 +143,11 @@ def _read_lines(stream: IO[str], loop: asyncio.AbstractEventLoop, queue: asyncio
 
 def _greet(terminal: Terminal) -> None:
     terminal.say(
-        t("pbem: a local game chat. Type `help`; `new hells-gate` starts a game; `as NAME: ...` "
-          "speaks as another local player. End with Ctrl-D.")
-    )  # fmt: skip
+        t(
+            "pbem: a local game chat. Type `help`; `new hells-gate` starts a game; `as NAME: ...` "
+            "speaks as another local player. End with Ctrl-D."
+        )
+    )
 
 
 async def _next_line(queue: asyncio.Queue, stop: asyncio.Event) -> str | None:

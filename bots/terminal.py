@@ -35,8 +35,10 @@ def split_actor(line: str, default: str, actors: Iterable[str]) -> tuple[str, st
 def _pass_keyboard(service: GameService, name: str, side: str, read, write) -> bool:
     """In a game with hidden information, the screen shows one side's view at a time: the
     players pass the keyboard between sides (False: input ended)."""
-    write("\n" * 3 + f"--- Pass the keyboard to {side}. {side}: press Enter when the other "
-          "player cannot see the screen. ---")  # fmt: skip
+    write(
+        "\n" * 3 + f"--- Pass the keyboard to {side}. {side}: press Enter when the other "
+        "player cannot see the screen. ---"
+    )
     try:
         read("")
     except EOFError:
