@@ -210,7 +210,7 @@ class _Run:
 
     def __init__(self, config: Config, store, clock: Clock, stop: asyncio.Event):
         self.config, self.store, self.clock, self.stop = config, store, clock, stop
-        service = GameService(store)
+        service = GameService(store, now=clock.now)  # the scheduler's Core: the same clock
         self.chat = ChatService(service, clock=clock)
         self.running: list[tuple[str, Callable[[], Any]]] = []  # (what, async stop) in start order
         self.fronts: dict[str, Supervised] = {}  # the bots that started, by platform

@@ -301,8 +301,12 @@ class World:
     async def start(self) -> None:
         self.store = await asyncio.to_thread(Store, self.db)
         self._started.append(lambda: asyncio.to_thread(self.store.close))
-        self.service = GameService(
-            self.store, seeds=DemoSeeds(f"e2e-{self.label}"), uids=uid_source(self.label)
+        self.service = GameService(  # the scheduler's Core: the chat's clock and image setting
+            self.store,
+            seeds=DemoSeeds(f"e2e-{self.label}"),
+            uids=uid_source(self.label),
+            now=self.clock.now,
+            images=self.images,
         )
         self.chat = ChatService(self.service, clock=self.clock, images=self.images)
         self.recorder = Recorder(self.chat)
