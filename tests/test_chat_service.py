@@ -6,6 +6,7 @@ FakeClock. The posts to every chat of a game are read from the outbox."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from datetime import timedelta
@@ -427,3 +428,16 @@ def test_bindings_codes_and_posts_on_both_databases(db_url, stores, clock):
     phase_posts = [r for r in posts(store) if "soviet-movement**" in r.outgoing.text]
     assert sorted(r.outgoing.chat_id for r in phase_posts) == sorted([TG_GROUP, DC_CHANNEL])
     assert chat_store.bindings(store, game)[1] == ("discord", DC_CHANNEL)
+
+
+def test_a_front_end_leaves_the_shared_core_as_it_was(store, clock):
+    """Issue 25: the chat service works on a Core of its own (its clock, no maps); the service
+    it was given keeps its wall clock and its maps, and no Core can be changed once made."""
+    service = GameService(store)
+    shared = service.core
+    chat = ChatService(service, clock=clock, images=False)
+    assert service.core is shared and shared.images and shared.now() != clock.now()
+    assert chat.core.now() == clock.now() and not chat.core.images
+    assert chat.service.core is chat.core and chat.core.store is store
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        shared.now = clock.now  # type: ignore[misc]
