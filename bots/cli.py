@@ -3,12 +3,14 @@ replay found a difference), 2 usage/setup."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from adjudicator.core import registry
 from adjudicator.core.system import MODERATOR_ACTOR
@@ -34,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(args)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Run the parsed command (bots/cli_main.py parses first, then imports this module)."""
     return cli_base.run(args, COMMANDS[args.command])
 
@@ -42,7 +44,7 @@ def run(args) -> int:
 _store = open_store
 
 
-def cmd_new(args) -> int:
+def cmd_new(args: argparse.Namespace) -> int:
     registry.get(args.game)  # an unknown system is a usage error, before the database is made
     service = GameService(_store(args, create=True))
     print(
@@ -53,7 +55,7 @@ def cmd_new(args) -> int:
     return OK
 
 
-def cmd_games(args) -> int:
+def cmd_games(args: argparse.Namespace) -> int:
     for system in registry.systems():
         print(f"{system.id:<16} {system.title}")
     return OK
@@ -70,7 +72,7 @@ def _check_side(service: GameService, name: str, side: str | None, what: str) ->
     return f"pbem: {what} {side!r}: the game {name!r} has the sides {', '.join(allowed)}"
 
 
-def cmd_say(args) -> int:
+def cmd_say(args: argparse.Namespace) -> int:
     if args.actor is None and args.user is None:
         print("pbem say: give --as SIDE (the local operator) or --user USER", file=sys.stderr)
         return USAGE
@@ -102,7 +104,7 @@ def cmd_say(args) -> int:
     return OK if all(r.ok for r in replies) else REFUSED
 
 
-def cmd_show(args) -> int:
+def cmd_show(args: argparse.Namespace) -> int:
     service = GameService(_store(args, existing=True))
     service.record(args.name)  # an unknown game is a usage error (exit 2)
     bad = _check_side(service, args.name, args.view, "--view")
@@ -116,7 +118,7 @@ def cmd_show(args) -> int:
     return OK
 
 
-def cmd_serve(args) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     from bots.config import Config, ConfigError, config_file
     from bots.serve import run
 
@@ -138,13 +140,13 @@ def cmd_serve(args) -> int:
     return run(config)
 
 
-def cmd_play(args) -> int:
+def cmd_play(args: argparse.Namespace) -> int:
     from bots.terminal import play
 
     return play(GameService(_store(args, create=True)), args.name, sandbox=args.sandbox)
 
 
-def cmd_demo(args) -> int:
+def cmd_demo(args: argparse.Namespace) -> int:
     from bots.demo import DemoError, run_demo
 
     store = _store(args, ":memory:")  # a demo does not belong in the players' database
@@ -169,7 +171,7 @@ def _write_images(service: GameService, name: str, folder: Path) -> None:
     print(f"Wrote {len(all_frames)} map images to {folder}.")
 
 
-def cmd_render(args) -> int:
+def cmd_render(args: argparse.Namespace) -> int:
     service = GameService(_store(args, existing=True))
     service.record(args.name)  # an unknown game is a usage error (exit 2)
     bad = _check_side(service, args.name, args.view, "--view")
@@ -187,7 +189,7 @@ def cmd_render(args) -> int:
     return OK
 
 
-def cmd_log(args) -> int:
+def cmd_log(args: argparse.Namespace) -> int:
     service = GameService(_store(args, existing=True))
     service.record(args.name)
     bad = _check_side(service, args.name, args.view, "--view")
@@ -202,7 +204,7 @@ def cmd_log(args) -> int:
     return OK
 
 
-def cmd_audit(args) -> int:
+def cmd_audit(args: argparse.Namespace) -> int:
     """`pbem audit NAME [--export FILE] [--html PAGE]` or `pbem audit --verify FILE [--html
     PAGE]`. A missing, unreadable, malformed or truncated file: one sentence on stderr, exit 1."""
     if args.verify:
@@ -243,7 +245,7 @@ def cmd_audit(args) -> int:
     return OK if ok else REFUSED
 
 
-def _expect_head(args, rows: list[dict]) -> bool:
+def _expect_head(args: argparse.Namespace, rows: list[dict[str, Any]]) -> bool:
     """`--expect-head`: whether the log still holds a head a player kept (True: not asked)."""
     if not getattr(args, "expect_head", None):
         return True
@@ -256,7 +258,7 @@ def _expect_head(args, rows: list[dict]) -> bool:
     return ok
 
 
-def cmd_repair(args) -> int:
+def cmd_repair(args: argparse.Namespace) -> int:
     """`pbem repair NAME`: rebuild a frozen game from its last good row; logged."""
     store = _store(args, existing=True)  # a game to repair is in a database that exists
     core = Core(store)

@@ -15,7 +15,10 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from storage import Store
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -29,7 +32,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     again.add_argument("--all", action="store_true", help="re-send every row listed")
 
 
-def _line(row: dict) -> str:
+def _line(row: dict[str, Any]) -> str:
     if row["private"]:
         what = f"private to {row['platform']}:{row['user_id']}, {len(row['text'])} characters"
     else:
@@ -41,7 +44,7 @@ def _line(row: dict) -> str:
     return f"{row['id']:>6} {row['status']} {when} tries {row['attempts']} {what}{error}"
 
 
-def _listed(store: Any, failed: bool) -> list[dict]:
+def _listed(store: Store, failed: bool) -> list[dict[str, Any]]:
     from storage import outbox as sql
 
     wanted = ["failed"] if failed else ["pending", "failed"]

@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from bots.cli_base import OK, REFUSED, open_store
 
@@ -56,7 +56,9 @@ def _warm(store: Store, name: str) -> None:
         games.system_of(store, name)
 
 
-def replay_all(store: Store, names: list[str], procs: int | None = None) -> Iterator[tuple]:
+def replay_all(
+    store: Store, names: list[str], procs: int | None = None
+) -> Iterator[tuple[str, int | None, str]]:
     """(name, index or None, message) of each game, in order, replayed by `procs` processes
     (one, this one, for a single game or a database in memory)."""
     global _store
@@ -109,7 +111,7 @@ class ProgressBar:
     """`\r[########........] 12/40 games` on stderr, redrawn in place: only on a terminal (a
     redirected stderr would collect every redraw, carriage returns included)."""
 
-    def __init__(self, total: int, what: str, width: int = 30, stream=None):
+    def __init__(self, total: int, what: str, width: int = 30, stream: IO[str] | None = None):
         self.total, self.what, self.width = total, what, width
         self.stream = stream or sys.stderr
         self.update(0)

@@ -24,7 +24,7 @@ are never shown by `repr` or the logs (`Config.secrets()` lists them for the log
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -243,10 +243,10 @@ class Config:
             return False
         raise ConfigError(f"{name} must be 1 or 0 (true/false), not {value!r}")
 
-    def number(self, name: str, kind=float):
+    def number(self, name: str, kind: Callable[[str], float] = float) -> float:
         value = self.get(name)
         try:
-            return kind(value)
+            return kind(value or "")  # (no value: "" fails as None did)
         except (TypeError, ValueError):
             raise ConfigError(f"{name} must be a number, not {value!r}") from None
 
@@ -320,17 +320,17 @@ def read_toml(path: str | Path) -> dict[str, str]:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
     values: dict[str, str] = {}
 
-    def put(name: str, value, where: str) -> None:
+    def put(name: str, value: object, where: str) -> None:
         name = name.upper()
         if name not in BY_NAME:
             raise ConfigError(f"{path}: unknown setting {where!r} (see `pbem serve --help`)")
         if isinstance(value, bool):
-            value = "1" if value else "0"
+            text = "1" if value else "0"
         elif isinstance(value, int | float | str):
-            value = str(value)
+            text = str(value)
         else:
             raise ConfigError(f"{path}: {where} must be a string, number or boolean")
-        values[name] = value
+        values[name] = text
 
     for key, value in doc.items():
         if isinstance(value, dict):

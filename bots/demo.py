@@ -13,6 +13,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from adjudicator.core.events import audience_of
 from adjudicator.core.system import GameSystem
@@ -32,8 +33,8 @@ END_WEIGHT = 0.15  # chance to end a phase when other orders are also legal
 class DemoResult:
     name: str
     orders: int
-    result: dict | None
-    vp: dict | None
+    result: dict[str, Any] | None
+    vp: dict[str, Any] | None
 
 
 class DemoError(RuntimeError):
@@ -78,28 +79,31 @@ def run_demo(
     name = name or _free_name(store, f"demo-{seed}")
     service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, name))
     service.new_game(name, system=system)
-    system = service.system(name)
+    rules = service.system(name)
     rng = random.Random(seed)
-    phase_key, said, fights, count = None, [], [], 0
-    here = system.situation(service.state(name))
+    phase_key: tuple[int | None, str] | None = None
+    said: list[str] = []
+    fights: list[str] = []
+    count = 0
+    here = rules.situation(service.state(name))
     while not here.over and count < MAX_ORDERS:
         key = (here.turn, here.phase)
         if key != phase_key:
             _flush(write, phase_key, said, fights)
             phase_key, said, fights = key, [], []
         side = here.to_move[0]
-        text = choose(rng, legal_texts(system, service.state(name), side))
+        text = choose(rng, legal_texts(rules, service.state(name), side))
         replies = service.say(name, side, text)
         if not replies[0].ok:  # a legal order refused: an engine bug worth shouting about
             raise DemoError(f"legal order {text!r} by {side} refused: {replies[0].error}")
         said.append(f"{side[0]}:{text}" if side != phase_key[1].split("-")[0] else text)
         fights += combat_lines(replies[0])
         count += 1
-        here = system.situation(service.state(name))
+        here = rules.situation(service.state(name))
     _flush(write, phase_key, said, fights)
     final = service.show(name)
-    write(f"Result after {count} orders: {result_text(final.get('result'), system)}")
-    write(f"VP: {vp_text(final.get('vp'), system)}")
+    write(f"Result after {count} orders: {result_text(final.get('result'), rules)}")
+    write(f"VP: {vp_text(final.get('vp'), rules)}")
     return DemoResult(name, count, final.get("result"), final.get("vp"))
 
 
@@ -119,7 +123,7 @@ def _free_name(store: Store, base: str) -> str:
     return name
 
 
-def result_text(result: dict | None, system: GameSystem) -> str:
+def result_text(result: dict[str, Any] | None, system: GameSystem) -> str:
     if not result:
         return "unfinished"
     winner = result.get("winner")
@@ -130,7 +134,7 @@ def result_text(result: dict | None, system: GameSystem) -> str:
     return f"{head} ({scores})" if scores else head
 
 
-def vp_text(vp: dict | None, system: GameSystem) -> str:
+def vp_text(vp: dict[str, Any] | None, system: GameSystem) -> str:
     if not vp:
         return "-"
     parts = []
@@ -146,7 +150,7 @@ def vp_text(vp: dict | None, system: GameSystem) -> str:
     return "; ".join(parts)
 
 
-def _brief(value) -> str:
+def _brief(value: object) -> str:
     if isinstance(value, list | tuple):
         return ",".join(map(str, value)) or "none"
     return str(value)
@@ -165,7 +169,13 @@ def combat_lines(reply: Reply) -> list[str]:
     ]
 
 
-def _flush(write, key, said: list[str], fights: Sequence[str] = (), width: int = 150) -> None:
+def _flush(
+    write: Callable[[str], None],
+    key: tuple[int | None, str] | None,
+    said: list[str],
+    fights: Sequence[str] = (),
+    width: int = 150,
+) -> None:
     if key is None:
         return
     line = f"T{key[0]} {key[1]:<16} " + ("; ".join(said) or "-")

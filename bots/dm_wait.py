@@ -130,7 +130,7 @@ class DmWait:
 
     def after_failure(
         self, row: Row, exc: BaseException, now: datetime, limits: retry.Limits
-    ) -> dict:
+    ) -> dict[str, object]:
         """The values to record on the row after `exc` (a DM refusal waits; else bots/retry)."""
         out = row.outgoing
         if not (isinstance(exc, DmClosed) and out.private and out.user_id):
@@ -187,7 +187,7 @@ class DmWait:
         send = self.senders.get(platform)
         return self.bot_names.get(platform) or (bot_name(send) if send else None)
 
-    def _notice(self, row: Row, state: dict, how: str, now: datetime) -> None:
+    def _notice(self, row: Row, state: dict[str, Any], how: str, now: datetime) -> None:
         """Tell the chat the message came from, once per user and period (idempotent)."""
         out = row.outgoing
         user = out.user_id or ""

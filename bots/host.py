@@ -4,6 +4,7 @@ database while the service runs; PostgreSQL: pg_dump)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sqlite3
 import sys
@@ -17,7 +18,7 @@ OK, FAILED, USAGE = 0, 1, 2
 BACKUP_PAGES = 1024  # pages copied per step: other connections may write between the steps
 
 
-def cmd_invite(args) -> int:
+def cmd_invite(args: argparse.Namespace) -> int:
     from bots.config import Config, ConfigError, config_file
     from bots.platforms import discord_checks as checks
 
@@ -47,7 +48,7 @@ def cmd_invite(args) -> int:
     return OK
 
 
-def cmd_backup(args) -> int:
+def cmd_backup(args: argparse.Namespace) -> int:
     """A consistent copy of the database: SQLite's online backup API (the service may keep
     running and writing), into a new file; PostgreSQL is dumped with pg_dump."""
     named, where = database(args)

@@ -31,7 +31,7 @@ class Limits:
 
 
 def backoff(attempts: int, base: float, cap: float) -> float:
-    return min(base * 2 ** max(attempts - 1, 0), cap)
+    return min(base * 2.0 ** max(attempts - 1, 0), cap)
 
 
 def permanent(exc: BaseException) -> bool:
@@ -64,11 +64,11 @@ def retry_after(exc: BaseException) -> float | None:
     return None
 
 
-def after_failure(row: Row, exc: BaseException, now: datetime, limits: Limits) -> dict:
+def after_failure(row: Row, exc: BaseException, now: datetime, limits: Limits) -> dict[str, object]:
     """The values to record on the row after `exc` (see the module doc)."""
     parts = max(row.parts_sent, getattr(exc, "parts_sent", 0) or 0)
     error = f"{type(exc).__name__}: {exc}"[:2000]
-    done = {"parts_sent": parts, "last_error": error}
+    done: dict[str, object] = {"parts_sent": parts, "last_error": error}
     if isinstance(exc, Undeliverable) or (not isinstance(exc, DeliveryError) and permanent(exc)):
         log.warning("outbox row %d undeliverable: %s", row.id, error)
         return done | {"status": FAILED}

@@ -35,15 +35,21 @@ import threading
 import zlib
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
+# APScheduler 3 ships neither types nor py.typed (no stubs exist)
+from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
 from app import deadlines
 from app.clock import next_due
 from app.messages import Outgoing
 from bots.clock import Clock, SystemClock
 from storage import Store
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
+    from app.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -112,13 +118,13 @@ class PgAdvisoryLock:
                 "connect_timeout": 10,
             },
         )
-        self.conn = None
+        self.conn: Connection | None = None
         self.held = False
         self.key: int | None = None
         self.backend_pid: int | None = None  # the server process of the lock's session
         self._mutex = threading.Lock()  # the election and a run may check at the same time
 
-    def _connect(self):
+    def _connect(self) -> Connection:
         from sqlalchemy import text
 
         conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
@@ -211,7 +217,7 @@ class Scheduler:
 
     def __init__(
         self,
-        service,
+        service: GameService,
         store: Store | None = None,
         clock: Clock | None = None,
         *,

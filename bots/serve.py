@@ -154,7 +154,7 @@ async def serve(
     stdout: IO[str] | None = None,
     clock: Clock | None = None,
     stop: asyncio.Event | None = None,
-    ready: Callable[[dict], None] | None = None,
+    ready: Callable[[dict[str, Any]], None] | None = None,
     sleep: Callable[[float], Awaitable[Any]] | None = None,
 ) -> int:
     """Run until `stop` is set, SIGINT/SIGTERM, or (terminal) the end of input. Exit code.
@@ -208,7 +208,7 @@ def _remove_signal_handlers(loop: asyncio.AbstractEventLoop) -> None:
 class _Run:
     """One run of the service: what it started, stopped again in the reverse order."""
 
-    def __init__(self, config: Config, store, clock: Clock, stop: asyncio.Event):
+    def __init__(self, config: Config, store: Store, clock: Clock, stop: asyncio.Event):
         self.config, self.store, self.clock, self.stop = config, store, clock, stop
         service = GameService(store, now=clock.now)  # the scheduler's Core: the same clock
         self.chat = ChatService(service, clock=clock)
@@ -216,7 +216,7 @@ class _Run:
         self.fronts: dict[str, Supervised] = {}  # the bots that started, by platform
         self.fatal: str | None = None  # why a dead bot stopped serve (PBEM_ON_BOT_FAILURE=stop)
         self.health_port: int | None = None
-        self.tasks: list[asyncio.Task] = []
+        self.tasks: list[asyncio.Task[None]] = []
         self.sleep: Callable[[float], Awaitable[Any]] | None = None
         self.scheduler = Scheduler(
             service,
@@ -228,7 +228,7 @@ class _Run:
         )
 
     async def main(
-        self, stdin: IO[str], stdout: IO[str], ready: Callable[[dict], None] | None
+        self, stdin: IO[str], stdout: IO[str], ready: Callable[[dict[str, Any]], None] | None
     ) -> None:
         """Start the bots (or the terminal), the outbox sender and the scheduler; run them."""
         config, store = self.config, self.store
@@ -333,7 +333,7 @@ class _Run:
             return
         from bots import health
 
-        def report() -> dict:
+        def report() -> dict[str, Any]:
             return health.snapshot(self.fronts, self.store, self.scheduler)
 
         try:
@@ -370,11 +370,11 @@ class _Run:
         await asyncio.to_thread(self.store.close)
 
 
-def _db_label(store) -> str:
+def _db_label(store: Store) -> str:
     return store.engine.url.render_as_string(hide_password=True)
 
 
-def run(config: Config, **kw) -> int:
+def run(config: Config, **kw: Any) -> int:
     """The blocking entry point of `pbem serve`."""
     setup_logging(config, terminal=not (config.discord_token or config.telegram_token))
     return asyncio.run(serve(config, **kw))

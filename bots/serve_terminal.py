@@ -16,9 +16,10 @@ import logging
 import re
 import threading
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from adjudicator.core.i18n import EN, say, t
 from app import languages
@@ -26,7 +27,10 @@ from app.images import renderer
 from app.messages import Incoming, Outgoing
 from bots.clock import Clock
 from bots.delivery import OutboxSender
-from storage import chat_store
+from storage import Store, chat_store
+
+if TYPE_CHECKING:
+    from bots.chat import ChatService
 
 log = logging.getLogger("pbem.serve")  # the logger of `pbem serve`, as before the split
 
@@ -43,7 +47,15 @@ def local_user_id(name: str) -> str:
 class Terminal:
     """One local chat on standard input/output, through the chat service like any platform."""
 
-    def __init__(self, chat, store, out: IO[str], *, user: str = "you", images: str | None = None):
+    def __init__(
+        self,
+        chat: ChatService,
+        store: Store,
+        out: IO[str],
+        *,
+        user: str = "you",
+        images: str | None = None,
+    ):
         self.chat = chat
         self.store = store
         self.out = out
@@ -128,7 +140,9 @@ class Terminal:
         self.show(outgoing)
 
 
-def _read_lines(stream: IO[str], loop: asyncio.AbstractEventLoop, queue: asyncio.Queue) -> None:
+def _read_lines(
+    stream: IO[str], loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]
+) -> None:
     """Feed standard input to the loop from a daemon thread (a blocked read never holds up the
     process's exit); None marks the end of input."""
     try:
@@ -150,7 +164,7 @@ def _greet(terminal: Terminal) -> None:
     )
 
 
-async def _next_line(queue: asyncio.Queue, stop: asyncio.Event) -> str | None:
+async def _next_line(queue: asyncio.Queue[str | None], stop: asyncio.Event) -> str | None:
     """The next input line; None at the end of input or when `stop` is set first."""
     getter = asyncio.ensure_future(queue.get())
     stopper = asyncio.ensure_future(stop.wait())
@@ -175,7 +189,12 @@ async def _answer(terminal: Terminal, incoming: Incoming) -> bool:
     return True
 
 
-async def terminal_loop(terminal: Terminal, flush, stdin: IO[str], stop: asyncio.Event) -> None:
+async def terminal_loop(
+    terminal: Terminal,
+    flush: Callable[[], Awaitable[None]],
+    stdin: IO[str],
+    stop: asyncio.Event,
+) -> None:
     """Answer standard input line by line until its end or `stop`."""
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     loop = asyncio.get_running_loop()
@@ -211,7 +230,7 @@ class TerminalPosts:
     """The outbox rows for the terminal, printed in order: after each answered line, and every
     second for the scheduler's posts (reminders, deadlines)."""
 
-    def __init__(self, store, terminal: Terminal, clock: Clock):
+    def __init__(self, store: Store, terminal: Terminal, clock: Clock):
         # The terminal prints a line's answer itself before the posts it caused, so the short
         # hold the outbox gives such posts (for the adapters' in-place replies) is not waited
         # for: the sender's clock runs an hour ahead.

@@ -32,7 +32,13 @@ def split_actor(line: str, default: str, actors: Iterable[str]) -> tuple[str, st
     return default, line
 
 
-def _pass_keyboard(service: GameService, name: str, side: str, read, write) -> bool:
+def _pass_keyboard(
+    service: GameService,
+    name: str,
+    side: str,
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+) -> bool:
     """In a game with hidden information, the screen shows one side's view at a time: the
     players pass the keyboard between sides (False: input ended)."""
     write(

@@ -280,6 +280,53 @@ def test_a_discord_bot_that_may_not_post_answers_slash_commands_and_logs_the_res
     assert any("could not answer" in w and "Send Messages" in w for w in warnings), warnings
 
 
+class _Guild:
+    name = "Wargamers"
+    me = object()  # the bot's member
+
+
+class _Forum:
+    """A channel that takes no messages (a forum, a category): it has no `send`."""
+
+    guild = _Guild()
+
+    def __init__(self, channel_id: int, name: str):
+        self.id, self.name = channel_id, name
+
+    def permissions_for(self, me: object) -> discord.Permissions:
+        return discord.Permissions(view_channel=True, send_messages=True)  # no history, files
+
+
+class _Text(_Forum, discord.abc.Messageable):
+    def __init__(self, channel_id: int, name: str):
+        super().__init__(channel_id, name)
+        self.said: list[str] = []
+
+    async def send(self, content: str, **_: object) -> None:
+        self.said.append(content)
+
+
+def test_a_game_channel_that_takes_no_messages_is_noted_and_the_check_goes_on():
+    """A game's channel id naming a forum or a category: its note is logged, nothing is posted
+    in it, and the next game's channel is still checked (its `send` once ended the check)."""
+    from bots.platforms.discord_checks import check_at_startup
+
+    forum, text = _Forum(1, "forum"), _Text(2, "game")
+
+    class Bot:
+        guilds = ()
+
+        def get_channel(self, channel_id: int) -> _Forum:
+            return {1: forum, 2: text}[channel_id]
+
+    notes = run(check_at_startup(Bot(), [("1", "g1"), ("2", "g2")]))
+    assert [n.split(":")[0] for n in notes] == [
+        "The bot lacks Read Message History, Attach Files in #forum",
+        "The bot lacks Read Message History, Attach Files in #game",
+    ]
+    assert text.said == notes[1:]
+
+
 def test_the_telegram_bot_says_which_rights_it_lacks_on_new_and_at_startup(tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     photos = "The bot may not Send Photos in this group"

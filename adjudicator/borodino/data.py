@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.borodino.hexmap import HexMap
+from adjudicator.core.hexgrid import HexGrid
 from adjudicator.core.scenario import Checker, ScenarioError
 
 SIDE_IDS = ("russian", "french")
@@ -71,7 +72,7 @@ class Scenario:
     die_sides: int
     use_jager_rules: bool
     ending: Ending
-    map: HexMap
+    map: HexGrid
     groups: Mapping[str, Group]
     units: Mapping[str, Unit]
     title_ru: str | None = None  # the title in Russian (optional)
@@ -111,7 +112,7 @@ def parse_scenario(text: str, source: str) -> Scenario:
     )
 
 
-def _map(ck: Checker, table: dict[str, Any]) -> HexMap:
+def _map(ck: Checker, table: dict[str, Any]) -> HexGrid:
     cols = ck.get(table, "columns", list, "[map]")
     rows = ck.get(table, "rows", list, "[map]")
     for name, pair in (("columns", cols), ("rows", rows)):
@@ -142,7 +143,7 @@ def _groups(ck: Checker, rows: list[Any]) -> dict[str, Group]:
 
 
 def _units(
-    ck: Checker, rows: list[Any], groups: Mapping[str, Group], hexmap: HexMap, die: int
+    ck: Checker, rows: list[Any], groups: Mapping[str, Group], hexmap: HexGrid, die: int
 ) -> dict[str, Unit]:
     units: dict[str, Unit] = {}
     for n, row in enumerate(rows, 1):
@@ -163,7 +164,7 @@ def _unit(
     row: dict[str, Any],
     entry: str,
     groups: Mapping[str, Group],
-    hexmap: HexMap,
+    hexmap: HexGrid,
     die: int,
 ) -> Unit:
     uid = ck.get(row, "id", str, entry).lower()

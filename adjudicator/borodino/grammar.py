@@ -132,7 +132,7 @@ def _dice_verb(sides: int) -> Verb:
         sides=sides,
     )
     return Verb("dice", parse, {"dice": (usage, text)}, {Dice: lambda o: join("dice", *o.values)},
-                aliases=RU["dice"], group=MODERATOR)  # fmt: skip
+                aliases=RU["dice"], group=MODERATOR, kind="moderator")  # fmt: skip
 
 
 HELP = {

@@ -33,9 +33,10 @@ from adjudicator.borodino.board import (
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import Spot, State
 from adjudicator.borodino.texts import busy, default_text, open_hint
-from adjudicator.core.dice import DiceSource, RecordingDice
+from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN
+from adjudicator.core.fixed_dice import fixed_source
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR, Outcome
 
@@ -51,7 +52,7 @@ def initial_state(scen: Scenario, sandbox: bool) -> State:
 def apply(
     scen: Scenario, state: State, actor: str, order: object, dice: DiceSource | None
 ) -> Outcome:
-    ctx = Ctx(scen, state.clone(), RecordingDice(dice, state.fixed_dice))
+    ctx = Ctx(scen, state.clone(), fixed_source(state, dice))  # `dice`: fixed first
     applied = dispatch(ctx, actor, order)
     ctx.state.fixed_dice = list(ctx.dice.fixed)
     return Outcome(ctx.state, ctx.events, ctx.dice.rolls, None, applied)

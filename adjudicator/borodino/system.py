@@ -8,19 +8,19 @@ of the series can reuse them with their own data. Pure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.borodino import legal, rules, views
-from adjudicator.borodino import orders as O
 from adjudicator.borodino.data import Scenario, parse_scenario
 from adjudicator.borodino.grammar import SIDES, BorodinoGrammar
 from adjudicator.borodino.state import State
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource
-from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event, Viewer
+from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event
+from adjudicator.core.fixed_dice import FixedFirst
 from adjudicator.core.i18n import Msg, name, t
-from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
+from adjudicator.core.kit import RulesSystem, SystemKind
+from adjudicator.core.system import Answer, Outcome, Situation, SystemType, Waiting
 
 SYSTEM_ID = "borodino"
 HEADLINES = frozenset(  # what an after-phase post tells: every roll, its outcome, the boxes
@@ -33,7 +33,7 @@ HEADLINES = frozenset(  # what an after-phase post tells: every roll, its outcom
 )  # fmt: skip
 
 
-class BorodinoSystem:
+class BorodinoSystem(RulesSystem):
     id = SYSTEM_ID
     sides = SIDES
     drawer = "adjudicator.borodino.drawer"
@@ -59,8 +59,15 @@ class BorodinoSystem:
         )  # fmt: skip
         return Outcome(state, [Event("GameStarted", text)])
 
-    def apply(self, state: State, actor: str, order: object, dice: DiceSource) -> Outcome:
-        return rules.apply(self.scenario, state, actor, order, dice)
+    def check(self, state: State, side: str, order: object) -> None:
+        """No gate before the rules: reports name any hex (templates), and the rules refuse as
+        they go, citing the rule."""
+
+    def resolve(self, state: State, side: str, order: object, dice: DiceSource) -> Outcome:
+        return rules.apply(self.scenario, state, side, order, dice)
+
+    def fix_dice(self, state: State, actor: str, order: C.Dice, dice: FixedFirst) -> Outcome:
+        return rules.apply(self.scenario, state, actor, order, dice)  # the die of the scenario
 
     def legal_orders(self, state: State, side: str) -> list[object]:
         return legal.legal_orders(self.scenario, state, side)
@@ -79,26 +86,10 @@ class BorodinoSystem:
         return Situation(state.turn, views.phase_id(state), views.label(state), moving, pending,
                          state.result, key)  # fmt: skip
 
-    def default_order(self, state: State) -> object:
-        return C.Default()
-
-    def kind_of(self, order: object) -> str:
-        if isinstance(order, O.QUERIES):
-            return "query"
-        if isinstance(order, O.MODERATOR_ORDERS):
-            return "moderator"
-        return "order"
-
-    def is_private(self, query: object) -> bool:
-        return False
-
     def answer(self, state: State, actor: str, query: object) -> Answer:
         if isinstance(query, C.Help):
-            return Answer(self.grammar.help(query.command))
+            return super().answer(state, actor, query)
         return Answer(views.status(self.scenario, state, actor))
-
-    def view(self, state: State, viewer: Viewer) -> State:
-        return state
 
     def show(self, state: State) -> dict[str, Any]:
         doc = state.to_dict()
@@ -122,25 +113,19 @@ class _Grammar(BorodinoGrammar):
         super().__init__(scenario, {"default": default})
         self.footer = footer
 
-    def help(self, topic: str | None = None) -> str:
-        text = super().help(topic)
+    def help(self, topic: str | None = None, side: str | None = None) -> str:
+        text = super().help(topic, side)
         return t("{text}\n{footer}", text=text, footer=self.footer) if not topic else text
 
 
-@dataclass(frozen=True)
-class BorodinoType:
-    id: str = SYSTEM_ID
-    title: str = t("Borodino: rally, recovery and collapse (a referee for the players' own board)")
-    name: str = t("Borodino referee")
-    sides: tuple[Side, ...] = SIDES
-    data_package: str = "adjudicator.borodino"
-    data_file: str = "sample.toml"
-    default_source: str = "borodino/sample.toml"
+SYSTEM: SystemType = SystemKind(
+    id=SYSTEM_ID,
+    title=t("Borodino: rally, recovery and collapse (a referee for the players' own board)"),
+    name=t("Borodino referee"),
+    sides=SIDES,
+    data="adjudicator.borodino/sample.toml",
+    read=parse_scenario,
+    rules=BorodinoSystem,
+)
 
-    def load(self, text: str, source: str) -> BorodinoSystem:
-        return BorodinoSystem(parse_scenario(text, source))
-
-
-SYSTEM: SystemType = BorodinoType()
-
-__all__ = ["SIDES", "SYSTEM", "BorodinoSystem", "BorodinoType"]
+__all__ = ["SIDES", "SYSTEM", "BorodinoSystem"]

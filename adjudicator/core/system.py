@@ -6,6 +6,12 @@ group `pbem.games`; the application core loads a game's scenario text with it an
 `GameSystem`: the rules bound to that scenario. Nothing above the rules imports a system's
 modules, reads its state's fields or names its sides: it asks the system.
 
+A system is written on the kit (adjudicator/core/kit.py): `SYSTEM = SystemKind(id, title, name,
+sides, data="package/file.toml", read, rules)` and `class MyGame(RulesSystem)`, which answers
+the plain members (templates none, view the identity, kind_of/is_private/help from the grammar
+verbs' flags) and applies an order one way: the acting side of a `Default` and of the `system`
+actor, sandbox fixed dice (`dice 3 5`), the gate `check`, then the system's `resolve`.
+
 Invariants (every system keeps them; the contract tests check them):
 - `apply` never changes the state it is given; a Rejection leaves nothing changed; every die is
   asked of the injected dice source and comes back in `Outcome.rolls`.
@@ -177,7 +183,9 @@ class GameSystem(Protocol):
 
     def order_templates(self, state: Any, side: str) -> Sequence[str]:
         """Templates of legal orders with free text or numbers (`roll <N> for <PURPOSE>`) that
-        `legal_orders` cannot list; empty where a system has none."""
+        `legal_orders` cannot list; empty where a system has none. (A tap builder's steps of a
+        listed order are the words of its canonical text, `grammar.format(order).split()`:
+        app/choices.py builds on those texts; the kit's `order_steps` says the same.)"""
         ...
 
     def situation(self, state: Any) -> Situation: ...

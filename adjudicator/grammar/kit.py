@@ -100,9 +100,18 @@ class GrammarKit:
         """The canonical text of an order: parse(format(o)) == o; TypeError for a non-order."""
         return self.table.format(order)
 
-    def help(self, topic: str | None = None) -> str:
-        """All usage lines, or the usage, help and aliases of one command (aliases accepted)."""
-        return self.table.help(topic)
+    def help(self, topic: str | None = None, side: str | None = None) -> str:
+        """All usage lines (with a side: those of the verbs that side may use), or the usage,
+        help and aliases of one command (aliases accepted)."""
+        return self.table.help(topic, side)
+
+    def kind_of(self, order: object) -> str:
+        """ "order", "moderator" or "query", from the flags of the order's verb."""
+        return self.table.kind_of(order)
+
+    def is_private(self, order: object) -> bool:
+        """Whether the order's verb is a question answered to the asking side only."""
+        return self.table.is_private(order)
 
 
 __all__ = ["GrammarKit", "verb_table"]

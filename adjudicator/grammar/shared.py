@@ -230,9 +230,10 @@ def _verb(
     *aliases: str,
     group: str,
     raw: bool = True,
+    kind: str = "order",
 ) -> Verb:
     aliases = (*aliases, *RUSSIAN.get(word, ()))
-    return Verb(word, parser, {word: ENTRIES[word]}, formats, aliases, group, raw=raw)
+    return Verb(word, parser, {word: ENTRIES[word]}, formats, aliases, group, raw=raw, kind=kind)
 
 
 _COMMON = (
@@ -244,6 +245,7 @@ _COMMON = (
         "s",
         group=QUESTIONS,
         raw=False,
+        kind="query",
     ),
     _verb(
         "log",
@@ -251,6 +253,7 @@ _COMMON = (
         {Log: lambda o: join("log", o.count)},
         group=QUESTIONS,
         raw=False,
+        kind="query",
     ),
     _verb(
         "help",
@@ -260,11 +263,24 @@ _COMMON = (
         "?",
         group=QUESTIONS,
         raw=False,
+        kind="query",
     ),
     _verb(
-        "default", lambda c: Default(), {Default: lambda o: "default"}, group=MODERATOR, raw=False
+        "default",
+        lambda c: Default(),
+        {Default: lambda o: "default"},
+        group=MODERATOR,
+        raw=False,
+        kind="moderator",
     ),
-    _verb("dice", _dice, {Dice: lambda o: join("dice", *o.values)}, group=MODERATOR, raw=False),
+    _verb(
+        "dice",
+        _dice,
+        {Dice: lambda o: join("dice", *o.values)},
+        group=MODERATOR,
+        raw=False,
+        kind="moderator",
+    ),
     _verb(
         "salt",
         lambda c: Salt(c.rest(t("the salt text"))),

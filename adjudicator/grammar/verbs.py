@@ -12,7 +12,12 @@ Invariants of a `VerbTable`:
   usage of entry c, or of every entry of the group c ("set": "set turn <N> | set phase ...");
 - `help()` lists every usage line, grouped by the verbs' groups in order of first appearance;
 - `format(o)` is the canonical text of o, by the formatter registered for type(o); other types
-  are refused with TypeError.
+  are refused with TypeError;
+- a verb's flags say what its orders are: `kind` ("order" a player's, "moderator" a position
+  edit or a sandbox command, "query" a question), `private` (a question whose answer shows a
+  side's possibilities: answered to its player only) and `sides` (the sides that may use it; empty:
+  every side). `kind_of(o)`, `is_private(o)` read them by type(o) ("order", False for a type no
+  verb formats); `help(side=s)` lists only the verbs side s may use.
 Pure: no I/O.
 """
 
@@ -35,6 +40,7 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 Parser = Callable[[Cursor], object]
 Formatter = Callable[[Any], str]
 Entry = tuple[str, str]  # (usage line, help paragraph with an example)
+KINDS = ("order", "moderator", "query")
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,6 +55,13 @@ class Verb:
     group: str = t("Commands")  # the heading of its entries in `help`
     subwords: Mapping[str, str] = field(default_factory=dict)  # "ret" -> "retreat" (set ret)
     raw: bool = False  # reads the line as typed (free text keeps its case)
+    kind: str = "order"  # "order" | "moderator" | "query" (see the module doc)
+    private: bool = False  # a question answered to the asking side's player only
+    sides: tuple[str, ...] = ()  # the sides that may use it (empty: every side)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"a verb's kind is one of {KINDS}, not {self.kind!r}")
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -80,6 +93,7 @@ class VerbTable:
         for v in verbs:
             self.groups.setdefault(v.group, []).extend(v.entries)
         self.formats = {t: f for v in verbs for t, f in v.formats.items()}
+        self.verb_of = {t: v for v in verbs for t in v.formats}  # an order's type -> its verb
 
     def command(self, word: str) -> str:
         """The verb a command word names; ParseError "unknown-command" otherwise."""
@@ -113,11 +127,21 @@ class VerbTable:
             *(u for c, (u, _) in self.commands.items() if c.startswith(f"{command} ")), sep=" | "
         )
 
-    def help(self, topic: str | None = None) -> str:
-        """All usage lines, or the usage, help and aliases of one command (aliases accepted)."""
+    def kind_of(self, order: object) -> str:
+        """ "order", "moderator" or "query": the flag of the verb that formats type(order)."""
+        verb = self.verb_of.get(type(order))
+        return verb.kind if verb is not None else "order"
+
+    def is_private(self, order: object) -> bool:
+        verb = self.verb_of.get(type(order))
+        return verb is not None and verb.private
+
+    def help(self, topic: str | None = None, side: str | None = None) -> str:
+        """All usage lines (with a side: those of the verbs that side may use), or the usage,
+        help and aliases of one command (aliases accepted)."""
         said = words(topic) if topic is not None else ()
         if not said:
-            return self._listing()
+            return self._listing(side)
         try:
             name = self.command(said[0])
         except ParseError as exc:
@@ -147,12 +171,24 @@ class VerbTable:
             raise TypeError(f"not an order or query: {order!r}")
         return formatter(order)
 
-    def _listing(self) -> str:
+    def _listing(self, side: str | None = None) -> str:
+        mine = self._entries_of(side)
         said: list[str] = [t("Commands (type 'help <COMMAND>' for more):")]
         for title, names in self.groups.items():
-            said += [t("{title}:", title=title)]
-            said += [t("  {usage}", usage=self.commands[n][0]) for n in names]
+            names = [n for n in names if n in mine]
+            if names:
+                said += [t("{title}:", title=title)]
+                said += [t("  {usage}", usage=self.commands[n][0]) for n in names]
         return lines(said)
+
+    def _entries_of(self, side: str | None) -> set[str]:
+        """The help entries of the verbs `side` may use (None: every verb's)."""
+        return {
+            name
+            for v in self.verbs.values()
+            if side is None or not v.sides or side in v.sides
+            for name in v.entries
+        }
 
 
 def compose(
@@ -169,4 +205,4 @@ def compose(
     return [by_word[w] for w in dict.fromkeys(words_)]
 
 
-__all__ = ["Entry", "Formatter", "Parser", "Verb", "VerbTable", "compose", "join"]
+__all__ = ["KINDS", "Entry", "Formatter", "Parser", "Verb", "VerbTable", "compose", "join"]

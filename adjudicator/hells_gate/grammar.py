@@ -194,9 +194,19 @@ def _format_losses(order: Losses) -> str:
 
 
 def _verb(
-    word: str, parser: Parser, formats: Mapping[type, Formatter], *aliases: str, group: str = ORDERS
+    word: str,
+    parser: Parser,
+    formats: Mapping[type, Formatter],
+    *aliases: str,
+    group: str = ORDERS,
+    kind: str = "order",
+    private: bool = False,
+    sides: tuple[str, ...] = (),
 ) -> Verb:
-    return Verb(word, parser, {word: ENTRIES[word]}, formats, aliases, group)
+    entries = {word: ENTRIES[word]}
+    return Verb(
+        word, parser, entries, formats, aliases, group, kind=kind, private=private, sides=sides
+    )
 
 
 VERBS = (
@@ -210,6 +220,8 @@ VERBS = (
         "прогноз",
         "оценка",
         group=QUESTIONS,
+        kind="query",
+        private=True,  # a side's possibilities: only its player sees them
     ),
     _verb("losses", _losses, {Losses: _format_losses}, "loss", "l", "потери"),
     _verb("retreat", lambda c: Losses(retreat=_retreat_to(c)), {}, "ret", "отход", "отступление"),
@@ -221,6 +233,7 @@ VERBS = (
         {Rebuild: lambda o: join("rebuild", o.unit)},
         "пополнить",
         "пополнение",
+        sides=("soviet",),  # 12.16: the Soviet rebuild
     ),
     _verb(
         "breakout",
@@ -228,6 +241,7 @@ VERBS = (
         {Breakout: lambda o: join("breakout", o.unit)},
         "bo",
         "прорыв",
+        sides=("german",),  # 12.17: German breakouts
     ),
     _verb("end", _end, {End: lambda o: "end"}, "done", "pass", "конец", "готово", "пас"),
     _verb(
@@ -238,9 +252,17 @@ VERBS = (
         "o",
         "варианты",
         group=QUESTIONS,
+        kind="query",
+        private=True,
     ),
     _verb(
-        "units", _units, {Units: lambda o: join("units", o.where)}, "u", "части", group=QUESTIONS
+        "units",
+        _units,
+        {Units: lambda o: join("units", o.where)},
+        "u",
+        "части",
+        group=QUESTIONS,
+        kind="query",
     ),
     _verb(
         "supply",
@@ -249,6 +271,7 @@ VERBS = (
         "sup",
         "снабжение",
         group=QUESTIONS,
+        kind="query",
     ),
     *SANDBOX_VERBS,
 )

@@ -173,6 +173,7 @@ SANDBOX_VERBS = (
         {Place: lambda o: join("place", o.unit, o.where)},
         ("поставить", "разместить"),
         group=MODERATOR,
+        kind="moderator",
     ),
     Verb(
         "flip",
@@ -186,6 +187,7 @@ SANDBOX_VERBS = (
         {Flip: lambda o: join("flip", o.unit)},
         ("перевернуть",),
         group=MODERATOR,
+        kind="moderator",
     ),
     Verb(
         "set",
@@ -200,6 +202,7 @@ SANDBOX_VERBS = (
         },
         ("установить", "уст"),
         group=MODERATOR,
+        kind="moderator",
         subwords=SET_WORDS,
     ),
 )

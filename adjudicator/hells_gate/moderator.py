@@ -4,7 +4,9 @@ retreat for any rule (no 24th Panzer trigger, no airfield freeze lift)."""
 from __future__ import annotations
 
 from adjudicator.core.errors import Rejection
+from adjudicator.core.fixed_dice import check_fix, fixed_event
 from adjudicator.core.i18n import t
+from adjudicator.core.system import MODERATOR_ACTOR
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import PHASES, GameState, UnitState, other
@@ -188,14 +190,7 @@ def _set_retreat(ctx: Ctx, order: O.SetRetreat) -> None:
 
 
 def _dice(ctx: Ctx, order: O.Dice) -> None:
-    if not order.values or not all(1 <= v <= 6 for v in order.values):
-        raise Rejection("bad-dice", t("die results are 1 to 6"), "1.3")
+    """The kit's sandbox fixed dice (core.fixed_dice): d6 results (1.3), kept in the state."""
+    check_fix(ctx.state, MODERATOR_ACTOR, order.values, 6, "1.3")  # (the actor checked before)
     ctx.dice.fixed.extend(order.values)
-    ctx.emit(
-        "DiceFixed",
-        t(
-            "Moderator fixes the next die results: {values}.",
-            values=" ".join(map(str, order.values)),
-        ),
-        values=list(order.values),
-    )
+    ctx.events.append(fixed_event(order.values))

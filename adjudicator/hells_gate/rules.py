@@ -11,6 +11,7 @@ from typing import Any
 from adjudicator.core.decisions import Decision
 from adjudicator.core.dice import DiceMethods, DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
+from adjudicator.core.fixed_dice import fixed_source
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import Outcome
 from adjudicator.hells_gate import combat, legal, losses, moderator, movement, phases, views
@@ -64,7 +65,7 @@ class HellsGate:
     def apply(
         self, state: GameState, actor: str, order: object, dice: DiceSource | None
     ) -> Outcome:
-        ctx = Ctx(self.scen, state.clone(), RecordingDice(dice, state.fixed_dice))
+        ctx = Ctx(self.scen, state.clone(), fixed_source(state, dice))  # `dice`: fixed first
         legal.restore_prompts(self.scen, ctx.state)  # a state read back from storage
         applied = self._dispatch(ctx, actor, order)
         ctx.state.fixed_dice = list(ctx.dice.fixed)

@@ -1,23 +1,24 @@
 """Hell's Gate as a GameSystem (adjudicator.core.system): what the application core talks to.
 
-The registered `SYSTEM` (entry point `hells-gate` in the group `pbem.games`) binds the rules to a
-scenario text; the bound `HellsGateSystem` wraps the rules engine (rules.HellsGate), the grammar
-(grammar.HellsGateGrammar); `drawer` names the package that draws its map (`drawer/`, the one
-part of the system that imports Pillow and render/): the application core imports it only when
-a map is drawn, so the rules and a headless replay never load it. Pure.
+The registered `SYSTEM` (entry point `hells-gate` in the group `pbem.games`, a core.kit
+SystemKind) binds the rules to a scenario text; the bound `HellsGateSystem` (a core.kit
+RulesSystem) wraps the rules engine (rules.HellsGate) and the grammar (grammar.HellsGateGrammar);
+`drawer` names the package that draws its map (`drawer/`, the one part of the system that
+imports Pillow and render/): the application core imports it only when a map is drawn, so the
+rules and a headless replay never load it. Pure.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource
-from adjudicator.core.events import Viewer
+from adjudicator.core.fixed_dice import FixedFirst
 from adjudicator.core.i18n import name as named
 from adjudicator.core.i18n import t
-from adjudicator.core.system import Answer, Outcome, Side, Situation, SystemType, Waiting
+from adjudicator.core.kit import RulesSystem, SystemKind
+from adjudicator.core.system import Answer, Outcome, Situation, SystemType, Waiting
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
 from adjudicator.hells_gate.legal import restore_prompts
@@ -48,10 +49,9 @@ HEADLINES = frozenset(  # the events an after-phase post tells (the others: move
 )
 ATTACK_TEMPLATE = t("attack <HEX> with <UNIT> <UNIT> <UNIT>... [decisive] [flip <UNIT>]")
 LOSSES_TEMPLATE = t("losses [<UNIT>...] retreat <UNIT>=<HEX>...")
-PRIVATE_QUERIES = (O.Options, O.Preview)  # a side's possibilities: only its player sees them
 
 
-class HellsGateSystem:
+class HellsGateSystem(RulesSystem):
     """The Hell's Gate rules bound to one scenario."""
 
     id = SYSTEM_ID
@@ -60,6 +60,7 @@ class HellsGateSystem:
     headlines = HEADLINES
     hidden_information = False  # no rule of the game hides a counter from the opponent
     side_maps = False  # every side sees the same map
+    die_rule = "1.3"
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
@@ -71,8 +72,15 @@ class HellsGateSystem:
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
         return self.rules.new_game(sandbox=sandbox, dice=dice)
 
-    def apply(self, state: GameState, actor: str, order: object, dice: DiceSource) -> Outcome:
-        return self.rules.apply(state, actor, order, dice)
+    def check(self, state: GameState, side: str, order: object) -> None:
+        """No gate before the rules: `legal_orders` lists no attack of three or more units (a
+        template does), and the rules refuse as they go, citing the rule."""
+
+    def resolve(self, state: GameState, side: str, order: object, dice: DiceSource) -> Outcome:
+        return self.rules.apply(state, side, order, dice)
+
+    def fix_dice(self, state: GameState, actor: str, order: C.Dice, dice: FixedFirst) -> Outcome:
+        return self.rules.apply(state, actor, order, dice)  # a moderator command of the rules
 
     def legal_orders(self, state: GameState, side: str) -> list[O.PlayerOrder]:
         return self.rules.legal_orders(state, side)
@@ -88,19 +96,6 @@ class HellsGateSystem:
             return (LOSSES_TEMPLATE,) if mine[0].kind == "losses" else ()
         attacking = phase_side(state.phase) == side and phase_kind(state.phase) == "combat"
         return (ATTACK_TEMPLATE,) if attacking and not state.pending else ()
-
-    def default_order(self, state: GameState) -> object:
-        return C.Default()
-
-    def kind_of(self, order: object) -> str:
-        if isinstance(order, O.QUERIES):
-            return "query"
-        if isinstance(order, O.MODERATOR_ORDERS):
-            return "moderator"
-        return "order"
-
-    def is_private(self, query: object) -> bool:
-        return isinstance(query, PRIVATE_QUERIES)
 
     # -- where the game stands
     def situation(self, state: GameState) -> Situation:
@@ -126,15 +121,12 @@ class HellsGateSystem:
     # -- questions
     def answer(self, state: GameState, actor: str, query: object) -> Answer:
         if isinstance(query, C.Help):
-            return Answer(self.grammar.help(query.command))
+            return super().answer(state, actor, query)
         text = self.rules.answer(state, actor, query)
         detail = None
         if isinstance(query, O.Preview):
             detail = self.rules.preview(state, actor, query.attack)
         return Answer(text, detail)
-
-    def view(self, state: GameState, viewer: Viewer) -> GameState:
-        return state  # nothing is hidden in Hell's Gate: every viewer sees the whole state
 
     def show(self, state: GameState) -> dict[str, Any]:
         return self.rules.show(state)
@@ -160,23 +152,15 @@ def _situation_key(state: GameState) -> str:
     return f"{state.turn}|{state.phase}|{state.active_side}|{pending}"
 
 
-@dataclass(frozen=True)
-class HellsGateType:
-    """What the registry holds: the system's names and how to bind it to scenario data."""
-
-    id: str = SYSTEM_ID
-    title: str = "Hell's Gate: The Korsun Pocket 1944"
-    name: str = named("Hell's Gate", ru="Врата Ада")
-    sides: tuple[Side, ...] = SIDES
-    data_package: str = "adjudicator.hells_gate"
-    data_file: str = "scenario.toml"
-    default_source: str = "hells_gate/scenario.toml"
-
-    def load(self, text: str, source: str) -> HellsGateSystem:
-        return HellsGateSystem(parse_scenario(text, source))
-
-
 # typed as the registry sees it: mypy checks it, and the system it binds, against the protocols
-SYSTEM: SystemType = HellsGateType()
+SYSTEM: SystemType = SystemKind(
+    id=SYSTEM_ID,
+    title="Hell's Gate: The Korsun Pocket 1944",
+    name=named("Hell's Gate", ru="Врата Ада"),
+    sides=SIDES,
+    data="adjudicator.hells_gate/scenario.toml",
+    read=parse_scenario,
+    rules=HellsGateSystem,
+)
 
-__all__ = ["SIDES", "SYSTEM", "HellsGateSystem", "HellsGateType"]
+__all__ = ["SIDES", "SYSTEM", "HellsGateSystem"]

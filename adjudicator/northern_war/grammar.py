@@ -67,9 +67,10 @@ def _moved(o: O.Move | O.Winter, word: str) -> str:
 
 
 def _verb(word: str, parser: Callable[[Cursor], object], formats: dict[type, Callable[..., str]],
-          usage: str, text: str, group: str = GROUP) -> Verb:  # fmt: skip
+          usage: str, text: str, group: str = GROUP, **flags: Any) -> Verb:  # fmt: skip
+    """A verb; flags: Verb's kind, private, sides."""
     return Verb(word, parser, {word: (usage, text)}, formats, aliases=RUSSIAN.get(word, ()),
-                group=group)  # fmt: skip
+                group=group, **flags)  # fmt: skip
 
 
 # Russian command words (issue 17), the terms of the Russian rules: "Разведка", "Движение",
@@ -110,7 +111,7 @@ VERBS = (
           t("winter <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...] | winter none"), t("The Swedish "
           "winter campaign: Charles XII and blocks with him lose a step and move (section 6); "
           "'winter none' (the deadline default) forgoes it. Example: winter charles,rehnskiold "
-          "pskov")),
+          "pskov"), sides=("sweden",)),
     _verb("end", lambda c: O.End(), {O.End: lambda o: "end"}, t("end"),
           t("End your actions of this turn (or the winter campaign). Example: end")),
     _verb("battle", lambda c: O.BattleAt(c.thing("territory")),
@@ -127,10 +128,10 @@ VERBS = (
     _verb("return", _return, {O.ReturnCharles: lambda o: f"return charles {o.area}"},
           t("return charles <AREA>"), t("Where Charles XII returns from exile (4.9; default: the "
           "first free Swedish territory of the map). Example: return charles stockholm"),
-          DECISIONS),
+          DECISIONS, sides=("sweden",)),
     _verb("blocks", lambda c: O.Blocks(), {O.Blocks: lambda o: "blocks"}, t("blocks"),
           t("Your own blocks with their strength, and what you have reconnoitred (sent to you "
-            "alone). Example: blocks"), QUESTIONS),
+            "alone). Example: blocks"), QUESTIONS, kind="query", private=True),
 )  # fmt: skip
 
 

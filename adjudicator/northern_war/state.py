@@ -49,6 +49,10 @@ class NWState:
     sieges_seen: dict[str, list[list[Any]]] = field(default_factory=dict)  # side -> siege dice
     result: dict[str, Any] | None = None
     sandbox: bool = False
+    fixed_dice: list[int] = field(default_factory=list)  # a sandbox moderator's `dice`
+
+    def clone(self) -> NWState:
+        return copy_state(self)
 
 
 def _deep(value: Any) -> Any:
@@ -65,7 +69,8 @@ def copy_state(state: NWState) -> NWState:
 
 
 def to_json(state: NWState) -> dict[str, Any]:
-    return {k: _deep(v) for k, v in vars(state).items()}
+    """Every field; `fixed_dice` only when some wait (the JSON of older states unchanged)."""
+    return {k: _deep(v) for k, v in vars(state).items() if v or k != "fixed_dice"}
 
 
 def from_json(data: dict[str, Any]) -> NWState:

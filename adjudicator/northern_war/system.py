@@ -10,7 +10,6 @@ hidden draws. Pure: no I/O, no clock, no global random."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core import commands as C
@@ -19,7 +18,8 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DECISION_PENDING, GAME_ENDED, Event, Viewer
 from adjudicator.core.i18n import cat, name, t
 from adjudicator.core.i18n import name as named
-from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation, Waiting
+from adjudicator.core.kit import RulesSystem, SystemKind
+from adjudicator.core.system import Answer, Outcome, Side, Situation, Waiting
 from adjudicator.grammar import GrammarKit
 from adjudicator.northern_war import actions as A
 from adjudicator.northern_war import battle, board, data, legal, turns, views
@@ -42,7 +42,7 @@ MOVE_TEMPLATE = "move <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...]"
 WINTER_TEMPLATE = "winter <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...]"
 
 
-class NorthernWar:
+class NorthernWar(RulesSystem):
     id = "northern-war"
     sides = SIDES
     drawer = "adjudicator.northern_war.drawer"
@@ -70,14 +70,12 @@ class NorthernWar:
                  title=sc.named, year=sc.first_year)  # fmt: skip
         return Outcome(state, [Event("GameStarted", text)])
 
-    def apply(self, state: NWState, actor: str, order: object, dice: DiceSource) -> Outcome:
-        if isinstance(order, C.Default):
-            order = self.default_order(state)
-        if isinstance(order, C.Dice):
-            raise Rejection("no-fixed-dice", t("this system takes no fixed dice"), None)
-        if actor == SYSTEM_ACTOR:
-            actor = legal.whose(state) or actor
-        legal.check(self.scenario, state, actor, order)
+    def check(self, state: NWState, side: str, order: object) -> None:
+        """The gate of legal.check: moves and winter campaigns along any path (templates), each
+        refusal citing its rule."""
+        legal.check(self.scenario, state, side, order)
+
+    def resolve(self, state: NWState, actor: str, order: object, dice: DiceSource) -> Outcome:
         new = copy_state(state)
         rec = RecordingDice(dice)
         events = self._do(new, actor, order, rec)
@@ -182,17 +180,9 @@ class NorthernWar:
     def view(self, state: NWState, viewer: Viewer) -> NWState:
         return views.view(self.scenario, state, viewer)
 
-    def kind_of(self, order: object) -> str:
-        if isinstance(order, C.Status | C.Help | C.Log | O.Blocks):
-            return "query"
-        return "moderator" if isinstance(order, C.Dice) else "order"
-
-    def is_private(self, query: object) -> bool:
-        return isinstance(query, O.Blocks)
-
     def answer(self, state: NWState, actor: str, query: object) -> Answer:
         if isinstance(query, C.Help):
-            return Answer(self.grammar.help(query.command))
+            return super().answer(state, actor, query)
         sides = [actor] if actor in {s.id for s in SIDES} else []
         if isinstance(query, O.Blocks):
             return Answer(views.blocks_text(self.scenario, state, sides))
@@ -214,19 +204,12 @@ def data_grammar(sc: Scenario) -> GrammarKit:
     return grammar(sc, SIDES)
 
 
-@dataclass(frozen=True)
-class NorthernWarType:
-    id: str = "northern-war"
-    title: str = "Great Northern War (block game)"
-    name: str = named("Northern War", ru="Северная война")
-    sides: tuple[Side, ...] = SIDES
-    data_package: str = "adjudicator.northern_war"
-    data_file: str = "sample.toml"
-    default_source: str = "northern_war/sample.toml"
-    rules: type[NorthernWar] = NorthernWar  # the class bound to the data (a test's leaky one)
-
-    def load(self, text: str, source: str) -> NorthernWar:
-        return self.rules(data.load(text, source))
-
-
-SYSTEM = NorthernWarType()
+SYSTEM = SystemKind(
+    id="northern-war",
+    title="Great Northern War (block game)",
+    name=named("Northern War", ru="Северная война"),
+    sides=SIDES,
+    data="adjudicator.northern_war/sample.toml",
+    read=data.load,
+    rules=NorthernWar,  # the class bound to the data (a test's leaky one)
+)

@@ -235,9 +235,14 @@ def _verb(
     formats: dict[type, Any],
     group: str = "Cards",
     raw: bool = False,
+    kind: str = "order",
+    private: bool = False,
 ) -> Verb:
     aliases = ru.VERBS.get(word, ())
-    return Verb(word, parser, {word: ENTRIES[word]}, formats, aliases, group=group, raw=raw)
+    entries = {word: ENTRIES[word]}
+    return Verb(
+        word, parser, entries, formats, aliases, group=group, raw=raw, kind=kind, private=private
+    )
 
 
 VERBS = (
@@ -271,10 +276,19 @@ VERBS = (
         raw=True,
     ),
     _verb("totalwar", _total_war, {TotalWar: lambda o: "totalwar"}),
-    _verb("hand", _done(HandQ()), {HandQ: lambda o: "hand"}, "Questions"),
-    _verb("options", _done(OptionsQ()), {OptionsQ: lambda o: "options"}, "Questions"),
-    _verb("deck", _done(DeckQ()), {DeckQ: lambda o: "deck"}, "Questions"),
-    _verb("track", _done(TrackQ()), {TrackQ: lambda o: "track"}, "Questions"),
+    _verb(
+        "hand", _done(HandQ()), {HandQ: lambda o: "hand"}, "Questions", kind="query", private=True
+    ),
+    _verb(
+        "options",
+        _done(OptionsQ()),
+        {OptionsQ: lambda o: "options"},
+        "Questions",
+        kind="query",
+        private=True,
+    ),
+    _verb("deck", _done(DeckQ()), {DeckQ: lambda o: "deck"}, "Questions", kind="query"),
+    _verb("track", _done(TrackQ()), {TrackQ: lambda o: "track"}, "Questions", kind="query"),
 )
 
 

@@ -74,14 +74,20 @@ class SwState:
     played: list[dict[str, Any]] = field(default_factory=list)  # this turn's public record
     result: dict[str, Any] | None = None
     sandbox: bool = False
+    fixed_dice: list[int] = field(default_factory=list)  # a sandbox moderator's `dice`
 
     @property
     def over(self) -> bool:
         return self.result is not None
 
+    def clone(self) -> SwState:
+        return copy(self)
+
 
 def to_json(state: SwState) -> dict[str, Any]:
     data = asdict(state)
+    if not state.fixed_dice:  # (the JSON of a state without fixed dice is as it always was)
+        del data["fixed_dice"]
     return json.loads(json.dumps(data))  # type: ignore[no-any-return]
 
 
@@ -125,6 +131,7 @@ def copy(state: SwState) -> SwState:
         discarded=dict(state.discarded),
         played=[dict(r) for r in state.played],
         result=dict(state.result) if state.result is not None else None,
+        fixed_dice=list(state.fixed_dice),
     )
 
 

@@ -7,7 +7,6 @@ RP and their limits, starred cards) and rolls the dice players ask for, in publi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core import commands as C
@@ -15,7 +14,8 @@ from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, Event, Viewer
 from adjudicator.core.i18n import Msg, cat, name, t
-from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation
+from adjudicator.core.kit import RulesSystem, SystemKind
+from adjudicator.core.system import Answer, Outcome, Side, Situation
 from adjudicator.stalins_war import cycle, rules, spending, texts
 from adjudicator.stalins_war.cards import AXIS, SOVIET, Deck, load_deck
 from adjudicator.stalins_war.grammar import grammar
@@ -24,7 +24,6 @@ from adjudicator.stalins_war.state import (
     ACTION,
     DRAW,
     MODES,
-    QUERIES,
     SETUP,
     DeckQ,
     Discard,
@@ -83,7 +82,7 @@ HEADLINES = frozenset(
 )
 
 
-class StalinsWar:
+class StalinsWar(RulesSystem):
     id = "stalins-war"
     sides = SIDES
     drawer = "adjudicator.stalins_war.drawer"
@@ -101,11 +100,11 @@ class StalinsWar:
         state, events = cycle.setup(self.deck, sandbox)
         return Outcome(state, events)
 
-    def apply(self, state: SwState, actor: str, order: object, dice: DiceSource) -> Outcome:
-        if isinstance(order, C.Default):
-            order = self.default_order(state)
-        if actor == SYSTEM_ACTOR:
-            actor = state.to_move
+    def check(self, state: SwState, side: str, order: object) -> None:
+        """The rules' own gate (`_check_turn` and the books): spending names any hex and unit
+        (templates), and `roll` and `totalwar` work at any time; every refusal cites its rule."""
+
+    def resolve(self, state: SwState, actor: str, order: object, dice: DiceSource) -> Outcome:
         if state.result is not None:
             raise Rejection(
                 "game-over",
@@ -269,15 +268,9 @@ class StalinsWar:
         return state if viewer.over else hidden_view(state, viewer.sides)
 
     # -- questions
-    def kind_of(self, order: object) -> str:
-        return "query" if isinstance(order, (*QUERIES, C.Status, C.Help, C.Log)) else "order"
-
-    def is_private(self, query: object) -> bool:
-        return isinstance(query, HandQ | OptionsQ)
-
     def answer(self, state: SwState, actor: str, query: object) -> Answer:
         if isinstance(query, C.Help):
-            return Answer(self.grammar.help(query.command))
+            return super().answer(state, actor, query)
         if isinstance(query, HandQ):
             p = state.players.get(actor)
             if p is None or p.hidden:
@@ -335,18 +328,12 @@ def roll(side: str, order: Roll, dice: DiceSource) -> Event:
     return Event("DiceRolled", text, {"side": side, "dice": list(values), "total": total})
 
 
-@dataclass(frozen=True)
-class StalinsWarType:
-    id: str = "stalins-war"
-    title: str = t("Stalin's War: strategic cards, action rounds, OPS and RP")
-    name: str = "Stalin's War"
-    sides: tuple[Side, ...] = SIDES
-    data_package: str = "adjudicator.stalins_war"
-    data_file: str = "sample_deck.toml"
-    default_source: str = "stalins_war/sample_deck.toml"
-
-    def load(self, text: str, source: str) -> StalinsWar:
-        return StalinsWar(load_deck(text, source))
-
-
-SYSTEM = StalinsWarType()
+SYSTEM = SystemKind(
+    id="stalins-war",
+    title=t("Stalin's War: strategic cards, action rounds, OPS and RP"),
+    name="Stalin's War",
+    sides=SIDES,
+    data="adjudicator.stalins_war/sample_deck.toml",
+    read=load_deck,
+    rules=StalinsWar,
+)

@@ -142,7 +142,7 @@ async def check_at_startup(bot: discord.Client, chats: list[tuple[str, str]]) ->
             continue
         log.warning("discord: game %s: %s", game, text)
         notes.append(text)
-        if can_post(channel):
+        if can_post(channel) and isinstance(channel, discord.abc.Messageable):
             try:
                 await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:

@@ -40,9 +40,9 @@ LANGUAGE_TEXT = t("A language code: en or ru")
 DEADLINE = t("The time each move is given")
 DEADLINE_TEXT = t("A duration, e.g. 24h (empty: the deadline now)")
 
-_SAID = (ORDER, ORDER_TEXT, MAP, STATUS, OPTIONS, OPTIONS_UNIT, HELP, HELP_COMMAND, NEW)
-_SAID += (NEW_TEXT, JOIN, JOIN_TEXT, START, LINK, LINK_TEXT, LANGUAGE, LANGUAGE_TEXT)
-_SAID += (DEADLINE, DEADLINE_TEXT)
+_SAID: tuple[Msg, ...] = (ORDER, ORDER_TEXT, MAP, STATUS, OPTIONS, OPTIONS_UNIT, HELP)
+_SAID += (HELP_COMMAND, NEW, NEW_TEXT, JOIN, JOIN_TEXT, START, LINK, LINK_TEXT, LANGUAGE)
+_SAID += (LANGUAGE_TEXT, DEADLINE, DEADLINE_TEXT)
 DESCRIPTIONS: dict[str, Msg] = {str(m): m for m in _SAID}
 
 # command -> its Russian name (Discord: lowercase, at most 32 letters, no spaces)

@@ -272,12 +272,11 @@ async def _fill_thinking_slot(
     _, part = here.pop(public)
     kw = part.kwargs()
     file = kw.pop("file", None)
-    extra = {"view": part.view} if part.view is not None else {}
     await interaction.edit_original_response(
         content=kw.get("content"),
         attachments=[file] if file else [],
         allowed_mentions=part.mentions,
-        **extra,
+        view=discord.utils.MISSING if part.view is None else part.view,  # MISSING: keep it
     )
 
 

@@ -47,7 +47,6 @@ os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 from telegram import Message, Update
 from telegram.ext import (
-    Application,
     ApplicationBuilder,
     ChatMemberHandler,
     CommandHandler,
@@ -61,7 +60,13 @@ from app.i18n import language
 from app.messages import Incoming, Outgoing
 from bots.platforms.common import hosts_a_game
 from bots.platforms.telegram_checks import check_at_startup, note_for, set_menu
-from bots.platforms.telegram_config import TelegramConfig, WebhookWithoutSecret, api_urls
+from bots.platforms.telegram_config import (
+    TelegramApp,
+    TelegramAppBuilder,
+    TelegramConfig,
+    WebhookWithoutSecret,
+    api_urls,
+)
 from bots.platforms.telegram_flow import PerChatProcessor, rate_limiter
 from bots.platforms.telegram_members import on_my_chat_member
 from bots.platforms.telegram_poll import UPDATES, PollWatch
@@ -139,7 +144,7 @@ class TelegramBot(TelegramSender):
     # fallback_chat_id, as_document, the error: a 429's wait in it). None: logged and dropped.
     fallback: Callable[..., Awaitable[Any]] | None = None
     bot_back: Callable[[str], Any] | None = None  # added to a group again (telegram_members)
-    app: Application = field(init=False)
+    app: TelegramApp = field(init=False)
     poll: PollWatch = field(init=False, default_factory=PollWatch)  # 409s (telegram_poll.py)
     startup_notes: list[str] = field(init=False, default_factory=list)
     _names: dict[str, str] = field(init=False, default_factory=dict)  # user id -> display name
@@ -151,7 +156,7 @@ class TelegramBot(TelegramSender):
         # httpx logs every request URL at INFO, and the URL holds the token.
         logging.getLogger("httpx").setLevel(logging.WARNING)
         cfg = self.config
-        builder = (
+        builder: TelegramAppBuilder = (
             ApplicationBuilder()
             .token(cfg.token)
             .job_queue(None)
@@ -364,30 +369,30 @@ class TelegramBot(TelegramSender):
         log.error("telegram handler error", exc_info=context.error)
 
 
-_ADAPTERS: weakref.WeakKeyDictionary[Application, TelegramBot] = weakref.WeakKeyDictionary()
+_ADAPTERS: weakref.WeakKeyDictionary[TelegramApp, TelegramBot] = weakref.WeakKeyDictionary()
 
 
 def build(
     service: ChatService,
     config: TelegramConfig,
     forward: Callable[[Outgoing], Awaitable[Any]] | None = None,
-) -> Application:
+) -> TelegramApp:
     """The PTB Application wired to `service` (see `TelegramBot` for the adapter itself)."""
     return TelegramBot(service, config, forward).app
 
 
-def adapter(app: Application) -> TelegramBot:
+def adapter(app: TelegramApp) -> TelegramBot:
     return _ADAPTERS[app]
 
 
-async def start(app: Application) -> None:
+async def start(app: TelegramApp) -> None:
     """initialize + start + long polling (or webhook): returns once running; no loop ownership."""
     await adapter(app).start()
 
 
-async def stop(app: Application) -> None:
+async def stop(app: TelegramApp) -> None:
     await adapter(app).stop()
 
 
-async def send(app: Application, outgoing: Outgoing, **kwargs: Any) -> list[Message]:
+async def send(app: TelegramApp, outgoing: Outgoing, **kwargs: Any) -> list[Message]:
     return await adapter(app).send(outgoing, **kwargs)

@@ -14,10 +14,10 @@ from typing import Any
 
 from telegram import BotCommand, ChatMember
 from telegram.error import TelegramError
-from telegram.ext import Application
 
 from adjudicator.core.i18n import say, t
 from app.i18n import language
+from bots.platforms.telegram_config import TelegramApp
 
 log = logging.getLogger("bots.platforms.telegram")  # the adapter's one logger
 
@@ -44,7 +44,7 @@ NEEDED = {
 }
 
 
-async def set_menu(app: Application) -> bool:
+async def set_menu(app: TelegramApp) -> bool:
     """Set the bot's command menu (what Telegram offers after "/"): in English, and for each
     of MENU_LANGUAGES the same Latin commands described in that language (a Russian client
     shows the Russian one); False if Telegram refused it (logged: the bot works without it)."""
@@ -59,7 +59,7 @@ async def set_menu(app: Application) -> bool:
     return True
 
 
-async def missing(app: Application, chat_id: int | str) -> list[str] | None:
+async def missing(app: TelegramApp, chat_id: int | str) -> list[str] | None:
     """The rights the bot lacks in a group (names as Telegram's settings show them), [] when
     it has them all, None when the bot is not in the group at all."""
     bot = app.bot
@@ -87,7 +87,7 @@ def advice(lacking: list[str] | None) -> str:
     )
 
 
-async def note_for(app: Application, chat_id: int | str) -> tuple[str, bool] | None:
+async def note_for(app: TelegramApp, chat_id: int | str) -> tuple[str, bool] | None:
     """(the advice, whether the bot may still post it there) for a group where the bot's rights
     fall short; None if it has them all (or they could not be read: logged)."""
     try:
@@ -101,7 +101,7 @@ async def note_for(app: Application, chat_id: int | str) -> tuple[str, bool] | N
     return advice(lacking), may_post
 
 
-async def check_at_startup(app: Application, chats: list[tuple[str, str]]) -> list[str]:
+async def check_at_startup(app: TelegramApp, chats: list[tuple[str, str]]) -> list[str]:
     """Check each group hosting a game (`chats`: (chat id, game)); log what is missing and say
     it in the group where the bot may still send messages. Returns the notes (for the tests)."""
     notes = []

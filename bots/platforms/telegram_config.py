@@ -5,6 +5,20 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, ExtBot
+
+# The PTB Application `TelegramBot` builds from this configuration (and its builder): no job
+# queue, the default context types; the bot's rate limiter (TELEGRAM_RATE_LIMIT) is optional,
+# hence `ExtBot[Any]`.
+_Data: TypeAlias = dict[Any, Any]  # the user, chat and bot data
+TelegramApp: TypeAlias = Application[
+    ExtBot[Any], ContextTypes.DEFAULT_TYPE, _Data, _Data, _Data, None
+]
+TelegramAppBuilder: TypeAlias = ApplicationBuilder[
+    ExtBot[Any], ContextTypes.DEFAULT_TYPE, _Data, _Data, _Data, None
+]
 
 _ON = {"1", "true", "yes", "on"}
 

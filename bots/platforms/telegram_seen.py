@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from telegram import ChatMember, Update
-from telegram.ext import Application, ContextTypes, TypeHandler
+from telegram.ext import ContextTypes, TypeHandler
+
+from bots.platforms.telegram_config import TelegramApp
 
 GROUP = -1
 
 
-def watch_users(app: Application, seen: Callable[[str, str], None]) -> None:
+def watch_users(app: TelegramApp, seen: Callable[[str, str], None]) -> None:
     """Tell `seen` of every user an update comes from (see the module doc)."""
 
     async def saw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -15,9 +15,9 @@ import datetime as dtm
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from telegram import InputFile, Message, ReplyParameters
+from telegram import InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -27,7 +27,6 @@ from telegram.error import (
     RetryAfter,
     TelegramError,
 )
-from telegram.ext import Application
 
 from adjudicator.core.i18n import t
 from app.messages import Outgoing
@@ -42,7 +41,7 @@ from bots.platforms.common import (
     split_markdown,
     utf16_len,
 )
-from bots.platforms.telegram_config import TelegramConfig
+from bots.platforms.telegram_config import TelegramApp, TelegramConfig
 from bots.platforms.telegram_text import mention_v2, to_markdown_v2
 
 log = logging.getLogger("bots.platforms.telegram")  # the adapter's one logger
@@ -77,7 +76,7 @@ class _Part:
     plain: str = ""  # the same text unformatted: the fallback if Telegram refuses the markup
     image: bytes | None = None
     filename: str = "map.png"
-    markup: Any = None  # the inline keyboard (bots/platforms/telegram_taps.py): on the last part
+    markup: InlineKeyboardMarkup | None = None  # the keyboard (telegram_taps.py): on the last part
 
 
 @dataclass
@@ -158,13 +157,21 @@ def _recover(exc: TelegramError, attempt: _Attempt, index: int) -> None:
     raise DeliveryError(f"telegram error: {exc.message}", parts_sent=index) from exc
 
 
+class Keyboards(Protocol):
+    """What the way out needs of the keyboards and prompts (telegram_taps.TelegramTaps)."""
+
+    def reply_markup(self, out: Outgoing) -> InlineKeyboardMarkup | None: ...
+
+    async def after_sent(self, out: Outgoing, chat: str) -> list[Message]: ...
+
+
 class TelegramSender:
     """The way out of `TelegramBot` (mixed into it): `send` and what it needs."""
 
-    app: Application
+    app: TelegramApp
     config: TelegramConfig
     service: Any
-    keyboards: Any  # bots.platforms.telegram_taps.TelegramTaps: keyboards and prompts
+    keyboards: Keyboards  # bots.platforms.telegram_taps.TelegramTaps
     _names: dict[str, str]  # user id -> display name
     _migrated: dict[str, str]  # old chat -> new chat
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from telegram import Update
-from telegram.ext import Application
 
-from bots.platforms.telegram_config import TelegramConfig
+from bots.platforms.telegram_config import TelegramApp, TelegramConfig
 from bots.platforms.telegram_poll import UPDATES
 
 
-async def serve_webhook(app: Application, cfg: TelegramConfig) -> Any:
+async def serve_webhook(app: TelegramApp, cfg: TelegramConfig) -> Any:
     """Serve `cfg.webhook_url`'s path on `webhook_listen:webhook_port`, each update put on the
     application's queue; return the aiohttp runner (its `cleanup()` stops the server)."""
     from aiohttp import web  # a dependency of discord.py; only webhook mode needs it
@@ -41,7 +40,7 @@ async def serve_webhook(app: Application, cfg: TelegramConfig) -> Any:
     return runner
 
 
-async def register_webhook(app: Application, cfg: TelegramConfig) -> None:
+async def register_webhook(app: TelegramApp, cfg: TelegramConfig) -> None:
     """Tell Telegram to push the updates (messages and button presses) to `cfg.webhook_url`."""
     assert cfg.webhook_url
     await app.bot.set_webhook(

@@ -19,11 +19,11 @@ import tomllib
 from dataclasses import dataclass, field, replace
 
 from adjudicator.core import commands as C
-from adjudicator.core.dice import RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Audience, Event, Viewer
+from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.scenario import ScenarioError
-from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation
+from adjudicator.core.system import Answer, Outcome, Side, Situation
 from adjudicator.grammar import Cursor, GrammarKit, Lexicon, Verb
 
 SIDES = (Side("north", "North", ("n",)), Side("south", "South", ("s",)))
@@ -94,7 +94,7 @@ VERBS = (
 )
 
 
-class Duel:
+class Duel(RulesSystem):
     id = "hidden-duel"
     sides = SIDES
     drawer = "tests.systems.duel_drawer"
@@ -102,8 +102,9 @@ class Duel:
     hidden_information = True
     side_maps = True  # its map shows the card in the side's own hand
 
-    def __init__(self, deck: list[int], turns: int, title: str):
-        self.deck, self.turns, self.title = list(deck), turns, title
+    def __init__(self, scenario: tuple[list[int], int, str]):
+        deck, self.turns, self.title = scenario
+        self.deck = list(deck)
         self.grammar = GrammarKit(Lexicon([]), SIDES, VERBS)
 
     # -- playing
@@ -111,18 +112,14 @@ class Duel:
         state = DuelState(list(self.deck), sandbox=sandbox)
         return Outcome(state, [Event("GameStarted", f"{self.title}: north to draw.")])
 
-    def apply(self, state: DuelState, actor, order, dice):
-        if isinstance(order, C.Default):
-            order = self.default_order(state)
-        if actor == SYSTEM_ACTOR:  # the deadline gives the step owed by the side to move
-            actor = state.to_move
-        self._check(state, actor, order)
+    def resolve(self, state: DuelState, actor, order, dice):
+        """The kit has resolved the acting side (a deadline's default: the step owed by the
+        side to move) and let the order through `check`; every draw comes back in the Outcome."""
         new = copy_state(state)
-        dice = RecordingDice(dice)  # every draw comes back in the Outcome (the log keeps it)
         events = getattr(self, f"_{state.step}")(new, actor, dice)
-        return Outcome(new, events, dice.rolls)
+        return Outcome(new, events)
 
-    def _check(self, state: DuelState, actor: str, order) -> None:
+    def check(self, state: DuelState, actor: str, order) -> None:
         if state.result is not None:
             raise Rejection("game-over", "the duel is over", "D3")
         if actor != state.to_move:
@@ -176,9 +173,6 @@ class Duel:
             return []
         return [STEP_ORDERS[state.step]()]
 
-    def order_templates(self, state, side):
-        return ()
-
     def default_order(self, state):
         return STEP_ORDERS[state.step]()
 
@@ -199,15 +193,9 @@ class Duel:
         return seen
 
     # -- questions
-    def kind_of(self, order):
-        return "query" if isinstance(order, C.Status | C.Help | C.Log) else "order"
-
-    def is_private(self, query):
-        return False
-
     def answer(self, state, actor, query):
         if isinstance(query, C.Help):
-            return Answer(self.grammar.help(query.command))
+            return super().answer(state, actor, query)
         return Answer(self.status_text(state, actor))
 
     def status_text(self, state: DuelState, actor: str) -> str:
@@ -244,28 +232,33 @@ def _result(score: dict) -> dict:
     return {"winner": winner, "text": f"{winner} wins the duel {best} to {other}", **score}
 
 
+def read(text: str, source: str) -> tuple[list[int], int, str]:
+    try:
+        data = tomllib.loads(text)
+        deck, turns, title = [int(c) for c in data["deck"]], int(data["turns"]), data["title"]
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise ScenarioError(source, "file", f"not a duel scenario: {exc}") from None
+    if len(deck) < 2 * turns or len(set(deck)) != len(deck):
+        raise ScenarioError(source, "deck", "needs distinct cards, two for every turn")
+    return deck, turns, str(title)
+
+
 @dataclass(frozen=True)
-class DuelType:
-    id: str = "hidden-duel"
-    title: str = "Hidden duel"
-    name: str = "Hidden duel"
-    sides: tuple = SIDES
-    data_package: str = "tests.systems"
-    data_file: str = "duel.toml"
-    default_source: str = "tests/systems/duel.toml"
-    rules: type = Duel  # the class bound to the data (the canary passes a leaky one)
+class DuelKind(SystemKind):
+    """The kit's SystemKind; the bound duel takes the kind's id (the canary's own)."""
 
     def load(self, text: str, source: str) -> Duel:
-        try:
-            data = tomllib.loads(text)
-            deck, turns, title = [int(c) for c in data["deck"]], int(data["turns"]), data["title"]
-        except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise ScenarioError(source, "file", f"not a duel scenario: {exc}") from None
-        if len(deck) < 2 * turns or len(set(deck)) != len(deck):
-            raise ScenarioError(source, "deck", "needs distinct cards, two for every turn")
-        rules = self.rules(deck, turns, str(title))
+        rules = super().load(text, source)
         rules.id = self.id
         return rules
 
 
-SYSTEM = DuelType()
+SYSTEM = DuelKind(
+    id="hidden-duel",
+    title="Hidden duel",
+    name="Hidden duel",
+    sides=SIDES,
+    data="tests.systems/duel.toml",
+    read=read,
+    rules=Duel,  # the class bound to the data (the canary passes a leaky one)
+)

@@ -16,6 +16,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.dice import RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Event
+from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.scenario import ScenarioError
 from adjudicator.core.system import Answer, Outcome, Side, Situation
 from adjudicator.grammar import Cursor, GrammarKit, Lexicon, Verb
@@ -56,7 +57,7 @@ VERBS = (
 )  # fmt: skip
 
 
-class Race:
+class Race(RulesSystem):
     id = "dice-race"
     sides = SIDES
     drawer = "tests.systems.race_drawer"
@@ -64,24 +65,21 @@ class Race:
     hidden_information = False
     side_maps = False  # no hidden information
 
-    def view(self, state, viewer):
-        return state
-
-    def __init__(self, goal: int, turns: int, title: str):
-        self.goal, self.turns, self.title = goal, turns, title
+    def __init__(self, scenario: dict):
+        self.goal, self.turns, self.title = scenario["goal"], scenario["turns"], scenario["title"]
         self.grammar = GrammarKit(Lexicon([]), SIDES, VERBS)
 
     def initial(self, sandbox, dice):
         state = RaceState(sandbox=sandbox)
         return Outcome(state, [Event("GameStarted", f"{self.title}: red to roll.")])
 
-    def apply(self, state: RaceState, actor, order, dice):
-        if isinstance(order, C.Default):
-            order, actor = Pass(), state.to_move
+    def check(self, state: RaceState, actor, order) -> None:
         if state.result is not None:
             raise Rejection("game-over", "the race is over", "R3")
         if actor != state.to_move:
             raise Rejection("not-your-turn", f"it is {state.to_move}'s turn", "R1")
+
+    def resolve(self, state: RaceState, actor, order, dice):
         new = RaceState(state.turn, state.to_move, dict(state.score), None, state.sandbox)
         events = []
         dice = RecordingDice(dice)  # every roll comes back in the Outcome (the log keeps it)
@@ -114,9 +112,6 @@ class Race:
     def legal_orders(self, state, side):
         return [] if state.result or side != state.to_move else [Roll(), Pass()]
 
-    def order_templates(self, state, side):
-        return ()
-
     def situation(self, state):
         over = state.result is not None
         key = "" if over else f"{state.turn}|{state.to_move}"
@@ -126,22 +121,13 @@ class Race:
         )
 
     def default_order(self, state):
-        return C.Default()
-
-    def kind_of(self, order):
-        return "query" if isinstance(order, C.Status | C.Help | C.Log) else "order"
-
-    def is_private(self, query):
-        return False
+        return Pass()
 
     def answer(self, state, actor, query):
         if isinstance(query, C.Help):
-            return Answer(self.grammar.help(query.command))
+            return super().answer(state, actor, query)
         return Answer(f"Turn {state.turn}: red {state.score['red']}, blue {state.score['blue']}; "
                       f"{state.to_move} to move.")  # fmt: skip
-
-    def show(self, state):
-        return self.state_to_json(state)
 
     def state_to_json(self, state):
         return {"turn": state.turn, "to_move": state.to_move, "score": dict(state.score),
@@ -152,22 +138,20 @@ class Race:
                          data["sandbox"])  # fmt: skip
 
 
-@dataclass(frozen=True)
-class RaceType:
-    id: str = "dice-race"
-    title: str = "Dice race"
-    name: str = "Dice race"
-    sides: tuple = SIDES
-    data_package: str = "tests.systems"
-    data_file: str = "race.toml"
-    default_source: str = "tests/systems/race.toml"
-
-    def load(self, text: str, source: str) -> Race:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError(source, "file", f"not valid TOML: {exc}") from None
-        return Race(int(data["goal"]), int(data["turns"]), str(data["title"]))
+def read(text: str, source: str) -> dict:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(source, "file", f"not valid TOML: {exc}") from None
+    return {"goal": int(data["goal"]), "turns": int(data["turns"]), "title": str(data["title"])}
 
 
-SYSTEM = RaceType()
+SYSTEM = SystemKind(
+    id="dice-race",
+    title="Dice race",
+    name="Dice race",
+    sides=SIDES,
+    data="tests.systems/race.toml",
+    read=read,
+    rules=Race,
+)

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field, replace
 
 from adjudicator.core import commands as C
 from adjudicator.core.dice import RecordingDice
-from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Audience, Event, Viewer
+from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.scenario import ScenarioError
-from adjudicator.core.system import SYSTEM_ACTOR, Answer, Outcome, Side, Situation
+from adjudicator.core.system import Answer, Outcome, Side, Situation
 from adjudicator.grammar import Cursor, GrammarKit, Lexicon, Verb
 
 SIDES = (Side("red", "Red", ("r",)), Side("blue", "Blue", ("b",)))
@@ -69,7 +69,7 @@ VERBS = (
 )
 
 
-class SecretDice:
+class SecretDice(RulesSystem):
     id = "secret-dice"
     sides = SIDES
     drawer = "tests.systems.race_drawer"
@@ -77,8 +77,8 @@ class SecretDice:
     hidden_information = True
     side_maps = False  # the secret is text, sent as a private event
 
-    def __init__(self, turns: int, title: str):
-        self.turns, self.title = turns, title
+    def __init__(self, scenario: tuple[int, str]):
+        self.turns, self.title = scenario
         self.grammar = GrammarKit(Lexicon([]), SIDES, VERBS)
 
     def initial(self, sandbox, dice):
@@ -93,23 +93,15 @@ class SecretDice:
         ]
         return Outcome(state, events, dice.rolls)
 
-    def apply(self, state: SecretState, actor, order, dice):
-        if isinstance(order, C.Default) or actor == SYSTEM_ACTOR:
-            order, actor = (Pass() if isinstance(order, C.Default) else order), state.to_move
-        if state.result is not None:
-            raise Rejection("game-over", "the game is over", "S3")
-        if actor != state.to_move:
-            raise Rejection("not-your-turn", f"it is {state.to_move}'s turn", "S1")
-        dice = RecordingDice(dice)
+    def resolve(self, state: SecretState, actor, order, dice):
+        """An order the kit's default gate let through (exactly what legal_orders lists)."""
         score, events = dict(state.score), []
         if isinstance(order, Roll):
             die = dice.roll(f"roll {actor}")
             score[actor] += die
             events.append(Event("Rolled", f"{actor} rolls {die}: {score[actor]}.", {"die": die}))
-        elif not isinstance(order, Pass):
-            raise Rejection("not-an-order", "say `roll` or `pass`", "S1")
         new, more = self._next(replace(state, score=score))
-        return Outcome(new, events + more, dice.rolls)
+        return Outcome(new, events + more)
 
     def _next(self, state: SecretState) -> tuple[SecretState, list[Event]]:
         other = "blue" if state.to_move == "red" else "red"
@@ -130,9 +122,6 @@ class SecretDice:
     def legal_orders(self, state, side):
         return [] if state.result or side != state.to_move else [Roll(), Pass()]
 
-    def order_templates(self, state, side):
-        return ()
-
     def situation(self, state):
         over = state.result is not None
         key = "" if over else f"{state.turn}|{state.to_move}"
@@ -140,7 +129,7 @@ class SecretDice:
         return Situation(state.turn, PHASE, f"turn {state.turn}", to_move, (), state.result, key)
 
     def default_order(self, state):
-        return C.Default()
+        return Pass()
 
     def view(self, state: SecretState, viewer: Viewer) -> SecretState:
         if viewer.over:
@@ -148,21 +137,12 @@ class SecretDice:
         seen = {s: (v if s in viewer.sides else None) for s, v in state.secret.items()}
         return replace(state, secret=seen)
 
-    def kind_of(self, order):
-        return "query" if isinstance(order, C.Status | C.Help | C.Log) else "order"
-
-    def is_private(self, query):
-        return False
-
     def answer(self, state, actor, query):
         if isinstance(query, C.Help):
-            return Answer(self.grammar.help(query.command))
+            return super().answer(state, actor, query)
         mine = state.secret.get(actor)
         text = f"Turn {state.turn}: red {state.score['red']}, blue {state.score['blue']}."
         return Answer(text + (f" Your secret die: {mine}." if mine is not None else ""))
-
-    def show(self, state):
-        return self.state_to_json(state)
 
     def state_to_json(self, state):
         return {
@@ -179,22 +159,20 @@ class SecretDice:
         return SecretState(**{**data, "secret": dict(data["secret"]), "score": dict(data["score"])})
 
 
-@dataclass(frozen=True)
-class SecretDiceType:
-    id: str = "secret-dice"
-    title: str = "Secret dice"
-    name: str = "Secret dice"
-    sides: tuple = SIDES
-    data_package: str = "tests.systems"
-    data_file: str = "secret_dice.toml"
-    default_source: str = "tests/systems/secret_dice.toml"
-
-    def load(self, text: str, source: str) -> SecretDice:
-        try:
-            data = tomllib.loads(text)
-            return SecretDice(int(data["turns"]), str(data["title"]))
-        except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise ScenarioError(source, "file", f"not a secret dice scenario: {exc}") from None
+def read(text: str, source: str) -> tuple[int, str]:
+    try:
+        data = tomllib.loads(text)
+        return int(data["turns"]), str(data["title"])
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise ScenarioError(source, "file", f"not a secret dice scenario: {exc}") from None
 
 
-SYSTEM = SecretDiceType()
+SYSTEM = SystemKind(
+    id="secret-dice",
+    title="Secret dice",
+    name="Secret dice",
+    sides=SIDES,
+    data="tests.systems/secret_dice.toml",
+    read=read,
+    rules=SecretDice,
+)
