@@ -28,7 +28,7 @@ from adjudicator.core.events import (
 )
 from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import GameSystem, Situation
-from app import clock, fold, frames, names, outbox, rewinds
+from app import clock, fold, frames, names, post_queue, rewinds
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
@@ -56,9 +56,16 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
             said = rewinds.announcement(p.get("to"), rewound[-1].user, None, p.get("discarded"))
             note = names.pretty(tx.conn, said)
         post(
-            tx, system, run.game, here, key=run.key, now=run.now, note=note,
-            reply_chat=run.actor.where, images=run.core.images,
-        )  # fmt: skip
+            tx,
+            system,
+            run.game,
+            here,
+            key=run.key,
+            now=run.now,
+            note=note,
+            reply_chat=run.actor.where,
+            images=run.core.images,
+        )
     else:
         _mirror(tx, run, done)
 
@@ -89,29 +96,48 @@ def post(
     side_names = names.of_sides(tx.conn, seats)
     text = post_text(
         Post(
-            game, here, system.sides, system.headlines, events, tx.head_index, tx.head_hash,
-            gc.deadline_at, gc.clock_paused, tx.g.paused_why if tx.paused else None, now, note,
+            game,
+            here,
+            system.sides,
+            system.headlines,
+            events,
+            tx.head_index,
+            tx.head_hash,
+            gc.deadline_at,
+            gc.clock_paused,
+            tx.g.paused_why if tx.paused else None,
+            now,
+            note,
             _trust_lines(tx, system, seats, started=start or gc.started_at is not None),
         ),
         side_names,
-    )  # fmt: skip
+    )
     title = frames.heading(game, here)
     render = (
         {"after": after, "upto": tx.head_index, "title": title, "focus": True} if images else None
     )
     outs = [
         Outgoing(
-            platform, chat_id, text, image_name=f"{game}-{tx.head_index}.png",
-            mentions=names.mentions(seats, here.to_move, platform), render=render,
+            platform,
+            chat_id,
+            text,
+            image_name=f"{game}-{tx.head_index}.png",
+            mentions=names.mentions(seats, here.to_move, platform),
+            render=render,
             asks=asks(game, here),
         )
         for platform, chat_id in chats
-    ]  # fmt: skip
+    ]
     hold = {reply_chat: REPLY_FIRST} if reply_chat else None
-    ids = outbox.write_in(
-        tx.conn, game, outs, key=None if key is None else f"{key}:post", now=now,
-        image_index=tx.head_index, hold=hold,
-    )  # fmt: skip
+    ids = post_queue.write_in(
+        tx.conn,
+        game,
+        outs,
+        key=None if key is None else f"{key}:post",
+        now=now,
+        image_index=tx.head_index,
+        hold=hold,
+    )
     if render is not None and system.side_maps:
         ids += _side_maps(tx, game, here, render, key=key, now=now)
     return ids
@@ -144,16 +170,26 @@ def _trust_lines(
             t("open (`salt <TEXT>`)") if g.epoch_next_n == 1 else t("closed (the epoch has rolled)")
         )
         said.append(
-            t("Dice: epoch {epoch} (turn {turn}), commitment {commitment}; salts {salts}.",
-              epoch=g.epoch, turn=g.epoch_turn, commitment=g.epoch_commitment, salts=salts)
-        )  # fmt: skip
+            t(
+                "Dice: epoch {epoch} (turn {turn}), commitment {commitment}; salts {salts}.",
+                epoch=g.epoch,
+                turn=g.epoch_turn,
+                commitment=g.epoch_commitment,
+                salts=salts,
+            )
+        )
     return said
 
 
 def _side_maps(
-    tx: GameTx, game: str, here: Situation, render: dict[str, Any], *, key: str | None,
+    tx: GameTx,
+    game: str,
+    here: Situation,
+    render: dict[str, Any],
+    *,
+    key: str | None,
     now: datetime,
-) -> list[int]:  # fmt: skip
+) -> list[int]:
     """Each seated side's own map with a post, by a private message to its player: the render
     spec of the public map with "view" set to the side (drawn from that side's view only)."""
     ids: list[int] = []
@@ -165,10 +201,14 @@ def _side_maps(
                 {**render, "view": side},
                 f"{game}-{tx.head_index}-{side}.png",
             )
-            ids += outbox.write_in(
-                tx.conn, game, [out], key=None if key is None else f"{key}:map:{side}", now=now,
+            ids += post_queue.write_in(
+                tx.conn,
+                game,
+                [out],
+                key=None if key is None else f"{key}:map:{side}",
+                now=now,
                 fallback_chat_id=out.chat_id,
-            )  # fmt: skip
+            )
     return ids
 
 
@@ -178,9 +218,10 @@ def _default_note(tx: GameTx, system: GameSystem, before: Any, run: Any, done: l
     side_names = names.of_sides(tx.conn, tx.seats())
     head = t(
         "The deadline for {who} passed ({when} UTC). Done on {side}'s behalf:",
-        who=who(system.sides, side or "", side_names), when=f"{run.deadline_at:%Y-%m-%d %H:%M}",
+        who=who(system.sides, side or "", side_names),
+        when=f"{run.deadline_at:%Y-%m-%d %H:%M}",
         side=side_name(system.sides, side),
-    )  # fmt: skip
+    )
     did = [event_text(e) for r in done for e in r.events if e.get("kind") == DEFAULT_APPLIED]
     return lines([head, *(t("- {did}", did=d) for d in did)])
 
@@ -201,7 +242,7 @@ def _private_posts(tx: GameTx, run: Any) -> None:
                 outs += _dm(tx, run.game, user, event_text(event) if "text" in event else "")
     for n, out in enumerate(outs):
         key = None if run.key is None else f"{run.key}:dm:{n}"
-        outbox.write_in(
+        post_queue.write_in(
             tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=out.chat_id
         )
 
@@ -218,7 +259,7 @@ def _speakers_lines(tx: GameTx, run: Any, done: list[Reply]) -> None:
     text = t("**{game}** (only you see this): {text}", game=run.game, text=lines(hidden))
     out = Outgoing(platform, chat_id, text, user_id=actor.user.partition(":")[2], private=True)
     key = None if run.key is None else f"{run.key}:mine"
-    outbox.write_in(tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=chat_id)
+    post_queue.write_in(tx.conn, run.game, [out], key=key, now=run.now, fallback_chat_id=chat_id)
 
 
 def _audience_users(
@@ -265,7 +306,7 @@ def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:
         said.append(names.pretty(tx.conn, reply.reply))
     outs = [Outgoing(p, c, lines(said)) for p, c in others]
     key = None if run.key is None else f"{run.key}:mirror"
-    outbox.write_in(tx.conn, run.game, outs, key=key, now=run.now)
+    post_queue.write_in(tx.conn, run.game, outs, key=key, now=run.now)
 
 
 __all__ = ["REPLY_FIRST", "after_change", "post"]

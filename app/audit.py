@@ -25,7 +25,7 @@ from adjudicator.core.errors import TextError
 from adjudicator.core.i18n import lines, t, tn
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
-from app import fold, games, integrity, rewinds, sealing
+from app import fold, freezes, games, rewinds, sealing
 from storage import GameRecord, Store
 from storage.audit import (
     FORMAT,
@@ -80,7 +80,7 @@ def audit_game(store: Store, name: str) -> tuple[bool, str, AuditReport]:
     failure = store.verify(name) or _snapshot_failure(rows, header.get("state_sha256"))
     if failure is not None:
         store.frozen.setdefault(name, failure)
-        return False, lines([text, integrity.frozen_text(failure, name)]), report
+        return False, lines([text, freezes.frozen_text(failure, name)]), report
     tables = t(
         "Tables: every seat, moderator, seed, salt digest, roll counter and epoch column agrees"
         " with the chain; the snapshot is the state the log recorded."

@@ -82,9 +82,15 @@ def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
     secrets = [*(secret or []), *opened] or None
     canonical = ch.system.grammar.format(out.order or item)  # as applied: paths, flips filled in
     tx.append(
-        "order", ch.actor, canonical, payload, user=ch.user, key=ch.key,
-        epoch=tx.epoch or None, secret=secrets,
-    )  # fmt: skip
+        "order",
+        ch.actor,
+        canonical,
+        payload,
+        user=ch.user,
+        key=ch.key,
+        epoch=tx.epoch or None,
+        secret=secrets,
+    )
     if seed is not None:
         tx.set_next_n(dice.next_n)
     tx.set_snapshot(new, text)
@@ -130,9 +136,14 @@ def salt(tx: GameTx, ch: Change, state: Any, item: C.Salt) -> Any:
         )
     salts = [*tx.salts(k), item.text]
     tx.append(
-        "salt", ch.actor, ch.system.grammar.format(item), {"epoch": k, "salt": item.text},
-        user=ch.user, key=ch.key, epoch=k,
-    )  # fmt: skip
+        "salt",
+        ch.actor,
+        ch.system.grammar.format(item),
+        {"epoch": k, "salt": item.text},
+        user=ch.user,
+        key=ch.key,
+        epoch=k,
+    )
     tx.set_salt_digest(committed.salt_digest(salts))
     return state
 
@@ -184,16 +195,24 @@ def rewind(tx: GameTx, ch: Change, state: Any, item: C.Rewind) -> Any:
 
 
 def apply_rewind(
-    tx: GameTx, ch: Any, state: Any, item: C.Rewind, extra: dict[str, Any],
+    tx: GameTx,
+    ch: Any,
+    state: Any,
+    item: C.Rewind,
+    extra: dict[str, Any],
     rows: list[dict[str, Any]] | None = None,
-) -> Any:  # fmt: skip
+) -> Any:
     """The rewind itself: the row, the replayed snapshot, and a fresh dice epoch."""
     rows = rows if rows is not None else fold.with_secrets(tx.rows())
     kept = [*rows, {"index": None, "kind": "rewind", "payload": {"to": item.index}}]
     new = fold.replay(ch.system, kept)
     doc = ch.system.state_to_json(new)
-    payload = {"to": item.index, "why": item.reason,
-               "state_sha256": sealing.state_digest(ch.system, new), **extra}  # fmt: skip
+    payload = {
+        "to": item.index,
+        "why": item.reason,
+        "state_sha256": sealing.state_digest(ch.system, new),
+        **extra,
+    }
     text = ch.system.grammar.format(item)
     tx.append("rewind", "moderator", text, payload, user=ch.user, key=ch.key)
     tx.set_snapshot(doc)
@@ -233,8 +252,14 @@ def roll_records(
     secrets: list[dict[str, Any]] = []
     for r in rolls:
         if r.fixed:
-            record = {"purpose": r.purpose, "value": r.value, "fixed": True,
-                      "epoch": epoch or None, "n": None, "hidden": r.hidden}  # fmt: skip
+            record = {
+                "purpose": r.purpose,
+                "value": r.value,
+                "fixed": True,
+                "epoch": epoch or None,
+                "n": None,
+                "hidden": r.hidden,
+            }
             if r.faces != 6:
                 record["faces"] = r.faces
             records.append(record)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from app import freezes
 from storage import Store
 from storage import dice as committed
 
@@ -37,11 +38,14 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Core:
     """The application core's services. seeds, uids: where epoch seeds and game uids come from
     (keep the defaults, `secrets` and uuid4, for real games; the demo and benchmarks pass
-    reproducible ones). now: the clock (aware UTC). images: whether posts carry a map."""
+    reproducible ones). now: the clock (aware UTC). images: whether posts carry a map.
+
+    Frozen: every service is given when the Core is made, and no front end changes it; a front
+    end that needs another clock or image setting makes its own (`dataclasses.replace`)."""
 
     store: Store
     seeds: Callable[[], str] = committed.new_seed
@@ -50,9 +54,7 @@ class Core:
     images: bool = True
 
     def __post_init__(self) -> None:
-        from app import integrity  # it needs Core: imported when a Core is made
-
-        integrity.listen(self)
+        freezes.listen(self.store, self.now)  # a frozen game's moderators are told
 
 
 __all__ = ["Actor", "Core"]

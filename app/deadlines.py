@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 
 from adjudicator.core.i18n import t
 from app import clock, notify, outage, reminders
-from app import outbox as posts
+from app import post_queue as posts
 from app.clock import GameClock, When
 from app.context import Actor, Core
 from app.durations import now_of
@@ -166,8 +166,9 @@ def _not_applied(
     text = t(
         "The deadline for {who} passed, but its default could not be applied: "
         "{why}\nThe clock is stopped; a moderator should look at the game.",
-        who=standing.movers(), why=why,
-    )  # fmt: skip
+        who=standing.movers(),
+        why=why,
+    )
     outs = notify.outgoings(store, gc.name, text, standing.record.moderators)
     with clock.locked(store, gc.name) as (conn, fresh):
         if fresh.deadline_at != deadline:

@@ -135,8 +135,9 @@ def problems(owner: Path, code: str) -> list[str]:
         wanted = _fields(text.msgid) | _fields(text.plural or "")
         for f in forms:
             if not _fields(f) <= wanted or (text.plural is None and _fields(f) != wanted):
-                out.append(f"{text.where}: the {code} form {f!r} has other fields than "
-                           f"{text.msgid!r}")  # fmt: skip
+                out.append(
+                    f"{text.where}: the {code} form {f!r} has other fields than {text.msgid!r}"
+                )
     return out
 
 
@@ -152,10 +153,17 @@ def update(owner: Path, code: str, po: Path | None = None, files: list[Path] | N
             old = read_po(fh, locale=code)
     elsewhere = {k for p in po_files(owner, code) if p != target for k in _ids(p, code)}
     catalogue = Catalog(
-        locale=code, project="pbem-adjudicator", version="1", fuzzy=False,
-        creation_date=_FIXED, revision_date=_FIXED, copyright_holder="pbem-adjudicator",
-        msgid_bugs_address="", last_translator="", language_team="",
-    )  # fmt: skip
+        locale=code,
+        project="pbem-adjudicator",
+        version="1",
+        fuzzy=False,
+        creation_date=_FIXED,
+        revision_date=_FIXED,
+        copyright_holder="pbem-adjudicator",
+        msgid_bugs_address="",
+        last_translator="",
+        language_team="",
+    )
     for message in old:
         if message.id:
             catalogue[message.id] = message

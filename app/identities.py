@@ -158,11 +158,16 @@ def for_change(tx: GameTx, user: str | None, key: str | None) -> list[str]:
         return known
     for other in partners(tx.conn, user):
         if other not in known and _has_role(tx, [other]):
-            payload = {"action": "identity", "user": user, "as": other,
-                       "why": "accounts linked by their owner (identity confirm)"}  # fmt: skip
+            payload = {
+                "action": "identity",
+                "user": user,
+                "as": other,
+                "why": "accounts linked by their owner (identity confirm)",
+            }
             row_key = None if key is None else f"{key}:identity"
-            tx.append("moderation", "system", f"identity {user} {other}", payload,
-                      user=user, key=row_key)  # fmt: skip
+            tx.append(
+                "moderation", "system", f"identity {user} {other}", payload, user=user, key=row_key
+            )
             known.append(other)
     return known
 

@@ -30,9 +30,14 @@ def render_spec(store: Store, game: str, spec: dict[str, Any]) -> bytes:
     events = fold.events_since(rows, after)
     focus = bool(spec.get("focus"))
     return games.draw(
-        system, state, events, spec.get("view"), spec.get("title"), focus=focus,
+        system,
+        state,
+        events,
+        spec.get("view"),
+        spec.get("title"),
+        focus=focus,
         language=language(spec.get("lang")),
-    )  # fmt: skip
+    )
 
 
 def renderer(store: Store) -> Callable[[str, dict[str, Any]], bytes]:

@@ -3,8 +3,8 @@
 - `check_snapshot(tx, system, state)`, before every order (constant time): the snapshot hashes to
   the state hash the last state-recording row chained (of the public view for a system with
   hidden information, app/sealing.py state_digest), and that row is a chained row.
-- `tell_moderators`: the store calls it once when a game freezes: a post to every chat bound to
-  the game, naming the first bad row and pinging the moderators the chain names.
+- the store tells the moderators once when a game freezes (app/freezes.py): a post to every chat
+  bound to the game, naming the first bad row and pinging the moderators the chain names.
 - `repair(core, name, user)`: rebuild from the last good row. The rows from the first bad one on
   are dropped (they are no longer the chain anyone saw: their hashes are listed in the repair
   row), the state is replayed from the kept rows, every cache is rewritten from the chain, and a
@@ -25,7 +25,7 @@ from adjudicator.core.system import GameSystem
 from app import fold, games, sealing
 from app.context import Core
 from storage import GameTx, Tampered, chain, trust
-from storage.caches import derive, fill_caches
+from storage.caches import fill_caches
 from storage.engine import dump
 from storage.models import DiceSecret, LogEntry
 from storage.records import record
@@ -73,45 +73,6 @@ def checked_state(tx: GameTx, system: GameSystem) -> Any:
         raise Tampered(tx.name, {"index": at, "problem": problem}) from exc
     check_snapshot(tx, system, state)
     return state
-
-
-def frozen_text(failure: dict[str, Any], name: str) -> str:
-    return t(
-        "Game {name} is FROZEN: its stored log fails its checks at row {row}: "
-        "{problem}. No order is taken until a moderator runs `pbem repair {name}` "
-        "(docs/threat-model.md); `pbem audit` shows the same.",
-        name=name,
-        row=failure["index"],
-        problem=failure["problem"],
-    )
-
-
-def tell_moderators(core: Core, name: str, failure: dict[str, Any]) -> None:
-    """One post to every chat bound to the game, pinging the moderators the chain names."""
-    from app import notify  # the outbox path imports the application core: no import cycle
-
-    mods = list(derive(core.store.rows(name))["moderators"])
-    outs = notify.outgoings(core.store, name, frozen_text(failure, name), mods)
-    if outs:
-        key = f"frozen:{name}:{failure['index']}:{failure['problem'][:40]}"
-        notify.write(core.store, name, outs, key=key, now=core.now())
-
-
-def listen(core: Core) -> None:
-    """Tell the moderators of every game the store freezes (once per store)."""
-    store = core.store
-    if not any(getattr(fn, "pbem_integrity", False) for fn in store.tamper_listeners):
-
-        def told(name: str, failure: dict[str, Any]) -> None:
-            try:
-                tell_moderators(core, name, failure)
-            except Exception:  # the freeze stands even when the post cannot be written
-                import logging
-
-                logging.getLogger(__name__).exception("could not tell %s's moderators", name)
-
-        told.pbem_integrity = True  # type: ignore[attr-defined]
-        store.tamper_listeners.append(told)
 
 
 def repair(
@@ -204,10 +165,14 @@ def _from_export(
             epoch = open_epoch or None
         secret = row.get("secret")
         e = LogEntry(
-            game_id=g.id, **{f: row[f] for f in chain.CHAINED_FIELDS if f != "payload"},
-            payload=dump(p), prev_hash=row["prev_hash"], hash=row["hash"], epoch=epoch,
+            game_id=g.id,
+            **{f: row[f] for f in chain.CHAINED_FIELDS if f != "payload"},
+            payload=dump(p),
+            prev_hash=row["prev_hash"],
+            hash=row["hash"],
+            epoch=epoch,
             secret=dump(secret) if secret is not None else secrets.get(row["hash"]),
-        )  # fmt: skip
+        )
         s.add(e)
         kept.append(e)
         if row["kind"] == "reveal":
@@ -343,9 +308,6 @@ __all__ = [
     "check_snapshot",
     "checked_state",
     "expect_head",
-    "frozen_text",
-    "listen",
     "parse_head",
     "repair",
-    "tell_moderators",
 ]

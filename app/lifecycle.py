@@ -46,13 +46,24 @@ def new_game(
     out, rolls, roll_secrets = set_up(system, sandbox, uid, seed, hidden_seed)
     events, hidden, secret = sealing.seal(out.events)  # private setup events: sealed
     rec = core.store.create_game(
-        name, system_id, text, sandbox, system.state_to_json(out.state),
-        events=events, hidden=hidden, secret=secret or None, rolls=rolls,
-        roll_secrets=roll_secrets, creator=creator, sides=[s.id for s in system.sides],
-        uid=uid, seed=seed, hidden_seed=hidden_seed,
+        name,
+        system_id,
+        text,
+        sandbox,
+        system.state_to_json(out.state),
+        events=events,
+        hidden=hidden,
+        secret=secret or None,
+        rolls=rolls,
+        roll_secrets=roll_secrets,
+        creator=creator,
+        sides=[s.id for s in system.sides],
+        uid=uid,
+        seed=seed,
+        hidden_seed=hidden_seed,
         turn=system.situation(out.state).turn or 1,
         state_digest=sealing.state_digest(system, out.state),
-    )  # fmt: skip
+    )
     title = t("Game {name} created: {title}", name=repr(name), title=system.title)
     if sandbox:
         title = t("{title} (sandbox)", title=title)
@@ -133,8 +144,13 @@ def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict[s
                 None,
             )
         tx.set_seat(side, user)
-        payload = {"action": "seat", "side": side, "user": user, "previous": None,
-                   "why": "joined in the chat"}  # fmt: skip
+        payload = {
+            "action": "seat",
+            "side": side,
+            "user": user,
+            "previous": None,
+            "why": "joined in the chat",
+        }
         tx.append("moderation", "system", f"seat {side} {user}", payload, user=user, key=key)
         return payload
 
@@ -203,9 +219,13 @@ def leave(
 
 
 def start(
-    core: Core, game: str, user: str, key: str | None, now: datetime,
+    core: Core,
+    game: str,
+    user: str,
+    key: str | None,
+    now: datetime,
     reply_chat: tuple[str, str] | None = None,
-) -> bool:  # fmt: skip
+) -> bool:
     """Start the game once every side is taken: the clock starts, the first deadline is armed
     and the first post is made, in one transaction. False: it had started already."""
     system = games.system_of(core.store, game)
@@ -235,9 +255,16 @@ def start(
         here = system.situation(system.state_from_json(tx.snapshot))
         clock.rearm_in(tx, here, now)
         after.post(
-            tx, system, game, here, key=key, now=now, start=True, reply_chat=reply_chat,
+            tx,
+            system,
+            game,
+            here,
+            key=key,
+            now=now,
+            start=True,
+            reply_chat=reply_chat,
             images=core.images,
-        )  # fmt: skip
+        )
         return True
 
     started = transact(core.store, game, begin)

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import GameSystem, Situation
-from app import outbox
+from app import post_queue
 from app.games import system_of
 from app.messages import Outgoing
 from app.summary import side_name
@@ -47,7 +47,7 @@ def outgoings(
 
 def write(store: Store, game: str, outs: list[Outgoing], *, key: str, now: datetime) -> list[int]:
     """Write notices into the outbox in a transaction of their own (idempotent by key)."""
-    return outbox.write(store, game, outs, key=key, now=now)
+    return post_queue.write(store, game, outs, key=key, now=now)
 
 
 class Poster:
@@ -66,7 +66,7 @@ class Poster:
         if self.hook is not None:
             self.hook(game, outs, key)
         else:
-            self._wrote |= bool(outbox.write_in(conn, game, outs, key=key, now=self.now))
+            self._wrote |= bool(post_queue.write_in(conn, game, outs, key=key, now=self.now))
         self.posted.extend(outs)
 
     def report(self, game: str, outs: list[Outgoing], key: str) -> None:

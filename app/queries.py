@@ -11,7 +11,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
 from adjudicator.core.i18n import cat, lines, t, tn
 from adjudicator.core.system import GameSystem
-from app import audit, fold, games, identities, integrity, names, roles
+from app import audit, fold, freezes, games, identities, names, roles
 from app.context import Actor, Core
 from app.replies import Reply, fair_lines, row_details
 from app.summary import free_seats_line
@@ -31,7 +31,7 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
         return _audit(core, game, rec, actor, line)
     failure = store.roles_failure(game)  # the roles a question is answered by, as chained
     if failure is not None:
-        raise Rejection("frozen", integrity.frozen_text(failure, game), None)
+        raise Rejection("frozen", freezes.frozen_text(failure, game), None)
     state = system.state_from_json(rec.snapshot)
     also = identities.partners(store, actor.user)  # a linked account asks as its player
     who = roles.query_actor(system, rec, state, actor.side, actor.user, also)

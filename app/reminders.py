@@ -34,8 +34,11 @@ def text(standing: notify.Standing, deadline: datetime, now: datetime) -> str:
     if situation.pending:
         what = t("to decide: {prompt}", prompt=situation.pending[0].prompt)
     elif situation.turn is not None:
-        what = t("to finish the {phase} phase of turn {turn}",
-                 phase=situation.phase_said, turn=situation.turn)  # fmt: skip
+        what = t(
+            "to finish the {phase} phase of turn {turn}",
+            phase=situation.phase_said,
+            turn=situation.turn,
+        )
     else:
         what = t("to finish {label}", label=situation.label)
     return tn(
@@ -44,9 +47,11 @@ def text(standing: notify.Standing, deadline: datetime, now: datetime) -> str:
         "Reminder: {who} have {left} left {what}. Deadline {deadline}; then the default is "
         "applied on {who}'s behalf.",
         max(1, len(situation.to_move)),
-        who=standing.movers(), left=format_duration(deadline - now), what=what,
+        who=standing.movers(),
+        left=format_duration(deadline - now),
+        what=what,
         deadline=format_deadline(deadline, now),
-    )  # fmt: skip
+    )
 
 
 def key_of(game: str, deadline: datetime, h: float) -> str:

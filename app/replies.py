@@ -46,9 +46,12 @@ class Reply:
 
 
 def change_reply(
-    tx: GameTx, rows: list[LogRecord], line: str, duplicate: bool = False,
+    tx: GameTx,
+    rows: list[LogRecord],
+    line: str,
+    duplicate: bool = False,
     viewer: Viewer | None = None,
-) -> Reply:  # fmt: skip
+) -> Reply:
     """The reply to a change, built from the rows it wrote. viewer: the speaker (his side's
     private events come back to him, apart, in `private_lines`)."""
     main = rows[0]
@@ -90,15 +93,21 @@ def fair_lines(rec: GameRecord) -> list[str]:
         salts = t("open (`salt <TEXT>`)") if rec.salts_open else t("closed (the epoch has rolled)")
         dice = t(
             "Dice: epoch {epoch} (turn {turn}), commitment {commitment}; salts {salts}.",
-            epoch=rec.epoch, turn=rec.epoch_turn, commitment=rec.epoch_commitment, salts=salts,
-        )  # fmt: skip
+            epoch=rec.epoch,
+            turn=rec.epoch_turn,
+            commitment=rec.epoch_commitment,
+            salts=salts,
+        )
     else:
         dice = t("Dice: no open epoch (the game is over; every seed is revealed).")
-    said: list[str] = [dice, t("Log: {rows} rows, head hash {hash}.", rows=rec.head_index + 1,
-                    hash=rec.head_hash)]  # fmt: skip
+    said: list[str] = [
+        dice,
+        t("Log: {rows} rows, head hash {hash}.", rows=rec.head_index + 1, hash=rec.head_hash),
+    ]
     if rec.paused:
-        said.append(t("PAUSED by a moderator: {why}. Orders wait; questions work.",
-                      why=rec.paused_why))  # fmt: skip
+        said.append(
+            t("PAUSED by a moderator: {why}. Orders wait; questions work.", why=rec.paused_why)
+        )
     return said
 
 
@@ -108,14 +117,17 @@ def row_text(tx: GameTx, row: LogRecord) -> str:
         return t(
             "Dice epoch {epoch} for turn {turn}: commitment {commitment}. "
             "Players may add `salt <TEXT>` until its first roll.",
-            epoch=p["epoch"], turn=p["turn"], commitment=p["commitment"],
-        )  # fmt: skip
+            epoch=p["epoch"],
+            turn=p["turn"],
+            commitment=p["commitment"],
+        )
     if row.kind == "reveal":
         return t(
             "Dice epoch {epoch} is over: its seed was {seed} (its SHA-256 is the "
             "commitment posted before its first roll).",
-            epoch=p["epoch"], seed=p["seed"],
-        )  # fmt: skip
+            epoch=p["epoch"],
+            seed=p["seed"],
+        )
     if row.kind == "reveal-hidden":
         return t("The hidden seed is revealed: {seed}.", seed=p["hidden_seed"])
     if row.kind == "salt":
@@ -124,8 +136,12 @@ def row_text(tx: GameTx, row: LogRecord) -> str:
         )
     if row.kind == "undo":
         (target,) = tx.rows(p["targets"][0])[:1]
-        return t("Undone: row {index} ({actor}: {text}); it stays in the log.",
-                 index=target.index, actor=target.actor, text=target.text)  # fmt: skip
+        return t(
+            "Undone: row {index} ({actor}: {text}); it stays in the log.",
+            index=target.index,
+            actor=target.actor,
+            text=target.text,
+        )
     by = row.user or t("the operator")
     if row.kind == "rewind":
         confirmed = (
@@ -137,8 +153,12 @@ def row_text(tx: GameTx, row: LogRecord) -> str:
         return t(
             "Rewound to row {to} by {by}{confirmed}: {why}. Orders after row "
             "{to} no longer count; they stay in the log.{rolls}",
-            to=p["to"], by=by, confirmed=confirmed, why=p["why"], rolls=rolls,
-        )  # fmt: skip
+            to=p["to"],
+            by=by,
+            confirmed=confirmed,
+            why=p["why"],
+            rolls=rolls,
+        )
     if row.kind == "moderation":
         return moderation_text(p, by)
     return row.text
@@ -153,11 +173,22 @@ def moderation_text(p: dict[str, Any], by: str) -> str:
         return t("Game resumed: orders are taken again; by {by}{why}.", by=by, why=why)
     if action == "seat":
         was = t(", replacing {who}", who=p["previous"]) if p.get("previous") else ""
-        return t("{user} now plays {side}{was}; by {by}{why}.",
-                 user=p["user"], side=p["side"], was=was, by=by, why=why)  # fmt: skip
+        return t(
+            "{user} now plays {side}{was}; by {by}{why}.",
+            user=p["user"],
+            side=p["side"],
+            was=was,
+            by=by,
+            why=why,
+        )
     if action == "unseat":
-        return t("{user} no longer plays {side}; by {by}{why}.",
-                 user=p["user"], side=p["side"], by=by, why=why)  # fmt: skip
+        return t(
+            "{user} no longer plays {side}; by {by}{why}.",
+            user=p["user"],
+            side=p["side"],
+            by=by,
+            why=why,
+        )
     if action == "identity":
         return identities.identity_text(p, by)
     if action == rewinds.PROPOSED:
@@ -193,8 +224,10 @@ def _event_line(event: dict[str, Any], secrets: list[Any] | None, viewer: Viewer
     if sealing.is_sealed(event):
         (shown,) = sealing.opened([event], secrets)
         if sealing.is_sealed(shown) or not audience_of(shown).sees(viewer):
-            return t("(private to {audience}: sealed until the game ends)",
-                     audience=str(event.get("audience")))  # fmt: skip
+            return t(
+                "(private to {audience}: sealed until the game ends)",
+                audience=str(event.get("audience")),
+            )
         event = shown
     return event_text(event)
 
@@ -229,11 +262,15 @@ def not_applied(refused: Reply, rest: list[str]) -> list[Reply]:
     shown = "; ".join(quoted(r) for r in rest[:NOT_APPLIED_SHOWN])
     more = len(rest) - NOT_APPLIED_SHOWN
     refused.reply = (
-        t("{reply}\nNot applied: {shown} and {more}", reply=refused.reply, shown=shown,
-          more=plural(more, "more line"))
+        t(
+            "{reply}\nNot applied: {shown} and {more}",
+            reply=refused.reply,
+            shown=shown,
+            more=plural(more, "more line"),
+        )
         if more > 0
         else t("{reply}\nNot applied: {shown}", reply=refused.reply, shown=shown)
-    )  # fmt: skip
+    )
     msg = t("not applied: the earlier line {line} was refused", line=quoted(refused.line))
     return [
         Reply(

@@ -23,17 +23,15 @@ Decision: PROPOSAL_TTL is 24 hours.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t, tn
-from adjudicator.core.system import GameSystem
-from app import fold, games, identities, names
-from app.context import Core
-from storage import Conflict, GameTx
+from app import fold
+from storage import GameTx
 
 PROPOSAL_TTL = timedelta(hours=24)
 PROPOSED, CONFIRMED, CANCELLED = "rewind-proposed", "rewind-confirmed", "rewind-cancelled"
@@ -50,8 +48,16 @@ def discarded_rolls(rows: list[dict[str, Any]], to: int) -> list[dict[str, Any]]
             if r.get("fixed"):
                 continue  # a moderator's fixed result (sandbox `dice`): no die was rolled
             value = None if r.get("hidden") else r.get("value")
-            out.append({"row": row["index"], "actor": row["actor"], "purpose": r.get("purpose"),
-                        "value": value, "epoch": r.get("epoch"), "n": r.get("n")})  # fmt: skip
+            out.append(
+                {
+                    "row": row["index"],
+                    "actor": row["actor"],
+                    "purpose": r.get("purpose"),
+                    "value": value,
+                    "epoch": r.get("epoch"),
+                    "n": r.get("n"),
+                }
+            )
     return out
 
 
@@ -92,10 +98,13 @@ def propose(
 ) -> None:
     """Write the proposal row (nothing else changes)."""
     payload = {
-        "action": PROPOSED, "to": item.index, "why": item.reason, "discarded": rolls,
+        "action": PROPOSED,
+        "to": item.index,
+        "why": item.reason,
+        "discarded": rolls,
         "expires": (now + PROPOSAL_TTL).strftime("%Y-%m-%d %H:%M UTC"),
         "expires_at": (now + PROPOSAL_TTL).isoformat(),
-    }  # fmt: skip
+    }
     text = ch.system.grammar.format(item)
     tx.append("moderation", "moderator", text, payload, user=ch.user, key=ch.key)
 
@@ -167,59 +176,6 @@ def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
     return None
 
 
-def confirm(
-    core: Core, game: str, user: str, key: str | None, now: datetime, cancel: bool = False,
-    where: tuple[str, str] | None = None,
-) -> str:  # fmt: skip
-    """`confirm rewind` (apply the pending proposal) or `cancel rewind`: the reply text."""
-    from app import after, changes, clock  # (they import this module's wording)
-
-    system = games.system_of(core.store, game)
-
-    def run(tx: GameTx) -> str:
-        if key and (done := tx.find_key(key)):
-            return _done_text(done[0].payload)
-        found = pending(tx, now)
-        if isinstance(found, Rejection):
-            raise found
-        me = set(identities.accounts(core.store, user)) | {user}
-        if cancel:
-            if found.user not in me and not me & set(tx.moderators()):
-                raise Rejection("moderator-only", t("the proposer or a moderator cancels a rewind"))
-            payload = {"action": CANCELLED, "proposal": found.index, "why": None}
-            tx.append("moderation", "moderator", "cancel rewind", payload, user=user, key=key)
-            return _done_text(payload)
-        why = eligible(tx, found, me)
-        if why is not None:
-            raise Rejection("not-eligible", why)
-        p = found.payload
-        item = C.Rewind(p["to"], p.get("why") or "")
-        ch = _Change(system, found.user, key, core.seeds)
-        state = system.state_from_json(tx.snapshot)
-
-        extra = {
-            "proposal": found.index,
-            "confirmed_by": user,
-            "discarded": p.get("discarded") or [],
-        }
-        new = changes.apply_rewind(tx, ch, state, item, extra)
-        here = system.situation(new)
-        if tx.clock().started_at is not None:
-            tx.flush()
-            clock.rearm_in(tx, here, now)
-        note = announcement(p.get("to"), found.user, user, p.get("discarded") or [])
-        note = names.pretty(tx.conn, note)  # users by the names the chats know
-        after.post(tx, system, game, here, key=key, now=now, note=note, reply_chat=where,
-                   images=core.images)  # fmt: skip
-        return note
-
-    try:
-        text: str = core.store.transact(game, run)
-        return text
-    except Conflict as exc:
-        raise Rejection("conflict", str(exc)) from exc
-
-
 def announcement(
     to: object, by: str | None, confirmed: str | None, rolls: list[dict[str, Any]] | None
 ) -> str:
@@ -232,25 +188,6 @@ def announcement(
         how=how,
         rolls=rolls_text(rolls or []),
     )
-
-
-def _done_text(p: dict[str, Any]) -> str:
-    if p.get("action") == CANCELLED:
-        return t(
-            "The rewind proposed at row {row} is cancelled; nothing changed.", row=p["proposal"]
-        )
-    return t("Rewind to row {row} applied.", row=p.get("to"))
-
-
-class _Change:
-    """What app.changes needs of a change (see changes.Change)."""
-
-    def __init__(
-        self, system: GameSystem, user: str | None, key: str | None, seeds: Callable[[], str]
-    ):
-        self.system, self.actor, self.user, self.key, self.seeds = (
-            system, "moderator", user, key, seeds,
-        )  # fmt: skip
 
 
 def discards_by_moderator(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -284,7 +221,6 @@ def discards_line(rows: Iterable[dict[str, Any]]) -> str:
 __all__ = [
     "PROPOSAL_TTL",
     "announcement",
-    "confirm",
     "discarded_rolls",
     "discards_by_moderator",
     "discards_line",

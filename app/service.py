@@ -1,6 +1,16 @@
-"""GameService: the application core seen from a front end (the command line, the terminal, the
-demo, the chat service, tests). It holds no logic of its own: each method is a line or two into
-the focused modules (submit, lifecycle, queries, audit, fold, frames)."""
+"""GameService: the application core bound to one store, for the front ends that name a game by
+its name (the command line, the terminal, the demo, the chat service, tests).
+
+It holds no rule and no path of its own. What it adds to the modules it calls, and nothing else:
+
+- one `Core`, made once from its arguments (the store; where seeds and game uids come from; the
+  clock; whether posts carry a map) and passed to every call. It never changes: a front end that
+  needs another clock or image setting binds a service to a Core of its own (`GameService.on`);
+- a game named by its name: each method finds the game's system and state (app.games) and is a
+  line or two into one focused module (lifecycle, queries, audit, fold, frames, stored_replay);
+- `say`: `app.submit.submit` (the one path of a change) with the `Actor` built from keyword
+  arguments, answering only the replies.
+"""
 
 from __future__ import annotations
 
@@ -32,13 +42,18 @@ class GameService:
         images: bool = True,
     ):
         """seeds, uids: where epoch seeds and game uids come from. Keep the defaults (secrets,
-        uuid4) for real games; the demo and benchmarks pass reproducible ones."""
-        self.core = Core(store, seeds, images=images)
-        if uids is not None:
-            self.core.uids = uids
-        if now is not None:
-            self.core.now = now
+        uuid4) for real games; the demo and benchmarks pass reproducible ones. now: the clock
+        (aware UTC; default: the wall clock). images: whether posts carry a map."""
+        given: dict[str, Any] = {"uids": uids, "now": now}  # None: Core's default
+        self.core = Core(store, seeds, images=images, **{k: v for k, v in given.items() if v})
         self.store = store
+
+    @classmethod
+    def on(cls, core: Core) -> GameService:
+        """A service bound to `core` (its store, seeds, uids, clock and image setting)."""
+        service = cls.__new__(cls)
+        service.core, service.store = core, core.store
+        return service
 
     @property
     def seeds(self) -> Callable[[], str]:
@@ -46,9 +61,13 @@ class GameService:
 
     # -- setup and reading
     def new_game(
-        self, name: str, scenario_path: str | Path | None = None, sandbox: bool = False,
-        creator: str | None = None, system: str = lifecycle.DEFAULT_SYSTEM,
-    ) -> str:  # fmt: skip
+        self,
+        name: str,
+        scenario_path: str | Path | None = None,
+        sandbox: bool = False,
+        creator: str | None = None,
+        system: str = lifecycle.DEFAULT_SYSTEM,
+    ) -> str:
         return lifecycle.new_game(self.core, name, scenario_path, sandbox, creator, system)
 
     def system(self, name: str) -> GameSystem:
@@ -88,10 +107,18 @@ class GameService:
 
     # -- the order path
     def say(
-        self, name: str, actor: str | None = None, text: str = "", *,
-        user: str | None = None, key: str | None = None, where: tuple[str, str] | None = None,
-        user_name: str | None = None, now: datetime | None = None, mine_by_dm: bool = False,
-    ) -> list[Reply]:  # fmt: skip
+        self,
+        name: str,
+        actor: str | None = None,
+        text: str = "",
+        *,
+        user: str | None = None,
+        key: str | None = None,
+        where: tuple[str, str] | None = None,
+        user_name: str | None = None,
+        now: datetime | None = None,
+        mine_by_dm: bool = False,
+    ) -> list[Reply]:
         """Apply a message line by line; stop at the first refusal (see app.submit). where:
         the (platform, chat) a chat message came from; user_name: its sender's display name;
         mine_by_dm: the speaker's private lines go to him by a private message (Actor)."""

@@ -25,7 +25,7 @@ from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import SYSTEM_ACTOR, GameSystem
 from adjudicator.grammar import ParseError
 from adjudicator.grammar.lexicon import any_of
-from app import changes, games, identities, integrity, queries, roles
+from app import changes, freezes, games, identities, integrity, queries, roles
 from app.after import after_change
 from app.context import Actor, Core
 from app.replies import Reply, change_reply, not_applied, refused, row_text
@@ -83,7 +83,7 @@ def submit(
     except Conflict as exc:
         return Submitted([refused(parsed[0][0], "conflict", str(exc), None)], False, parsed)
     except Tampered as exc:  # frozen: nothing is applied until a moderator's `pbem repair`
-        frozen = integrity.frozen_text(exc.failure, game)
+        frozen = freezes.frozen_text(exc.failure, game)
         return Submitted([refused(parsed[0][0], integrity.FROZEN, frozen, None)], False, parsed)
     outbox_rows.notify()  # wake this process's senders: the posts are committed
     for pos, (line, item) in enumerate(parsed[: len(replies)]):  # questions: after the commit
@@ -221,19 +221,26 @@ class _Run:
             joins = any_of([t("`join {side}`", side=s.id) for s in self.system.sides])
             raise Rejection(
                 "not-started",
-                t("the game {game} has not started yet: take a side with {joins}, "
-                  "then say `start`.", game=self.game, joins=joins),
-            )  # fmt: skip
+                t(
+                    "the game {game} has not started yet: take a side with {joins}, "
+                    "then say `start`.",
+                    game=self.game,
+                    joins=joins,
+                ),
+            )
 
     def _check_paused(self, tx: GameTx, actor: str) -> None:
         players = {s.id for s in self.system.sides} | {SYSTEM_ACTOR}
         if tx.paused and actor in players:
             raise Rejection(
                 "paused",
-                t("the game is paused by a moderator ({why}); orders wait until a "
-                  "moderator says `resume`. Questions still work.", why=tx.g.paused_why),
+                t(
+                    "the game is paused by a moderator ({why}); orders wait until a "
+                    "moderator says `resume`. Questions still work.",
+                    why=tx.g.paused_why,
+                ),
                 None,
-            )  # fmt: skip
+            )
 
 
 __all__ = ["Actor", "Submitted", "is_query", "submit"]

@@ -9,7 +9,7 @@ transaction, the deadline re-armed, and on a phase end the summary post written 
 with its map rendered when images are on), until the reply is handed back to the adapter, which
 sends it at once: what `pbem serve` does with every message (the order is durable by then, and a
 redelivered message is answered again from its log rows). Also timed, as its own rows: the
-same plus `outbox.enqueue` of the replies (one more transaction), which serve does only for a
+same plus `delivery.enqueue` of the replies (one more transaction), which serve does only for a
 reply whose direct send failed. Not timed: choosing the order (legal orders of the position, as
 `pbem demo` chooses them) and the platforms.
 
@@ -47,7 +47,7 @@ from sqlalchemy import func, select
 
 from app.messages import Incoming
 from app.service import GameService
-from bots import outbox
+from bots import delivery
 from bots.chat import ChatService
 from bots.demo import DemoSeeds, choose, demo_uid, legal_texts
 from storage import Store, chat_store
@@ -128,7 +128,7 @@ def play(directory: Path, seed: int, games: int, images: bool) -> Run:
                 start = time.perf_counter()
                 outs = chat.handle(incoming)
                 run.times.append(time.perf_counter() - start)  # handed to the adapter
-                outbox.enqueue(store, None, outs, key=f"{mid}:reply")
+                delivery.enqueue(store, None, outs, key=f"{mid}:reply")
                 run.queued.append(time.perf_counter() - start)  # and in the outbox too
                 after = _max_outbox_id(store)
                 run.posting.append(after - before > len(outs))  # more rows than the replies

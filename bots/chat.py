@@ -3,9 +3,10 @@
     chat = ChatService(GameService(store), clock=SystemClock())
     outgoings = chat.handle(incoming)         # in a worker thread: it reads and writes the database
 
-`handle` finds the game bound to the chat, routes the chat's lifecycle commands (`new`, `join`,
+`handle` (the one entry point) normalises the message; `_route` finds the game bound to the
+chat, routes the chat's lifecycle commands (`new`, `join`,
 `leave`, `start`, `link`, `deadline`, `extend`, `map`, `help`: bots/chat_commands.py) and hands
-everything else (orders, questions, moderation) to the application core's one path,
+everything else (orders, questions, moderation) to `to_game`: the application core's one path,
 `app.submit`, as the user "platform:id" with the message id as idempotency key: the seat and role
 checks apply, a redelivered message is applied once (and answered with the same reply), and the
 order, the deadline re-arm and the posts to every chat of the game commit together.
@@ -29,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -36,13 +38,17 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import EN, Language, cat, lines, say, t
 from adjudicator.core.text import plural
 from adjudicator.grammar.lifecycle import CHAT_WORDS, canonical_words
-from app import intext, languages, names, rewinds
+from app import confirm_rewind, intext, languages, names
+from app.context import Actor
 from app.messages import Incoming, Outgoing
 from app.service import GameService
+from app.submit import submit
 from bots import chat_audit, chat_language, chat_private, chat_users, dm_wait
 from bots import chat_commands as commands
-from bots.chat_commands import LIFECYCLE, ChatRefused, Ctx
-from bots.clock import SystemClock
+from bots.chat_base import ChatRefused, Ctx, mirror
+from bots.chat_commands import LIFECYCLE
+from bots.clock import Clock, SystemClock
+from bots.taps import Taps
 from storage import GameNotFound, chat_languages, chat_store
 from storage import outbox as outbox_rows
 
@@ -69,7 +75,8 @@ def fit(text: str, platform: str, language: Language = EN) -> str:
     limit = LIMITS.get(platform)
     if limit is None or _size(text) <= limit:
         return text
-    rows, kept, size = text.split("\n"), [], 0
+    rows, size = text.split("\n"), 0
+    kept: list[str] = []
     rest = t("the rest of the line")
     tail = max(_size(_cut(plural(len(rows), "more line"), language)), _size(_cut(rest, language)))
     room = limit - tail - 2
@@ -104,7 +111,7 @@ def _normalised(incoming: Incoming) -> tuple[Incoming, str | None]:
     """The message with its text and its sender's name made storable (app.intext)."""
     text, refusal = intext.normalise(incoming.text)
     name = intext.clean(str(incoming.user_name or ""))[:200]
-    fields = {"text": text, "user_name": name}
+    fields: dict[str, Any] = {"text": text, "user_name": name}
     for f in ("platform", "chat_id", "user_id"):
         fields[f] = intext.clean(str(getattr(incoming, f)))
     if incoming.message_id is not None:
@@ -113,22 +120,22 @@ def _normalised(incoming: Incoming) -> tuple[Incoming, str | None]:
 
 
 class ChatService:
-    def __init__(self, service: GameService, *, clock=None, images: bool = True):
-        """images=False: posts carry no map (tests and benchmarks that measure text only)."""
-        self.service = service
+    def __init__(
+        self, service: GameService, *, clock: Clock | None = None, images: bool = True
+    ) -> None:
+        """clock: where "now" comes from (default: the wall clock). images=False: posts carry
+        no map (tests and benchmarks that measure text only). The chat works on a Core of its
+        own, `service`'s with this clock and image setting: the shared one is never changed."""
+        self.clock: Clock = clock or SystemClock()
+        self.core = dataclasses.replace(service.core, now=self.now, images=images)
+        self.service = GameService.on(self.core)
         self.store = service.store
-        self.clock = clock or SystemClock()
-        self.core = service.core
-        self.core.now = self._now
-        self.core.images = images
         self._names: dict[str, str] = {}  # user -> the display name recorded in this process
         self._locales: dict[str, str] = {}  # user -> the platform locale recorded in this process
 
     @functools.cached_property
-    def taps(self) -> Any:
+    def taps(self) -> Taps:
         """Playing by taps: completions, menus and presses (bots/taps.py)."""
-        from bots.taps import Taps  # the tap service reads the chat helpers, which read this
-
         return Taps(self)
 
     # ------------------------------------------------------------------ entry points
@@ -142,22 +149,26 @@ class ChatService:
             log.exception("an incoming message could not be read")
             return []
         ctx = Ctx(
-            incoming, f"{incoming.platform}:{incoming.user_id}", incoming.message_id, self._now()
+            incoming, f"{incoming.platform}:{incoming.user_id}", incoming.message_id, self.now()
         )
         if refusal is not None:  # text is data: the grammar never sees a message out of bounds
             return self.answer(ctx, refusals=[t("Refused: {why}", why=refusal)])
         try:
-            return self._handle(ctx)
+            return self._route(ctx)
         except Exception:
-            log.exception("message %r in %s %s failed", incoming.message_id,
-                          incoming.platform, incoming.chat_id)  # fmt: skip
+            log.exception(
+                "message %r in %s %s failed",
+                incoming.message_id,
+                incoming.platform,
+                incoming.chat_id,
+            )
             failed = t(
                 "Refused: this message could not be handled (the error is logged for the host); "
                 "`status` tells whether the game changed."
             )
             return self.answer(ctx, refusals=[failed])
 
-    def _handle(self, ctx: Ctx) -> list[Outgoing]:
+    def _route(self, ctx: Ctx) -> list[Outgoing]:
         incoming = ctx.incoming
         self._remember(ctx)
         text = incoming.text.strip()
@@ -167,7 +178,7 @@ class ChatService:
             text = " ".join(words)
         head = words[0].lower() if words else ""
         here = chat_languages.chat_scope(ctx.platform, ctx.chat_id)
-        scopes = (here, chat_languages.user_scope(ctx.user))
+        scopes = [here, chat_languages.user_scope(ctx.user)]
         game, ctx.known = chat_languages.binding_and_choices(
             self.store, ctx.platform, ctx.chat_id, scopes
         )  # one read: where the message goes and the languages its answer is said in
@@ -196,7 +207,7 @@ class ChatService:
                 return self._rewind(ctx, game, cancel=head == "cancel")
             if head in LIFECYCLE:
                 return commands.run(self, ctx, head, game, words)
-            return self.order(ctx, game, text)
+            return self.to_game(ctx, game, text)
         except (ChatRefused, Rejection, GameNotFound) as exc:
             message = exc.message if isinstance(exc, Rejection) else _message(exc)
             return self.answer(ctx, refusals=[t("Refused: {why}", why=self.pretty(message))])
@@ -207,14 +218,14 @@ class ChatService:
             log.info("%s chat %s is now %s: its game binding followed", platform, old, new)
 
     # ------------------------------------------------------------------ orders and questions
-    def order(self, ctx: Ctx, game: str, text: str) -> list[Outgoing]:
+    def to_game(self, ctx: Ctx, game: str, text: str) -> list[Outgoing]:
+        """The text for the game (orders, questions, moderation) through `app.submit`, as the
+        user with the message id as idempotency key; its replies as the message's answer."""
         text, chosen = chat_users.resolve_lines(self, ctx, text)  # seat <SIDE> <USER> ...
         inc = ctx.incoming
         by_dm = not (inc.private or inc.ephemeral_ok)  # else the answer shows his lines to him
-        replies = self.service.say(
-            game, None, text, user=ctx.user, key=ctx.key, where=(ctx.platform, ctx.chat_id),
-            user_name=inc.user_name or None, now=ctx.now, mine_by_dm=by_dm,
-        )  # fmt: skip
+        who = Actor(ctx.user, None, inc.user_name or None, (ctx.platform, ctx.chat_id), by_dm)
+        replies = submit(self.core, game, who, text, ctx.key, now=ctx.now).replies
         public: list[str] = []
         private: list[str] = []
         refusals: list[str] = []
@@ -237,11 +248,11 @@ class ChatService:
         return self.answer(ctx, public=public, private=private, refusals=refusals, known=said_in)
 
     def _rewind(self, ctx: Ctx, game: str, cancel: bool) -> list[Outgoing]:
-        """`confirm rewind` / `cancel rewind`: the pending rewind proposal (app.rewinds)."""
+        """`confirm rewind` / `cancel rewind`: the pending rewind proposal (app.confirm_rewind)."""
         where = (ctx.platform, ctx.chat_id)
-        text = rewinds.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
+        text = confirm_rewind.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
         if cancel:  # (an applied rewind is posted to every chat of the game)
-            commands._mirror(self, ctx, game, self.pretty(text), "cancel-rewind")
+            mirror(self, ctx, game, self.pretty(text), "cancel-rewind")
         outbox_rows.notify()
         return self.answer(ctx, public=[self.pretty(text)])
 
@@ -256,9 +267,9 @@ class ChatService:
         self,
         ctx: Ctx,
         *,
-        public: list[str] | tuple[str, ...] = (),
-        private: list[str] | tuple[str, ...] = (),
-        refusals: list[str] | tuple[str, ...] = (),
+        public: Sequence[str] = (),
+        private: Sequence[str] = (),
+        refusals: Sequence[str] = (),
         known: chat_languages.Known | None = None,
     ) -> list[Outgoing]:
         """The outgoings answering the message; `known`: its languages, read already."""
@@ -290,7 +301,7 @@ class ChatService:
         return outs
 
     # ------------------------------------------------------------------ helpers
-    def _now(self) -> datetime:
+    def now(self) -> datetime:
         now = self.clock.now()
         if now.utcoffset() is None:
             raise ValueError("the clock must give aware UTC datetimes")
@@ -328,7 +339,7 @@ class ChatService:
                 self._names[user] = found[user]
         return self._names.get(user, user)
 
-    def names_of(self, users) -> str:
+    def names_of(self, users: Iterable[str]) -> str:
         found = [self.name(u) for u in users]
         return cat(*found, sep=", ") if found else t("none")
 

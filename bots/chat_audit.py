@@ -15,17 +15,13 @@ The file goes back as a document attachment on either platform (Outgoing.documen
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from adjudicator.core.i18n import lines, say, t
 from app import audit, games, languages
 from app.messages import Outgoing
-from bots.chat_commands import ChatRefused, Ctx
+from bots.chat_base import Chat, ChatRefused, Ctx
 from storage import chat_store
 from storage.audit.page import page_html
-
-if TYPE_CHECKING:
-    from bots.chat import ChatService
 
 FILES = ("export", "page")
 SUBCOMMANDS = (*FILES, "spectators")
@@ -36,12 +32,12 @@ def _spectators_key(game: str) -> str:
     return f"audit-spectators:{game}"
 
 
-def spectators_allowed(chat: ChatService, game: str) -> bool:
+def spectators_allowed(chat: Chat, game: str) -> bool:
     found = chat_store.get_state(chat.store, _spectators_key(game))
     return SPECTATORS_DEFAULT if found is None else found[0] == "on"
 
 
-def run(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+def run(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     what = words[1].lower()
     rec = chat.store.load(game, with_log=False)
     moderator = ctx.user in rec.moderators
@@ -52,36 +48,58 @@ def run(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoi
     player = ctx.user in rec.seats.values()
     if not (player or moderator or spectators_allowed(chat, game)):
         raise ChatRefused(
-            t("{who} is not a player or moderator of {game}: the audit files are"
-              " for its players and moderators (a moderator may allow spectators with"
-              " `audit spectators on`).", who=chat.name(ctx.user), game=game)
-        )  # fmt: skip
+            t(
+                "{who} is not a player or moderator of {game}: the audit files are"
+                " for its players and moderators (a moderator may allow spectators with"
+                " `audit spectators on`).",
+                who=chat.name(ctx.user),
+                game=game,
+            )
+        )
     try:
         data, left_out, rows = audit.player_export(chat.store, game)
     except audit.Withheld as exc:
         raise ChatRefused(str(exc)) from exc
     head = _head_hash(data)
-    said = [t("**{game}**: {what}: {rows} row(s), 0-{last}, head hash {head}.",
-              game=game, what=_what(what), rows=rows, last=rows - 1, head=head)]  # fmt: skip
+    said: list[str] = [
+        t(
+            "**{game}**: {what}: {rows} row(s), 0-{last}, head hash {head}.",
+            game=game,
+            what=_what(what),
+            rows=rows,
+            last=rows - 1,
+            head=head,
+        )
+    ]
     said += _notes(chat, game, left_out, rows)
     if what == "export":
         name = f"{game}-audit.jsonl"
         said.append(
-            t("Check it anywhere with `pbem audit --verify {name}`, or ask `audit page` for a page"
-              " that checks it in any browser.", name=name)
-        )  # fmt: skip
+            t(
+                "Check it anywhere with `pbem audit --verify {name}`, or ask `audit page` for a page"
+                " that checks it in any browser.",
+                name=name,
+            )
+        )
     else:
         name = f"{game}-audit.html"
         data = page_html(data).encode()
         said.append(
-            t("Open it in any browser, even offline: it checks every row, seed and roll itself,"
-              " and says VERIFIED or the first row that fails.")
-        )  # fmt: skip
+            t(
+                "Open it in any browser, even offline: it checks every row, seed and roll itself,"
+                " and says VERIFIED or the first row that fails."
+            )
+        )
     text = say(lines(said), languages.for_reply(chat.store, ctx.incoming))
     out = Outgoing(
-        ctx.platform, ctx.chat_id, text, image=data, image_name=name,
-        reply_to=ctx.key, document=True,
-    )  # fmt: skip
+        ctx.platform,
+        ctx.chat_id,
+        text,
+        image=data,
+        image_name=name,
+        reply_to=ctx.key,
+        document=True,
+    )
     return [out]
 
 
@@ -93,30 +111,35 @@ def _head_hash(data: bytes) -> str:
     return str(json.loads(data.split(b"\n", 1)[0]).get("head_hash"))
 
 
-def _notes(chat: ChatService, game: str, left_out: int | None, rows: int) -> list[str]:
+def _notes(chat: Chat, game: str, left_out: int | None, rows: int) -> list[str]:
     if left_out is None:
-        notes = [t("Nothing left out: every dice epoch's seed is revealed.")]
+        notes: list[str] = [t("Nothing left out: every dice epoch's seed is revealed.")]
     else:
         left = t(
             "Left out: dice epoch {epoch}, still open (rows from {rows} on): its seed is"
             " secret until the epoch ends; ask again then to check its rolls.",
-            epoch=left_out, rows=rows,
-        )  # fmt: skip
+            epoch=left_out,
+            rows=rows,
+        )
         notes = [left]
     if games.system_of(chat.store, game).hidden_information:
         over = games.system_of(chat.store, game).situation(chat.service.state(game)).over
         notes.append(
-            t("Hidden information: included (the game has ended), so every hidden draw and"
-              " private event is checked too.")
+            t(
+                "Hidden information: included (the game has ended), so every hidden draw and"
+                " private event is checked too."
+            )
             if over
-            else t("Hidden information: sealed until the game ends (the file holds only its"
-                   " commitments).")
-        )  # fmt: skip
+            else t(
+                "Hidden information: sealed until the game ends (the file holds only its"
+                " commitments)."
+            )
+        )
     return notes
 
 
 def _spectators(
-    chat: ChatService, ctx: Ctx, game: str, words: list[str], moderator: bool
+    chat: Chat, ctx: Ctx, game: str, words: list[str], moderator: bool
 ) -> list[Outgoing]:
     now = "on" if spectators_allowed(chat, game) else "off"
     if len(words) == 2:
@@ -126,12 +149,20 @@ def _spectators(
     if not moderator:
         who = chat.name(ctx.user)
         raise ChatRefused(
-            t("{who} is not a moderator of {game}: only a moderator says whether"
-              " spectators get the audit files (now: on).", who=who, game=game)
+            t(
+                "{who} is not a moderator of {game}: only a moderator says whether"
+                " spectators get the audit files (now: on).",
+                who=who,
+                game=game,
+            )
             if now == "on"
-            else t("{who} is not a moderator of {game}: only a moderator says whether"
-                   " spectators get the audit files (now: off).", who=who, game=game)
-        )  # fmt: skip
+            else t(
+                "{who} is not a moderator of {game}: only a moderator says whether"
+                " spectators get the audit files (now: off).",
+                who=who,
+                game=game,
+            )
+        )
     value = words[2].lower()
     chat_store.set_state(chat.store, _spectators_key(game), value, now=ctx.now)
     return chat.answer(ctx, public=[_spectators_text(game, value)])

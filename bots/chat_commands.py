@@ -7,49 +7,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Any
 
 from adjudicator.core import registry
 from adjudicator.core.i18n import cat, lines, say, t
 from adjudicator.core.system import SystemType, side_words
 from adjudicator.grammar import quoted
-from app import clock, games, identities, languages, lifecycle, outbox
-from app.messages import Incoming, Outgoing
+from app import clock, games, identities, languages, lifecycle, post_queue
+from app.game_clock import When
+from app.messages import Outgoing
 from app.summary import who
-from bots import dm_wait
-from storage import GameExists, GameNotFound, chat_store
-from storage import clocks as clock_rows
+from bots import chat_help, chat_language, dm_wait
+from bots.chat_base import Chat, ChatRefused, Ctx, mirror, over, started
+from storage import GameExists, Store, chat_store
 from storage import outbox as outbox_rows
-from storage.chat_languages import Known
-
-if TYPE_CHECKING:
-    from bots.chat import ChatService
 
 LIFECYCLE = ("new", "join", "leave", "start", "link", "deadline", "extend", "map", "help")
 _SLUG = re.compile(r"[^a-z0-9]+")
-
-
-class ChatRefused(Exception):
-    """A refusal of a chat command: the message is for the user."""
-
-
-@dataclass
-class Ctx:
-    incoming: Incoming
-    user: str  # "platform:id"
-    key: str | None
-    now: datetime
-    known: Known | None = None  # the languages read with the chat's binding (the order path)
-
-    @property
-    def platform(self) -> str:
-        return self.incoming.platform
-
-    @property
-    def chat_id(self) -> str:
-        return self.incoming.chat_id
 
 
 def _initials(system_id: str) -> str:
@@ -70,20 +44,26 @@ def no_game_help() -> str:
     said: list[str] = [t("No game is played in this chat yet. To start one:")]
     for s in registry.systems():
         said.append(
-            t("`new {id}` — a new game of {name} here (`new {id} sandbox` for a sandbox, "
-              "where a moderator may set up any position); you become its moderator.",
-              id=s.id, name=s.name)
-        )  # fmt: skip
+            t(
+                "`new {id}` — a new game of {name} here (`new {id} sandbox` for a sandbox, "
+                "where a moderator may set up any position); you become its moderator.",
+                id=s.id,
+                name=s.name,
+            )
+        )
     for s in registry.systems():
         joins = _or(t("`join {side}`", side=side.id) for side in s.sides)
-        said.append(t("{joins} — take a side of {name} (each player in turn).",
-                      joins=joins, name=s.name))  # fmt: skip
+        said.append(
+            t("{joins} — take a side of {name} (each player in turn).", joins=joins, name=s.name)
+        )
     said += [
         t("`start` — once every side is taken: the map is posted and the first player is called."),
-        t("To follow a game that is played in another chat (here or on the other platform): "
-          "say `link` there, then `link <CODE>` here."),
+        t(
+            "To follow a game that is played in another chat (here or on the other platform): "
+            "say `link` there, then `link <CODE>` here."
+        ),
         t("`language ru` or `language en` — the language of this chat."),
-    ]  # fmt: skip
+    ]
     return lines(said)
 
 
@@ -96,18 +76,17 @@ def _or(parts: object) -> str:
     return said
 
 
-def run(chat: ChatService, ctx: Ctx, head: str, game: str | None, words: list[str]):
-    command: Callable = COMMANDS[head]
-    return command(chat, ctx, game, words)
+def run(chat: Chat, ctx: Ctx, head: str, game: str | None, words: list[str]) -> list[Outgoing]:
+    return COMMANDS[head](chat, ctx, game, words)
 
 
-def _sides_help(game: str | None, chat: ChatService) -> str:
+def _sides_help(game: str | None, chat: Chat) -> str:
     sides = games.system_of(chat.store, game).sides if game else ()
     return _or(t("`join {side}`", side=s.id) for s in sides) or t("`join <SIDE>`")
 
 
 # ------------------------------------------------------------------ new
-def new(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
+def new(chat: Chat, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
     kind = system_words().get(words[1].lower()) if len(words) > 1 else None
     flags = [w.lower() for w in words[2:]]
     if kind is None or any(f != "sandbox" for f in flags):
@@ -120,11 +99,14 @@ def new(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list
     else:
         replace = None
         if bound is not None:
-            if not _over(chat, bound[0]):
+            if not over(chat, bound[0]):
                 raise ChatRefused(
-                    t("this chat hosts the game {game}, which is not over: one game per "
-                      "chat (start another one in another chat or thread).", game=bound[0])
-                )  # fmt: skip
+                    t(
+                        "this chat hosts the game {game}, which is not over: one game per "
+                        "chat (start another one in another chat or thread).",
+                        game=bound[0],
+                    )
+                )
             replace = bound[0]
         name = _reserve_name(chat, ctx, kind, replace)
     try:
@@ -140,15 +122,16 @@ def new(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list
         "New game **{name}**: {what}; moderator {moderator}.\n"
         "Players: {sides}; then `start`. "
         "`link` lets another chat (Discord or Telegram) follow the game.",
-        name=name, what=what, moderator=chat.name(ctx.user), sides=_sides_help(name, chat),
-    )  # fmt: skip
-    from bots.chat_language import from_creator  # the chat's language: the creator's, if none
-
-    from_creator(chat, ctx)
+        name=name,
+        what=what,
+        moderator=chat.name(ctx.user),
+        sides=_sides_help(name, chat),
+    )
+    chat_language.from_creator(chat, ctx)  # the chat's language: the creator's, if none
     return chat.answer(ctx, public=[text])
 
 
-def _reserve_name(chat: ChatService, ctx: Ctx, kind: SystemType, replace: str | None) -> str:
+def _reserve_name(chat: Chat, ctx: Ctx, kind: SystemType, replace: str | None) -> str:
     """Bind the chat to a fresh game name (before the game is made: see chat_models)."""
     slug = _SLUG.sub("", ctx.chat_id.lower()) or "chat"
     prefix = f"{_initials(kind.id)}-{ctx.platform}-{slug}-"
@@ -159,9 +142,14 @@ def _reserve_name(chat: ChatService, ctx: Ctx, kind: SystemType, replace: str | 
         if name not in taken:
             try:
                 chat_store.bind(
-                    chat.store, ctx.platform, ctx.chat_id, name,
-                    key=ctx.key, now=ctx.now, replace=replace,
-                )  # fmt: skip
+                    chat.store,
+                    ctx.platform,
+                    ctx.chat_id,
+                    name,
+                    key=ctx.key,
+                    now=ctx.now,
+                    replace=replace,
+                )
             except chat_store.ChatBound as exc:
                 raise ChatRefused(str(exc)) from exc
             return name
@@ -170,7 +158,7 @@ def _reserve_name(chat: ChatService, ctx: Ctx, kind: SystemType, replace: str | 
 
 
 # ------------------------------------------------------------------ seats and the start
-def join(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+def join(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     system = games.system_of(chat.store, game)
     side = side_words(system.sides).get(words[1].lower()) if len(words) == 2 else None
     if side is None:
@@ -178,30 +166,30 @@ def join(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
     payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key)
     text = chat.pretty(lifecycle.seat_text(payload, chat.name(ctx.user), system.sides))
     seats = chat.service.record(game).seats
-    if all(seats.get(s.id) for s in system.sides) and not _started(chat, game):
+    if all(seats.get(s.id) for s in system.sides) and not started(chat, game):
         every = (
             t("Both sides are taken: say `start` to begin.")
             if len(system.sides) == 2
             else t("Every side is taken: say `start` to begin.")
         )
         text = t("{text}\n{every}", text=text, every=every)
-    _mirror(chat, ctx, game, text, "join")
+    mirror(chat, ctx, game, text, "join")
     note = dm_wait.notes(chat.store, [(ctx.user, chat.name(ctx.user))])  # DMs that fail
     return chat.answer(ctx, public=[cat(text, note)])
 
 
-def leave(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+def leave(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     system = games.system_of(chat.store, game)
     wanted = side_words(system.sides).get(words[1].lower()) if len(words) > 1 else None
     payloads = lifecycle.leave(chat.core, game, ctx.user, wanted, ctx.key)
     text = lines(
         chat.pretty(lifecycle.seat_text(p, chat.name(ctx.user), system.sides)) for p in payloads
     )
-    _mirror(chat, ctx, game, text, "leave")
+    mirror(chat, ctx, game, text, "leave")
     return chat.answer(ctx, public=[text])
 
 
-def start(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+def start(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     where = (ctx.platform, ctx.chat_id)
     started = lifecycle.start(chat.core, game, ctx.user, ctx.key, ctx.now, reply_chat=where)
     if not started and not _is_redelivery(chat, ctx, game):
@@ -215,22 +203,25 @@ def start(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outg
     against: str = parts[0] if parts else ""
     for part in parts[1:]:
         against = t("{a} against {b}", a=against, b=part)
-    text = t("**{game}** begins: {against}. The map and the first move follow.",
-             game=game, against=against)  # fmt: skip
+    text = t(
+        "**{game}** begins: {against}. The map and the first move follow.",
+        game=game,
+        against=against,
+    )
     notes = dm_wait.notes(chat.store, [(u, chat.name(u)) for u in seats.values() if u])
     return chat.answer(ctx, public=[cat(text, notes)])
 
 
-def _is_redelivery(chat: ChatService, ctx: Ctx, game: str) -> bool:
+def _is_redelivery(chat: Chat, ctx: Ctx, game: str) -> bool:
     if ctx.key is None:
         return False
     chats = chat_store.bindings(chat.store, game)
-    keys = outbox.dedupe_keys(f"{ctx.key}:post", [Outgoing(p, c) for p, c in chats])
+    keys = post_queue.dedupe_keys(f"{ctx.key}:post", [Outgoing(p, c) for p, c in chats])
     return bool(outbox_rows.known_keys(chat.store, [k for k in keys if k]))
 
 
 # ------------------------------------------------------------------ linked chats
-def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
+def link(chat: Chat, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
     if len(words) > 2:
         raise ChatRefused(t("say `link` for a code, or `link <CODE>` to follow a game here."))
     if len(words) == 2:
@@ -246,16 +237,18 @@ def link(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> lis
         "Link code for **{game}**: `{code}` (single use, valid until "
         "{until} UTC). In the other chat (Discord or Telegram), say "
         "`link {code}`: it then gets every post of this game.",
-        game=game, code=code, until=f"{expires:%Y-%m-%d %H:%M}",
-    )  # fmt: skip
+        game=game,
+        code=code,
+        until=f"{expires:%Y-%m-%d %H:%M}",
+    )
     return chat.answer(ctx, public=[text])
 
 
-def _link_here(chat: ChatService, ctx: Ctx, game: str | None, code: str) -> list[Outgoing]:
+def _link_here(chat: Chat, ctx: Ctx, game: str | None, code: str) -> list[Outgoing]:
     problem = chat_store.link_code_problem(chat.store, code, ctx.platform, ctx.chat_id, now=ctx.now)
     if problem is not None:
         raise ChatRefused(problem)
-    if game is not None and not _over(chat, game):
+    if game is not None and not over(chat, game):
         bound = chat_store.binding_key(chat.store, ctx.platform, ctx.chat_id)
         if bound is None or bound[1] != ctx.key:
             raise ChatRefused(
@@ -265,7 +258,7 @@ def _link_here(chat: ChatService, ctx: Ctx, game: str | None, code: str) -> list
                 )
             )
     try:
-        if game is not None and _over(chat, game):
+        if game is not None and over(chat, game):
             chat_store.unbind(chat.store, ctx.platform, ctx.chat_id)
         linked = chat_store.redeem_link_code(
             chat.store, code, ctx.platform, ctx.chat_id, now=ctx.now, key=ctx.key
@@ -277,21 +270,25 @@ def _link_here(chat: ChatService, ctx: Ctx, game: str | None, code: str) -> list
     text = t(
         "This chat now follows **{game}** (also played in: {where}); "
         "its posts come here too.\n{status}",
-        game=linked, where=where or t("no other chat"), status=chat.service.status(linked),
-    )  # fmt: skip
+        game=linked,
+        where=where or t("no other chat"),
+        status=chat.service.status(linked),
+    )
     return chat.answer(ctx, public=[chat.pretty(text)])
 
 
 # ------------------------------------------------------------------ deadlines
-def deadline(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+def deadline(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     return _clock_command(chat, ctx, game, words, clock.deadline_command)
 
 
-def extend(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+def extend(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     return _clock_command(chat, ctx, game, words, clock.extend)
 
 
-def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn) -> list[Outgoing]:
+def _clock_command(
+    chat: Chat, ctx: Ctx, game: str, words: list[str], fn: Callable[[Store, str, str, When], str]
+) -> list[Outgoing]:
     """`deadline ...` and `extend <DURATION>`, carried out by app.clock. A change (anything but
     a bare `deadline`) is for moderators, and leaves a receipt keyed by the message, so a
     redelivered `extend` is answered again, not applied twice."""
@@ -301,9 +298,11 @@ def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn)
     me = set(identities.accounts(chat.store, ctx.user))
     if changes and not me & set(rec.moderators):
         raise ChatRefused(
-            t("only the moderators of this game ({who}) change its deadlines.",
-              who=chat.names_of(rec.moderators))
-        )  # fmt: skip
+            t(
+                "only the moderators of this game ({who}) change its deadlines.",
+                who=chat.names_of(rec.moderators),
+            )
+        )
     receipt = f"receipt:{ctx.key}" if changes and ctx.key else None
     done = chat_store.get_state(chat.store, receipt) if receipt else None
     if done is not None:
@@ -315,12 +314,12 @@ def _clock_command(chat: ChatService, ctx: Ctx, game: str, words: list[str], fn)
     if receipt:
         chat_store.set_state(chat.store, receipt, languages.kept(text), now=ctx.now)
     if changes:
-        _mirror(chat, ctx, game, text, words[0].lower())
+        mirror(chat, ctx, game, text, words[0].lower())
     return chat.answer(ctx, public=[text])
 
 
 # ------------------------------------------------------------------ the map and help
-def map_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+def map_(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     if len(words) > 1 and not (len(words) == 2 and words[1].lower() == "full"):
         raise ChatRefused(t("say `map` (or `map full` for the full-resolution file)."))
     system = games.system_of(chat.store, game)
@@ -329,19 +328,21 @@ def map_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgo
     image = chat.service.image(game, focus=len(words) == 1, language=lang)
     return [
         Outgoing(
-            ctx.platform, ctx.chat_id, say(t("{game}: {label}.", game=game, label=label), lang),
-            image=image, image_name=f"{game}-now.png", reply_to=ctx.key,
+            ctx.platform,
+            ctx.chat_id,
+            say(t("{game}: {label}.", game=game, label=label), lang),
+            image=image,
+            image_name=f"{game}-now.png",
+            reply_to=ctx.key,
         )
-    ]  # fmt: skip
+    ]
 
 
-def help_(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
-    from bots.chat_help import help_command  # `help`, `help all`, `help <COMMAND>`
-
-    return help_command(chat, ctx, game, words)
+def help_(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+    return chat_help.help_command(chat, ctx, game, words)  # `help`, `help all`, `help <COMMAND>`
 
 
-def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
+def no_game(chat: Chat, ctx: Ctx, head: str) -> list[Outgoing]:
     if head == "help" or not head:
         return chat.answer(ctx, public=[no_game_help()])
     ids = [s.id for s in registry.systems()]
@@ -350,33 +351,15 @@ def no_game(chat: ChatService, ctx: Ctx, head: str) -> list[Outgoing]:
     text = t(
         "Refused: no game is played in this chat, so {said} means nothing here yet: say "
         "{new} to start one, `link <CODE>` to follow one, or `help`.",
-        said=said, new=new,
-    )  # fmt: skip
+        said=said,
+        new=new,
+    )
     return chat.answer(ctx, refusals=[text])
 
 
-# ------------------------------------------------------------------ helpers
-def _mirror(chat: ChatService, ctx: Ctx, game: str, text: str, what: str) -> None:
-    """Tell the game's other chats about a chat command that changed the game."""
-    others = [c for c in chat_store.bindings(chat.store, game) if c != (ctx.platform, ctx.chat_id)]
-    if others:
-        key = None if ctx.key is None else f"{ctx.key}:{what}"
-        outs = [Outgoing(p, c, text) for p, c in others]
-        outbox.write(chat.store, game, outs, key=key, now=ctx.now)
-
-
-def _started(chat: ChatService, game: str) -> bool:
-    return clock_rows.load(chat.store, game).started_at is not None
-
-
-def _over(chat: ChatService, game: str) -> bool:
-    try:
-        return games.system_of(chat.store, game).situation(chat.service.state(game)).over
-    except GameNotFound:
-        return True
-
-
-COMMANDS: dict[str, Callable] = {
+# a command: (the chat, the message, the chat's game, its words) -> the answer
+Command = Callable[[Chat, Ctx, Any, list[str]], list[Outgoing]]
+COMMANDS: dict[str, Command] = {
     "new": new,
     "join": join,
     "leave": leave,
@@ -388,4 +371,4 @@ COMMANDS: dict[str, Callable] = {
     "help": help_,
 }
 
-__all__ = ["LIFECYCLE", "ChatRefused", "Ctx", "no_game_help", "run"]
+__all__ = ["LIFECYCLE", "no_game_help", "run"]

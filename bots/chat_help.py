@@ -12,7 +12,7 @@ players' orders):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
@@ -22,10 +22,7 @@ from app import games, identities
 from app.i18n import LANGUAGES, language
 from app.messages import Outgoing
 from app.submit import is_query
-from bots.chat_commands import ChatRefused, Ctx, _started
-
-if TYPE_CHECKING:
-    from bots.chat import ChatService
+from bots.chat_base import Chat, ChatRefused, Ctx, started
 
 MAX_LINES = 15
 
@@ -106,7 +103,7 @@ def _words(system: Any, table: VerbTable, who: str) -> list[str]:
     return [w for w in dict.fromkeys(found) if w != "help"]
 
 
-def brief(chat: ChatService, ctx: Ctx, game: str) -> str:
+def brief(chat: Chat, ctx: Ctx, game: str) -> str:
     system = games.system_of(chat.store, game)
     rec = chat.service.record(game)
     state = chat.service.state(game)
@@ -116,8 +113,14 @@ def brief(chat: ChatService, ctx: Ctx, game: str) -> str:
     moderator = bool(me & set(rec.moderators))
     names = {s.id: s.name for s in system.sides}
     waiting = _and([names.get(s, s) for s in sit.to_move]) or t("nobody")
-    said = [t("**{game}**, {label}: waiting for {waiting}.", game=game, label=sit.label,
-              waiting=waiting)]  # fmt: skip
+    said: list[str] = [
+        t(
+            "**{game}**, {label}: waiting for {waiting}.",
+            game=game,
+            label=sit.label,
+            waiting=waiting,
+        )
+    ]
     if sides:
         mine = _and([names.get(s, s) for s in sides])
         role = (
@@ -129,18 +132,22 @@ def brief(chat: ChatService, ctx: Ctx, game: str) -> str:
         role = t("You moderate this game.") if moderator else t("You are a spectator.")
     said.append(role)
     table = _table(system.grammar)
-    if not _started(chat, game):
+    if not started(chat, game):
         said.append(t("Not started yet: each player takes a side, then `start`."))
     if table is None:  # a grammar not built with the kit: its own help, cut to size
         said += system.grammar.help().splitlines()[: MAX_LINES - 4]
     else:
         for side in sides:
-            if side in sit.to_move and _started(chat, game):
+            if side in sit.to_move and started(chat, game):
                 now = _now_words(system, state, side)
                 if now:
-                    said.append(t("Now ({side}): {words}", side=names.get(side, side),
-                                  words=cat(*(t("`{w}`", w=_word(table, w)) for w in now),
-                                            sep=", ")))  # fmt: skip
+                    said.append(
+                        t(
+                            "Now ({side}): {words}",
+                            side=names.get(side, side),
+                            words=cat(*(t("`{w}`", w=_word(table, w)) for w in now), sep=", "),
+                        )
+                    )
         if sides:
             said.append(t("Orders: {words}", words=_listed(system, table, "player")))
         questions = _listed(system, table, "question")
@@ -187,14 +194,14 @@ def _now_words(system: Any, state: Any, side: str) -> list[str]:
     return [*dict.fromkeys(found), "options"] if found else []
 
 
-def full(chat: ChatService, game: str) -> str:
+def full(chat: Chat, game: str) -> str:
     """`help all`: every command of the game, then the chat's."""
     system = games.system_of(chat.store, game)
     chat_lines = [cat("  ", usage, ": ", what) for usage, what, _ in CHAT_COMMANDS.values()]
     return lines([system.grammar.help(), t("Chat commands:"), *chat_lines])
 
 
-def help_command(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
+def help_command(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     """`help` (at most MAX_LINES lines, for the asker), `help all`, `help <COMMAND>`."""
     if len(words) == 1:
         return chat.answer(ctx, public=[brief(chat, ctx, game)])
@@ -203,7 +210,7 @@ def help_command(chat: ChatService, ctx: Ctx, game: str, words: list[str]) -> li
     return chat.answer(ctx, public=[one(chat, game, " ".join(words[1:]))])
 
 
-def one(chat: ChatService, game: str | None, topic: str) -> str:
+def one(chat: Chat, game: str | None, topic: str) -> str:
     """`help <COMMAND>`: a chat command's usage, or the game's help of one of its commands."""
     word = topic.split()[0].lower()
     word = ALIASES.get(word, word)

@@ -15,17 +15,12 @@ setting, else his platform locale, else English.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.core.i18n import Msg, cat, t
 from app import identities, languages
 from app.i18n import LANGUAGES, normal_code
 from app.messages import Outgoing
-from bots.chat_commands import ChatRefused, Ctx
+from bots.chat_base import Chat, ChatRefused, Ctx
 from storage import chat_languages as choices
-
-if TYPE_CHECKING:
-    from bots.chat import ChatService
 
 WORDS = ("language", "язык")
 NAMES = {"english": "en", "английский": "en", "russian": "ru", "русский": "ru", "рус": "ru"}
@@ -38,17 +33,19 @@ def code_of(word: str) -> str | None:
 
 
 def _choices() -> Msg:
-    return cat(*(t("`language {code}` ({name})", code=c, name=n) for c, n in LANGUAGES.items()),
-               sep=", ")  # fmt: skip
+    return cat(
+        *(t("`language {code}` ({name})", code=c, name=n) for c, n in LANGUAGES.items()), sep=", "
+    )
 
 
-def command(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
+def command(chat: Chat, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
     if len(words) == 1:
         return chat.answer(ctx, public=[current(chat, ctx)])
     code = code_of(words[1]) if len(words) == 2 else None
     if code is None:
-        raise ChatRefused(t("say `language` to see the language here, or one of {choices}.",
-                            choices=_choices()))  # fmt: skip
+        raise ChatRefused(
+            t("say `language` to see the language here, or one of {choices}.", choices=_choices())
+        )
     inc = ctx.incoming
     if inc.private:
         choices.set_language(chat.store, choices.user_scope(ctx.user), code, now=ctx.now)
@@ -58,12 +55,14 @@ def command(chat: ChatService, ctx: Ctx, game: str | None, words: list[str]) -> 
         _may_set(chat, ctx, game)
     scope = choices.chat_scope(ctx.platform, ctx.chat_id)
     choices.set_language(chat.store, scope, code, now=ctx.now)
-    text = t("The language of this chat is now {name}: replies and posts here are written in it.",
-             name=LANGUAGES[code])  # fmt: skip
+    text = t(
+        "The language of this chat is now {name}: replies and posts here are written in it.",
+        name=LANGUAGES[code],
+    )
     return chat.answer(ctx, public=[text])
 
 
-def current(chat: ChatService, ctx: Ctx) -> Msg:
+def current(chat: Chat, ctx: Ctx) -> Msg:
     """What `language` alone says: the language here, why, and the choices."""
     inc = ctx.incoming
     if inc.private:
@@ -74,8 +73,10 @@ def current(chat: ChatService, ctx: Ctx) -> Msg:
     else:
         set_here = languages.chat_code(chat.store, ctx.platform, ctx.chat_id)
         if set_here:
-            head = t("The language of this chat is {name} (set with `language`).",
-                     name=LANGUAGES[set_here])  # fmt: skip
+            head = t(
+                "The language of this chat is {name} (set with `language`).",
+                name=LANGUAGES[set_here],
+            )
         else:
             mine = normal_code(inc.locale)
             head = t(
@@ -90,7 +91,7 @@ def _default_why(code: str | None) -> Msg:
     return t("the language of your app") if code else t("the default")
 
 
-def _may_set(chat: ChatService, ctx: Ctx, game: str) -> None:
+def _may_set(chat: Chat, ctx: Ctx, game: str) -> None:
     """Refuse unless the speaker may set the language of a chat that hosts `game`."""
     rec = chat.service.record(game)
     me = set(identities.accounts(chat.store, ctx.user))
@@ -98,25 +99,33 @@ def _may_set(chat: ChatService, ctx: Ctx, game: str) -> None:
         if me & set(rec.moderators):
             return
         raise ChatRefused(
-            t("only the moderators of the game {game} ({who}) set the language of this chat; "
-              "your own, for private messages, you set with `language ru` in a private chat "
-              "with me.", game=game, who=chat.names_of(rec.moderators))
-        )  # fmt: skip
+            t(
+                "only the moderators of the game {game} ({who}) set the language of this chat; "
+                "your own, for private messages, you set with `language ru` in a private chat "
+                "with me.",
+                game=game,
+                who=chat.names_of(rec.moderators),
+            )
+        )
     allowed = {u for u in rec.seats.values() if u} | set(_creator(chat, game))
     if me & allowed:
         return
     raise ChatRefused(
-        t("the game {game} has no moderator: only its players and its creator ({who}) set the "
-          "language of this chat.", game=game, who=chat.names_of(sorted(allowed)))
-    )  # fmt: skip
+        t(
+            "the game {game} has no moderator: only its players and its creator ({who}) set the "
+            "language of this chat.",
+            game=game,
+            who=chat.names_of(sorted(allowed)),
+        )
+    )
 
 
-def _creator(chat: ChatService, game: str) -> list[str]:
+def _creator(chat: Chat, game: str) -> list[str]:
     first = chat.store.log(game)[:1]
     return [first[0].user] if first and first[0].user else []
 
 
-def from_creator(chat: ChatService, ctx: Ctx) -> None:
+def from_creator(chat: Chat, ctx: Ctx) -> None:
     """`new` in a chat with no language set: the creator's platform locale, when the bot speaks
     it, becomes the chat's language."""
     code = normal_code(ctx.incoming.locale)

@@ -3,30 +3,25 @@ in, or the one he chose with `use NAME`, or the one named with `in NAME` after a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.core.i18n import t, tn
 from app import identities
 from app.messages import Outgoing
-from bots.chat_commands import ChatRefused, Ctx, _over
+from bots.chat_base import Chat, ChatRefused, Ctx, over
 from storage import chat_store
 
-if TYPE_CHECKING:
-    from bots.chat import ChatService
 
-
-def my_games(chat: ChatService, user: str) -> list[str]:
+def my_games(chat: Chat, user: str) -> list[str]:
     """The running games a user (or an account linked with him) is seated in."""
     seated = chat_store.seated_games
     found = {g for u in identities.accounts(chat.store, user) for g in seated(chat.store, u)}
-    return [g for g in sorted(found) if not _over(chat, g)]
+    return [g for g in sorted(found) if not over(chat, g)]
 
 
 def _use_key(user: str) -> str:
     return f"use:{user}"
 
 
-def private_game(chat: ChatService, ctx: Ctx) -> str | None:
+def private_game(chat: Chat, ctx: Ctx) -> str | None:
     """The game a private chat speaks for: the one running game its user is seated in, or the
     one he chose with `use NAME` when he plays several."""
     found = my_games(chat, ctx.user)
@@ -37,30 +32,35 @@ def private_game(chat: ChatService, ctx: Ctx) -> str | None:
         return chosen[0]
     if found:
         raise ChatRefused(
-            tn("you play {n} game ({games}): say `use <GAME>` to choose the "
-               "one your private messages are for, or add `in <GAME>` after the command "
-               "(`status in {first}`).",
-               "you play {n} games ({games}): say `use <GAME>` to choose the "
-               "one your private messages are for, or add `in <GAME>` after the command "
-               "(`status in {first}`).",
-               len(found), games=", ".join(found), first=found[0])
-        )  # fmt: skip
+            tn(
+                "you play {n} game ({games}): say `use <GAME>` to choose the "
+                "one your private messages are for, or add `in <GAME>` after the command "
+                "(`status in {first}`).",
+                "you play {n} games ({games}): say `use <GAME>` to choose the "
+                "one your private messages are for, or add `in <GAME>` after the command "
+                "(`status in {first}`).",
+                len(found),
+                games=", ".join(found),
+                first=found[0],
+            )
+        )
     return None
 
 
-def use(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
+def use(chat: Chat, ctx: Ctx, words: list[str]) -> list[Outgoing]:
     """`use NAME` in a private chat: the game the user's private messages are for."""
     found = my_games(chat, ctx.user)
     if len(words) != 2 or words[1] not in found:
         games_ = ", ".join(found) or t("none")
-        raise ChatRefused(t("say `use <GAME>` with one of your running games: {games}.",
-                            games=games_))  # fmt: skip
+        raise ChatRefused(
+            t("say `use <GAME>` with one of your running games: {games}.", games=games_)
+        )
     chat_store.set_state(chat.store, _use_key(ctx.user), words[1], now=ctx.now)
     text = t("Your private messages are now for **{game}**.", game=words[1])
     return chat.answer(ctx, public=[text])
 
 
-def named_game(chat: ChatService, ctx: Ctx, text: str) -> tuple[str | None, str]:
+def named_game(chat: Chat, ctx: Ctx, text: str) -> tuple[str | None, str]:
     """`status in NAME`: (NAME, "status") when NAME is one of the user's games."""
     head, sep, name = text.rpartition(" in ")
     if sep and name.strip() in my_games(chat, ctx.user):

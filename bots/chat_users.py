@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, lines, t, tn
 from app import identities
 from app.messages import Outgoing
-from bots.chat_commands import ChatRefused, Ctx
+from bots.chat_base import Chat, ChatRefused, Ctx
 from bots.chat_private import my_games
 from storage import chat_store
-
-if TYPE_CHECKING:
-    from bots.chat import ChatService
 
 _DISCORD_MENTION = re.compile(r"<@!?(\d+)>")
 _USER_ID = re.compile(r"(discord|telegram|terminal):[\w-]+")
@@ -34,13 +31,17 @@ _AT_NAME = re.compile(r"@([A-Za-z0-9_]{2,64})")
 _NAMES_USER = {"seat": 2, "moderator": 2, "mod": 2}  # the command word -> the word of the user
 
 
-def _label(chat: ChatService, user: str) -> str:
+def _label(chat: Chat, user: str) -> str:
     uid = user.partition(":")[2]
-    return t("{name} ({platform} user {id})", name=chat.name(user),
-             platform=identities.platform_name(user), id=uid)  # fmt: skip
+    return t(
+        "{name} ({platform} user {id})",
+        name=chat.name(user),
+        platform=identities.platform_name(user),
+        id=uid,
+    )
 
 
-def resolve(chat: ChatService, ctx: Ctx, word: str) -> tuple[str, str | None]:
+def resolve(chat: Chat, ctx: Ctx, word: str) -> tuple[str, str | None]:
     """(the user id a word names, a note saying whom a display name chose, or None);
     ChatRefused with the candidates when no one or several users bear the name."""
     if m := _DISCORD_MENTION.fullmatch(word):
@@ -68,23 +69,32 @@ def resolve(chat: ChatService, ctx: Ctx, word: str) -> tuple[str, str | None]:
     if people:
         which = _joined([_label(chat, u) for u in people[:3]], "{a} or {b}")
         raise ChatRefused(
-            tn("{n} user is called {name}: {which}; mention the one you mean "
-               "or give the user id (`seat <SIDE> {first}`).",
-               "{n} users are called {name}: {which}; mention the one you mean "
-               "or give the user id (`seat <SIDE> {first}`).",
-               len(people), name=repr(name[:60]), which=which, first=people[0])
-        )  # fmt: skip
+            tn(
+                "{n} user is called {name}: {which}; mention the one you mean "
+                "or give the user id (`seat <SIDE> {first}`).",
+                "{n} users are called {name}: {which}; mention the one you mean "
+                "or give the user id (`seat <SIDE> {first}`).",
+                len(people),
+                name=repr(name[:60]),
+                which=which,
+                first=people[0],
+            )
+        )
     close = difflib.get_close_matches(name.lower(), {n.lower() for n in seen.values()}, 3, 0.6)
     hint = [_label(chat, u) for u, n in seen.items() if n.lower() in close][:3]
     maybe = t(" Did you mean {who}?", who=_joined(hint, "{a} or {b}")) if hint else ""
     raise ChatRefused(
-        t("no user the bot has seen is called {name}: a user is seated by a mention "
-          "(@username on Telegram, @user on Discord) or a user id, or by the name of a user who "
-          "has spoken here.{maybe}", name=repr(name[:60]), maybe=maybe)
-    )  # fmt: skip
+        t(
+            "no user the bot has seen is called {name}: a user is seated by a mention "
+            "(@username on Telegram, @user on Discord) or a user id, or by the name of a user who "
+            "has spoken here.{maybe}",
+            name=repr(name[:60]),
+            maybe=maybe,
+        )
+    )
 
 
-def _joined(parts: list[str], template: str) -> str:
+def _joined(parts: Sequence[str], template: str) -> str:
     """Texts joined two by two: template "{a} or {b}" or "{a} and {b}"."""
     said: str = parts[0] if parts else ""
     for part in parts[1:]:
@@ -95,7 +105,7 @@ def _joined(parts: list[str], template: str) -> str:
     return said
 
 
-def _people(chat: ChatService, ctx: Ctx, users: list[str]) -> list[str]:
+def _people(chat: Chat, ctx: Ctx, users: list[str]) -> list[str]:
     """Users, with linked accounts of one player counted once (the chat's platform first)."""
     out: list[str] = []
     for user in sorted(users, key=lambda u: not u.startswith(f"{ctx.platform}:")):
@@ -104,7 +114,7 @@ def _people(chat: ChatService, ctx: Ctx, users: list[str]) -> list[str]:
     return out
 
 
-def resolve_lines(chat: ChatService, ctx: Ctx, text: str) -> tuple[str, list[str]]:
+def resolve_lines(chat: Chat, ctx: Ctx, text: str) -> tuple[str, list[str]]:
     """The text with the user of each `seat` / `moderator` line made a user id, and the notes
     saying whom display names chose."""
     lines, notes = [], []
@@ -122,7 +132,7 @@ def resolve_lines(chat: ChatService, ctx: Ctx, text: str) -> tuple[str, list[str
 
 
 # ------------------------------------------------------------------ whoami and identity
-def whoami(chat: ChatService, ctx: Ctx, game: str | None) -> list[Outgoing]:
+def whoami(chat: Chat, ctx: Ctx, game: str | None) -> list[Outgoing]:
     mine = identities.accounts(chat.store, ctx.user)
     said = [t("You are {who}.", who=_label(chat, ctx.user))]
     others = [u for u in mine if u != ctx.user]
@@ -150,7 +160,7 @@ def whoami(chat: ChatService, ctx: Ctx, game: str | None) -> list[Outgoing]:
     return chat.answer(ctx, public=[lines(said)])
 
 
-def identity(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
+def identity(chat: Chat, ctx: Ctx, words: list[str]) -> list[Outgoing]:
     sub = words[1].lower() if len(words) > 1 else ""
     if sub == "link" and len(words) == 2:
         code, expires = identities.new_code(chat.store, ctx.user, now=ctx.now, key=ctx.key)
@@ -159,8 +169,10 @@ def identity(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
             "Your identity code: `{code}` (valid until {until} UTC). From your "
             "{other} account, say `identity confirm {code}` to the bot: both accounts then "
             "play as one player.",
-            code=code, until=f"{expires:%H:%M}", other=other,
-        )  # fmt: skip
+            code=code,
+            until=f"{expires:%H:%M}",
+            other=other,
+        )
         told = t(
             "I sent you a one-time code by private message; confirm it from the other platform."
         )
@@ -176,13 +188,16 @@ def identity(chat: ChatService, ctx: Ctx, words: list[str]) -> list[Outgoing]:
             "Linked: {me} and {other} are one player. Either "
             "account may now play the other's seats; each game records the link in its log "
             "when the account first acts there.",
-            me=_label(chat, ctx.user), other=_label(chat, other),
-        )  # fmt: skip
+            me=_label(chat, ctx.user),
+            other=_label(chat, other),
+        )
         return chat.answer(ctx, public=[text])
     raise ChatRefused(
-        t("say `identity link` (a one-time code by private message), then `identity confirm "
-          "<CODE>` from your account on the other platform.")
-    )  # fmt: skip
+        t(
+            "say `identity link` (a one-time code by private message), then `identity confirm "
+            "<CODE>` from your account on the other platform."
+        )
+    )
 
 
 __all__ = ["identity", "resolve", "resolve_lines", "whoami"]

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from app.outbox import Row
+from app.post_queue import Row
 from bots import retry
 from bots.platforms.common import NoPermission
 from storage import Store
@@ -48,7 +49,7 @@ class ChatWait:
     def __init__(self, store: Store):
         self.store = store
 
-    def after_failure(self, row: Row, exc: BaseException, now: datetime) -> dict | None:
+    def after_failure(self, row: Row, exc: BaseException, now: datetime) -> dict[str, Any] | None:
         """The values to record on the row after a `NoPermission`; None for any other error."""
         if not isinstance(exc, NoPermission):
             return None
@@ -77,7 +78,7 @@ class ChatWait:
         log.info("outbox row %d: chat %s refuses the bot; next try %s", row.id, chat, due)
         return done | {"next_attempt_at": due}
 
-    def _give_up(self, row: Row, since: datetime) -> dict:
+    def _give_up(self, row: Row, since: datetime) -> dict[str, Any]:
         platform, chat = row.outgoing.platform, row.lane
         error = f"the chat refused the bot since {since.isoformat()}"
         others = sql.fail_lane(self.store, platform, chat, error)

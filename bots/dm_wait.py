@@ -30,9 +30,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from adjudicator.core.i18n import cat, t
-from app import outbox as posts
+from app import post_queue as posts
 from app.messages import Outgoing
-from app.outbox import Row
+from app.post_queue import Row
 from bots import retry
 from bots.platforms.common import DmClosed
 from storage import Store, chat_store
@@ -58,8 +58,9 @@ def _notice(mention: str, how: str) -> str:
     return t(
         "A private message for {mention} could not be delivered: open a private chat with the "
         "bot ({how}), and it will be sent.",
-        mention=mention, how=how,
-    )  # fmt: skip
+        mention=mention,
+        how=how,
+    )
 
 
 def how_to_open(platform: str, bot: str | None = None) -> str:
@@ -99,8 +100,9 @@ def notes(store: Store, users: Iterable[tuple[str, str]]) -> str:
             note = t(
                 "Note: private messages to {name} cannot be delivered yet ({how}); hidden "
                 "information and private answers will wait until they can.",
-                name=name, how=how,
-            )  # fmt: skip
+                name=name,
+                how=how,
+            )
             said.append(t("\n{line}", line=note))
     return cat(*said) if said else ""
 
@@ -194,9 +196,11 @@ class DmWait:
             log.info("outbox row %d: no group to tell that its user's DMs fail", row.id)
             return
         notice = Outgoing(
-            out.platform, group, _notice(self._mention(out.platform, user), how),
+            out.platform,
+            group,
+            _notice(self._mention(out.platform, user), how),
             mentions=[user],
-        )  # fmt: skip
+        )
         key = f"dm-notice:{out.platform}:{user}:{state.get('row', row.id)}"
         posts.write(self.store, row.game, [notice], key=key, now=now)
 

@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from app.outbox import Row
+from app.post_queue import Row
 from bots.platforms.common import DeliveryError, Undeliverable
 from storage.outbox import FAILED
 

@@ -24,7 +24,7 @@ Telegram's 409 Conflict when another process polls the token). Each is then watc
 health`) says which bots are connected, the outbox backlog and the scheduler leader.
 
 Always: the scheduler (bots/scheduler.py: deadlines, reminders, outages; one leader per
-PostgreSQL database) and the outbox sender (bots/outbox.py: every post of a game, retried).
+PostgreSQL database) and the outbox sender (bots/delivery.py: every post of a game, retried).
 Logs are structured (key=value lines, or JSON lines with PBEM_LOG_FORMAT=json) on standard error,
 and every secret of the configuration (tokens, the webhook secret, a database password) is
 replaced by *** wherever it would appear, tracebacks included.
@@ -45,7 +45,7 @@ from typing import IO, Any
 
 from app.images import renderer
 from app.service import GameService
-from bots import outbox, serve_bots
+from bots import delivery, serve_bots
 from bots.chat import ChatService
 from bots.clock import Clock, SystemClock
 from bots.config import Config
@@ -210,7 +210,7 @@ class _Run:
 
     def __init__(self, config: Config, store: Store, clock: Clock, stop: asyncio.Event):
         self.config, self.store, self.clock, self.stop = config, store, clock, stop
-        service = GameService(store)
+        service = GameService(store, now=clock.now)  # the scheduler's Core: the same clock
         self.chat = ChatService(service, clock=clock)
         self.running: list[tuple[str, Callable[[], Any]]] = []  # (what, async stop) in start order
         self.fronts: dict[str, Supervised] = {}  # the bots that started, by platform
@@ -249,7 +249,7 @@ class _Run:
                 images=config.get("PBEM_TERMINAL_IMAGES"),
             )
         if senders:
-            sender = outbox.run_sender(
+            sender = delivery.run_sender(
                 store,
                 senders,
                 self.stop,

@@ -24,10 +24,10 @@ from typing import Any
 
 from sqlalchemy import update
 
-from app import outbox as posts
+from app import post_queue as posts
 from app.messages import Outgoing
-from app.outbox import lane_of
-from bots import chat_wait, dm_wait, outbox, retry
+from app.post_queue import lane_of
+from bots import chat_wait, delivery, dm_wait, retry
 from bots.config import Config
 from bots.startup import StartFailed, StartRefused, explain
 from bots.supervise import Started, Supervised, task_death
@@ -91,7 +91,7 @@ def telegram_front(config: Config, chat: Any, store: Any) -> Supervised:
     from bots.platforms.telegram_seen import watch_users
 
     async def forward(out: Outgoing) -> None:  # an answer for another platform: the outbox
-        await asyncio.to_thread(outbox.enqueue, store, None, [out])
+        await asyncio.to_thread(delivery.enqueue, store, None, [out])
 
     async def fallback(
         out: Outgoing, key: str, parts: int, chat_id: str | None, full: bool, error: Exception

@@ -26,7 +26,7 @@ from app import languages
 from app.images import renderer
 from app.messages import Incoming, Outgoing
 from bots.clock import Clock
-from bots.outbox import OutboxSender
+from bots.delivery import OutboxSender
 from storage import Store, chat_store
 
 if TYPE_CHECKING:
@@ -157,9 +157,11 @@ def _read_lines(
 
 def _greet(terminal: Terminal) -> None:
     terminal.say(
-        t("pbem: a local game chat. Type `help`; `new hells-gate` starts a game; `as NAME: ...` "
-          "speaks as another local player. End with Ctrl-D.")
-    )  # fmt: skip
+        t(
+            "pbem: a local game chat. Type `help`; `new hells-gate` starts a game; `as NAME: ...` "
+            "speaks as another local player. End with Ctrl-D."
+        )
+    )
 
 
 async def _next_line(queue: asyncio.Queue[str | None], stop: asyncio.Event) -> str | None:

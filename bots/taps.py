@@ -33,7 +33,7 @@ from app import choices, games, identities, languages
 from app.i18n import language, normal_code
 from app.messages import Incoming, Key, Keyboard, Outgoing
 from bots import chat_private
-from bots.chat_commands import ChatRefused, Ctx
+from bots.chat_base import Chat, ChatRefused, Ctx
 from bots.taps_menus import Menus, Place
 from storage import GameNotFound, chat_languages
 from storage import taps as tokens
@@ -46,7 +46,7 @@ _CACHED = 64  # (game, head, side) entries of legal orders kept
 
 
 class Taps:
-    def __init__(self, chat: Any):
+    def __init__(self, chat: Chat):
         self.chat = chat
         self.store = chat.store
         self._cache: OrderedDict[tuple[str, int, str], Place] = OrderedDict()
@@ -55,7 +55,7 @@ class Taps:
     # ---------------------------------------------------------------- where the speaker plays
     def _ctx(self, incoming: Incoming, key: str | None = None) -> Ctx:
         user = f"{incoming.platform}:{incoming.user_id}"
-        return Ctx(incoming, user, key, self.chat._now())
+        return Ctx(incoming, user, key, self.chat.now())
 
     def _game(self, ctx: Ctx) -> str:
         here = chat_languages.chat_scope(ctx.platform, ctx.chat_id)
@@ -149,7 +149,7 @@ class Taps:
         language = self._language(incoming)
         menus = Menus(place, language)
         text, offers, shape = menus.menu(payload)
-        now = self.chat._now()
+        now = self.chat.now()
         issued = tokens.issue(
             self.store, place.game, place.situation.key, place.side or "", offers, now=now
         )
@@ -217,7 +217,7 @@ class Taps:
         pressed = dataclasses.replace(incoming, text=text, message_id=key)
         ctx = self._ctx(pressed, key)
         self._game_known(ctx)
-        outs = self.chat.order(ctx, tap.game, text)
+        outs = self.chat.to_game(ctx, tap.game, text)
         tokens.use(self.store, tap.token, now=ctx.now)
         return [dataclasses.replace(o, reply_to=None) for o in outs]
 
@@ -267,7 +267,7 @@ class Taps:
                 note = say(t("(Answered already.)"), language)
                 return dataclasses.replace(out, text=f"{note}\n{out.text}", mentions=[])
             offer = tokens.Offer("answer", {})
-            now = self.chat._now()
+            now = self.chat.now()
             side = asks["side"]
             [token] = tokens.issue(self.store, game, place.situation.key, side, [offer], now=now)
             label = t("Answer") if asks.get("decision") else t("My orders")

@@ -41,8 +41,10 @@ def _pass_keyboard(
 ) -> bool:
     """In a game with hidden information, the screen shows one side's view at a time: the
     players pass the keyboard between sides (False: input ended)."""
-    write("\n" * 3 + f"--- Pass the keyboard to {side}. {side}: press Enter when the other "
-          "player cannot see the screen. ---")  # fmt: skip
+    write(
+        "\n" * 3 + f"--- Pass the keyboard to {side}. {side}: press Enter when the other "
+        "player cannot see the screen. ---"
+    )
     try:
         read("")
     except EOFError:

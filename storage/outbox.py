@@ -3,7 +3,7 @@
 Rows go in as plain dicts of the table's columns and come out as dicts (or `Head`s); `mentions`
 is a list and `render` a dict (both stored as JSON text), datetimes are aware UTC. Nothing here
 knows a platform, a message class or a game system: the application core turns its posts into
-rows (app/outbox.py), the sender (bots/outbox.py) decides what to send when.
+rows (app/post_queue.py), the sender (bots/delivery.py) decides what to send when.
 
 - writing: `insert_rows(conn, ...)` inside the caller's transaction (a game's change writes its
   posts with its log rows), `write_rows(store, ...)` in a transaction of its own; rows whose

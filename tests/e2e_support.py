@@ -43,7 +43,7 @@ import pytest
 from app import images, outage
 from app.messages import Incoming, Outgoing
 from app.service import GameService
-from bots import outbox
+from bots import delivery
 from bots.chat import ChatService
 from bots.clock import FakeClock
 from bots.demo import DemoSeeds
@@ -301,8 +301,12 @@ class World:
     async def start(self) -> None:
         self.store = await asyncio.to_thread(Store, self.db)
         self._started.append(lambda: asyncio.to_thread(self.store.close))
-        self.service = GameService(
-            self.store, seeds=DemoSeeds(f"e2e-{self.label}"), uids=uid_source(self.label)
+        self.service = GameService(  # the scheduler's Core: the chat's clock and image setting
+            self.store,
+            seeds=DemoSeeds(f"e2e-{self.label}"),
+            uids=uid_source(self.label),
+            now=self.clock.now,
+            images=self.images,
         )
         self.chat = ChatService(self.service, clock=self.clock, images=self.images)
         self.recorder = Recorder(self.chat)
@@ -365,13 +369,13 @@ class World:
         return await until(predicate, what, wake=self.wakes)
 
     async def _forward(self, out: Outgoing) -> None:  # as bots/serve.py: through the outbox
-        await asyncio.to_thread(outbox.enqueue, self.store, None, [out])
+        await asyncio.to_thread(delivery.enqueue, self.store, None, [out])
 
     # -- the outbox sender
     def start_sender(self, senders: dict[str, Callable[..., Any]] | None = None) -> None:
         assert self._sender_task is None, "a sender runs already"
         self._stop_sender = asyncio.Event()
-        self.sender = outbox.OutboxSender(
+        self.sender = delivery.OutboxSender(
             self.store,
             senders or self.senders,
             Ahead(self.clock),
@@ -388,13 +392,13 @@ class World:
         self._stop_sender.set()
         await asyncio.wait_for(task, CEILING)
 
-    def pending(self) -> list[outbox.Row]:
-        return outbox.rows(self.store, status=outbox.PENDING)
+    def pending(self) -> list[delivery.Row]:
+        return delivery.rows(self.store, status=delivery.PENDING)
 
     async def drained(self) -> None:
         """Every row of the outbox sent (none pending; none failed)."""
         await self.until(lambda: not self.pending(), "the outbox to be sent")
-        failed = outbox.rows(self.store, status=outbox.FAILED)
+        failed = delivery.rows(self.store, status=delivery.FAILED)
         assert not failed, [(r.id, r.last_error) for r in failed]
 
     # -- deadlines

@@ -6,15 +6,17 @@ FakeClock. The posts to every chat of a game are read from the outbox."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from datetime import timedelta
 
 import pytest
 
-from app import images, outbox
+from app import images, post_queue
 from app.messages import Incoming, Outgoing
 from app.service import GameService
+from bots import chat as chat_module
 from bots.chat import ChatService
 from bots.chat_commands import no_game_help
 from bots.clock import FakeClock
@@ -90,11 +92,11 @@ def started(c: Chat, soviet=1, german=2, sandbox=True) -> str:
     return game_of(c.service, c)
 
 
-def posts(store, chat_id: str | None = None) -> list[outbox.Row]:
-    return [r for r in outbox.rows(store) if chat_id is None or r.outgoing.chat_id == chat_id]
+def posts(store, chat_id: str | None = None) -> list[post_queue.Row]:
+    return [r for r in post_queue.rows(store) if chat_id is None or r.outgoing.chat_id == chat_id]
 
 
-def map_of(store, row: outbox.Row) -> bytes:
+def map_of(store, row: post_queue.Row) -> bytes:
     """The map a post carries: drawn by the outbox sender from the row's render spec."""
     assert row.outgoing.image is None and row.outgoing.render is not None
     return images.render_spec(store, row.game, row.outgoing.render)
@@ -195,14 +197,14 @@ def test_moderator_commands_need_the_moderator_and_mentions_name_users(chat, sto
 def test_every_command_of_the_order_language_reaches_the_service(chat, tg, monkeypatch):
     game = started(tg, soviet=1, german=1)  # one user on both sides, and the moderator
     seen: list[tuple[str, dict | None]] = []
-    say = chat.service.say
+    real = chat_module.submit  # the one path every order and question of a chat takes
 
-    def spy(name, actor=None, text="", **kw):
-        replies = say(name, actor, text, **kw)
-        seen.extend((r.line, r.error) for r in replies)
-        return replies
+    def spy(core, name, actor, text, key=None, **kw):
+        done = real(core, name, actor, text, key, **kw)
+        seen.extend((r.line, r.error) for r in done.replies)
+        return done
 
-    monkeypatch.setattr(chat.service, "say", spy)
+    monkeypatch.setattr(chat_module, "submit", spy)
     commands = chat.service.system(game).grammar.commands
     examples = {
         name: re.search(r"Example: (.+)$", help_text).group(1)
@@ -426,3 +428,16 @@ def test_bindings_codes_and_posts_on_both_databases(db_url, stores, clock):
     phase_posts = [r for r in posts(store) if "soviet-movement**" in r.outgoing.text]
     assert sorted(r.outgoing.chat_id for r in phase_posts) == sorted([TG_GROUP, DC_CHANNEL])
     assert chat_store.bindings(store, game)[1] == ("discord", DC_CHANNEL)
+
+
+def test_a_front_end_leaves_the_shared_core_as_it_was(store, clock):
+    """Issue 25: the chat service works on a Core of its own (its clock, no maps); the service
+    it was given keeps its wall clock and its maps, and no Core can be changed once made."""
+    service = GameService(store)
+    shared = service.core
+    chat = ChatService(service, clock=clock, images=False)
+    assert service.core is shared and shared.images and shared.now() != clock.now()
+    assert chat.core.now() == clock.now() and not chat.core.images
+    assert chat.service.core is chat.core and chat.core.store is store
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        shared.now = clock.now  # type: ignore[misc]

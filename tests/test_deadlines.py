@@ -14,7 +14,7 @@ from app import clock as C
 from app import deadlines as D
 from app import outage
 from app.service import GameService
-from bots import outbox
+from bots import delivery
 from bots.clock import FakeClock
 from storage import Store, chat_store, clocks
 
@@ -116,7 +116,7 @@ def test_reminders_at_24h_and_1h_each_once(game):
     assert len(outs) == 2 and "has 1 h left" in outs[0].text
     clock.advance(minutes=30)
     assert due(store, service, clock) == []
-    assert len(outbox.rows(store, game="g")) == 4
+    assert len(delivery.rows(store, game="g")) == 4
 
 
 def test_late_start_sends_only_the_most_urgent_reminder(game):
@@ -163,7 +163,7 @@ def test_running_twice_at_the_same_time_does_nothing_twice(game):
     rows = service.store.count_rows("g")
     assert first and due(store, service, clock) == []
     assert service.store.count_rows("g") == rows
-    assert len(outbox.rows(store, game="g")) == 4
+    assert len(delivery.rows(store, game="g")) == 4
 
 
 def test_a_default_commits_with_its_rearm_and_post_so_a_restart_repeats_nothing(game):
@@ -175,7 +175,7 @@ def test_a_default_commits_with_its_rearm_and_post_so_a_restart_repeats_nothing(
     key = f"deadline:g:{gc.deadline_at.isoformat()}"
     assert service.say("g", "system", "default", key=key)[0].ok  # applied, then "crashed"
     rows = service.store.count_rows("g")
-    posted = [r for r in outbox.rows(store, game="g") if (r.dedupe_key or "").startswith(key)]
+    posted = [r for r in delivery.rows(store, game="g") if (r.dedupe_key or "").startswith(key)]
     assert len(posted) == 2 and "Deadline default for Soviet: end." in posted[0].outgoing.text
     assert C.load(store, "g").deadline_at == clock.now() + 48 * H  # re-armed in that commit
     assert due(store, service, clock) == []  # the restart finds nothing due
@@ -374,7 +374,7 @@ def test_the_default_and_its_post_are_written_together_once(game):
     clock.set(deadline)
     outs = due(store, service, clock)
     key = f"deadline:g:{deadline.isoformat()}"
-    written = [r for r in outbox.rows(store, game="g") if r.dedupe_key.startswith(key)]
+    written = [r for r in delivery.rows(store, game="g") if r.dedupe_key.startswith(key)]
     assert len(written) == len(outs) == 2
     assert due(store, service, clock) == []
-    assert len(outbox.rows(store, game="g")) == 2
+    assert len(delivery.rows(store, game="g")) == 2

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from app.messages import Incoming, Outgoing
-from bots import outbox
+from bots import delivery
 from bots.platforms.common import DmClosed, Undeliverable
 from bots.platforms.discord import (
     DM_REFUSED,
@@ -400,10 +400,10 @@ def test_the_outbox_keeps_a_refused_dm_and_tells_the_channel(db_url, stores):
             bob = fake.user("bob")
             fake.dm_blocked.add(bob["id"])
             secret = private_to(bob["id"], "Secret: your reserve is 3.")
-            outbox.enqueue(store, None, [secret], fallback_chat_id=fake.channel_id)
+            delivery.enqueue(store, None, [secret], fallback_chat_id=fake.channel_id)
             stop = asyncio.Event()
             senders = {"discord": functools.partial(send_outgoing, bot)}
-            sender = asyncio.create_task(outbox.run_sender(store, senders, stop))
+            sender = asyncio.create_task(delivery.run_sender(store, senders, stop))
             [notice] = await fake.wait_for_sent()
             stop.set()
             await sender
@@ -412,7 +412,7 @@ def test_the_outbox_keeps_a_refused_dm_and_tells_the_channel(db_url, stores):
             assert "allow direct messages from server members" in notice.content
             assert "Secret" not in notice.content
             assert [str(u) for u in notice.allowed_mentions["users"]] == [bob["id"]]
-        [waiting] = outbox.rows(store, status=outbox.PENDING)
+        [waiting] = delivery.rows(store, status=delivery.PENDING)
         assert waiting.outgoing.text == "Secret: your reserve is 3."
 
     run(scenario())

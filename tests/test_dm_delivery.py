@@ -16,7 +16,7 @@ import pytest
 
 from app.messages import Outgoing
 from app.service import GameService
-from bots import outbox
+from bots import delivery
 from bots.chat import ChatService
 from bots.clock import FakeClock
 from bots.dm_wait import NOTICE, how_to_open
@@ -106,7 +106,7 @@ def test_a_refused_private_message_waits_and_the_group_is_told_once(store, clock
         Outgoing("telegram", GROUP, "public post"),
         private(Y, "for Y only"),
     ]
-    first, *_ = outbox.enqueue(store, "g", outs, key="tg:1:1", now=clock.now())
+    first, *_ = delivery.enqueue(store, "g", outs, key="tg:1:1", now=clock.now())
     run_until(store, sender, clock, lambda: len(sender.tries_of(X)) >= 4)
 
     assert [t[1] for t in sender.tries_of(X)] == ["secret one: your reserve is at B4"] * 4
@@ -116,18 +116,18 @@ def test_a_refused_private_message_waits_and_the_group_is_told_once(store, clock
     [notice] = [p for p in sender.posts if p.text.startswith("A private message")]
     assert notice.mentions == [X] and not notice.private
     assert all("secret" not in text for text in sender.group_texts())
-    rows = {r.outgoing.text: r for r in outbox.rows(store)}
+    rows = {r.outgoing.text: r for r in delivery.rows(store)}
     head = rows["secret one: your reserve is at B4"]
-    assert (head.status, head.attempts) == (outbox.PENDING, 0)  # not counted as failures
+    assert (head.status, head.attempts) == (delivery.PENDING, 0)  # not counted as failures
     assert "DmClosed" in (head.last_error or "")
-    assert rows["secret two"].status == outbox.PENDING
+    assert rows["secret two"].status == delivery.PENDING
     state = sql.dm_failure(store, "telegram", X)
     assert state is not None and state["row"] == first and state["tries"] == 4
     assert "@pbem_bot" in state["how"]
 
     sender.closed.clear()  # the user pressed Start: the waiting rows go out, in order
     run_until(
-        store, sender, clock, lambda: all(r.status == outbox.SENT for r in outbox.rows(store))
+        store, sender, clock, lambda: all(r.status == delivery.SENT for r in delivery.rows(store))
     )
     dms = [text for chat, text in sender.delivered if chat == f"dm:{X}"]
     assert dms == ["secret one: your reserve is at B4", "secret two"]
@@ -137,48 +137,48 @@ def test_a_refused_private_message_waits_and_the_group_is_told_once(store, clock
 
 def test_the_backoff_is_capped_at_30_minutes_and_never_gives_up(store, clock, sender):
     sender.closed.add(X)
-    outbox.enqueue(store, None, [private(X, "hidden")], now=clock.now())
+    delivery.enqueue(store, None, [private(X, "hidden")], now=clock.now())
     run_until(store, sender, clock, lambda: len(sender.tries_of(X)) >= 15)  # > max_attempts
     assert gaps(sender.tries_of(X)) == [60.0, 120.0, 240.0, 480.0, 960.0] + [1800.0] * 9
-    [row] = outbox.rows(store, key_prefix=None, status=outbox.PENDING)
+    [row] = delivery.rows(store, key_prefix=None, status=delivery.PENDING)
     assert row.outgoing.text == "hidden"
     assert sender.group_texts() == [notice_for("you")]
 
 
 def test_a_new_period_of_failing_tells_the_group_again(store, clock, sender):
     sender.closed.add(X)
-    outbox.enqueue(store, None, [private(X, "one")], now=clock.now())
+    delivery.enqueue(store, None, [private(X, "one")], now=clock.now())
     run_until(store, sender, clock, lambda: len(sender.group_texts()) == 1)
     sender.closed.clear()
     run_until(store, sender, clock, lambda: ("dm:7", "one") in sender.delivered)
     assert sql.dm_failure(store, "telegram", X) is None
     sender.closed.add(X)  # blocked the bot again
-    outbox.enqueue(store, None, [private(X, "two")], now=clock.now())
+    delivery.enqueue(store, None, [private(X, "two")], now=clock.now())
     run_until(store, sender, clock, lambda: len(sender.tries_of(X)) >= 4)
     assert sender.group_texts() == [notice_for("you")] * 2
 
 
 def test_the_fallback_chat_is_told_and_with_no_group_the_message_still_waits(store, clock, sender):
     sender.closed |= {X, Y}
-    outbox.enqueue(
+    delivery.enqueue(
         store, None, [private(X, "x", chat=None)], now=clock.now(), fallback_chat_id=GROUP
     )
-    outbox.enqueue(store, None, [private(Y, "y", chat=None)], now=clock.now())
+    delivery.enqueue(store, None, [private(Y, "y", chat=None)], now=clock.now())
     run_until(store, sender, clock, lambda: len(sender.tries_of(Y)) >= 2)
     assert sender.group_texts() == [notice_for("you")]
     assert [p.mentions for p in sender.posts] == [[X]]  # no notice for Y: no chat to tell
-    assert statuses(store) == [outbox.PENDING, outbox.PENDING, outbox.SENT]
+    assert statuses(store) == [delivery.PENDING, delivery.PENDING, delivery.SENT]
 
 
 def test_other_refusals_still_fail_at_once(store, clock, sender):
     sender.gone.add(X)
-    outbox.enqueue(store, None, [private(X, "lost")], now=clock.now())
-    run_until(store, sender, clock, lambda: statuses(store) == [outbox.FAILED])
+    delivery.enqueue(store, None, [private(X, "lost")], now=clock.now())
+    run_until(store, sender, clock, lambda: statuses(store) == [delivery.FAILED])
     assert sender.group_texts() == [] and sql.dm_failure(store, "telegram", X) is None
 
 
 def statuses(store) -> list[str]:
-    return [r.status for r in outbox.rows(store)]
+    return [r.status for r in delivery.rows(store)]
 
 
 # -- the storage of the failing state

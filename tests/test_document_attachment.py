@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app import outbox
+from app import post_queue
 from app.messages import Outgoing
 from storage import Store
 
@@ -21,8 +21,8 @@ def test_a_document_attachment_survives_the_outbox():
         image_name="g-audit.jsonl", document=True,
     )  # fmt: skip
     photo = Outgoing("telegram", "-1", "the map", image=b"\x89PNG", image_name="map.png")
-    outbox.write(store, None, [doc, photo], key="k", now=NOW)
-    first, second = outbox.rows(store)
+    post_queue.write(store, None, [doc, photo], key="k", now=NOW)
+    first, second = post_queue.rows(store)
     assert first.outgoing.document and first.as_document
     assert first.outgoing.image == doc.image and first.outgoing.image_name == "g-audit.jsonl"
     assert not second.outgoing.document and not second.as_document
@@ -31,5 +31,5 @@ def test_a_document_attachment_survives_the_outbox():
 
 def test_rows_of_marks_a_document_row_whatever_the_call_says():
     doc = Outgoing("discord", "9", "f", image=b"x", image_name="f.html", document=True)
-    (row,) = outbox.rows_of([doc], key=None, now=NOW, as_document=False)
-    assert row["as_document"] is True and outbox.outgoing_of(row | {"id": 1}).document
+    (row,) = post_queue.rows_of([doc], key=None, now=NOW, as_document=False)
+    assert row["as_document"] is True and post_queue.outgoing_of(row | {"id": 1}).document

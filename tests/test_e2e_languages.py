@@ -19,7 +19,7 @@ import asyncio
 import re
 from datetime import timedelta
 
-from bots import outbox
+from bots import delivery
 from tests import e2e_support as E
 from tests.i18n_support import english_left, russian_share
 
@@ -75,7 +75,7 @@ def test_a_russian_telegram_group_and_an_english_discord_channel_play_one_game(t
             assert english_left(tg_post.rendered, allowed=ids) == []
             langs = {
                 r.outgoing.platform: r.outgoing.render["lang"]
-                for r in outbox.rows(w.store, game=game)
+                for r in delivery.rows(w.store, game=game)
                 if r.outgoing.render
             }
             assert langs == {"telegram": "ru", "discord": "en"}

@@ -18,7 +18,7 @@ from datetime import timedelta
 
 from app import clock as deadlines
 from app import outage
-from bots import outbox
+from bots import delivery
 from storage import Store
 from tests import e2e_support as E
 from tests.fakes.discord_api import FakeDiscord
@@ -151,7 +151,7 @@ def test_one_game_from_a_discord_channel_and_a_telegram_group(tmp_path):
 # ---------------------------------------------------------------- a restart
 
 
-def delivered(api: FakeTelegramAPI, fake: FakeDiscord, row: outbox.Row) -> int:
+def delivered(api: FakeTelegramAPI, fake: FakeDiscord, row: delivery.Row) -> int:
     """How many times the post of `row` reached its chat (its first and last lines)."""
     out = row.outgoing
     lines = [ln for ln in out.text.split("\n") if ln.strip()]
@@ -175,7 +175,7 @@ def delivered(api: FakeTelegramAPI, fake: FakeDiscord, row: outbox.Row) -> int:
 
 
 def test_the_outbox_survives_a_restart_and_sends_nothing_twice(tmp_path, monkeypatch):
-    monkeypatch.setattr(outbox, "STOP_GRACE", 0.2)  # a stopping sender waits for sends in flight
+    monkeypatch.setattr(delivery, "STOP_GRACE", 0.2)  # a stopping sender waits for sends in flight
     db = str(tmp_path / "games.db")
 
     async def scenario():
@@ -185,7 +185,7 @@ def test_the_outbox_survives_a_restart_and_sends_nothing_twice(tmp_path, monkeyp
                 group, channel = E.TelegramChat(w, GROUP), E.DiscordChat(w, fake.channel_id)
                 game = await E.linked_game(w, group, channel)
                 await w.drained()  # the start's posts are out
-                before = outbox.rows(w.store, status=outbox.SENT)
+                before = delivery.rows(w.store, status=delivery.SENT)
                 assert {r.outgoing.platform for r in before} == {"telegram", "discord"}
 
                 # the sender of this process will hang in one send per chat, then be stopped
@@ -213,7 +213,7 @@ def test_the_outbox_survives_a_restart_and_sends_nothing_twice(tmp_path, monkeyp
 
             store = Store(db)
             try:
-                pending = outbox.rows(store, status=outbox.PENDING)
+                pending = delivery.rows(store, status=delivery.PENDING)
             finally:
                 store.close()
             assert len(pending) == 4  # the phase post and the reminder, in both chats
@@ -234,8 +234,8 @@ def test_the_outbox_survives_a_restart_and_sends_nothing_twice(tmp_path, monkeyp
                 await w.recorder.answer(f"tg:{GROUP}:{update['message']['message_id']}")
                 await w.tg_posts(GROUP, "Turn 1 of 8, soviet-movement phase", since=tg0)
                 await w.drained()
-                rows = outbox.rows(w.store)
-                assert {r.id for r in pending} <= {r.id for r in rows if r.status == outbox.SENT}
+                rows = delivery.rows(w.store)
+                assert {r.id for r in pending} <= {r.id for r in rows if r.status == delivery.SENT}
                 counts = {r.id: delivered(api, fake, r) for r in rows}
                 assert set(counts.values()) == {1}, counts  # each post once, across the restart
                 photos = [c for c in api.calls if c.ok and c.photo is not None]

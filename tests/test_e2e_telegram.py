@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 
-from bots import outbox
+from bots import delivery
 from tests import e2e_support as E
 from tests.fakes.telegram_api import FakeTelegramAPI
 
@@ -70,10 +70,10 @@ def test_a_whole_short_game_in_a_telegram_group(tmp_path):
             [post] = await w.tg_posts(GROUP, "German (bob) must decide", since=since, photo=True)
             assert mentioned(post, BOB) and "apply 1 hit in A1" in post.rendered
             # Telegram delivers the attack once more: applied once, answered alike, no new post
-            rows, posts = w.store.count_rows(game), len(outbox.rows(w.store))
+            rows, posts = w.store.count_rows(game), len(delivery.rows(w.store))
             again = await group.redeliver(a)
             assert again.public == a.public
-            assert w.store.count_rows(game) == rows and len(outbox.rows(w.store)) == posts
+            assert w.store.count_rows(game) == rows and len(delivery.rows(w.store)) == posts
 
             # -- a refusal names its rule
             a = await group.say("bob", "end")

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from adjudicator.core import registry
-from app import frames, images, outbox
+from app import frames, images, post_queue
 from app.service import GameService
 from bots.chat import ChatService
 from bots.clock import FakeClock
@@ -47,7 +47,7 @@ def size(png: bytes) -> tuple[int, int]:
 def test_a_phase_post_carries_the_focus_image_titled_as_its_frame(store):
     chat, service = started(store, "hells-gate", ("soviet", "german"))
     chat.say(SOVIET, "end")  # the Soviet combat phase ends: a post
-    rows = [r for r in outbox.rows(store) if r.outgoing.render is not None]
+    rows = [r for r in post_queue.rows(store) if r.outgoing.render is not None]
     post = rows[-1]
     spec, name = post.outgoing.render, post.game
     assert spec["focus"] is True
@@ -61,7 +61,7 @@ def test_a_phase_post_carries_the_focus_image_titled_as_its_frame(store):
 
 def test_a_drawer_without_a_focus_image_draws_its_map(store):
     started(store, "dice-race", ("red", "blue"))
-    rows = [r for r in outbox.rows(store) if r.outgoing.render is not None]
+    rows = [r for r in post_queue.rows(store) if r.outgoing.render is not None]
     spec = rows[-1].outgoing.render
     name = rows[-1].game
     assert spec["focus"] is True

@@ -6,7 +6,7 @@ the public one)."""
 
 from __future__ import annotations
 
-from app import outbox
+from app import post_queue
 from app.queries import SEALED_ORDER
 from app.service import GameService
 from bots.chat import ChatService
@@ -40,10 +40,12 @@ def test_an_order_given_privately_is_mirrored_to_the_group_without_its_text():
     order = next(o for o in system.legal_orders(service.state(game), side)
                  if system.grammar.format(o).startswith("move "))  # fmt: skip
     text = system.grammar.format(order)
-    seen = len(outbox.rows(store))
+    seen = len(post_queue.rows(store))
     (reply, *_) = Chat(chat, "telegram", user, private=True).say(user, text)
     assert "block(s)" in reply.text
-    mirrored = [r.outgoing.text for r in outbox.rows(store)[seen:] if r.outgoing.chat_id == GROUP]
+    mirrored = [
+        r.outgoing.text for r in post_queue.rows(store)[seen:] if r.outgoing.chat_id == GROUP
+    ]
     assert mirrored and all(text not in m for m in mirrored)
     other = ALLY if user == SWEDE else SWEDE
     assert text not in group.say(other, "log")[0].text

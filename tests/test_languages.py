@@ -14,7 +14,7 @@ import pytest
 
 from adjudicator.core import registry
 from adjudicator.core.i18n import Msg, say, t
-from app import games, languages, names, outbox
+from app import games, languages, names, post_queue
 from app.i18n import language
 from app.messages import Incoming, Outgoing
 from app.service import GameService
@@ -226,15 +226,15 @@ def test_posts_to_linked_chats_are_each_in_their_chats_language(store):
     assert en.text(2, f"link {code}").startswith(f"This chat now follows **{game}**")
     en.say(2, "join german")
     ru.say(1, "start")
-    rows = outbox.rows(store, game=game)
+    rows = post_queue.rows(store, game=game)
     posts = {r.outgoing.platform: r.outgoing for r in rows if r.outgoing.render}
     assert posts["telegram"].render["lang"] == "ru" and posts["discord"].render["lang"] == "en"
     assert "Dice: epoch 1 (turn 1)" in posts["discord"].text
     assert "Кубики: эпоха 1 (ход 1)" in posts["telegram"].text
-    before = len(outbox.rows(store, game=game))
+    before = len(post_queue.rows(store, game=game))
     assert ru.text(1, "salt abc") == "В эпоху кубиков 1 добавлена соль: 'abc'."
     assert en.text(2, "salt xyz") == "Salt added to dice epoch 1: 'xyz'."
-    to_en, to_ru = (r.outgoing for r in outbox.rows(store, game=game)[before:])
+    to_en, to_ru = (r.outgoing for r in post_queue.rows(store, game=game)[before:])
     assert to_en.text == "**user1**: `salt abc`\nSalt added to dice epoch 1: 'abc'."
     assert to_ru.text == "**user2**: `salt xyz`\nВ эпоху кубиков 1 добавлена соль: 'xyz'."
 
@@ -243,8 +243,8 @@ def test_a_private_message_is_said_in_its_addressees_language(chat, store):
     chat_languages.set_language(store, "user:telegram:5", "ru", now=NOW)
     out = Outgoing("telegram", GROUP, t("**{game}** (only you see this): {text}", game="g",
                                         text="x"), user_id="5", private=True)  # fmt: skip
-    outbox.write(store, None, [out], now=NOW)
-    [row] = outbox.rows(store)
+    post_queue.write(store, None, [out], now=NOW)
+    [row] = post_queue.rows(store)
     assert row.outgoing.text == "**g** (видите только вы): x"
 
 

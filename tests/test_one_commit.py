@@ -10,11 +10,11 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import event
 
-from app import outbox as outbox_in
+from app import post_queue as outbox_in
 from app import submit
 from app.messages import Outgoing
 from app.service import GameService
-from bots import outbox
+from bots import delivery
 from bots.chat import ChatService
 from bots.clock import FakeClock
 from storage import Store, clocks
@@ -153,8 +153,8 @@ async def deliver(store: Store, clock: FakeClock) -> list[tuple[str, str]]:
     async def send(out: Outgoing, **_: object) -> None:
         delivered.append((outbox_in.lane_of(out), out.text))
 
-    sender = outbox.OutboxSender(store, {"telegram": send}, clock, owner="test")
-    while outbox.rows(store, status=outbox.PENDING):
+    sender = delivery.OutboxSender(store, {"telegram": send}, clock, owner="test")
+    while delivery.rows(store, status=delivery.PENDING):
         await sender.step()
         await asyncio.gather(*(task for _, task in sender.inflight.values()))
     return delivered

@@ -16,7 +16,7 @@ from datetime import timedelta
 import pytest
 
 from app.messages import Outgoing
-from bots import outbox
+from bots import delivery
 from bots.clock import FakeClock
 from bots.platforms.common import DeliveryError, RetryLater, Undeliverable
 from storage import Store
@@ -67,10 +67,10 @@ def fake_sleep(clock: FakeClock, holder: list | None = None):
 async def drive(store, senders, clock, until, *, timeout: float = 300.0, **options):
     """Run the sender until `until()` holds (real time at most `timeout`), then stop it."""
     stop = asyncio.Event()
-    holder: list[outbox.OutboxSender] = []
+    holder: list[delivery.OutboxSender] = []
     options.setdefault("sleep", fake_sleep(clock, holder))
     options.setdefault("poll", 3600.0)  # on fake time: wake exactly when something is due
-    holder.append(outbox.OutboxSender(store, senders, clock, **options))
+    holder.append(delivery.OutboxSender(store, senders, clock, **options))
     task = asyncio.create_task(holder[0].run(stop))
     deadline = time.monotonic() + timeout
     try:
@@ -101,16 +101,16 @@ def store(db_url, stores):
 
 
 def statuses(store) -> list[str]:
-    return [r.status for r in outbox.rows(store)]
+    return [r.status for r in delivery.rows(store)]
 
 
 # -- writing
 def test_enqueue_writes_rows_in_order_and_a_key_makes_it_idempotent(store, clock):
     outs = [post("A", "one"), post("A", "two"), post("B", "three", mentions=["7"])]
-    ids = outbox.enqueue(store, None, outs, key="tg:1:5", now=clock.now())
+    ids = delivery.enqueue(store, None, outs, key="tg:1:5", now=clock.now())
     assert len(ids) == 3 and ids == sorted(ids)
-    assert outbox.enqueue(store, None, outs, key="tg:1:5", now=clock.now()) == []
-    rows = outbox.rows(store)
+    assert delivery.enqueue(store, None, outs, key="tg:1:5", now=clock.now()) == []
+    rows = delivery.rows(store)
     assert [r.outgoing.text for r in rows] == ["one", "two", "three"]
     assert rows[2].outgoing.mentions == ["7"]
     assert [r.dedupe_key for r in rows] == [
@@ -119,15 +119,15 @@ def test_enqueue_writes_rows_in_order_and_a_key_makes_it_idempotent(store, clock
         "tg:1:5|telegram|B|0",
     ]
     # without a key nothing is deduplicated
-    outbox.enqueue(store, None, [post("A", "x")], now=clock.now())
-    outbox.enqueue(store, None, [post("A", "x")], now=clock.now())
-    assert len(outbox.rows(store)) == 5
+    delivery.enqueue(store, None, [post("A", "x")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "x")], now=clock.now())
+    assert len(delivery.rows(store)) == 5
 
 
 def test_a_private_message_keeps_its_fields_and_has_its_own_lane(store, clock):
     out = Outgoing("discord", "123", "secret", user_id="9", private=True, reply_to="dc:1")
-    outbox.enqueue(store, "g", [out], fallback_chat_id="123", as_document=True, now=clock.now())
-    (row,) = outbox.rows(store)
+    delivery.enqueue(store, "g", [out], fallback_chat_id="123", as_document=True, now=clock.now())
+    (row,) = delivery.rows(store)
     assert row.lane == "dm:9" and row.game == "g"
     assert row.outgoing == replace(out, document=True)  # the row's as_document, read back
     assert row.fallback_chat_id == "123" and row.as_document
@@ -135,8 +135,10 @@ def test_a_private_message_keeps_its_fields_and_has_its_own_lane(store, clock):
 
 def test_images_round_trip_as_bytes(store, clock):
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
-    outbox.enqueue(store, None, [post("A", "map", image=png, image_name="m.png")], now=clock.now())
-    (row,) = outbox.rows(store)
+    delivery.enqueue(
+        store, None, [post("A", "map", image=png, image_name="m.png")], now=clock.now()
+    )
+    (row,) = delivery.rows(store)
     assert row.outgoing.image == png and row.outgoing.image_name == "m.png"
 
 
@@ -144,18 +146,18 @@ def test_images_round_trip_as_bytes(store, clock):
 def test_rows_are_sent_in_order_per_chat_and_marked_sent(store, clock):
     sender = FakeSender(clock)
     outs = [post("A", "a1"), post("B", "b1"), post("A", "a2"), post("B", "b2"), post("A", "a3")]
-    outbox.enqueue(store, None, outs, now=clock.now())
+    delivery.enqueue(store, None, outs, now=clock.now())
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: len(sender.delivered) == 5))
     assert [t for c, t in sender.delivered if c == "A"] == ["a1", "a2", "a3"]
     assert [t for c, t in sender.delivered if c == "B"] == ["b1", "b2"]
-    rows = outbox.rows(store)
+    rows = delivery.rows(store)
     assert statuses(store) == ["sent"] * 5
     assert all(r.sent_at is not None for r in rows)
 
 
 def test_rows_for_a_platform_without_sender_stay_pending(store, clock):
     sender = FakeSender(clock)
-    outbox.enqueue(
+    delivery.enqueue(
         store, None, [post("A", "tg"), post("X", "dc", platform="discord")], now=clock.now()
     )
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: sender.delivered))
@@ -165,19 +167,19 @@ def test_rows_for_a_platform_without_sender_stay_pending(store, clock):
 def test_a_failure_backs_off_exponentially_and_holds_back_its_chat(store, clock):
     boom = DeliveryError("500 from the platform")
     sender = FakeSender(clock, [boom, boom, boom, None])
-    outbox.enqueue(store, None, [post("A", "first"), post("A", "second")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "first"), post("A", "second")], now=clock.now())
     start = clock.now()
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: len(sender.delivered) == 2))
     first = [at - start for chat, text, _, at in sender.calls if text == "first"]
     assert first == [timedelta(0), timedelta(seconds=1), timedelta(seconds=3), timedelta(seconds=7)]
     assert [t for _, t in sender.delivered] == ["first", "second"]  # never overtaken
-    row = outbox.rows(store)[0]
+    row = delivery.rows(store)[0]
     assert row.attempts == 3 and row.status == "sent" and "500" in row.last_error
 
 
 def test_backoff_is_capped_and_a_row_fails_after_max_attempts(store, clock):
     sender = FakeSender(clock, [RuntimeError("network down")] * 12)
-    outbox.enqueue(store, None, [post("A", "doomed"), post("A", "next")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "doomed"), post("A", "next")], now=clock.now())
     start = clock.now()
     asyncio.run(
         drive(
@@ -192,7 +194,7 @@ def test_backoff_is_capped_and_a_row_fails_after_max_attempts(store, clock):
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert gaps[:9] == [timedelta(seconds=2**i) for i in range(9)]  # 1, 2, 4 ... 256 s
     assert gaps[9:] == [timedelta(seconds=300)] * 2  # capped at 5 min
-    doomed, nxt = outbox.rows(store)
+    doomed, nxt = delivery.rows(store)
     assert doomed.status == "failed" and doomed.attempts == 12
     assert "RuntimeError: network down" in doomed.last_error
     assert nxt.status == "sent"  # a failed row no longer holds its chat back
@@ -200,11 +202,11 @@ def test_backoff_is_capped_and_a_row_fails_after_max_attempts(store, clock):
 
 def test_retry_after_is_waited_exactly_and_is_not_a_failure(store, clock):
     sender = FakeSender(clock, [RetryLater("429", retry_after=37.0), None])
-    outbox.enqueue(store, None, [post("A", "hello")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "hello")], now=clock.now())
     start = clock.now()
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: sender.delivered))
     assert [at - start for *_, at in sender.calls] == [timedelta(0), timedelta(seconds=37)]
-    (row,) = outbox.rows(store)
+    (row,) = delivery.rows(store)
     assert row.attempts == 0 and row.waits == 1 and row.status == "sent"
 
 
@@ -213,7 +215,7 @@ def test_a_library_rate_limit_with_retry_after_is_honoured_too(store, clock):
         retry_after = 12.5
 
     sender = FakeSender(clock, [RateLimited("slow down"), None])
-    outbox.enqueue(store, None, [post("A", "x")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "x")], now=clock.now())
     start = clock.now()
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: sender.delivered))
     assert sender.calls[1][3] - start == timedelta(seconds=12.5)
@@ -224,7 +226,7 @@ def test_undeliverable_fails_at_once_and_the_chat_goes_on(store, clock):
         status = 403
 
     sender = FakeSender(clock, [Undeliverable("bot removed"), Forbidden("no access"), None])
-    outbox.enqueue(store, None, [post("A", "1"), post("A", "2"), post("A", "3")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "1"), post("A", "2"), post("A", "3")], now=clock.now())
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: sender.delivered))
     assert statuses(store) == ["failed", "failed", "sent"]
     assert len(sender.calls) == 3
@@ -232,10 +234,10 @@ def test_undeliverable_fails_at_once_and_the_chat_goes_on(store, clock):
 
 def test_a_partial_send_resumes_after_the_parts_delivered(store, clock):
     sender = FakeSender(clock, [RetryLater("timeout", parts_sent=2), None])
-    outbox.enqueue(store, None, [post("A", "long\n" * 3000)], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "long\n" * 3000)], now=clock.now())
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: sender.delivered))
     assert [start for _, _, start, _ in sender.calls] == [0, 2]
-    (row,) = outbox.rows(store)
+    (row,) = delivery.rows(store)
     assert row.parts_sent == 2 and row.attempts == 1
 
 
@@ -245,7 +247,7 @@ def test_only_the_keyword_arguments_a_sender_accepts_are_passed(store, clock):
     async def plain(out):  # e.g. functools.partial(discord.send_outgoing, bot)
         got.append(out.text)
 
-    outbox.enqueue(store, None, [post("A", "hi", platform="discord")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "hi", platform="discord")], now=clock.now())
     asyncio.run(drive(store, {"discord": plain}, clock, lambda: got))
     assert got == ["hi"] and statuses(store) == ["sent"]
 
@@ -277,7 +279,7 @@ class OverlapSender(FakeSender):
 
 def test_different_chats_are_sent_concurrently(store, clock):
     sender = OverlapSender(clock)
-    outbox.enqueue(store, None, [post(f"C{i}", "x") for i in range(6)], now=clock.now())
+    delivery.enqueue(store, None, [post(f"C{i}", "x") for i in range(6)], now=clock.now())
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: len(sender.delivered) == 6))
     assert sender.most > 1  # a second chat's send began while the first was still in flight
 
@@ -286,7 +288,7 @@ def test_different_chats_are_sent_concurrently(store, clock):
 def test_a_restart_sends_pending_rows_and_never_a_sent_one(tmp_path, clock):
     db = str(tmp_path / "games.db")
     first = Store(db)
-    outbox.enqueue(first, None, [post("A", "one"), post("A", "two")], now=clock.now())
+    delivery.enqueue(first, None, [post("A", "one"), post("A", "two")], now=clock.now())
     sender = FakeSender(clock, [None, DeliveryError("the process dies now")])
     asyncio.run(drive(first, {"telegram": sender.send}, clock, lambda: len(sender.calls) == 2))
     first.close()  # "one" sent; "two" pending (its retry due in 1 s)
@@ -308,15 +310,15 @@ def test_a_restart_sends_pending_rows_and_never_a_sent_one(tmp_path, clock):
 def test_a_row_claimed_by_a_dead_process_is_sent_when_its_lease_expires(tmp_path, clock):
     db = str(tmp_path / "games.db")
     store = Store(db)
-    outbox.enqueue(store, None, [post("A", "in flight at the crash")], now=clock.now())
-    dead = outbox.OutboxSender(store, {"telegram": None}, clock, owner="dead")
+    delivery.enqueue(store, None, [post("A", "in flight at the crash")], now=clock.now())
+    dead = delivery.OutboxSender(store, {"telegram": None}, clock, owner="dead")
     (head,), _ = dead._heads(clock.now())
     assert dead._claim(head.id, clock.now()) is not None  # claimed, then the process died
 
     sender = FakeSender(clock)
     start = clock.now()
     asyncio.run(drive(Store(db), {"telegram": sender.send}, clock, lambda: sender.delivered))
-    assert sender.calls[0][3] - start >= outbox.LEASE
+    assert sender.calls[0][3] - start >= delivery.LEASE
     assert statuses(store) == ["sent"]
 
 
@@ -326,26 +328,26 @@ def test_stopping_releases_the_claims_of_sends_in_flight(store, clock):
     async def hang(out, **kw):
         await never.wait()
 
-    outbox.enqueue(store, None, [post("A", "x")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "x")], now=clock.now())
 
     async def scenario():
         stop = asyncio.Event()
         task = asyncio.create_task(
-            outbox.run_sender(store, {"telegram": hang}, stop, clock, sleep=fake_sleep(clock))
+            delivery.run_sender(store, {"telegram": hang}, stop, clock, sleep=fake_sleep(clock))
         )
         await asyncio.sleep(0.1)
         stop.set()
         await asyncio.wait_for(task, 10)
 
-    old = outbox.STOP_GRACE
-    outbox.STOP_GRACE = 0.05
+    old = delivery.STOP_GRACE
+    delivery.STOP_GRACE = 0.05
     try:
         asyncio.run(scenario())
     finally:
-        outbox.STOP_GRACE = old
+        delivery.STOP_GRACE = old
     from sqlalchemy import select
 
-    from bots.outbox import OUTBOX
+    from bots.delivery import OUTBOX
 
     with store.reader.connect() as conn:
         (claimed,) = conn.execute(select(OUTBOX.c.claimed_by)).scalars().all()
@@ -355,7 +357,7 @@ def test_stopping_releases_the_claims_of_sends_in_flight(store, clock):
 def test_two_senders_on_one_database_send_each_row_once(db_url, stores, clock):
     a, b = stores(db_url), stores(db_url)
     outs = [post(f"C{i % 4}", f"m{i}") for i in range(24)]
-    outbox.enqueue(a, None, outs, now=clock.now())
+    delivery.enqueue(a, None, outs, now=clock.now())
     delivered: list[tuple[str, str]] = []
 
     def sender(who):
@@ -368,7 +370,7 @@ def test_two_senders_on_one_database_send_each_row_once(db_url, stores, clock):
     async def both():
         stop = asyncio.Event()
         tasks = [
-            asyncio.create_task(outbox.run_sender(s, {"telegram": sender(n)}, stop, clock))
+            asyncio.create_task(delivery.run_sender(s, {"telegram": sender(n)}, stop, clock))
             for n, s in (("a", a), ("b", b))
         ]
         deadline = time.monotonic() + 20
@@ -391,12 +393,12 @@ def test_rows_written_from_another_thread_wake_the_sender(store, clock):
     async def scenario():
         stop = asyncio.Event()
         task = asyncio.create_task(
-            outbox.run_sender(store, {"telegram": sender.send}, stop, clock, poll=30.0)
+            delivery.run_sender(store, {"telegram": sender.send}, stop, clock, poll=30.0)
         )
         await asyncio.sleep(0.05)  # the sender now waits (30 s of real time)
         written = time.monotonic()
         thread = threading.Thread(
-            target=outbox.enqueue,
+            target=delivery.enqueue,
             args=(store, None, [post("A", "now")]),
             kwargs={"now": clock.now()},
         )
@@ -414,8 +416,8 @@ def test_rows_written_from_another_thread_wake_the_sender(store, clock):
 
 def test_purge_deletes_only_old_sent_rows(store, clock):
     sender = FakeSender(clock)
-    outbox.enqueue(store, None, [post("A", "old")], now=clock.now())
+    delivery.enqueue(store, None, [post("A", "old")], now=clock.now())
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: sender.delivered))
-    outbox.enqueue(store, None, [post("B", "pending")], now=clock.now())
-    assert outbox.purge_sent(store, before=clock.now() + timedelta(seconds=1)) == 1
-    assert [r.outgoing.text for r in outbox.rows(store)] == ["pending"]
+    delivery.enqueue(store, None, [post("B", "pending")], now=clock.now())
+    assert delivery.purge_sent(store, before=clock.now() + timedelta(seconds=1)) == 1
+    assert [r.outgoing.text for r in delivery.rows(store)] == ["pending"]

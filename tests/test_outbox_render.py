@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from app.messages import Outgoing
-from bots import outbox
+from bots import delivery
 from bots.clock import FakeClock
 from bots.platforms.common import DeliveryError
 from tests.test_outbox import FakeSender, drive
@@ -50,15 +50,15 @@ def test_the_map_is_drawn_when_the_row_is_sent_and_kept_for_a_retry(store, clock
 
     sender = Recording(clock, [DeliveryError("500 from the platform"), None])
     out = Outgoing("telegram", "A", "after the phase")
-    outbox.enqueue(store, "g", [out], key="k", now=clock.now(), render=SPEC)
-    (row,) = outbox.rows(store)
+    delivery.enqueue(store, "g", [out], key="k", now=clock.now(), render=SPEC)
+    (row,) = delivery.rows(store)
     assert row.outgoing.render == SPEC and row.outgoing.image is None  # nothing drawn yet
     asyncio.run(
         drive(store, {"telegram": sender.send}, clock, lambda: sender.delivered, renderer=renderer)
     )
     assert drawn == [("g", SPEC)]  # once: the retry sent the image kept on the row
     assert sender.images == [PNG, PNG]
-    (row,) = outbox.rows(store)
+    (row,) = delivery.rows(store)
     assert row.status == "sent" and row.outgoing.image == PNG
 
 
@@ -68,7 +68,7 @@ def test_a_failing_renderer_sends_the_text_without_the_image(store, clock, caplo
 
     sender = Recording(clock)
     out = Outgoing("telegram", "A", "the text must go out", render=SPEC)  # its own spec
-    outbox.enqueue(store, "g", [out], now=clock.now())
+    delivery.enqueue(store, "g", [out], now=clock.now())
     with caplog.at_level(logging.WARNING, logger="bots.outbox"):
         asyncio.run(
             drive(
@@ -77,13 +77,13 @@ def test_a_failing_renderer_sends_the_text_without_the_image(store, clock, caplo
         )
     assert sender.delivered == [("A", "the text must go out")] and sender.images == [None]
     assert any("drawing the map failed" in r.getMessage() for r in caplog.records)
-    (row,) = outbox.rows(store)
+    (row,) = delivery.rows(store)
     assert row.status == "sent" and row.outgoing.image is None
 
 
 def test_without_a_renderer_the_text_goes_out_alone(store, clock):
     sender = Recording(clock)
-    outbox.enqueue(store, "g", [Outgoing("telegram", "A", "hi")], now=clock.now(), render=SPEC)
+    delivery.enqueue(store, "g", [Outgoing("telegram", "A", "hi")], now=clock.now(), render=SPEC)
     asyncio.run(drive(store, {"telegram": sender.send}, clock, lambda: sender.delivered))
     assert sender.delivered == [("A", "hi")] and sender.images == [None]
 
@@ -97,8 +97,8 @@ def test_a_row_with_an_image_is_not_drawn_and_render_applies_only_to_rows_withou
 
     sender = Recording(clock)
     outs = [Outgoing("telegram", "A", "has one", image=b"old"), Outgoing("telegram", "B", "none")]
-    outbox.enqueue(store, "g", outs, now=clock.now(), render=SPEC)
-    assert [r.outgoing.render for r in outbox.rows(store)] == [None, SPEC]
+    delivery.enqueue(store, "g", outs, now=clock.now(), render=SPEC)
+    assert [r.outgoing.render for r in delivery.rows(store)] == [None, SPEC]
     asyncio.run(
         drive(
             store,
@@ -116,15 +116,15 @@ def test_enqueue_in_writes_inside_the_callers_transaction(store, clock):
     out = Outgoing("telegram", "A", "with the log rows")
     try:
         with store.engine.begin() as conn:
-            ids = outbox.enqueue_in(conn, "g", [out], key="k1", now=clock.now(), render=SPEC)
+            ids = delivery.enqueue_in(conn, "g", [out], key="k1", now=clock.now(), render=SPEC)
             assert len(ids) == 1
             raise RuntimeError("the change is refused: nothing is written")
     except RuntimeError:
         pass
-    assert outbox.rows(store) == []
+    assert delivery.rows(store) == []
     with store.engine.begin() as conn:
-        outbox.enqueue_in(conn, "g", [out], key="k1", now=clock.now())
+        delivery.enqueue_in(conn, "g", [out], key="k1", now=clock.now())
     with store.engine.begin() as conn:
-        assert outbox.enqueue_in(conn, "g", [out], key="k1", now=clock.now()) == []  # keyed
-    (row,) = outbox.rows(store)
+        assert delivery.enqueue_in(conn, "g", [out], key="k1", now=clock.now()) == []  # keyed
+    (row,) = delivery.rows(store)
     assert row.dedupe_key == "k1|telegram|A|0"

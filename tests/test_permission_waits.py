@@ -20,7 +20,7 @@ import logging
 from datetime import timedelta
 
 from app.messages import Outgoing
-from bots import chat_wait, outbox
+from bots import chat_wait, delivery
 from bots.cli_main import main as pbem
 from bots.platforms.discord_send import IMAGE_REFUSED as DC_IMAGE_REFUSED
 from bots.platforms.telegram_send import IMAGE_REFUSED as TG_IMAGE_REFUSED
@@ -38,7 +38,7 @@ def run(coro):  # a ceiling only a missing delivery reaches
     return asyncio.run(asyncio.wait_for(coro, TIMEOUT))
 
 
-async def passes(sender: outbox.OutboxSender, done=lambda: False, most: int = 20) -> None:
+async def passes(sender: delivery.OutboxSender, done=lambda: False, most: int = 20) -> None:
     """Sender passes at the clock's time until nothing due is left (or `done()`)."""
     for _ in range(most):
         if done():
@@ -50,8 +50,8 @@ async def passes(sender: outbox.OutboxSender, done=lambda: False, most: int = 20
         await asyncio.gather(*tasks)
 
 
-def sender_of(w: World) -> outbox.OutboxSender:
-    return outbox.OutboxSender(w.store, w.senders, w.clock, owner="test")
+def sender_of(w: World) -> delivery.OutboxSender:
+    return delivery.OutboxSender(w.store, w.senders, w.clock, owner="test")
 
 
 def post(platform: str, chat, text: str, image: bytes | None = None) -> Outgoing:
@@ -59,7 +59,7 @@ def post(platform: str, chat, text: str, image: bytes | None = None) -> Outgoing
 
 
 def statuses(w: World) -> list[str]:
-    return [r.status for r in outbox.rows(w.store)]
+    return [r.status for r in delivery.rows(w.store)]
 
 
 # ------------------------------------------------------------------------------- images
@@ -72,9 +72,9 @@ def test_a_telegram_group_without_photo_rights_gets_every_post_as_text(tmp_path)
             async with World(str(tmp_path / "g.db"), now_clock(), telegram=tg, sender=False) as w:
                 outs = [post("telegram", GROUP, f"Turn {n}: alice to move", PNG) for n in (1, 2)]
                 outs.insert(1, post("telegram", GROUP, "", PNG))  # an image alone: nothing left
-                outbox.enqueue(w.store, "g", outs, now=w.clock.now())
+                delivery.enqueue(w.store, "g", outs, now=w.clock.now())
                 await passes(sender_of(w))
-                assert statuses(w) == [outbox.SENT] * 3
+                assert statuses(w) == [delivery.SENT] * 3
             texts = [c.rendered for c in tg.sent("sendMessage", GROUP)]
             assert texts == [
                 "Turn 1: alice to move",
@@ -93,13 +93,13 @@ def test_a_discord_channel_without_attach_files_gets_every_post_as_text(tmp_path
         async with FakeDiscord() as fake:
             async with World(str(tmp_path / "g.db"), now_clock(), discord=fake, sender=False) as w:
                 ok = post("discord", fake.channel_id, "Turn 1: the map follows", PNG)
-                outbox.enqueue(w.store, "g", [ok], now=w.clock.now())
+                delivery.enqueue(w.store, "g", [ok], now=w.clock.now())
                 await passes(sender_of(w))
                 await fake.deny_bot("attach_files")  # taken away mid-game
                 outs = [post("discord", fake.channel_id, f"Turn {n}", PNG) for n in (2, 3)]
-                outbox.enqueue(w.store, "g", outs, now=w.clock.now())
+                delivery.enqueue(w.store, "g", outs, now=w.clock.now())
                 await passes(sender_of(w))
-                assert statuses(w) == [outbox.SENT] * 3
+                assert statuses(w) == [delivery.SENT] * 3
             channel = [s for s in fake.sent if s.channel_id == fake.channel_id]
             assert [s.content for s in channel] == [
                 "Turn 1: the map follows",
@@ -128,15 +128,15 @@ def test_a_discord_403_waits_in_order_and_is_delivered_when_the_permission_retur
                 await fake.deny_bot("send_messages")
                 outs = [post("discord", chat, "Turn 2: bob to move"), post("discord", chat, "ping")]
                 private = Outgoing("discord", None, "your card", user_id=alice["id"], private=True)
-                outbox.enqueue(w.store, "g", [*outs, private], now=w.clock.now())
+                delivery.enqueue(w.store, "g", [*outs, private], now=w.clock.now())
                 await passes(sender)
-                head, behind, dm = outbox.rows(w.store)
+                head, behind, dm = delivery.rows(w.store)
                 assert (head.status, behind.status, dm.status) == ("pending", "pending", "sent")
                 assert head.attempts == 0 and "NoPermission" in (head.last_error or "")
                 assert head.next_attempt_at == w.clock.now() + timedelta(minutes=1)
                 w.clock.advance(minutes=1)
                 await passes(sender)  # refused again: 2 min now
-                [head, _, _] = outbox.rows(w.store)
+                [head, _, _] = delivery.rows(w.store)
                 assert head.next_attempt_at == w.clock.now() + timedelta(minutes=2)
                 refusals = len([c for c in fake.calls if c.status == 403])
                 w.clock.advance(minutes=1)
@@ -145,7 +145,7 @@ def test_a_discord_403_waits_in_order_and_is_delivered_when_the_permission_retur
                 await fake.allow_bot("send_messages")
                 w.clock.advance(minutes=1)
                 await passes(sender)
-                assert statuses(w) == [outbox.SENT] * 3
+                assert statuses(w) == [delivery.SENT] * 3
                 assert outbox_waits.chat_refusal(w.store, "discord", chat) is None
             posts = [s.content for s in fake.sent if s.channel_id == chat]
             assert posts == ["Turn 2: bob to move", "ping"]
@@ -166,12 +166,12 @@ def test_a_kicked_telegram_group_waits_for_the_bot_to_be_added_again(tmp_path):
                 )
                 sender = sender_of(w)
                 outs = [post("telegram", GROUP, "one"), post("telegram", GROUP, "two")]
-                outbox.enqueue(
+                delivery.enqueue(
                     w.store, "g", [*outs, post("telegram", OTHER, "elsewhere")], now=w.clock.now()
                 )
                 await passes(sender)
                 assert statuses(w) == ["pending", "pending", "sent"]  # OTHER is not held up
-                head = outbox.rows(w.store)[0]
+                head = delivery.rows(w.store)[0]
                 assert head.next_attempt_at >= w.clock.now() + timedelta(days=6)  # not polled
                 tries = len(tg.calls)
                 w.clock.advance(days=1)
@@ -179,12 +179,12 @@ def test_a_kicked_telegram_group_waits_for_the_bot_to_be_added_again(tmp_path):
                 assert len(tg.calls) == tries
                 tg.push_my_chat_member(GROUP, "member")  # added again: Telegram says so
                 await until(
-                    lambda: outbox.rows(w.store)[0].next_attempt_at <= w.clock.now(),
+                    lambda: delivery.rows(w.store)[0].next_attempt_at <= w.clock.now(),
                     "my_chat_member to make the posts due",
                     timeout=TIMEOUT,
                 )
                 await passes(sender)
-                assert statuses(w) == [outbox.SENT] * 3
+                assert statuses(w) == [delivery.SENT] * 3
             assert [c.rendered for c in tg.sent("sendMessage", GROUP)] == ["one", "two"]
 
     run(scenario())
@@ -203,13 +203,13 @@ def test_after_7_days_the_posts_fail_and_pbem_outbox_lists_and_resends_them(tmp_
                     "telegram", None, "your hand: 3 cards", user_id="42", private=True
                 )
                 outs = [post("telegram", GROUP, "one"), post("telegram", GROUP, "two")]
-                outbox.enqueue(w.store, "g", [*outs, secret], now=w.clock.now())
+                delivery.enqueue(w.store, "g", [*outs, secret], now=w.clock.now())
                 tg.block_private(42)
                 await passes(sender)
                 w.clock.advance(days=7)
                 await passes(sender)  # the last try: failed, and the post behind it too
-                assert statuses(w)[:2] == [outbox.FAILED, outbox.FAILED]
-                ids = [r.id for r in outbox.rows(w.store)]
+                assert statuses(w)[:2] == [delivery.FAILED, delivery.FAILED]
+                ids = [r.id for r in delivery.rows(w.store)]
 
                 capsys.readouterr()
                 assert await asyncio.to_thread(pbem, ["outbox", "--db", db]) == 0
@@ -225,11 +225,11 @@ def test_after_7_days_the_posts_fail_and_pbem_outbox_lists_and_resends_them(tmp_
                 assert await asyncio.to_thread(pbem, args) == 0
                 assert f"re-queued 1 row: {ids[0]}" in capsys.readouterr().out
                 await passes(sender)
-                assert statuses(w)[:2] == [outbox.SENT, outbox.FAILED]
+                assert statuses(w)[:2] == [delivery.SENT, delivery.FAILED]
                 assert await asyncio.to_thread(pbem, ["outbox", "--db", db, "--all"]) == 0
                 assert "re-queued 2 rows" in capsys.readouterr().out  # the failed and the DM
-                await passes(sender, done=lambda: statuses(w)[:2] == [outbox.SENT] * 2)
-                assert statuses(w)[:2] == [outbox.SENT] * 2
+                await passes(sender, done=lambda: statuses(w)[:2] == [delivery.SENT] * 2)
+                assert statuses(w)[:2] == [delivery.SENT] * 2
                 assert await asyncio.to_thread(pbem, ["outbox", "--db", db, "--resend", "999"]) == 1
             assert [c.rendered for c in tg.sent("sendMessage", GROUP)] == ["one", "two"]
 

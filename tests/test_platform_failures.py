@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bots import health, outbox
+from bots import delivery, health
 from bots import serve as S
 from bots.config import Config, ConfigError
 from bots.platforms import discord as dc
@@ -309,7 +309,7 @@ def test_a_lost_telegram_reply_is_retried_through_the_outbox(tmp_path, failure):
             await until(
                 lambda: any(
                     r.dedupe_key and r.dedupe_key.startswith("reply:tg:")
-                    for r in outbox.rows(store, status=outbox.SENT)
+                    for r in delivery.rows(store, status=delivery.SENT)
                 ),
                 "the reply's outbox row to be sent",
             )
@@ -334,7 +334,7 @@ def test_a_lost_discord_reply_is_retried_through_the_outbox(tmp_path):
                 await until(
                     lambda: any(
                         r.dedupe_key and r.dedupe_key.startswith("reply:dc:")
-                        for r in outbox.rows(store, status=outbox.SENT)
+                        for r in delivery.rows(store, status=delivery.SENT)
                     ),
                     "the reply's outbox row to be sent",
                 )

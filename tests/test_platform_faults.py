@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy import update
 
 from app.messages import Outgoing
-from bots import outbox
+from bots import delivery
 from bots.dm_wait import WAITING_ERROR
 from storage.outbox import OUTBOX, select_rows
 from tests.e2e_support import until
@@ -199,7 +199,7 @@ def test_a_waiting_telegram_dm_is_sent_when_its_player_is_seen_again(tmp_path, s
                 private=True,
             )  # fmt: skip
             [row_id] = await asyncio.to_thread(
-                outbox.enqueue, store, None, [card], key="card", fallback_chat_id=str(GROUP)
+                delivery.enqueue, store, None, [card], key="card", fallback_chat_id=str(GROUP)
             )
             await until(lambda: _refused(store, row_id), "the DM to be refused", CEILING)
             await asyncio.to_thread(_postpone, store, row_id)
@@ -231,7 +231,7 @@ def test_a_waiting_discord_dm_is_sent_on_its_players_next_message(tmp_path):
                     "discord", fake.channel_id, "Your card: the 3 of cups",
                     user_id=carol["id"], private=True,
                 )  # fmt: skip
-                [row_id] = await asyncio.to_thread(outbox.enqueue, store, None, [card], key="c")
+                [row_id] = await asyncio.to_thread(delivery.enqueue, store, None, [card], key="c")
                 await until(lambda: _refused(store, row_id), "the DM to be refused", CEILING)
                 await asyncio.to_thread(_postpone, store, row_id)
                 fake.dm_blocked.discard(carol["id"])  # he allows direct messages again
@@ -251,7 +251,7 @@ def test_the_outbox_waits_the_retry_after_of_a_discord_429_it_did_not_wait_out()
 
     import discord
 
-    from app.outbox import Row
+    from app.post_queue import Row
     from bots import retry
 
     headers = {"Retry-After": "37", "X-RateLimit-Reset-After": "36.5"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.core import registry
-from app import images, outbox
+from app import images, post_queue
 from app.service import GameService
 from bots.chat import ChatService
 from bots.clock import FakeClock
@@ -41,7 +41,7 @@ def started(store: Store, system: str, sides: tuple[str, str]) -> tuple[Chat, Ga
 
 
 def maps(store: Store) -> list:
-    return [r for r in outbox.rows(store) if r.outgoing.render is not None]
+    return [r for r in post_queue.rows(store) if r.outgoing.render is not None]
 
 
 def test_each_seated_side_gets_its_own_map_privately_with_a_post(store):

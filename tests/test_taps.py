@@ -306,8 +306,8 @@ def test_tokens_on_postgresql_are_used_once():
         user = table.users[table.waiting()]
         out = table.menu(user)
         end = next(k for k in out.keyboard.keys if k.label == "end")
-        assert tokens.use(store, end.token, now=table.chat._now())
-        assert not tokens.use(store, end.token, now=table.chat._now())
+        assert tokens.use(store, end.token, now=table.chat.now())
+        assert not tokens.use(store, end.token, now=table.chat.now())
     finally:
         store.close()
         schema.drop()

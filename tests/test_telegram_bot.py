@@ -19,7 +19,7 @@ from telegram import Update
 from telegram.error import InvalidToken
 
 from app.messages import Incoming, Outgoing
-from bots import outbox
+from bots import delivery
 from bots.platforms.common import (
     DmClosed,
     NoPermission,
@@ -533,9 +533,9 @@ def test_the_outbox_keeps_a_refused_private_message_and_tells_the_group(db_url, 
         async with running() as h:
             h.api.block_private(BOB)
             secret = Outgoing("telegram", str(GROUP), "secret: B4", user_id=str(BOB), private=True)
-            outbox.enqueue(store, None, [secret])
+            delivery.enqueue(store, None, [secret])
             stop = asyncio.Event()
-            sender = asyncio.create_task(outbox.run_sender(store, {"telegram": h.bot.send}, stop))
+            sender = asyncio.create_task(delivery.run_sender(store, {"telegram": h.bot.send}, stop))
             [notice] = await h.api.wait_for_call("sendMessage", GROUP)
             stop.set()
             await sender
@@ -543,7 +543,7 @@ def test_the_outbox_keeps_a_refused_private_message_and_tells_the_group(db_url, 
         assert f"press Start in @{BOT_NAME}" in notice.rendered  # the bot's name, from its send
         assert notice.entities[0]["type"] == "text_mention"  # the player is pinged
         assert all("B4" not in (c.rendered or "") for c in h.api.sent())
-        [waiting] = outbox.rows(store, status=outbox.PENDING)
+        [waiting] = delivery.rows(store, status=delivery.PENDING)
         assert waiting.outgoing.text == "secret: B4"
 
     run(test)

@@ -64,12 +64,12 @@ import contextlib
 import logging
 import re
 import warnings
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-from app.messages import Incoming, Outgoing
 from bots.platforms import discord_taps
 from bots.platforms.discord_checks import check_at_startup, invite_url
+from bots.platforms.discord_client import ChatService, PbemClient
 from bots.platforms.discord_cog import PbemCommands
 from bots.platforms.discord_commands import (
     FAILED,
@@ -128,12 +128,9 @@ __all__ = [
 ]
 
 
-class ChatService(Protocol):
-    def handle(self, incoming: Incoming) -> list[Outgoing]: ...
-
-
-class _PbemBotMixin:
-    """What the plain and the sharded bot share (mixed in before commands.Bot)."""
+class _PbemBotMixin(PbemClient):
+    """What the plain and the sharded bot share (mixed in before commands.Bot): the adapter's
+    state (PbemClient) and discord.py's event hooks, each handed to the adapter's handlers."""
 
     def __init__(
         self,
@@ -148,8 +145,8 @@ class _PbemBotMixin:
         super().__init__(**options)
         # a direct reply that could not be sent goes here (the durable outbox in `pbem serve`):
         # (outgoing, key, the error). None: logged and dropped.
-        self.fallback: Callable[[Outgoing, str, Exception], Awaitable[Any]] | None = None
-        self.chat_locks: dict[str, asyncio.Lock] = {}  # one chat's updates in order
+        self.fallback = None
+        self.chat_locks = {}
         self._pbem_init(
             service, defer_after=defer_after, sync_commands=sync_commands, sync_guild=sync_guild
         )
@@ -170,11 +167,17 @@ class _PbemBotMixin:
         self.sync_guild = sync_guild
         self.runner: asyncio.Task[None] | None = None
 
+    def _commands_bot(self) -> commands.Bot | commands.AutoShardedBot:
+        """This bot as discord.py's commands bot (the class the mixin is mixed into)."""
+        assert isinstance(self, commands.Bot | commands.AutoShardedBot), "mixed into either"
+        return self
+
     async def setup_hook(self) -> None:
-        await self.add_cog(PbemCommands(self))  # type: ignore[attr-defined,arg-type]
-        await self.tree.set_translator(Russian())  # type: ignore[attr-defined]
+        bot = self._commands_bot()
+        await bot.add_cog(PbemCommands(self))
+        await bot.tree.set_translator(Russian())
         if self.sync_commands:
-            await register_commands(self, guild=self.sync_guild)  # type: ignore[arg-type]
+            await register_commands(bot, guild=self.sync_guild)
 
     async def on_ready(self) -> None:
         """Once connected (the first time): check the permissions in each server and in each
@@ -182,10 +185,9 @@ class _PbemBotMixin:
         if self.startup_notes is not None:
             return  # a reconnection
         self.startup_notes = []
-        client: discord.Client = self  # type: ignore[assignment]
         try:  # a check that fails must not stop the bot
             chats = await asyncio.to_thread(self.chats) if self.chats is not None else []
-            self.startup_notes = await check_at_startup(client, chats)
+            self.startup_notes = await check_at_startup(self, chats)
         except Exception:
             log.warning("discord: the check of the bot's permissions failed", exc_info=True)
 
@@ -193,17 +195,17 @@ class _PbemBotMixin:
         """A press of one of the bot's buttons, or a modal of its submitted (playing by taps);
         registered with the bot itself, so the buttons of any message, sent before a restart
         or after, are answered."""
-        await discord_taps.on_interaction(self, interaction)  # type: ignore[arg-type]
+        await discord_taps.on_interaction(self, interaction)
 
     async def on_message(self, message: discord.Message) -> None:
-        bot: PbemBot = self  # type: ignore[assignment]
+        bot = self._commands_bot()
         if message.author.bot:
             return
         ctx = await bot.get_context(message)
         if ctx.command is not None:  # `!order ...`, `@pbem order ...`, `!map`: the hybrid commands
             await bot.invoke(ctx)
             return
-        me = bot.user
+        me = self.user
         if me is None:
             return
         private = message.guild is None
@@ -211,9 +213,9 @@ class _PbemBotMixin:
             return  # neither a DM nor addressed to the bot
         text = re.sub(rf"<@!?{me.id}>", "", message.content).strip()
         if text:
-            await _handle_message(bot, message, text)
+            await _handle_message(self, message, text)
 
-    async def on_command_error(self, ctx: commands.Context, error: Exception) -> None:
+    async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         if isinstance(error, commands.UserInputError) and ctx.command is not None:
             await ctx.send(
                 f"Usage: `{ctx.clean_prefix}{ctx.command.name} {ctx.command.signature}`",

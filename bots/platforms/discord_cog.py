@@ -6,9 +6,11 @@ path (bots/platforms/discord_commands.py) or to the tap core (bots/platforms/dis
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from bots.platforms import discord_taps
+from bots.platforms.discord_client import PbemClient
 from bots.platforms.discord_commands import _handle_context
 from bots.platforms.discord_names import (
     DEADLINE,
@@ -39,19 +41,30 @@ with warnings.catch_warnings():
     from discord import app_commands
     from discord.ext import commands
 
-if TYPE_CHECKING:
-    from bots.platforms.discord import PbemBot, ShardedPbemBot
+
+Context = commands.Context[Any]  # a hybrid command's context (its bot: the PbemClient)
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def _hybrid(
+    name: str, description: str
+) -> Callable[[Callback], commands.HybridCommand[Any, ..., None]]:
+    """`commands.hybrid_command`, its type spelled out: mypy cannot infer the library's generic
+    decorator (a union of two callables over a ParamSpec) from the methods it decorates."""
+    made: Callable[[Callback], commands.HybridCommand[Any, ..., None]]
+    made = commands.hybrid_command(name=name, description=description)
+    return made
 
 
 class PbemCommands(commands.Cog):
     """Hybrid commands: each is both `/name` and `!name` (and `@pbem name`)."""
 
-    def __init__(self, bot: PbemBot | ShardedPbemBot):
+    def __init__(self, bot: PbemClient):
         self.bot = bot
 
-    @commands.hybrid_command(name="order", description=ORDER)
+    @_hybrid("order", ORDER)
     @app_commands.describe(text=ORDER_TEXT)
-    async def order(self, ctx: commands.Context, *, text: str) -> None:
+    async def order(self, ctx: Context, *, text: str) -> None:
         await _handle_context(self.bot, ctx, text)
 
     @order.autocomplete("text")
@@ -60,52 +73,52 @@ class PbemCommands(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return await discord_taps.complete(self.bot, interaction, current)
 
-    @commands.hybrid_command(name="map", description=MAP)
-    async def map(self, ctx: commands.Context) -> None:
+    @_hybrid("map", MAP)
+    async def map(self, ctx: Context) -> None:
         await _handle_context(self.bot, ctx, "map")
 
-    @commands.hybrid_command(name="status", description=STATUS)
-    async def status(self, ctx: commands.Context) -> None:
+    @_hybrid("status", STATUS)
+    async def status(self, ctx: Context) -> None:
         await _handle_context(self.bot, ctx, "status")
 
-    @commands.hybrid_command(name="options", description=OPTIONS)
+    @_hybrid("options", OPTIONS)
     @app_commands.describe(unit=OPTIONS_UNIT)
-    async def options(self, ctx: commands.Context, *, unit: str = "") -> None:
+    async def options(self, ctx: Context, *, unit: str = "") -> None:
         await discord_taps.options(self.bot, ctx, unit)
 
-    @commands.hybrid_command(name="help", description=HELP)
+    @_hybrid("help", HELP)
     @app_commands.describe(command=HELP_COMMAND)
-    async def help(self, ctx: commands.Context, *, command: str = "") -> None:
+    async def help(self, ctx: Context, *, command: str = "") -> None:
         await _handle_context(self.bot, ctx, f"help {command}".strip())
 
     # the chat's own commands, each the text "<command> <text>" given to the order path
-    @commands.hybrid_command(name="new", description=NEW)
+    @_hybrid("new", NEW)
     @app_commands.describe(text=NEW_TEXT)
-    async def new(self, ctx: commands.Context, *, text: str = "") -> None:
+    async def new(self, ctx: Context, *, text: str = "") -> None:
         await _handle_context(self.bot, ctx, f"new {text}".strip())
 
-    @commands.hybrid_command(name="join", description=JOIN)
+    @_hybrid("join", JOIN)
     @app_commands.describe(text=JOIN_TEXT)
-    async def join(self, ctx: commands.Context, *, text: str = "") -> None:
+    async def join(self, ctx: Context, *, text: str = "") -> None:
         await _handle_context(self.bot, ctx, f"join {text}".strip())
 
-    @commands.hybrid_command(name="start", description=START)
-    async def start(self, ctx: commands.Context) -> None:
+    @_hybrid("start", START)
+    async def start(self, ctx: Context) -> None:
         await _handle_context(self.bot, ctx, "start")
 
-    @commands.hybrid_command(name="link", description=LINK)
+    @_hybrid("link", LINK)
     @app_commands.describe(text=LINK_TEXT)
-    async def link(self, ctx: commands.Context, *, text: str = "") -> None:
+    async def link(self, ctx: Context, *, text: str = "") -> None:
         await _handle_context(self.bot, ctx, f"link {text}".strip())
 
-    @commands.hybrid_command(name="language", description=LANGUAGE)
+    @_hybrid("language", LANGUAGE)
     @app_commands.describe(text=LANGUAGE_TEXT)
-    async def language(self, ctx: commands.Context, *, text: str = "") -> None:
+    async def language(self, ctx: Context, *, text: str = "") -> None:
         await _handle_context(self.bot, ctx, f"language {text}".strip())
 
-    @commands.hybrid_command(name="deadline", description=DEADLINE)
+    @_hybrid("deadline", DEADLINE)
     @app_commands.describe(text=DEADLINE_TEXT)
-    async def deadline(self, ctx: commands.Context, *, text: str = "") -> None:
+    async def deadline(self, ctx: Context, *, text: str = "") -> None:
         await _handle_context(self.bot, ctx, f"deadline {text}".strip())
 
 

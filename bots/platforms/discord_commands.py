@@ -9,23 +9,22 @@ import contextlib
 import logging
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from adjudicator.core.i18n import say, t
 from app.i18n import language
 from app.messages import Incoming, Outgoing
 from bots.platforms.common import NoPermission, hosts_a_game
 from bots.platforms.discord_checks import can_post, channel_note
+from bots.platforms.discord_client import PbemClient
 from bots.platforms.discord_send import PLATFORM, _answer_interaction, _deliver
 
 with warnings.catch_warnings():
     # discord.py (voice support) imports the stdlib audioop, deprecated since Python 3.11
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord
+    from discord import app_commands
     from discord.ext import commands
-
-if TYPE_CHECKING:
-    from bots.platforms.discord import PbemBot, ShardedPbemBot
 
 log = logging.getLogger("bots.platforms.discord")  # the adapter's one logger
 
@@ -34,7 +33,7 @@ FAILED = "Sorry, something went wrong on my side; the order was not processed. P
 
 async def register_commands(
     bot: commands.Bot | commands.AutoShardedBot, *, guild: int | None = None
-) -> list:
+) -> list[app_commands.AppCommand]:
     """Publish the slash commands to Discord (tree.sync); called by the bot at startup. Global
     commands by default; with `guild`, to that guild only (they appear at once there)."""
     if guild is not None:
@@ -68,7 +67,7 @@ def interaction_incoming(interaction: discord.Interaction, text: str) -> Incomin
     )
 
 
-async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, text: str) -> None:
+async def _handle_context(bot: PbemClient, ctx: commands.Context[Any], text: str) -> None:
     interaction = ctx.interaction
     if interaction is None:  # `!order ...`
         await _handle_message(bot, ctx.message, text)
@@ -79,7 +78,7 @@ async def _handle_context(bot: PbemBot | ShardedPbemBot, ctx: commands.Context, 
 
 
 async def answer_when_done(
-    bot: PbemBot | ShardedPbemBot,
+    bot: PbemClient,
     interaction: discord.Interaction,
     incoming: Incoming,
     work: asyncio.Future[list[Outgoing]],
@@ -113,9 +112,7 @@ def _locale(value: discord.Locale | str | None) -> str | None:
     return str(getattr(value, "value", value)) or None
 
 
-async def _handle_message(
-    bot: PbemBot | ShardedPbemBot, message: discord.Message, text: str
-) -> None:
+async def _handle_message(bot: PbemClient, message: discord.Message, text: str) -> None:
     incoming = Incoming(
         platform=PLATFORM,
         chat_id=_chat_id(message.channel, message.author),
@@ -137,9 +134,7 @@ async def _handle_message(
             await reply_later(bot, out, f"reply:{incoming.message_id}:{n}", exc)
 
 
-async def reply_later(
-    bot: PbemBot | ShardedPbemBot, out: Outgoing, key: str, exc: Exception
-) -> None:
+async def reply_later(bot: PbemClient, out: Outgoing, key: str, exc: Exception) -> None:
     """A direct reply that failed: to the durable outbox (`bot.fallback`, given the error: after
     a 429 the row waits its retry_after), which retries it, so that the answer to an applied
     order is never lost."""
@@ -154,7 +149,7 @@ async def reply_later(
 
 
 async def _ask_and_check(
-    bot: PbemBot | ShardedPbemBot, incoming: Incoming, channel: Any, interaction: bool
+    bot: PbemClient, incoming: Incoming, channel: Any, interaction: bool
 ) -> list[Outgoing]:
     """The service's answer; after a message that makes a channel host a game, the bot's own
     check of its permissions there: what is missing is logged, and said in the channel when a
@@ -172,7 +167,7 @@ async def _ask_and_check(
 
 
 async def _ask(
-    bot: PbemBot | ShardedPbemBot,
+    bot: PbemClient,
     incoming: Incoming,
     work: Callable[[Incoming], list[Outgoing]] | None = None,
 ) -> list[Outgoing]:

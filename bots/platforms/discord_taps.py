@@ -26,12 +26,13 @@ import dataclasses
 import functools
 import logging
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from adjudicator.core.i18n import say, t
 from app.i18n import language, normal_code
 from app.messages import Incoming, Outgoing
 from bots.platforms import discord_keys as keys
+from bots.platforms.discord_client import PbemClient
 from bots.platforms.discord_commands import (
     _ask,
     _handle_context,
@@ -46,11 +47,6 @@ with warnings.catch_warnings():
     import discord
     from discord import app_commands
 
-if TYPE_CHECKING:
-    from bots.platforms.discord import PbemBot, ShardedPbemBot
-
-    Bot = PbemBot | ShardedPbemBot
-
 log = logging.getLogger("bots.platforms.discord")
 
 COMPLETE_WITHIN = 2.5  # seconds: Discord drops an autocomplete not answered within 3 s
@@ -61,13 +57,13 @@ LINE = "line"  # the custom id of the modal's one text input
 ANSWER_LABEL = t("Your answer")
 
 
-def _taps(bot: Bot) -> Any:
+def _taps(bot: PbemClient) -> Any:
     return getattr(bot.service, "taps", None)
 
 
 # ---------------------------------------------------------------- completion
 async def complete(
-    bot: Bot, interaction: discord.Interaction, current: str
+    bot: PbemClient, interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The choices of `/order text:` for what the speaker has typed so far."""
     taps = _taps(bot)
@@ -88,7 +84,7 @@ async def complete(
 
 
 # ---------------------------------------------------------------- /options
-async def options(bot: Bot, ctx: Any, unit: str) -> None:
+async def options(bot: PbemClient, ctx: Any, unit: str) -> None:
     """`/options`: the speaker's menu as buttons (ephemeral); `/options <UNIT>` and `!options`
     answer as text, as before."""
     interaction = ctx.interaction
@@ -102,7 +98,7 @@ async def options(bot: Bot, ctx: Any, unit: str) -> None:
 
 
 # ---------------------------------------------------------------- presses
-async def on_interaction(bot: Bot, interaction: discord.Interaction) -> None:
+async def on_interaction(bot: PbemClient, interaction: discord.Interaction) -> None:
     """A press of a button of ours, or a modal of ours submitted; anything else is left to
     discord.py (slash commands, autocompletes)."""
     if interaction.type not in (
@@ -160,7 +156,7 @@ def _line(components: list[Any]) -> str:
 
 
 async def _press(
-    bot: Bot,
+    bot: PbemClient,
     taps: Any,
     interaction: discord.Interaction,
     token: str,
@@ -201,7 +197,7 @@ def _on_a_menu(interaction: discord.Interaction) -> bool:
 
 
 async def _answer_press(
-    bot: Bot,
+    bot: PbemClient,
     interaction: discord.Interaction,
     incoming: Incoming,
     outs: list[Outgoing],
@@ -231,7 +227,8 @@ async def _replace_menu(interaction: discord.Interaction, mine: list[_Part]) -> 
         content, view = part.content, part.view
     else:
         message = interaction.message
-        pressed = keys.label_of(message, str((interaction.data or {}).get("custom_id", "")))
+        data: dict[str, Any] = dict(interaction.data or {})
+        pressed = keys.label_of(message, str(data.get("custom_id", "")))
         said = message.content if message is not None else ""
         content, view = (f"{said}\n→ {pressed}" if pressed else said) or "…", None
     if interaction.response.is_done():

@@ -1,9 +1,10 @@
-"""Posts (app.messages.Outgoing) as outbox rows, and back: the application's side of the outbox.
+"""The queue of posts: posts (app.messages.Outgoing) written as outbox rows, and read back (the
+application's side of the outbox; bots/delivery.py sends them).
 
     write_in(tx.conn, game, outs, key=key, now=now)   # inside a game's transaction
     write(store, game, outs, key=key, now=now)        # in a transaction of its own
 
-The SQL is storage/outbox.py; the sender is bots/outbox.py. A lane is what keeps the order of
+The SQL is storage/outbox.py; the sender is bots/delivery.py. A lane is what keeps the order of
 rows: one chat, or one user's private chat ("dm:<user>"). With a `key` (the idempotency key of
 what caused the posts) every row gets a deterministic dedupe key (see `dedupe_keys`), so writing
 the same posts again adds nothing.

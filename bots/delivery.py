@@ -1,4 +1,4 @@
-"""The persisted outbox: posts are written to the database first, then sent by one task per process.
+"""The outbox's sender: posts are written to the database first, then sent by one task per process.
 
     ids = enqueue(store, game, outgoings, key="tg:-100:42")     # in any thread; idempotent by key
     await run_sender(store, {"telegram": tg.send, "discord": dc_send}, stop_event, clock)
@@ -28,7 +28,7 @@ raise_dm_closed=True)`, passed only the keywords its signature accepts.
 Maps off the message path: a row's `render` spec is drawn by `renderer(game, spec) -> PNG` in a
 worker thread, kept in the row's `image` for a retry; no renderer, or one that fails: text only.
 
-SQL: storage/outbox.py; posts into rows (lanes, dedupe keys): app/outbox.py.
+SQL: storage/outbox.py; posts into rows (lanes, dedupe keys): app/post_queue.py.
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from app import outbox as posts
+from app import post_queue
 from app.messages import Outgoing
-from app.outbox import Row, dedupe_keys, lane_of
+from app.post_queue import Row, dedupe_keys, lane_of
 from bots import dm_wait, retry
 from bots.chat_wait import ChatWait
 from bots.dm_wait import DmWait
@@ -58,7 +58,7 @@ from storage import Store
 from storage import outbox as sql
 from storage.outbox import FAILED, OUTBOX, PENDING, SENT
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bots.outbox")  # the outbox's one logger (dm_wait, chat_wait, retry)
 
 MAX_ATTEMPTS = 12  # failures before a row is given up (1+2+4+...+256 s, then 5 min each)
 MAX_WAITS = 100  # RetryAfter waits before a row is given up
@@ -69,7 +69,7 @@ POLL = 1.0  # seconds between looks at the table when nothing wakes the sender
 STOP_GRACE = 5.0  # seconds in-flight sends may take to finish when stopping
 
 Sender = Callable[..., Awaitable[Any]]
-Renderer = Callable[[str, dict], bytes]  # (game name, render spec) -> PNG bytes
+Renderer = Callable[[str, dict[str, Any]], bytes]  # (game name, render spec) -> PNG bytes
 
 
 def _now(clock: Any) -> datetime:
@@ -91,7 +91,7 @@ def enqueue(
     as_document: bool = False,
     image_index: int | None = None,
     hold: Mapping[tuple[str, str], timedelta] | None = None,
-    render: dict | None = None,
+    render: dict[str, Any] | None = None,
 ) -> list[int]:
     """Write the outgoings as pending rows, in order; return the ids of the rows written (rows
     whose dedupe key exists already are skipped). One transaction (`enqueue_in`: the caller's).
@@ -102,7 +102,7 @@ def enqueue(
     service lets the adapter's direct reply to a message go out before the post it caused).
     render: the map to draw when sent, for the rows without an image (see the module doc).
     The running senders of this process are woken once the rows are committed."""
-    return posts.write(  # it wakes the senders
+    return post_queue.write(  # it wakes the senders
         store,
         game,
         outgoings,
@@ -125,18 +125,18 @@ def enqueue_in(
     now: datetime,
     image_index: int | None = None,
     hold: Mapping[tuple[str, str], timedelta] | None = None,
-    render: dict | None = None,
+    render: dict[str, Any] | None = None,
 ) -> list[int]:
     """`enqueue` inside the caller's transaction (e.g. `GameTx.conn`): the rows commit with it.
     Once it has committed, `wake_senders()` (or `storage.outbox.notify()`) sends them at once;
     otherwise the senders find them at their next poll."""
-    return posts.write_in(
+    return post_queue.write_in(
         conn, game, outgoings, key=key, now=now, image_index=image_index, hold=hold, render=render
     )
 
 
 known_keys = sql.known_keys  # which dedupe keys are written already
-rows = posts.rows  # the rows (tests, operators)
+rows = post_queue.rows  # the rows (tests, operators)
 purge_sent = sql.purge_sent  # delete the rows sent before a time (their images take room)
 
 
@@ -154,7 +154,7 @@ def wake_senders() -> None:
             loop.call_soon_threadsafe(event.set)
 
 
-sql.listen(wake_senders)  # rows committed by the application core (app/outbox.py) wake them too
+sql.listen(wake_senders)  # rows committed by the application core (app/post_queue.py) wake them too
 
 
 # -- sending
@@ -223,7 +223,7 @@ class OutboxSender:
             due.append(h)
         return due, later
 
-    def _claim(self, row_id: int, now: datetime) -> dict | None:
+    def _claim(self, row_id: int, now: datetime) -> dict[str, Any] | None:
         return sql.claim(self.store, row_id, self.owner, now, self.lease)
 
     def _finish(self, row_id: int, **values: Any) -> bool:
@@ -239,9 +239,9 @@ class OutboxSender:
         sql.release(self.store, ids, self.owner)
 
     # ---- one row
-    async def deliver(self, r: dict) -> None:
+    async def deliver(self, r: dict[str, Any]) -> None:
         """Send one claimed row and record the outcome."""
-        row = posts.row_of(r)
+        row = post_queue.row_of(r)
         if row.outgoing.render is not None and row.outgoing.image is None:
             row.outgoing = await self._drawn(row)
         send = self.senders[row.outgoing.platform]
