@@ -18,7 +18,7 @@ from typing import Any
 
 from adjudicator.core.driver import MODERATOR, Driver, Masks
 from adjudicator.core.system import GameSystem
-from app import outbox
+from app import post_queue
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots.chat import ChatService
@@ -86,7 +86,7 @@ class Table:
         self.remember(state)
         for out in outs:
             self.file(step, out, str(user))
-        for row in outbox.rows(self.service.store)[self.seen :]:
+        for row in post_queue.rows(self.service.store)[self.seen :]:
             self.file(step, row.outgoing, None)
             self.seen += 1
         if self.run.over_at is None and state is not None and self.system.situation(state).over:
