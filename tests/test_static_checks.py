@@ -38,7 +38,7 @@ def test_ruff_format_changes_nothing():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_mypy_strict_on_the_rules_and_the_application_core():
+def test_mypy_strict_on_every_package():
     done = run("mypy", "--no-incremental")
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr
     assert "Success" in done.stdout
@@ -47,20 +47,17 @@ def test_mypy_strict_on_the_rules_and_the_application_core():
 # -- formatting is ruff's everywhere (issue 25): no `# fmt: skip`, and `# fmt: off` only around
 # a table of data, in the files listed here. The 400-line limit (tests/test_layers.py) is counted
 # on the formatted text, so neither may hide a module's length.
-FORMATTED = ("app", "bots", "storage", "render", "adjudicator/core", "adjudicator/grammar")
-# the game systems are added by the helpers who remove their skips; "contract" when it exists
-FORMATTED += tuple(p for p in ("contract",) if (ROOT / p).is_dir())
+FORMATTED = (
+    "app",
+    "bots",
+    "storage",
+    "render",
+    "texts",
+    "contract",
+    "adjudicator/core",
+    "adjudicator/grammar",
+)
 TABLES_OF_DATA: dict[str, str] = {}  # file -> the table its `# fmt: off` keeps aligned (none yet)
-# Files of the core and the grammar kit that still hold a `# fmt: skip`: they are not this
-# change's to edit. The list may only shrink (a file that no longer has one fails the test below).
-SKIPS_LEFT = {
-    "adjudicator/core/i18n.py",
-    "adjudicator/core/registry.py",
-    "adjudicator/core/scenario.py",
-    "adjudicator/grammar/cursor.py",
-    "adjudicator/grammar/shared.py",
-    "adjudicator/grammar/verbs.py",
-}
 _SKIP = re.compile(r"fmt:\s*skip")
 _OFF = re.compile(r"fmt:\s*off")
 
@@ -92,17 +89,11 @@ def test_no_fmt_skip_in_the_package(top):
     found = [
         f"{_rel(path)}:{line}"
         for path in _formatted_files()
-        if _rel(path).startswith(f"{top}/") and _rel(path) not in SKIPS_LEFT
+        if _rel(path).startswith(f"{top}/")
         for line, text in _comments(path)
         if _SKIP.search(text)
     ]
     assert found == []
-
-
-@pytest.mark.parametrize("name", sorted(SKIPS_LEFT))
-def test_a_file_left_with_fmt_skip_still_has_one(name):
-    """Remove it from SKIPS_LEFT once its skips are gone."""
-    assert any(_SKIP.search(text) for _, text in _comments(ROOT / name))
 
 
 def test_fmt_off_only_around_the_tables_of_data():

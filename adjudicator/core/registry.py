@@ -26,8 +26,11 @@ _loaded: dict[str, SystemType] | None = None
 class UnknownSystem(LookupError):
     def __init__(self, system_id: str, known: list[str]):
         names = cat(*known, sep=", ") if known else t("none")
-        self.text = t("no game system {system} is installed; known: {names}",
-                      system=repr(system_id), names=names)  # fmt: skip
+        self.text = t(
+            "no game system {system} is installed; known: {names}",
+            system=repr(system_id),
+            names=names,
+        )
         super().__init__(self.text)
         self.system_id = system_id
 

@@ -77,7 +77,11 @@ class Checker:
                 t("'{key}' must be {kind}, got {value}", key=key, kind=name, value=repr(value)),
             )
         if choices is not None and value not in choices:
-            said = t("'{key}' is {value}; expected one of {choices}", key=key, value=repr(value),
-                     choices=cat(*map(str, choices), sep=", "))  # fmt: skip
+            said = t(
+                "'{key}' is {value}; expected one of {choices}",
+                key=key,
+                value=repr(value),
+                choices=cat(*map(str, choices), sep=", "),
+            )
             self.fail(entry, said)
         return value

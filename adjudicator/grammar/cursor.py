@@ -99,8 +99,9 @@ class Cursor:
                 if high is not None
                 else t("of at least {low}", low=low)
             )
-            said = t("{what} must be a whole number {span}, {got}", what=what, span=span,
-                     got=_got(word))  # fmt: skip
+            said = t(
+                "{what} must be a whole number {span}, {got}", what=what, span=span, got=_got(word)
+            )
             self.fail("bad-number", said)
         self.i += 1
         return value
@@ -126,9 +127,13 @@ class Cursor:
         text = " ".join(self.words[self.i :])
         self.i = len(self.words)
         if len(text) > MAX_TEXT:
-            long = tn("{what} is {n} characters long; at most {limit}",
-                      "{what} is {n} characters long; at most {limit}", len(text), what=what,
-                      limit=MAX_TEXT)  # fmt: skip
+            long = tn(
+                "{what} is {n} characters long; at most {limit}",
+                "{what} is {n} characters long; at most {limit}",
+                len(text),
+                what=what,
+                limit=MAX_TEXT,
+            )
             self.fail("syntax", long)
         return text or None
 
@@ -166,13 +171,18 @@ class Cursor:
                 said = lex.label(other, elsewhere[0])
                 self.fail(
                     f"unknown-{kind}",
-                    t("{thing} is a {other}, but a {kind} is expected here", thing=said,
-                      other=lex.word(other), kind=lex.word(kind)),
-                )  # fmt: skip
+                    t(
+                        "{thing} is a {other}, but a {kind} is expected here",
+                        thing=said,
+                        other=lex.word(other),
+                        kind=lex.word(kind),
+                    ),
+                )
         phrases = [" ".join(rest[:k]) for k in range(1, len(rest) + 1)]
         hint = did_you_mean(lex.suggest(kind, phrases))
-        unknown = t("unknown {kind} {word}{hint}", kind=lex.word(kind), word=quoted(rest[0]),
-                    hint=hint)  # fmt: skip
+        unknown = t(
+            "unknown {kind} {word}{hint}", kind=lex.word(kind), word=quoted(rest[0]), hint=hint
+        )
         self.fail(f"unknown-{kind}", unknown)
 
 

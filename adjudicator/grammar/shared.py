@@ -46,9 +46,13 @@ MODERATOR = t("Moderator")
 FAIR_DICE = t("Fair dice and the audit")
 MODERATION = t("Taking back and moderation")
 MODERATOR_WORDS = {
-    "add": "add", "remove": "remove", "rm": "remove",
-    "добавить": "add", "удалить": "remove", "снять": "remove",
-}  # fmt: skip
+    "add": "add",
+    "remove": "remove",
+    "rm": "remove",
+    "добавить": "add",
+    "удалить": "remove",
+    "снять": "remove",
+}
 _REASON = t("the reason (it goes into the log)")
 _USER = t("the user")
 _DIE = t("a die")
@@ -330,8 +334,9 @@ def _seats(sides: Sequence[Side]) -> tuple[Verb, Verb]:
     """seat and unseat: their usage names the sides' ids."""
     ids = [s.id for s in sides]
     which = "|".join(ids)
-    seat = t("Moderator: give a side to a player. Example: seat {side} alice replaces bob",
-             side=ids[0])  # fmt: skip
+    seat = t(
+        "Moderator: give a side to a player. Example: seat {side} alice replaces bob", side=ids[0]
+    )
     unseat = t("Moderator: free a side's seat. Example: unseat {side} left the game", side=ids[-1])
     return (
         Verb(

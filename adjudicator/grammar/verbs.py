@@ -101,9 +101,12 @@ class VerbTable:
             return self.command_words[word]
         raise ParseError(
             "unknown-command",
-            t("unknown command {word}{hint} Say 'help' for the commands.", word=quoted(word),
-              hint=did_you_mean(self.close_words(word)) or "."),
-        )  # fmt: skip
+            t(
+                "unknown command {word}{hint} Say 'help' for the commands.",
+                word=quoted(word),
+                hint=did_you_mean(self.close_words(word)) or ".",
+            ),
+        )
 
     def close_words(self, word: str) -> list[str]:
         """At most three command words close to word, in its script: a Latin word suggests
@@ -160,8 +163,9 @@ class VerbTable:
         if aliases:  # in Russian: the other Russian words, or (none) the Latin ones
             listed = cat(*aliases, sep=", ")
             others = i18n_name(str(listed), ru=", ".join(russian) if russian else None)
-            return t("Usage: {usage}\n{text}\nAliases: {aliases}", usage=usage, text=text,
-                     aliases=others)  # fmt: skip
+            return t(
+                "Usage: {usage}\n{text}\nAliases: {aliases}", usage=usage, text=text, aliases=others
+            )
         return t("Usage: {usage}\n{text}", usage=usage, text=text)
 
     def format(self, order: object) -> str:
