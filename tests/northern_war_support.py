@@ -12,7 +12,7 @@ from adjudicator.core.dice import FixedDice, HashDice
 from adjudicator.core.events import Viewer
 from adjudicator.northern_war import system as nw_system
 from adjudicator.northern_war.board import on_map
-from adjudicator.northern_war.state import ON_MAP, NWState, copy_state
+from adjudicator.northern_war.state import ON_MAP, NWState
 from app import games
 
 SIDES = ("sweden", "coalition")
@@ -58,7 +58,7 @@ def perturbed(system: Any, state: NWState, viewer: Viewer, rng: random.Random,
     one nation shuffled among their places (shuffle), the other sides' private records
     replaced."""
     sc = system.scenario
-    new = copy_state(state)
+    new = state.clone()
     hidden = hidden_from(system, state, viewer)
     by_nation: dict[str, list[str]] = {}
     for b in hidden:
