@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adjudicator.core.events import Viewer
 from adjudicator.northern_war import drawer
-from tests.northern_war_support import perturbed, play, sample
-from tests.test_northern_war_fuzz import check_invariants
+from tests.northern_war.helpers import perturbed, play, sample
+from tests.northern_war.test_fuzz import check_invariants
 
 
 def main() -> int:

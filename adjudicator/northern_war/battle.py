@@ -26,10 +26,14 @@ SIEGE_DRAWS = 4  # hidden dice drawn per besieging block (the highest strength, 
 
 def describe(sc: Scenario, state: NWState, blocks: list[str]) -> Msg:
     return listed(
-        t("{block} {rating} strength {strength}", block=sc.blocks[b].named,
-          rating=sc.blocks[b].rating, strength=state.strength[b])
+        t(
+            "{block} {rating} strength {strength}",
+            block=sc.blocks[b].named,
+            rating=sc.blocks[b].rating,
+            strength=state.strength[b],
+        )
         for b in blocks
-    )  # fmt: skip
+    )
 
 
 def firing_order(sc: Scenario, state: NWState, area: str, defender: str) -> list[str]:
@@ -37,23 +41,39 @@ def firing_order(sc: Scenario, state: NWState, area: str, defender: str) -> list
     first, ties by block id."""
     return sorted(
         on_map(sc, state, area),
-        key=lambda b: (LETTERS.index(sc.blocks[b].letter), sc.side_of(b) != defender,
-                       -state.strength[b], b),
-    )  # fmt: skip
+        key=lambda b: (
+            LETTERS.index(sc.blocks[b].letter),
+            sc.side_of(b) != defender,
+            -state.strength[b],
+            b,
+        ),
+    )
 
 
 def begin(sc: Scenario, state: NWState, area: str) -> list[Event]:
     sides = board.sides_in(sc, state, area)
     defender = state.holders.get(area) or min(sides)
     attacker = other(defender)
-    state.battle = {"area": area, "defender": defender, "attacker": attacker, "round": 1,
-                    "queue": firing_order(sc, state, area, defender), "hits": 0,
-                    "target": None, "retreating": []}  # fmt: skip
-    text = t("Battle in {area} ({when}): {defender} defends with {defenders}; {attacker} attacks "
-             "with {attackers}.", area=sc.territories[area].named, when=board.label(sc, state),
-             defender=side(defender), attacker=side(attacker),
-             defenders=describe(sc, state, on_map(sc, state, area, defender)),
-             attackers=describe(sc, state, on_map(sc, state, area, attacker)))  # fmt: skip
+    state.battle = {
+        "area": area,
+        "defender": defender,
+        "attacker": attacker,
+        "round": 1,
+        "queue": firing_order(sc, state, area, defender),
+        "hits": 0,
+        "target": None,
+        "retreating": [],
+    }
+    text = t(
+        "Battle in {area} ({when}): {defender} defends with {defenders}; {attacker} attacks "
+        "with {attackers}.",
+        area=sc.territories[area].named,
+        when=board.label(sc, state),
+        defender=side(defender),
+        attacker=side(attacker),
+        defenders=describe(sc, state, on_map(sc, state, area, defender)),
+        attackers=describe(sc, state, on_map(sc, state, area, attacker)),
+    )
     return [Event("BattleBegan", text, {"area": area, "defender": defender})]
 
 
@@ -62,8 +82,11 @@ def hit(sc: Scenario, state: NWState, block: str) -> list[Event]:
     state.strength[block] -= 1
     blk = sc.blocks[block]
     if state.strength[block] > 0:
-        text = t("{block} takes a hit: strength {strength}.", block=blk.named,
-                 strength=state.strength[block])  # fmt: skip
+        text = t(
+            "{block} takes a hit: strength {strength}.",
+            block=blk.named,
+            strength=state.strength[block],
+        )
         return [Event("BlockHit", text, {"block": block})]
     state.at[block] = None
     if block == "charles":
@@ -72,9 +95,12 @@ def hit(sc: Scenario, state: NWState, block: str) -> list[Event]:
     elif blk.royal:
         state.status[block] = REMOVED
         state.truce_due.append(blk.nation)
-        text = t("{block} is eliminated and removed from the game; armistice for {nation} at the "
-                 "end of the phase (4.3, 4.4).", block=blk.named,
-                 nation=sc.nations[blk.nation].named)  # fmt: skip
+        text = t(
+            "{block} is eliminated and removed from the game; armistice for {nation} at the "
+            "end of the phase (4.3, 4.4).",
+            block=blk.named,
+            nation=sc.nations[blk.nation].named,
+        )
     else:
         state.status[block] = POOL
         text = t("{block} is eliminated and goes to the replacement pool (2.8).", block=blk.named)
@@ -95,9 +121,10 @@ def retreats(sc: Scenario, state: NWState, block: str) -> list[str]:
     side, here = sc.side_of(block), state.at[block]
     assert here is not None
     return [
-        t for t in sc.territories[here].borders
+        t
+        for t in sc.territories[here].borders
         if not enemy_in(sc, state, t, side) and sc.territories[t].sea == (not sc.blocks[block].land)
-    ]  # fmt: skip
+    ]
 
 
 def retreat(sc: Scenario, state: NWState, block: str, area: str) -> list[Event]:
@@ -105,8 +132,9 @@ def retreat(sc: Scenario, state: NWState, block: str, area: str) -> list[Event]:
     assert bt is not None
     bt["retreating"].remove(block)
     state.at[block] = area
-    text = t("{block} retreats to {area}.", block=sc.blocks[block].named,
-             area=sc.territories[area].named)  # fmt: skip
+    text = t(
+        "{block} retreats to {area}.", block=sc.blocks[block].named, area=sc.territories[area].named
+    )
     return [Event("BlockRetreated", text, {"block": block, "to": area})]
 
 
@@ -120,8 +148,12 @@ def run(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
             block = bt["retreating"][0]
             choices = retreats(sc, state, block)
             if len(choices) > 1:
-                state.pending = {"kind": "retreat", "side": bt["attacker"], "block": block,
-                                 "choices": choices}  # fmt: skip
+                state.pending = {
+                    "kind": "retreat",
+                    "side": bt["attacker"],
+                    "block": block,
+                    "choices": choices,
+                }
             elif choices:
                 events += retreat(sc, state, block, choices[0])
             else:
@@ -156,10 +188,16 @@ def fire(
     rolled = dice.dice(state.strength[block], 6, f"battle {bt['area']} {block}")
     hits = sum(1 for d in rolled if d <= blk.number)  # rule 2.12
     bt["hits"], bt["target"] = hits, other(sc.side_of(block))
-    text = tn("Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
-              "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
-              hits, round=bt["round"], block=blk.named, rating=blk.rating,
-              strength=state.strength[block], dice=shown(rolled))  # fmt: skip
+    text = tn(
+        "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
+        "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
+        hits,
+        round=bt["round"],
+        block=blk.named,
+        rating=blk.rating,
+        strength=state.strength[block],
+        dice=shown(rolled),
+    )
     return [Event("BlockFired", text, {"block": block, "dice": list(rolled), "hits": hits})]
 
 
@@ -170,18 +208,27 @@ def round_end(sc: Scenario, state: NWState, bt: dict[str, Any]) -> list[Event]:
     for beaten, blocks in left.items():
         if not blocks:
             state.battle = None
-            text = t("The battle in {area} is over: {side} holds the field.", area=name,
-                     side=side(other(beaten)))  # fmt: skip
+            text = t(
+                "The battle in {area} is over: {side} holds the field.",
+                area=name,
+                side=side(other(beaten)),
+            )
             return [Event("BattleEnded", text, {"area": area, "winner": other(beaten)})]
     if bt["round"] >= ROUNDS:  # N3 f: the attackers retreat
         if not bt["retreating"] and not bt.get("retreat_done"):
             bt["retreating"], bt["retreat_done"] = list(left[bt["attacker"]]), True
-            text = t("After {rounds} rounds in {area} the attacking blocks retreat (N3 f).",
-                     rounds=ROUNDS, area=name)  # fmt: skip
+            text = t(
+                "After {rounds} rounds in {area} the attacking blocks retreat (N3 f).",
+                rounds=ROUNDS,
+                area=name,
+            )
             return [Event("AttackersRetreat", text, {"area": area})]
         state.battle = None
-        text = t("The battle in {area} is over: {side} holds the field.", area=name,
-                 side=side(bt["defender"]))  # fmt: skip
+        text = t(
+            "The battle in {area} is over: {side} holds the field.",
+            area=name,
+            side=side(bt["defender"]),
+        )
         return [Event("BattleEnded", text, {"area": area, "winner": bt["defender"]})]
     bt["round"] += 1
     bt["queue"] = firing_order(sc, state, area, bt["defender"])
@@ -211,17 +258,24 @@ def resolve_sieges(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event
         when = board.label(sc, state)
         record = [state.count, str.__str__(when), area, rolled, hits, won]  # plain data
         state.sieges_seen.setdefault(who, []).append(record)
-        mine = tn("Siege of {area}: your blocks roll {dice}: {n} hit(s) against a garrison of "
-                  "{garrison}.", "Siege of {area}: your blocks roll {dice}: {n} hit(s) against a "
-                  "garrison of {garrison}.", hits, area=name, dice=shown(rolled),
-                  garrison=fortress)  # fmt: skip
+        mine = tn(
+            "Siege of {area}: your blocks roll {dice}: {n} hit(s) against a garrison of "
+            "{garrison}.",
+            "Siege of {area}: your blocks roll {dice}: {n} hit(s) against a "
+            "garrison of {garrison}.",
+            hits,
+            area=name,
+            dice=shown(rolled),
+            garrison=fortress,
+        )
         outcome = (
             t("the garrison surrenders; {area} passes to {side}", area=name, side=side(who))
             if won
             else t("the garrison holds")
         )
-        resolved = t("Siege of {area} by {side}: {outcome}.", area=name, side=side(who),
-                     outcome=outcome)  # fmt: skip
+        resolved = t(
+            "Siege of {area} by {side}: {outcome}.", area=name, side=side(who), outcome=outcome
+        )
         events += [
             Event("SiegeDice", mine, {"area": area}, Audience.of_side(who)),
             Event("SiegeResolved", resolved, {"area": area, "side": who, "surrendered": won}),

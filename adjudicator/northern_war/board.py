@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from adjudicator.core.i18n import Msg, t
-from adjudicator.northern_war.data import Scenario
+from adjudicator.northern_war.data import SIDE_IDS, Scenario
 from adjudicator.northern_war.state import ON_MAP, NWState
 
-SIDES = ("sweden", "coalition")
+SIDES = SIDE_IDS  # the side ids, in the order the texts list them
 
 
 def other(side: str) -> str:
@@ -18,10 +18,12 @@ def other(side: str) -> str:
 def on_map(sc: Scenario, state: NWState, area: str, side: str | None = None) -> list[str]:
     """The blocks in `area` (of `side`), in the scenario's order."""
     return [
-        b for b in sc.blocks
-        if state.status[b] == ON_MAP and state.at[b] == area
+        b
+        for b in sc.blocks
+        if state.status[b] == ON_MAP
+        and state.at[b] == area
         and (side is None or sc.side_of(b) == side)
-    ]  # fmt: skip
+    ]
 
 
 def sides_in(sc: Scenario, state: NWState, area: str) -> set[str]:

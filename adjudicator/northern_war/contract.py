@@ -15,7 +15,7 @@ def northern_war_masks(system: GameSystem, state: Any, side: str | None) -> Mask
     (the private siege report, his `blocks` list); everyone knows each siege's result. Block
     strengths come from the scenario and public battle dice, so they never differ between two
     games that differ only in the hidden seed; what a view may show of them is checked by the
-    engine-level scan (tests/test_northern_war_hidden.py)."""
+    engine-level scan (tests/northern_war/test_hidden.py)."""
     territories = cast(NorthernWar, system).scenario.territories
     masks: Masks = {}
     for owner, records in state.sieges_seen.items():

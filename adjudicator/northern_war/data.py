@@ -124,20 +124,28 @@ def load(text: str, source: str) -> Scenario:
 def _scenario(raw: dict[str, Any], source: str) -> Scenario:
     if raw.get("sample_rules") is not True:
         raise ScenarioError(
-            source, "sample_rules", t("must be true: only the part-B sample rules are "
-                                      "implemented (battles, sieges and the rest of the source "
-                                      "are not in the source text)"),
-        )  # fmt: skip
+            source,
+            "sample_rules",
+            t(
+                "must be true: only the part-B sample rules are "
+                "implemented (battles, sieges and the rest of the source "
+                "are not in the source text)"
+            ),
+        )
     nations = {k: _nation(k, v, source) for k, v in raw["nations"].items()}
     territories = {t["id"]: _territory(t, source) for t in raw["territories"]}
     for terr in territories.values():
         for b in terr.borders:
             if b not in territories or terr.id not in territories[b].borders:
-                raise ScenarioError(source, f"territories.{terr.id}",
-                                    t("border {border} is not mutual", border=repr(b)))  # fmt: skip
+                raise ScenarioError(
+                    source,
+                    f"territories.{terr.id}",
+                    t("border {border} is not mutual", border=repr(b)),
+                )
         if terr.home and terr.home not in nations:
-            raise ScenarioError(source, f"territories.{terr.id}",
-                                t("unknown home {home}", home=repr(terr.home)))  # fmt: skip
+            raise ScenarioError(
+                source, f"territories.{terr.id}", t("unknown home {home}", home=repr(terr.home))
+            )
     blocks = {b["id"]: _block(b, nations, territories, source) for b in raw["blocks"]}
     for nation in nations:
         royals = [b for b in blocks.values() if b.nation == nation and b.royal]
@@ -163,10 +171,18 @@ def _scenario(raw: dict[str, Any], source: str) -> Scenario:
             raise ScenarioError(source, key, t("must be at least 1"))
     _no_contact(blocks, nations, source)
     return Scenario(
-        str(raw["title"]), True, int(raw["first_year"]), int(raw["years"]),
-        int(raw["turns_per_year"]), table, victory, nations, territories, blocks,
+        str(raw["title"]),
+        True,
+        int(raw["first_year"]),
+        int(raw["years"]),
+        int(raw["turns_per_year"]),
+        table,
+        victory,
+        nations,
+        territories,
+        blocks,
         _name_ru({"name_ru": raw.get("title_ru")}, source, "title_ru"),
-    )  # fmt: skip
+    )
 
 
 def _nation(key: str, raw: dict[str, Any], source: str) -> Nation:
@@ -175,8 +191,9 @@ def _nation(key: str, raw: dict[str, Any], source: str) -> Nation:
             source, f"nations.{key}", t("side must be one of {ids}", ids=str(SIDE_IDS))
         )
     r, g, b = (int(c) for c in raw["colour"])
-    return Nation(key, str(raw["name"]), str(raw["side"]), (r, g, b),
-                  _name_ru(raw, source, f"nations.{key}"))  # fmt: skip
+    return Nation(
+        key, str(raw["name"]), str(raw["side"]), (r, g, b), _name_ru(raw, source, f"nations.{key}")
+    )
 
 
 def _territory(raw: dict[str, Any], source: str) -> Territory:
@@ -190,23 +207,42 @@ def _territory(raw: dict[str, Any], source: str) -> Territory:
         raise ScenarioError(source, f"territories.{tid}", t("fortress must be 0 to 3 (N4 a)"))
     x, y = (int(c) for c in raw["pos"])
     return Territory(
-        tid, str(raw["name"]), str(raw.get("group", "")), str(raw["control"]), fortress,
-        str(raw.get("home", "")), (x, y), tuple(raw["borders"]), bool(raw.get("sea", False)),
+        tid,
+        str(raw["name"]),
+        str(raw.get("group", "")),
+        str(raw["control"]),
+        fortress,
+        str(raw.get("home", "")),
+        (x, y),
+        tuple(raw["borders"]),
+        bool(raw.get("sea", False)),
         _name_ru(raw, source, f"territories.{tid}"),
-    )  # fmt: skip
+    )
 
 
-def _block(raw: dict[str, Any], nations: dict[str, Nation], territories: dict[str, Territory],
-           source: str) -> Block:  # fmt: skip
+def _block(
+    raw: dict[str, Any], nations: dict[str, Nation], territories: dict[str, Territory], source: str
+) -> Block:
     bid, where = str(raw["id"]), f"blocks.{raw['id']}"
     fire = str(raw["fire"])
     block = Block(
-        bid, str(raw["name"]), str(raw["nation"]), str(raw["type"]), int(raw["max_strength"]),
-        fire[:1], int(fire[1:]), int(raw["move"]), int(raw.get("supply_trains", 0)),
-        bool(raw.get("red_dot", False)), bool(raw.get("royal", False)),
-        str(raw.get("star", "none")), str(raw.get("arm", "")), str(raw["at"]),
-        int(raw["strength"]), _name_ru(raw, source, where),
-    )  # fmt: skip
+        bid,
+        str(raw["name"]),
+        str(raw["nation"]),
+        str(raw["type"]),
+        int(raw["max_strength"]),
+        fire[:1],
+        int(fire[1:]),
+        int(raw["move"]),
+        int(raw.get("supply_trains", 0)),
+        bool(raw.get("red_dot", False)),
+        bool(raw.get("royal", False)),
+        str(raw.get("star", "none")),
+        str(raw.get("arm", "")),
+        str(raw["at"]),
+        int(raw["strength"]),
+        _name_ru(raw, source, where),
+    )
     problems = [
         (block.nation not in nations, t("unknown nation {nation}", nation=repr(block.nation))),
         (block.type not in TYPES, t("type must be one of {ids} (3.1)", ids=str(TYPES))),

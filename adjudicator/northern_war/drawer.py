@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.core.i18n import EN, Language, Msg, name, say, t
+from adjudicator.northern_war import texts
 from render import canvas, png, text
 
 SIZE = (900, 640)
@@ -20,9 +21,6 @@ CONTROL = {"sweden": (196, 214, 240), "coalition": (236, 214, 204)}
 R = 44  # a territory's radius
 BLOCK = 28
 NOTE = (130, 20, 20)  # reconnaissance notes
-_SIDES_RU = {"sweden": "Швеция", "coalition": "Коалиция"}  # the viewer's side, as texts say it
-_PHASES_RU = {"action": "фаза действий", "battle": "фаза битвы", "entry": "входная фаза",
-              "winter": "зимняя кампания", "over": "игра окончена"}  # fmt: skip
 
 
 def _named(thing: Any) -> Msg:
@@ -30,8 +28,15 @@ def _named(thing: Any) -> Msg:
     return name(thing.name, ru=getattr(thing, "name_ru", None))
 
 
-def _block_face(image: canvas.Canvas, pen: canvas.Draw, x: float, y: float,
-                colour: tuple[int, ...], label: str | None, strength: int) -> None:  # fmt: skip
+def _block_face(
+    image: canvas.Canvas,
+    pen: canvas.Draw,
+    x: float,
+    y: float,
+    colour: tuple[int, ...],
+    label: str | None,
+    strength: int,
+) -> None:
     box = (x, y, x + BLOCK, y + BLOCK)
     if label is None:  # face down: the nation's colour only
         pen.rectangle(box, fill=colour, outline=INK)
@@ -44,8 +49,15 @@ def _block_face(image: canvas.Canvas, pen: canvas.Draw, x: float, y: float,
     text.text(image, (x + BLOCK / 2, y + 23), label, 7, INK, anchor="mm")
 
 
-def draw(system: Any, state: Any, events: Any = (), view: str | None = None,
-         title: str | None = None, *, language: Language = EN) -> bytes:  # fmt: skip
+def draw(
+    system: Any,
+    state: Any,
+    events: Any = (),
+    view: str | None = None,
+    title: str | None = None,
+    *,
+    language: Language = EN,
+) -> bytes:
     sc = system.scenario
     image = canvas.new_image(SIZE, BACKGROUND)
     pen = canvas.draw(image)
@@ -60,21 +72,30 @@ def draw(system: Any, state: Any, events: Any = (), view: str | None = None,
     heading = title or name(sc.title, ru=getattr(sc, "title_ru", None))
     text.text(image, (10, 8), say(heading, language), 13, INK)
     if view:
-        who = t("seen by {side}", side=name(view, ru=_SIDES_RU.get(view)))
+        who = t("seen by {side}", side=texts.side(view))
     else:
         who = t("public view: every block face down")
-    phase = name(state.phase, ru=_PHASES_RU.get(state.phase))
-    when = t("{year}, turn {turn}, {phase} - {who}", year=sc.first_year + state.year - 1,
-             turn=state.turn, phase=phase, who=who)  # fmt: skip
+    phase = texts.phase(state.phase)
+    when = t(
+        "{year}, turn {turn}, {phase} - {who}",
+        year=sc.first_year + state.year - 1,
+        turn=state.turn,
+        phase=phase,
+        who=who,
+    )
     text.text(image, (10, 26), say(when, language), 12, INK)
     if view:
-        legend = t("Your blocks face up (diamonds = strength, name, rating); others face down in "
-                   "their nation's colour; 'seen tN' = reconnoitred in game turn N (strength "
-                   "then); thick ring = victory territory; [n] = fortress.")  # fmt: skip
+        legend = t(
+            "Your blocks face up (diamonds = strength, name, rating); others face down in "
+            "their nation's colour; 'seen tN' = reconnoitred in game turn N (strength "
+            "then); thick ring = victory territory; [n] = fortress."
+        )
     else:  # the public map: no block is anyone's face up here
-        legend = t("Every block face down in its nation's colour (a battle shows its blocks); "
-                   "light blue: Swedish control, light red: Coalition control; thick ring = "
-                   "victory territory; [n] = fortress.")  # fmt: skip
+        legend = t(
+            "Every block face down in its nation's colour (a battle shows its blocks); "
+            "light blue: Swedish control, light red: Coalition control; thick ring = "
+            "victory territory; [n] = fortress."
+        )
     for n, line in enumerate(text.wrap(say(legend, language), 10, SIZE[0] - 20)):
         text.text(image, (10, SIZE[1] - 50 + 13 * n), line, 10, INK)
     x0 = 10
@@ -86,13 +107,18 @@ def draw(system: Any, state: Any, events: Any = (), view: str | None = None,
     return png.encode(image)
 
 
-def _territory(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, where: str,
-               language: Language) -> None:  # fmt: skip
+def _territory(
+    image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, where: str, language: Language
+) -> None:
     sc = system.scenario
     terr = sc.territories[where]
     x, y = terr.pos
-    pen.ellipse((x - R, y - R, x + R, y + R), fill=CONTROL[state.control[where]], outline=INK,
-                width=3 if where in sc.victory else 1)  # fmt: skip
+    pen.ellipse(
+        (x - R, y - R, x + R, y + R),
+        fill=CONTROL[state.control[where]],
+        outline=INK,
+        width=3 if where in sc.victory else 1,
+    )
     label = say(_named(terr), language) + (f" [{terr.fortress}]" if terr.fortress else "")
     text.text(image, (x, y - R + 10), label, 11, INK, anchor="mm")
     here = [b for b in state.at if state.at[b] == where and state.status[b] == "map"]
@@ -106,18 +132,34 @@ def _territory(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, 
         else:
             blk = sc.blocks[b]
             face = say(_named(blk), language).split()[0][:4]
-            _block_face(image, pen, bx, by, sc.nations[blk.nation].colour, face,
-                        state.strength[b])  # fmt: skip
+            _block_face(image, pen, bx, by, sc.nations[blk.nation].colour, face, state.strength[b])
 
 
-def _notes(image: canvas.Canvas, pen: canvas.Draw, system: Any, state: Any, where: str,
-           view: str | None, language: Language) -> None:  # fmt: skip
+def _notes(
+    image: canvas.Canvas,
+    pen: canvas.Draw,
+    system: Any,
+    state: Any,
+    where: str,
+    view: str | None,
+    language: Language,
+) -> None:
     sc = system.scenario
     x, y = sc.territories[where].pos
-    notes = [say(t("seen t{turn}: {block} {strength}", turn=rec[1], strength=rec[0],
-                   block=say(_named(sc.blocks[b]), language).split()[0][:6]), language)
-             for side in ([view] if view else []) for b, rec in state.seen.get(side, {}).items()
-             if rec[3] == where]  # fmt: skip
+    notes = [
+        say(
+            t(
+                "seen t{turn}: {block} {strength}",
+                turn=rec[1],
+                strength=rec[0],
+                block=say(_named(sc.blocks[b]), language).split()[0][:6],
+            ),
+            language,
+        )
+        for side in ([view] if view else [])
+        for b, rec in state.seen.get(side, {}).items()
+        if rec[3] == where
+    ]
     for n, note in enumerate(notes[-3:]):
         half, ny = text.text_length(note, 9) / 2 + 3, y + R + 8 + 12 * n
         pen.rectangle((x - half, ny - 6, x + half, ny + 6), fill=(255, 250, 235), outline=NOTE)

@@ -8,12 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from adjudicator.core.i18n import t
+from adjudicator.core.i18n import name, t
 from adjudicator.core.system import Side
 from adjudicator.grammar import QUESTIONS, Cursor, GrammarKit, Kind, Lexicon, Verb
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.data import Scenario
 
+SIDES = (
+    Side("sweden", name("Sweden", ru="Швеция"), ("swedes", "swe", "швеция", "шведы")),
+    Side("coalition", name("Coalition", ru="Коалиция"), ("coal", "allies", "коалиция", "союзники")),
+)
 GROUP = t("Orders")
 DECISIONS = t("Decisions")
 
@@ -66,11 +70,25 @@ def _moved(o: O.Move | O.Winter, word: str) -> str:
     return f"{word} {','.join(o.blocks)} {' '.join(o.path)}"
 
 
-def _verb(word: str, parser: Callable[[Cursor], object], formats: dict[type, Callable[..., str]],
-          usage: str, text: str, group: str = GROUP, **flags: Any) -> Verb:  # fmt: skip
+def _verb(
+    word: str,
+    parser: Callable[[Cursor], object],
+    formats: dict[type, Callable[..., str]],
+    usage: str,
+    text: str,
+    group: str = GROUP,
+    **flags: Any,
+) -> Verb:
     """A verb; flags: Verb's kind, private, sides."""
-    return Verb(word, parser, {word: (usage, text)}, formats, aliases=RUSSIAN.get(word, ()),
-                group=group, **flags)  # fmt: skip
+    return Verb(
+        word,
+        parser,
+        {word: (usage, text)},
+        formats,
+        aliases=RUSSIAN.get(word, ()),
+        group=group,
+        **flags,
+    )
 
 
 # Russian command words (issue 17), the terms of the Russian rules: "Разведка", "Движение",
@@ -78,61 +96,155 @@ def _verb(word: str, parser: Callable[[Cursor], object], formats: dict[type, Cal
 # "битва", "попадание", "отступление" (2.1, 4.1), "ссылка" and the return of Charles XII (2.3).
 # The canonical text (format) stays English.
 RUSSIAN: dict[str, tuple[str, ...]] = {
-    "recon": ("разведка", "развед"), "move": ("движение", "двинуть", "ход"),
-    "siege": ("осада",), "policy": ("политика",), "replace": ("пополнение", "пополнить"),
-    "winter": ("зима",), "end": ("конец", "всё", "все"), "battle": ("битва", "сражение"),
-    "hit": ("попадание", "потеря"), "retreat": ("отступление", "отход"),
-    "return": ("возврат", "возвращение"), "blocks": ("блоки",),
-}  # fmt: skip
+    "recon": ("разведка", "развед"),
+    "move": ("движение", "двинуть", "ход"),
+    "siege": ("осада",),
+    "policy": ("политика",),
+    "replace": ("пополнение", "пополнить"),
+    "winter": ("зима",),
+    "end": ("конец", "всё", "все"),
+    "battle": ("битва", "сражение"),
+    "hit": ("попадание", "потеря"),
+    "retreat": ("отступление", "отход"),
+    "return": ("возврат", "возвращение"),
+    "blocks": ("блоки",),
+}
 NONE_RU = ("нет",)  # winter none: "зима нет"
 CHARLES_RU = ("карл", "карла")  # return charles: "возврат карла"
 
 VERBS = (
-    _verb("recon", lambda c: O.Recon(c.thing("territory")), {O.Recon: lambda o: f"recon {o.area}"},
-          t("recon <AREA>"), t("Action 1: reveal the enemy blocks in a territory next to one of "
-          "your army or regiment blocks, to you alone (5.20-5.24). Example: recon novgorod")),
-    _verb("move", _move, {O.Move: lambda o: _moved(o, "move")},
-          t("move <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...]"), t("Action 2: move blocks of one "
-          "territory along the areas listed, each within its allowance; a block stops where "
-          "enemy blocks are; another move from the same territory right after it is the same "
-          "action (7.1-7.12). Example: move repnin,peter ingermanland")),
-    _verb("siege", lambda c: O.Siege(c.thing("territory")), {O.Siege: lambda o: f"siege {o.area}"},
-          t("siege <AREA>"), t("Action 3: declare a siege of an enemy fortress where your blocks "
-          "are; free right after a move that ends there (5.26-5.28, 7.10, N4). "
-          "Example: siege estonia")),
-    _verb("policy", _policy, {O.Policy: lambda o: f"policy {o.nation}"}, t("policy <NATION>"),
-          t("Action 4: national policy for one of your nations, once a year each (5.29-5.31). "
-            "Example: policy russia")),
-    _verb("replace", lambda c: O.Replace(c.thing("block")),
-          {O.Replace: lambda o: f"replace {o.block}"}, t("replace <BLOCK>"), t("Action 5: one "
-          "step for a block with a line of communication (5.32-5.36). Example: replace repnin")),
-    _verb("winter", _winter, {O.Winter: lambda o: _moved(o, "winter"),
-                              O.WinterNone: lambda o: "winter none"},
-          t("winter <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...] | winter none"), t("The Swedish "
-          "winter campaign: Charles XII and blocks with him lose a step and move (section 6); "
-          "'winter none' (the deadline default) forgoes it. Example: winter charles,rehnskiold "
-          "pskov"), sides=("sweden",)),
-    _verb("end", lambda c: O.End(), {O.End: lambda o: "end"}, t("end"),
-          t("End your actions of this turn (or the winter campaign). Example: end")),
-    _verb("battle", lambda c: O.BattleAt(c.thing("territory")),
-          {O.BattleAt: lambda o: f"battle {o.area}"}, t("battle <AREA>"), t("First player: the "
-          "battle to fight next (N3 a; default: the map's order). Example: battle ingermanland"),
-          DECISIONS),
-    _verb("hit", lambda c: O.Hit(c.thing("block")), {O.Hit: lambda o: f"hit {o.block}"},
-          t("hit <BLOCK>"), t("Which of your equally strong blocks takes the hit (N3 e; default: "
-          "the first in the block list). Example: hit repnin"), DECISIONS),
-    _verb("retreat", lambda c: O.Retreat(c.thing("block"), c.thing("territory")),
-          {O.Retreat: lambda o: f"retreat {o.block} {o.area}"}, t("retreat <BLOCK> <AREA>"),
-          t("Where a retreating block goes (N3 g; default: the first free territory of the "
-            "map). Example: retreat repnin novgorod"), DECISIONS),
-    _verb("return", _return, {O.ReturnCharles: lambda o: f"return charles {o.area}"},
-          t("return charles <AREA>"), t("Where Charles XII returns from exile (4.9; default: the "
-          "first free Swedish territory of the map). Example: return charles stockholm"),
-          DECISIONS, sides=("sweden",)),
-    _verb("blocks", lambda c: O.Blocks(), {O.Blocks: lambda o: "blocks"}, t("blocks"),
-          t("Your own blocks with their strength, and what you have reconnoitred (sent to you "
-            "alone). Example: blocks"), QUESTIONS, kind="query", private=True),
-)  # fmt: skip
+    _verb(
+        "recon",
+        lambda c: O.Recon(c.thing("territory")),
+        {O.Recon: lambda o: f"recon {o.area}"},
+        t("recon <AREA>"),
+        t(
+            "Action 1: reveal the enemy blocks in a territory next to one of "
+            "your army or regiment blocks, to you alone (5.20-5.24). Example: recon novgorod"
+        ),
+    ),
+    _verb(
+        "move",
+        _move,
+        {O.Move: lambda o: _moved(o, "move")},
+        t("move <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...]"),
+        t(
+            "Action 2: move blocks of one "
+            "territory along the areas listed, each within its allowance; a block stops where "
+            "enemy blocks are; another move from the same territory right after it is the same "
+            "action (7.1-7.12). Example: move repnin,peter ingermanland"
+        ),
+    ),
+    _verb(
+        "siege",
+        lambda c: O.Siege(c.thing("territory")),
+        {O.Siege: lambda o: f"siege {o.area}"},
+        t("siege <AREA>"),
+        t(
+            "Action 3: declare a siege of an enemy fortress where your blocks "
+            "are; free right after a move that ends there (5.26-5.28, 7.10, N4). "
+            "Example: siege estonia"
+        ),
+    ),
+    _verb(
+        "policy",
+        _policy,
+        {O.Policy: lambda o: f"policy {o.nation}"},
+        t("policy <NATION>"),
+        t(
+            "Action 4: national policy for one of your nations, once a year each (5.29-5.31). "
+            "Example: policy russia"
+        ),
+    ),
+    _verb(
+        "replace",
+        lambda c: O.Replace(c.thing("block")),
+        {O.Replace: lambda o: f"replace {o.block}"},
+        t("replace <BLOCK>"),
+        t(
+            "Action 5: one "
+            "step for a block with a line of communication (5.32-5.36). Example: replace repnin"
+        ),
+    ),
+    _verb(
+        "winter",
+        _winter,
+        {O.Winter: lambda o: _moved(o, "winter"), O.WinterNone: lambda o: "winter none"},
+        t("winter <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...] | winter none"),
+        t(
+            "The Swedish "
+            "winter campaign: Charles XII and blocks with him lose a step and move (section 6); "
+            "'winter none' (the deadline default) forgoes it. Example: winter charles,rehnskiold "
+            "pskov"
+        ),
+        sides=("sweden",),
+    ),
+    _verb(
+        "end",
+        lambda c: O.End(),
+        {O.End: lambda o: "end"},
+        t("end"),
+        t("End your actions of this turn (or the winter campaign). Example: end"),
+    ),
+    _verb(
+        "battle",
+        lambda c: O.BattleAt(c.thing("territory")),
+        {O.BattleAt: lambda o: f"battle {o.area}"},
+        t("battle <AREA>"),
+        t(
+            "First player: the "
+            "battle to fight next (N3 a; default: the map's order). Example: battle ingermanland"
+        ),
+        DECISIONS,
+    ),
+    _verb(
+        "hit",
+        lambda c: O.Hit(c.thing("block")),
+        {O.Hit: lambda o: f"hit {o.block}"},
+        t("hit <BLOCK>"),
+        t(
+            "Which of your equally strong blocks takes the hit (N3 e; default: "
+            "the first in the block list). Example: hit repnin"
+        ),
+        DECISIONS,
+    ),
+    _verb(
+        "retreat",
+        lambda c: O.Retreat(c.thing("block"), c.thing("territory")),
+        {O.Retreat: lambda o: f"retreat {o.block} {o.area}"},
+        t("retreat <BLOCK> <AREA>"),
+        t(
+            "Where a retreating block goes (N3 g; default: the first free territory of the "
+            "map). Example: retreat repnin novgorod"
+        ),
+        DECISIONS,
+    ),
+    _verb(
+        "return",
+        _return,
+        {O.ReturnCharles: lambda o: f"return charles {o.area}"},
+        t("return charles <AREA>"),
+        t(
+            "Where Charles XII returns from exile (4.9; default: the "
+            "first free Swedish territory of the map). Example: return charles stockholm"
+        ),
+        DECISIONS,
+        sides=("sweden",),
+    ),
+    _verb(
+        "blocks",
+        lambda c: O.Blocks(),
+        {O.Blocks: lambda o: "blocks"},
+        t("blocks"),
+        t(
+            "Your own blocks with their strength, and what you have reconnoitred (sent to you "
+            "alone). Example: blocks"
+        ),
+        QUESTIONS,
+        kind="query",
+        private=True,
+    ),
+)
 
 
 def _russian(things: dict[str, Any]) -> list[tuple[str, str]]:
@@ -147,14 +259,23 @@ def _russian(things: dict[str, Any]) -> list[tuple[str, str]]:
 def lexicon(sc: Scenario) -> Lexicon:
     """The names players type: ids, English names and Russian names (the names are Msgs, so
     a message naming a thing, such as a did-you-mean, says it in the message's language)."""
-    return Lexicon([
-        Kind("block", {b: blk.named for b, blk in sc.blocks.items()}, _russian(sc.blocks),
-             leading_words=True),
-        Kind("territory", {x: terr.named for x, terr in sc.territories.items()},
-             _russian(sc.territories)),
-        Kind("nation", {n: nat.named for n, nat in sc.nations.items()}, _russian(sc.nations)),
-    ])  # fmt: skip
+    return Lexicon(
+        [
+            Kind(
+                "block",
+                {b: blk.named for b, blk in sc.blocks.items()},
+                _russian(sc.blocks),
+                leading_words=True,
+            ),
+            Kind(
+                "territory",
+                {x: terr.named for x, terr in sc.territories.items()},
+                _russian(sc.territories),
+            ),
+            Kind("nation", {n: nat.named for n, nat in sc.nations.items()}, _russian(sc.nations)),
+        ]
+    )
 
 
-def grammar(sc: Scenario, sides: tuple[Side, ...]) -> GrammarKit:
-    return GrammarKit(lexicon(sc), sides, VERBS)
+def grammar(sc: Scenario) -> GrammarKit:
+    return GrammarKit(lexicon(sc), SIDES, VERBS)

@@ -1,12 +1,12 @@
 """The one gate: which orders a side may give now (every order listed is accepted), the check
-of any order against the rules, and the deadline defaults. Pure."""
+of any order against the rules, the templates of the orders it lists in part (moves along any
+path), the decision put to a side and the deadline defaults. Pure."""
 
 from __future__ import annotations
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import Msg, t
-from adjudicator.northern_war import actions as A
-from adjudicator.northern_war import battle, board
+from adjudicator.northern_war import actions, battle, board, movement
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.board import on_map, paths
 from adjudicator.northern_war.data import Scenario
@@ -23,14 +23,20 @@ def whose(state: NWState) -> str | None:
     return state.to_move
 
 
+MOVE_TEMPLATE = "move <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...]"
+WINTER_TEMPLATE = "winter <BLOCK>[,<BLOCK>...] <AREA> [<AREA>...]"
+
+
 def check(sc: Scenario, state: NWState, side: str, order: object) -> None:
     """Raise a Rejection unless `side` may give `order` now."""
     if state.result is not None:
-        raise Rejection("game-over", t("the game is over: {result}",
-                                       result=result_text(state.result)), "N15")  # fmt: skip
+        raise Rejection(
+            "game-over", t("the game is over: {result}", result=result_text(state.result)), "N15"
+        )
     if whose(state) != side:
-        raise Rejection("not-your-turn", t("it is {side}'s move now",
-                                           side=side_name(str(whose(state)))), "5.7")  # fmt: skip
+        raise Rejection(
+            "not-your-turn", t("it is {side}'s move now", side=side_name(str(whose(state)))), "5.7"
+        )
     if state.pending is not None:
         return check_decision(sc, state, order)
     if state.phase == "winter":
@@ -39,8 +45,13 @@ def check(sc: Scenario, state: NWState, side: str, order: object) -> None:
         if not isinstance(order, O.End):
             raise Rejection("entry", t("the first entry phase: send 'end' to begin turn 1"), "8.4")
         return
-    checks = {O.Move: A.check_move, O.Recon: A.check_recon, O.Siege: A.check_siege,
-              O.Policy: A.check_policy, O.Replace: A.check_replace}  # fmt: skip
+    checks = {
+        O.Move: movement.check_move,
+        O.Recon: actions.check_recon,
+        O.Siege: actions.check_siege,
+        O.Policy: actions.check_policy,
+        O.Replace: actions.check_replace,
+    }
     if isinstance(order, O.End):
         return
     found = checks.get(type(order))
@@ -64,11 +75,15 @@ def check_decision(sc: Scenario, state: NWState, order: object) -> None:
     if isinstance(order, O.Retreat):
         bt = state.battle
         if bt is None or order.block not in bt["retreating"]:
-            raise Rejection("not-retreating", t("the retreating block now is {block}",
-                                                block=p["block"]), "N3 g")  # fmt: skip
+            raise Rejection(
+                "not-retreating", t("the retreating block now is {block}", block=p["block"]), "N3 g"
+            )
         if order.area not in battle.retreats(sc, state, order.block):
-            raise Rejection("bad-retreat", t("{block} may retreat to: {choices}",
-                                             block=order.block, choices=choices), "N3 g")  # fmt: skip
+            raise Rejection(
+                "bad-retreat",
+                t("{block} may retreat to: {choices}", block=order.block, choices=choices),
+                "N3 g",
+            )
         return
     value = getattr(order, "area", None) or getattr(order, "block", None)
     if value not in p["choices"]:
@@ -80,13 +95,25 @@ def check_winter(sc: Scenario, state: NWState, order: object) -> None:
         if isinstance(order, O.WinterNone):
             return
         if isinstance(order, O.Winter):
-            return A.check_winter(sc, state, order)
+            return movement.check_winter(sc, state, order)
         raise Rejection("winter", t("now: 'winter <BLOCKS> <AREAS>' or 'winter none'"), "6.1")
     if isinstance(order, O.End):
         return
-    if isinstance(order, O.Siege) and A.free_siege(state, order.area) is not None:
-        return A.check_siege(sc, state, "sweden", order)
+    if isinstance(order, O.Siege) and actions.free_siege(state, order.area) is not None:
+        return actions.check_siege(sc, state, "sweden", order)
     raise Rejection("winter-done", t("after the winter march: a free siege, or 'end'"), "6.4")
+
+
+def templates(state: NWState, side: str) -> tuple[str, ...]:
+    """The orders `legal` lists only in part: a move (7.1) or a winter march (6.2) along any
+    path."""
+    if whose(state) != side or state.pending is not None:
+        return ()
+    if state.phase == "action":
+        return (MOVE_TEMPLATE,)
+    if state.phase == "winter" and not state.winter_moved:
+        return (WINTER_TEMPLATE,)
+    return ()
 
 
 def prompt(sc: Scenario, state: NWState) -> str:
@@ -97,17 +124,27 @@ def prompt(sc: Scenario, state: NWState) -> str:
     names, who, block = ", ".join(p["choices"]), side_name(p["side"]), str(p.get("block"))
     said: Msg
     if p["kind"] == "battle":
-        said = t("{side}: which battle next? battle <AREA>, one of {choices}", side=who,
-                 choices=names)  # fmt: skip
+        said = t(
+            "{side}: which battle next? battle <AREA>, one of {choices}", side=who, choices=names
+        )
     elif p["kind"] == "hit":
-        said = t("{side}: which block takes the hit? hit <BLOCK>, one of {choices}", side=who,
-                 choices=names)  # fmt: skip
+        said = t(
+            "{side}: which block takes the hit? hit <BLOCK>, one of {choices}",
+            side=who,
+            choices=names,
+        )
     elif p["kind"] == "retreat":
-        said = t("{side}: where does {block} retreat? retreat {block} <AREA>, one of {choices}",
-                 side=who, block=block, choices=names)  # fmt: skip
+        said = t(
+            "{side}: where does {block} retreat? retreat {block} <AREA>, one of {choices}",
+            side=who,
+            block=block,
+            choices=names,
+        )
     else:
-        said = t("sweden: where does Charles XII return? return charles <AREA>, one of {choices}",
-                 choices=names)  # fmt: skip
+        said = t(
+            "sweden: where does Charles XII return? return charles <AREA>, one of {choices}",
+            choices=names,
+        )
     return said
 
 
@@ -164,13 +201,13 @@ def moves(sc: Scenario, state: NWState, side: str) -> list[object]:
     enemy = {str(state.at[b]) for b in sc.blocks if state.status[b] == ON_MAP} - set(places)
     enemy |= {t for t in places if len(board.sides_in(sc, state, t)) > 1}
     try:
-        A.action_cost(state, side, "move")
+        actions.action_cost(state, side, "move")
         may = True
     except Rejection:
         may = False
     found: list[object] = []
     for where in places:
-        if not may and not A.continues(state, where):
+        if not may and not movement.continues(state, where):
             continue
         free = [b for b in mine if state.at[b] == where and b not in state.moved]
         groups = {(b,) for b in free} | ({tuple(free)} if free else set())
@@ -191,8 +228,11 @@ def winter_moves(sc: Scenario, state: NWState) -> list[object]:
     if "charles" not in able:  # rule 6.10: at strength 1 he may not take part
         return []
     groups = {("charles",), tuple(able)}
-    return [O.Winter(g, p) for g in sorted(groups)
-            for p in paths(sc, where, min(sc.blocks[b].move for b in g), set())]  # fmt: skip
+    return [
+        O.Winter(g, p)
+        for g in sorted(groups)
+        for p in paths(sc, where, min(sc.blocks[b].move for b in g), set())
+    ]
 
 
 def legal(sc: Scenario, state: NWState, side: str) -> list[object]:

@@ -77,6 +77,16 @@ class Blocks:  # the question: one's own block list (answered privately)
 
 
 PlayerOrder = (
-    Move | Recon | Siege | Policy | Replace | Winter | WinterNone | End | BattleAt | Hit | Retreat
+    Move
+    | Recon
+    | Siege
+    | Policy
+    | Replace
+    | Winter
+    | WinterNone
+    | End
+    | BattleAt
+    | Hit
+    | Retreat
     | ReturnCharles
-)  # fmt: skip
+)

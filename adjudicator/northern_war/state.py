@@ -52,7 +52,16 @@ class NWState:
     fixed_dice: list[int] = field(default_factory=list)  # a sandbox moderator's `dice`
 
     def clone(self) -> NWState:
-        return copy_state(self)
+        """A copy sharing nothing mutable (plain data all through: faster than copy.deepcopy)."""
+        return NWState(**{k: _deep(v) for k, v in vars(self).items()})
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field; `fixed_dice` only when some wait (the JSON of older states unchanged)."""
+        return {k: _deep(v) for k, v in vars(self).items() if v or k != "fixed_dice"}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NWState:
+        return cls(**_deep(data))
 
 
 def _deep(value: Any) -> Any:
@@ -61,17 +70,3 @@ def _deep(value: Any) -> Any:
     if isinstance(value, list):
         return [_deep(v) for v in value]
     return value
-
-
-def copy_state(state: NWState) -> NWState:
-    """A copy sharing nothing mutable (plain data all through: faster than copy.deepcopy)."""
-    return NWState(**{k: _deep(v) for k, v in vars(state).items()})
-
-
-def to_json(state: NWState) -> dict[str, Any]:
-    """Every field; `fixed_dice` only when some wait (the JSON of older states unchanged)."""
-    return {k: _deep(v) for k, v in vars(state).items() if v or k != "fixed_dice"}
-
-
-def from_json(data: dict[str, Any]) -> NWState:
-    return NWState(**_deep(data))

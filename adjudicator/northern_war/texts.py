@@ -11,15 +11,27 @@ from adjudicator.core.i18n import Msg, cat, name, t
 
 _SIDES_RU = {"sweden": "Швеция", "coalition": "Коалиция"}
 _PHASES_RU = {
-    "action": "фаза действий", "battle": "фаза битвы", "entry": "входная фаза",
-    "winter": "зимняя кампания", "over": "игра окончена",
-}  # fmt: skip
+    "action": "фаза действий",
+    "battle": "фаза битвы",
+    "entry": "входная фаза",
+    "winter": "зимняя кампания",
+    "over": "игра окончена",
+}
 _TYPES_RU = {"army": "армия", "regiment": "полк", "fleet": "флот"}
-_PLACES_RU = {"map": "на карте", "pool": "в пуле пополнений", "removed": "выведен из игры",
-              "exile": "в ссылке"}  # fmt: skip
+_PLACES_RU = {
+    "map": "на карте",
+    "pool": "в пуле пополнений",
+    "removed": "выведен из игры",
+    "exile": "в ссылке",
+}
 # rule 5.17: the kinds of action by their command words, in the order a player performs them
-_KINDS_RU = {"recon": "разведка", "move": "движение", "siege": "осада", "policy": "политика",
-             "replace": "пополнение"}  # fmt: skip
+_KINDS_RU = {
+    "recon": "разведка",
+    "move": "движение",
+    "siege": "осада",
+    "policy": "политика",
+    "replace": "пополнение",
+}
 
 
 def side(s: str) -> Msg:

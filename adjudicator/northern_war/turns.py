@@ -37,8 +37,9 @@ def start_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
     state.phase, state.pending, state.battle = "action", None, None
     state.moved, state.move_open, state.move_group, state.free_sieges = [], None, [], []
     state.sieges, state.finished, state.last_kind = [], [], {}
-    state.holders = {str(state.at[b]): sc.side_of(b) for b in sc.blocks
-                     if state.status[b] == ON_MAP}  # fmt: skip
+    state.holders = {
+        str(state.at[b]): sc.side_of(b) for b in sc.blocks if state.status[b] == ON_MAP
+    }
     events = [phase_began(sc, state, t("action phase"))]
     while True:
         results = {s: action_roll(state, s, dice) for s in SIDES}
@@ -46,9 +47,13 @@ def start_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
         tie = rolls[SIDES[0]] == rolls[SIDES[1]]
         if not (tie and state.prev_second is None):
             break  # rule 5.6: a tie in the first turn is rolled again, the new results count
-        events.append(Event("ActionRollTied", t("Both roll {roll}: roll again (5.6).",
-                                                roll=rolls[SIDES[0]]),
-                            {"roll": rolls[SIDES[0]]}))  # fmt: skip
+        events.append(
+            Event(
+                "ActionRollTied",
+                t("Both roll {roll}: roll again (5.6).", roll=rolls[SIDES[0]]),
+                {"roll": rolls[SIDES[0]]},
+            )
+        )
     if tie:
         first = str(state.prev_second)  # rule 5.5
     else:
@@ -58,20 +63,37 @@ def start_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
     state.prev_event = [s for s in SIDES if rolls[s] == EVENT]
     state.actions = {s: 0 if rolls[s] == EVENT else sc.action_table[rolls[s]] for s in SIDES}
     for s in SIDES:
-        what = (t("an event") if rolls[s] == EVENT else
-                tn("{n} action(s)", "{n} action(s)", state.actions[s]))  # fmt: skip
-        rolled = t("{side} rolls {rolls}: {what}.", side=Side(s), rolls=then(results[s][1]),
-                   what=what)  # fmt: skip
-        events.append(Event("ActionRolled", rolled,
-                            {"side": s, "rolls": results[s][1], "actions": state.actions[s]}))  # fmt: skip
-    events.append(Event("FirstPlayer", t("First player: {side}.", side=side(first)),
-                        {"side": first}))  # fmt: skip
+        what = (
+            t("an event")
+            if rolls[s] == EVENT
+            else tn("{n} action(s)", "{n} action(s)", state.actions[s])
+        )
+        rolled = t(
+            "{side} rolls {rolls}: {what}.", side=Side(s), rolls=then(results[s][1]), what=what
+        )
+        events.append(
+            Event(
+                "ActionRolled",
+                rolled,
+                {"side": s, "rolls": results[s][1], "actions": state.actions[s]},
+            )
+        )
+    events.append(
+        Event("FirstPlayer", t("First player: {side}.", side=side(first)), {"side": first})
+    )
     for s in (first, second):  # rule 5.10: events in first-player order
         if rolls[s] == EVENT:
             state.finished.append(s)
-            events.append(Event("EventResolved", t("{side} resolves an event: no effect in the "
-                                                   "sample scenario (N2).", side=Side(s)),
-                                {"side": s}))  # fmt: skip
+            events.append(
+                Event(
+                    "EventResolved",
+                    t(
+                        "{side} resolves an event: no effect in the sample scenario (N2).",
+                        side=Side(s),
+                    ),
+                    {"side": s},
+                )
+            )
     state.to_move = first
     return events
 
@@ -137,8 +159,9 @@ def end_battle_phase(sc: Scenario, state: NWState) -> list[Event]:
         left = t("Armistice: {nation} leaves the war (4.4, N11).", nation=sc.nations[nation].named)
         events.append(Event("Armistice", left, {"nation": nation}))
     state.truce_due = []
-    at_war = [n for n, nat in sc.nations.items() if nat.side == "coalition"
-              and n not in state.armistice]  # fmt: skip
+    at_war = [
+        n for n, nat in sc.nations.items() if nat.side == "coalition" and n not in state.armistice
+    ]
     if not at_war:
         events += finish(state, {"winner": "sweden", "text": str.__str__(_said({}))})
     return events
@@ -155,11 +178,15 @@ def end_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
     # at strength 1 he may not take part (6.10): only `winter none` is legal then, but the
     # phase is played all the same, so that whether there is one does not betray his strength
     state.phase, state.to_move, state.winter_moved = "winter", "sweden", False
-    state.holders = {str(state.at[b]): sc.side_of(b) for b in sc.blocks
-                     if state.status[b] == ON_MAP}  # fmt: skip
+    state.holders = {
+        str(state.at[b]): sc.side_of(b) for b in sc.blocks if state.status[b] == ON_MAP
+    }
     state.finished, state.free_sieges, state.sieges = [], [], []
-    return [phase_began(sc, state, t("the Swedish winter campaign (winter <BLOCKS> <AREAS>, or "
-                                     "winter none)"))]  # fmt: skip
+    return [
+        phase_began(
+            sc, state, t("the Swedish winter campaign (winter <BLOCKS> <AREAS>, or winter none)")
+        )
+    ]
 
 
 def end_winter(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
@@ -195,15 +222,24 @@ def entry_phase(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
     else:
         die = dice.roll("return of Charles XII")
         ok = die >= need
-        text = t("Return of Charles XII, attempt {attempt}: die {die}, needs {need}+: {outcome}",
-                 attempt=attempt, die=die, need=need,
-                 outcome=t("he returns") if ok else t("he stays in exile"))  # fmt: skip
+        text = t(
+            "Return of Charles XII, attempt {attempt}: die {die}, needs {need}+: {outcome}",
+            attempt=attempt,
+            die=die,
+            need=need,
+            outcome=t("he returns") if ok else t("he stays in exile"),
+        )
     state.exile_attempts = attempt
-    free = [t for t, terr in sc.territories.items()
-            if terr.group == "sweden" and not on_map(sc, state, t, "coalition")]  # fmt: skip
+    free = [
+        t
+        for t, terr in sc.territories.items()
+        if terr.group == "sweden" and not on_map(sc, state, t, "coalition")
+    ]
     if ok and not free:
-        text = t("{text}; no territory in Sweden is free of enemy blocks: he stays in exile "
-                 "(4.10)", text=text)  # fmt: skip
+        text = t(
+            "{text}; no territory in Sweden is free of enemy blocks: he stays in exile (4.10)",
+            text=text,
+        )
     events.append(Event("ReturnRolled", cat(text, "."), {"attempt": attempt, "success": ok}))
     if ok and free:
         state.pending = {"kind": "return", "side": "sweden", "choices": free}
@@ -216,8 +252,10 @@ def return_charles(sc: Scenario, state: NWState, area: str, dice: DiceSource) ->
     state.pending, state.exile_attempts = None, None
     state.status["charles"], state.at["charles"] = ON_MAP, area
     state.strength["charles"] = sc.blocks["charles"].max_strength  # rule 4.9
-    text = t("Charles XII returns at full strength in {area} (4.9, N22).",
-             area=sc.territories[area].named)  # fmt: skip
+    text = t(
+        "Charles XII returns at full strength in {area} (4.9, N22).",
+        area=sc.territories[area].named,
+    )
     return [Event("CharlesReturned", text, {"area": area}), *start_turn(sc, state, dice)]
 
 

@@ -15,7 +15,7 @@ from adjudicator.core.i18n import Msg, name, t, tn
 from adjudicator.core.i18n import lines as lines_of
 from adjudicator.northern_war import board, legal, texts
 from adjudicator.northern_war.data import Scenario
-from adjudicator.northern_war.state import ON_MAP, NWState, copy_state
+from adjudicator.northern_war.state import ON_MAP, NWState
 from adjudicator.northern_war.turns import result_text
 
 HIDDEN = "?"
@@ -33,12 +33,15 @@ def nation_of(block: str) -> str:
 def view(sc: Scenario, state: NWState, viewer: Viewer) -> NWState:
     if viewer.over:
         return state
-    seen = copy_state(state)
+    seen = state.clone()
     revealed = set()
     if state.battle is not None:  # N24: both players see the blocks of the battle now
         revealed = set(board.on_map(sc, state, state.battle["area"]))
-    hidden = [b for b in sc.blocks if sc.side_of(b) not in viewer.sides
-              and state.status[b] == ON_MAP and b not in revealed]  # fmt: skip
+    hidden = [
+        b
+        for b in sc.blocks
+        if sc.side_of(b) not in viewer.sides and state.status[b] == ON_MAP and b not in revealed
+    ]
     counts: dict[tuple[str, str], int] = {}
     for b in hidden:
         where, nation = str(state.at[b]), sc.blocks[b].nation
@@ -61,8 +64,9 @@ def view(sc: Scenario, state: NWState, viewer: Viewer) -> NWState:
         seen.move_group = []
         seen.free_sieges = [[a, []] for a, _ in state.free_sieges]
     if state.battle is not None:
-        seen.battle = dict(state.battle, queue=[b for b in state.battle["queue"]
-                                                if b not in secret])  # fmt: skip
+        seen.battle = dict(
+            state.battle, queue=[b for b in state.battle["queue"] if b not in secret]
+        )
     return seen
 
 
@@ -71,41 +75,72 @@ def block_line(sc: Scenario, state: NWState, b: str) -> Msg:
     where = state.at[b]
     place = sc.territories[where].named if where else texts.place(state.status[b])
     said = {
-        "block": blk.named, "id": b, "type": texts.block_type(blk.type), "rating": blk.rating,
-        "move": blk.move, "strength": state.strength[b], "max": blk.max_strength, "place": place,
-    }  # fmt: skip
+        "block": blk.named,
+        "id": b,
+        "type": texts.block_type(blk.type),
+        "rating": blk.rating,
+        "move": blk.move,
+        "strength": state.strength[b],
+        "max": blk.max_strength,
+        "place": place,
+    }
     if blk.royal:
-        return t("{block} [{id}] ({type}, royal, {rating}, move {move}, strength {strength}/{max}) "
-                 "in {place}", **said)  # fmt: skip
-    return t("{block} [{id}] ({type}, {rating}, move {move}, strength {strength}/{max}) in {place}",
-             **said)  # fmt: skip
+        return t(
+            "{block} [{id}] ({type}, royal, {rating}, move {move}, strength {strength}/{max}) "
+            "in {place}",
+            **said,
+        )
+    return t(
+        "{block} [{id}] ({type}, {rating}, move {move}, strength {strength}/{max}) in {place}",
+        **said,
+    )
 
 
 def blocks_text(sc: Scenario, state: NWState, sides: list[str]) -> Msg:
     if not sides:
-        return t("You play no side: every block is face down to you. {presence}",
-                 presence=presence(sc, state))  # fmt: skip
+        return t(
+            "You play no side: every block is face down to you. {presence}",
+            presence=presence(sc, state),
+        )
     lines: list[object] = []
     for side in sides:
         own = [b for b in sc.blocks if not anonymous(b) and sc.side_of(b) == side]
         lines.append(t("Your blocks ({side}):", side=texts.side(side)))
-        lines += [t("- {line}", line=block_line(sc, state, b)) for b in own
-                  if state.status[b] == ON_MAP]  # fmt: skip
-        off = [t("{block} ({place})", block=sc.blocks[b].named, place=texts.place(state.status[b]))
-               for b in own if state.status[b] != ON_MAP]  # fmt: skip
+        lines += [
+            t("- {line}", line=block_line(sc, state, b)) for b in own if state.status[b] == ON_MAP
+        ]
+        off = [
+            t("{block} ({place})", block=sc.blocks[b].named, place=texts.place(state.status[b]))
+            for b in own
+            if state.status[b] != ON_MAP
+        ]
         if off:
             lines.append(t("Off the map: {blocks}.", blocks=texts.listed(off)))
         for b, (strength, count, when, area) in sorted(state.seen.get(side, {}).items()):
             blk = sc.blocks[b]
-            lines.append(t("Seen in turn {count} ({when}) in {area}: {block} {rating} strength "
-                           "{strength} (then).", count=count, when=_when(when),
-                           area=sc.territories[area].named, block=blk.named, rating=blk.rating,
-                           strength=strength))  # fmt: skip
+            lines.append(
+                t(
+                    "Seen in turn {count} ({when}) in {area}: {block} {rating} strength "
+                    "{strength} (then).",
+                    count=count,
+                    when=_when(when),
+                    area=sc.territories[area].named,
+                    block=blk.named,
+                    rating=blk.rating,
+                    strength=strength,
+                )
+            )
         for count, when, area, dice, hits, _won in state.sieges_seen.get(side, []):
-            lines.append(tn("Your siege of {area} in turn {count}: dice {dice}, {n} hit.",
-                            "Your siege of {area} in turn {count}: dice {dice}, {n} hits.", hits,
-                            area=sc.territories[area].named, count=count,
-                            dice=texts.dice(dice)))  # fmt: skip
+            lines.append(
+                tn(
+                    "Your siege of {area} in turn {count}: dice {dice}, {n} hit.",
+                    "Your siege of {area} in turn {count}: dice {dice}, {n} hits.",
+                    hits,
+                    area=sc.territories[area].named,
+                    count=count,
+                    dice=texts.dice(dice),
+                )
+            )
     return lines_of(lines)
 
 
@@ -126,9 +161,10 @@ def presence(sc: Scenario, state: NWState) -> Msg:
             for b in here:
                 n = nation_of(b) if anonymous(b) else sc.blocks[b].nation
                 nations[n] = nations.get(n, 0) + 1
-            counted = texts.listed(t("{count} {nation}", count=c,
-                                     nation=name(n, ru=sc.nations[n].name_ru))
-                                   for n, c in nations.items())  # fmt: skip
+            counted = texts.listed(
+                t("{count} {nation}", count=c, nation=name(n, ru=sc.nations[n].name_ru))
+                for n, c in nations.items()
+            )
             parts.append(t("{area}: {nations}", area=terr.named, nations=counted))
     return t("Blocks on the map: {places}.", places=texts.listed(parts, "; "))
 
@@ -137,29 +173,47 @@ def status_text(sc: Scenario, state: NWState) -> Msg:
     if state.result is not None:
         return t("Game over: {result}.", result=result_text(state.result))
     when = board.label(sc, state)
-    head = t("{when} of {turns} (game turn {count}), {phase} phase.", when=when,
-             turns=sc.turns_per_year, count=state.count, phase=texts.phase(state.phase))  # fmt: skip
+    head = t(
+        "{when} of {turns} (game turn {count}), {phase} phase.",
+        when=when,
+        turns=sc.turns_per_year,
+        count=state.count,
+        phase=texts.phase(state.phase),
+    )
     if state.phase == "winter":
         head = t("{when}: the Swedish winter campaign.", when=when)
     lines: list[object] = [head]
     if state.rolls:
         rolls = texts.listed(
-            t("{side} rolled {roll} (event)", side=texts.side(s), roll=r) if r == 6 else
-            t("{side} rolled {roll} ({left} left)", side=texts.side(s), roll=r,
-              left=state.actions.get(s, 0))
+            t("{side} rolled {roll} (event)", side=texts.side(s), roll=r)
+            if r == 6
+            else t(
+                "{side} rolled {roll} ({left} left)",
+                side=texts.side(s),
+                roll=r,
+                left=state.actions.get(s, 0),
+            )
             for s, r in state.rolls.items()
-        )  # fmt: skip
-        lines.append(t("Action rolls: {rolls}; first player {side}.", rolls=rolls,
-                       side=texts.side(str(state.first))))  # fmt: skip
+        )
+        lines.append(
+            t(
+                "Action rolls: {rolls}; first player {side}.",
+                rolls=rolls,
+                side=texts.side(str(state.first)),
+            )
+        )
     who = legal.whose(state)
     if state.pending is not None:
         lines.append(t("Waiting for {prompt}.", prompt=legal.prompt(sc, state)))
     elif who is not None:
         lines.append(t("{side} to act.", side=texts.side(who)))
     held = {s: sum(1 for x in sc.victory if state.control[x] == s) for s in board.SIDES}
-    lines.append(t("Victory territories held: {held}; the game ends after the winter of {year}.",
-                   held=texts.listed(t("{side} {n}", side=texts.side(s), n=n)
-                                     for s, n in held.items()),
-                   year=sc.first_year + sc.years - 1))  # fmt: skip
+    lines.append(
+        t(
+            "Victory territories held: {held}; the game ends after the winter of {year}.",
+            held=texts.listed(t("{side} {n}", side=texts.side(s), n=n) for s, n in held.items()),
+            year=sc.first_year + sc.years - 1,
+        )
+    )
     lines.append(presence(sc, state))
     return lines_of(lines)

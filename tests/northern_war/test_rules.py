@@ -14,7 +14,7 @@ from adjudicator.northern_war import battle, turns, views
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.state import EXILE, ON_MAP, REMOVED
 from adjudicator.northern_war.system import NorthernWar
-from tests.northern_war_support import sample
+from tests.northern_war.helpers import sample
 
 ROLLS = [1, 2] * 40  # action rolls enough for the turns a test runs into
 
@@ -122,8 +122,15 @@ def actions_for(system, side: str, n: int):
 def test_x8_5_18_recon_move_move_replace_is_legal_and_move_then_recon_is_not():
     system = sample()
     state = actions_for(system, "sweden", 4)
-    state = go(system, state, "sweden", "recon pskov", "move lewenhaupt courland",
-               "move stenbock stockholm", "replace uppland")  # fmt: skip
+    state = go(
+        system,
+        state,
+        "sweden",
+        "recon pskov",
+        "move lewenhaupt courland",
+        "move stenbock stockholm",
+        "replace uppland",
+    )
     assert state.strength["uppland"] == 3 and state.actions["sweden"] == 0
     state = go(system, actions_for(system, "sweden", 3), "sweden", "move stenbock stockholm")
     refused(system, state, "sweden", "recon pskov", "5.18")
@@ -131,8 +138,7 @@ def test_x8_5_18_recon_move_move_replace_is_legal_and_move_then_recon_is_not():
 
 def test_x9_5_30_policy_twice_a_year_is_refused_and_once_in_each_of_two_years_is_legal():
     system = long_game()
-    state = go(system, actions_for(system, "coalition", 3), "coalition", "policy russia",
-               dice=[4])  # fmt: skip
+    state = go(system, actions_for(system, "coalition", 3), "coalition", "policy russia", dice=[4])
     refused(system, state, "coalition", "policy russia", "5.30")
     turns.end_year(system.scenario, state, FixedDice([1, 5]))  # the next year: coalition first
     assert state.policy_used == []
@@ -155,16 +161,18 @@ def test_x11_7_12_one_action_splits_a_group_and_blocks_stop_where_the_enemy_is()
     state = actions_for(system, "coalition", 2)
     state.at["cossacks"], state.at["nyland"] = "novgorod", "ingermanland"
     refused(system, state, "coalition", "move peter ingermanland finland", "7.5")
-    state = go(system, state, "coalition", "move cossacks pskov smolensk",
-               "move peter,repnin ingermanland")  # fmt: skip
+    state = go(
+        system, state, "coalition", "move cossacks pskov smolensk", "move peter,repnin ingermanland"
+    )
     assert state.at["cossacks"] == "smolensk" and state.actions["coalition"] == 1
     assert state.at["peter"] == state.at["repnin"] == "ingermanland"
 
 
 def test_x12_7_10_a_siege_declared_after_movement_spends_no_action():
     system = sample()
-    state = go(system, actions_for(system, "coalition", 2), "coalition",
-               "move peter,repnin ingermanland")  # fmt: skip
+    state = go(
+        system, actions_for(system, "coalition", 2), "coalition", "move peter,repnin ingermanland"
+    )
     assert state.actions["coalition"] == 1
     state = go(system, state, "coalition", "siege ingermanland")
     assert state.actions["coalition"] == 1 and state.sieges[0][:2] == ["ingermanland", "coalition"]
@@ -182,8 +190,12 @@ def test_x13_6_5_6_10_winter_campaign_a_block_at_1_may_not_go_the_others_lose_a_
     system = sample()
     state = winter_state(system)
     refused(system, state, "sweden", "winter charles,rehnskiold,lewenhaupt ingermanland", "6.10")
-    out = system.apply(state, "sweden", system.grammar.parse(
-        "winter charles,rehnskiold ingermanland"), FixedDice(ROLLS))  # fmt: skip
+    out = system.apply(
+        state,
+        "sweden",
+        system.grammar.parse("winter charles,rehnskiold ingermanland"),
+        FixedDice(ROLLS),
+    )
     assert any(e.kind == "WinterSteps" for e in out.events)
     assert out.state.strength["charles"] == 3 and out.state.strength["rehnskiold"] == 2
     assert out.state.at["charles"] == "ingermanland" and out.state.year == 2
@@ -205,8 +217,9 @@ def test_x14_4_3_4_4_4_6_peter_is_removed_armistice_for_russia_charles_goes_into
 def test_x15_5_21_5_23_recon_needs_a_land_block_reveals_to_its_maker_and_hides_again():
     base = sample()
     sc = base.scenario
-    fleet = NorthernWar(replace(sc, blocks={**sc.blocks,
-                                            "nyland": replace(sc.blocks["nyland"], type="fleet")}))  # fmt: skip
+    fleet = NorthernWar(
+        replace(sc, blocks={**sc.blocks, "nyland": replace(sc.blocks["nyland"], type="fleet")})
+    )
     state = actions_for(base, "sweden", 3)
     state.at.update(peter="ingermanland", charles="stockholm", rehnskiold="stockholm")
     refused(fleet, state, "sweden", "recon ingermanland", "5.21")
@@ -294,8 +307,10 @@ def test_n4_c_siege_dice_are_hidden_told_to_their_owner_the_result_to_everyone()
     private = [e for e in events if not e.audience.public]
     assert [e.audience.side for e in private] == ["coalition"] and "1 6 6 6 6 6" in private[0].text
     public = [e for e in events if e.audience.public]
-    assert public[0].text == "Siege of Ingermanland by coalition: the garrison surrenders; " \
-        "Ingermanland passes to coalition."  # fmt: skip
+    assert (
+        public[0].text == "Siege of Ingermanland by coalition: the garrison surrenders; "
+        "Ingermanland passes to coalition."
+    )
     assert state.control["ingermanland"] == "coalition" and dice.used == 8
 
 

@@ -23,8 +23,8 @@ from adjudicator.northern_war.grammar import DECISIONS, GROUP, VERBS
 from app import games
 from app.i18n import language
 from tests.i18n_support import english_left, russian_share
-from tests.northern_war_support import hidden_from, perturbed, play, sample, viewers
-from tests.test_northern_war_hidden import fixed_like, visible_events
+from tests.northern_war.helpers import hidden_from, perturbed, play, sample, viewers
+from tests.northern_war.test_hidden import fixed_like, visible_events
 
 SYSTEM = sample()
 RU = language("ru")
@@ -65,9 +65,16 @@ def test_5_17_russian_order_words_parse_to_the_english_orders(russian, english):
 
 @pytest.mark.parametrize(
     ("typed", "block"),
-    [("Карл XII", "charles"), ("карл", "charles"), ("Пётр I", "peter"), ("Петр I", "peter"),
-     ("Левенгаупт", "lewenhaupt"), ("Донские казаки", "cossacks"), ("Саксонская", "saxon_guard")],
-)  # fmt: skip
+    [
+        ("Карл XII", "charles"),
+        ("карл", "charles"),
+        ("Пётр I", "peter"),
+        ("Петр I", "peter"),
+        ("Левенгаупт", "lewenhaupt"),
+        ("Донские казаки", "cossacks"),
+        ("Саксонская", "saxon_guard"),
+    ],
+)
 def test_2_1_blocks_are_typed_by_their_russian_names(typed, block):
     assert SYSTEM.grammar.parse(f"пополнение {typed}") == O.Replace(block)
 
@@ -124,15 +131,26 @@ def test_did_you_mean_a_misspelt_russian_command_suggests_it():
 
 
 @pytest.mark.parametrize(
-    ("n", "said"), [(1, "1 блок перемещается"), (2, "2 блока перемещаются"),
-                    (5, "5 блоков перемещаются"), (21, "21 блок перемещается")],
-)  # fmt: skip
+    ("n", "said"),
+    [
+        (1, "1 блок перемещается"),
+        (2, "2 блока перемещаются"),
+        (5, "5 блоков перемещаются"),
+        (21, "21 блок перемещается"),
+    ],
+)
 def test_7_1_the_moved_blocks_agree_with_their_count_in_russian(n, said):
     from adjudicator.core.i18n import tn
 
-    text = tn("{nation}: {n} block(s) move from {origin} to {dest}{via}.",
-              "{nation}: {n} block(s) move from {origin} to {dest}{via}.", n, nation="X",
-              origin="A", dest="B", via="")  # fmt: skip
+    text = tn(
+        "{nation}: {n} block(s) move from {origin} to {dest}{via}.",
+        "{nation}: {n} block(s) move from {origin} to {dest}{via}.",
+        n,
+        nation="X",
+        origin="A",
+        dest="B",
+        via="",
+    )
     assert text == f"X: {n} block(s) move from A to B."  # the event's English, byte for byte
     assert said in say(text, RU)
 
@@ -145,9 +163,20 @@ def test_2_12_the_hits_of_a_roll_agree_with_their_count_in_russian():
     assert forms[1] == "3 action(s)"
 
 
-PROVOKE = ["move charles moscow", "recon stockholm", "siege stockholm", "policy sweden",
-           "replace charles", "winter none", "battle moscow", "hit repnin", "return charles pskov",
-           "retreat repnin novgorod", "end", "move repnin,charles novgorod"]  # fmt: skip
+PROVOKE = [
+    "move charles moscow",
+    "recon stockholm",
+    "siege stockholm",
+    "policy sweden",
+    "replace charles",
+    "winter none",
+    "battle moscow",
+    "hit repnin",
+    "return charles pskov",
+    "retreat repnin novgorod",
+    "end",
+    "move repnin,charles novgorod",
+]
 
 
 def texts_of_games(seeds: range) -> tuple[list[str], list[tuple[str, str, str]]]:

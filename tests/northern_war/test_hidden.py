@@ -14,7 +14,7 @@ from adjudicator.core.events import Viewer
 from adjudicator.northern_war import drawer, views
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.system import NorthernWar
-from tests.northern_war_support import hidden_from, perturbed, play, sample, viewers
+from tests.northern_war.helpers import hidden_from, perturbed, play, sample, viewers
 
 GAMES = 200
 BATTLE_KINDS = {"BattleBegan", "SiegeDice", "SiegeResolved", "SiegeLapsed"}

@@ -11,7 +11,7 @@ from adjudicator.core.events import Viewer
 from adjudicator.grammar import ParseError
 from adjudicator.northern_war import board
 from adjudicator.northern_war.state import ON_MAP
-from tests.northern_war_support import play, sample
+from tests.northern_war.helpers import play, sample
 
 GAMES = 40
 
@@ -72,8 +72,11 @@ def test_no_view_of_a_running_game_shows_an_enemy_strength():
         for state, *_ in play(system, seed):
             for side in ("sweden", "coalition"):
                 seen = system.view(state, Viewer.of([side]))
-                battle = set(board.on_map(system.scenario, state, state.battle["area"])) \
-                    if state.battle else set()  # fmt: skip
+                battle = (
+                    set(board.on_map(system.scenario, state, state.battle["area"]))
+                    if state.battle
+                    else set()
+                )
                 for b in seen.at:
                     if seen.status[b] == ON_MAP and b not in battle and not b.startswith("?"):
                         assert system.scenario.side_of(b) == side, b

@@ -52,11 +52,13 @@ def test_pbem_new_scenario_loads_another_file_and_names_a_bad_entry(capsys, tmp_
     db = str(tmp_path / "g.db")
     short = tmp_path / "short.toml"
     short.write_text(text.replace("years = 2 ", "years = 1 "), "utf-8")
-    code, _, err = run(capsys, "new", "a", "--game", "northern-war", "--scenario", str(short),
-                       "--db", db)  # fmt: skip
+    code, _, err = run(
+        capsys, "new", "a", "--game", "northern-war", "--scenario", str(short), "--db", db
+    )
     assert code == 0, err
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace("sample_rules = true", "sample_rules = false"), "utf-8")
-    code, out, err = run(capsys, "new", "b", "--game", "northern-war", "--scenario", str(bad),
-                         "--db", db)  # fmt: skip
+    code, out, err = run(
+        capsys, "new", "b", "--game", "northern-war", "--scenario", str(bad), "--db", db
+    )
     assert code != 0 and "sample_rules" in out + err

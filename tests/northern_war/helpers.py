@@ -12,7 +12,7 @@ from adjudicator.core.dice import FixedDice, HashDice
 from adjudicator.core.events import Viewer
 from adjudicator.northern_war import system as nw_system
 from adjudicator.northern_war.board import on_map
-from adjudicator.northern_war.state import ON_MAP, NWState, copy_state
+from adjudicator.northern_war.state import ON_MAP, NWState
 from app import games
 
 SIDES = ("sweden", "coalition")
@@ -48,17 +48,21 @@ def hidden_from(system: Any, state: NWState, viewer: Viewer) -> list[str]:
     """The blocks whose strength and identity `viewer` may not see now."""
     sc = system.scenario
     battle = set(on_map(sc, state, state.battle["area"])) if state.battle else set()
-    return [b for b in sc.blocks if sc.side_of(b) not in viewer.sides
-            and state.status[b] == ON_MAP and b not in battle]  # fmt: skip
+    return [
+        b
+        for b in sc.blocks
+        if sc.side_of(b) not in viewer.sides and state.status[b] == ON_MAP and b not in battle
+    ]
 
 
-def perturbed(system: Any, state: NWState, viewer: Viewer, rng: random.Random,
-              shuffle: bool = True) -> NWState:  # fmt: skip
+def perturbed(
+    system: Any, state: NWState, viewer: Viewer, rng: random.Random, shuffle: bool = True
+) -> NWState:
     """The state with every value hidden from `viewer` changed: other strengths, the blocks of
     one nation shuffled among their places (shuffle), the other sides' private records
     replaced."""
     sc = system.scenario
-    new = copy_state(state)
+    new = state.clone()
     hidden = hidden_from(system, state, viewer)
     by_nation: dict[str, list[str]] = {}
     for b in hidden:
@@ -77,8 +81,12 @@ def perturbed(system: Any, state: NWState, viewer: Viewer, rng: random.Random,
 
 
 def viewers() -> list[Viewer]:
-    return [Viewer.public(), Viewer.of(["sweden"]), Viewer.of(["coalition"]),
-            Viewer.of([], moderator=True)]  # fmt: skip
+    return [
+        Viewer.public(),
+        Viewer.of(["sweden"]),
+        Viewer.of(["coalition"]),
+        Viewer.of([], moderator=True),
+    ]
 
 
 def fixed(*values: int) -> FixedDice:
