@@ -234,7 +234,10 @@ def test_presses_refused_change_nothing_and_a_double_press_applies_once(tmp_path
             # -- the phase ended: the post's answer key is stale now
             pressed = await tapper.press(post, key, "alice")
             assert pressed.answer.get("show_alert"), pressed.answer
-            assert "no longer valid" in pressed.answer["text"], pressed.answer
+            # a stale key is refused either way, as unknown or as for an earlier situation:
+            # which one depends on how far the next phase's post has got (as on Discord)
+            stale = ("no longer valid", "for an earlier moment of the game")
+            assert any(s in pressed.answer["text"] for s in stale), pressed.answer
             assert log_length(w, game) == before + 1
 
     run(scenario())
