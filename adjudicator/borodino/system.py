@@ -21,7 +21,7 @@ from adjudicator.core import commands as C
 from adjudicator.core import fixed_dice
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
-from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event
+from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event, Viewer
 from adjudicator.core.i18n import Msg, name, t
 from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.system import MODERATOR_ACTOR, Answer, Outcome, Situation, SystemType, Waiting
@@ -44,7 +44,7 @@ class BorodinoSystem(RulesSystem):
     headlines = HEADLINES
     state_type = State
     die_rule = "1.10"  # the die's size is the scenario's (fix_dice)
-    hidden_information = False  # every counter and box is public
+    hidden_information = False  # every counter and box is public (a dispute's text: `view`)
     side_maps = False  # one image for everyone: nothing on it is hidden
 
     def __init__(self, scenario: Scenario):
@@ -107,6 +107,9 @@ class BorodinoSystem(RulesSystem):
         if isinstance(query, C.Help):
             return super().answer(state, actor, query)
         return Answer(views.status(self.scenario, state, actor))
+
+    def view(self, state: State, viewer: Viewer) -> State:
+        return views.view(state, viewer)
 
     def show(self, state: State) -> dict[str, Any]:
         doc = state.to_json()

@@ -1,4 +1,5 @@
-"""What the players read: the setup's news, the status, the help with the deadline defaults and
+"""What a viewer sees and what the players read: the state as a viewer may see it (a dispute's
+text is the moderators'), the setup's news, the status, the help with the deadline defaults and
 the jäger note, the situation's label. Pure."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from adjudicator.borodino.board import (
 )
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import State
-from adjudicator.core.events import Event
+from adjudicator.core.events import MODERATORS_ONLY, Event, Viewer
 from adjudicator.core.i18n import Msg, cat, lines, name, t
 
 DEFAULTS = t(
@@ -47,6 +48,17 @@ def jagers(flag: Msg) -> Msg:
 def help_footer(scen: Scenario) -> Msg:
     flag = ON if scen.use_jager_rules else t("off (rule 7.1: not used in Borodino)")
     return lines([DEFAULTS, jagers(flag)])
+
+
+def view(state: State, viewer: Viewer) -> State:
+    """The state as `viewer` may see it: a dispute's text is for the moderators (its event is
+    theirs, reports.dispute), and for everyone once the game is over; who disputed which unit
+    when is public (everyone is told)."""
+    if not state.disputes or MODERATORS_ONLY.sees(viewer):
+        return state
+    seen = state.clone()
+    seen.disputes = [{k: v for k, v in d.items() if k != "text"} for d in state.disputes]
+    return seen
 
 
 def started(scen: Scenario) -> Event:
