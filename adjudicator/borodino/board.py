@@ -205,10 +205,12 @@ def phases_held(n: int) -> Msg:
 
 def result_msg(why: Msg, winner: str, lost: dict[str, int]) -> Msg:
     counts = cat(
-        *(tn("{side} {n} units off the map", "{side} {n} units off the map", n,
-             side=side_name(s)) for s, n in lost.items()),
+        *(
+            tn("{side} {n} units off the map", "{side} {n} units off the map", n, side=side_name(s))
+            for s, n in lost.items()
+        ),
         sep=", ",
-    )  # fmt: skip
+    )
     tail = t("a draw") if winner == "draw" else t("{side} ahead", side=side_name(winner))
     return t("the referee's part ends: {why} ({counts}); {tail}", why=why, counts=counts, tail=tail)
 

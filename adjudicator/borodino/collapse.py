@@ -28,11 +28,18 @@ def morale_phase(ctx: Ctx) -> list[str]:
             ctx.emit(
                 "MoraleHeld",
                 # the English says "units" for every n (the stored texts); Russian agrees with n
-                tn("{group}: {lost} of {n} units lost, it collapses at {at} (6.3): it holds.",
-                   "{group}: {lost} of {n} units lost, it collapses at {at} (6.3): it holds.", n,
-                   group=group_label(scen, gid), lost=lost, at=collapse_at(n)),
-                group=gid, lost=lost, n=n,
-            )  # fmt: skip
+                tn(
+                    "{group}: {lost} of {n} units lost, it collapses at {at} (6.3): it holds.",
+                    "{group}: {lost} of {n} units lost, it collapses at {at} (6.3): it holds.",
+                    n,
+                    group=group_label(scen, gid),
+                    lost=lost,
+                    at=collapse_at(n),
+                ),
+                group=gid,
+                lost=lost,
+                n=n,
+            )
     if not fallen:
         ctx.emit("MoraleChecked", t("Morale Phase: no Activation Group collapses (6.3)."))
     return fallen
@@ -61,8 +68,11 @@ def collapse(ctx: Ctx, gid: str, lost: int, n: int) -> None:
     text = tn(
         "{group} COLLAPSES: {lost} of {n} units lost, 3 x {lost} >= 2 x {n} (6.3). {said} (6.5).",
         "{group} COLLAPSES: {lost} of {n} units lost, 3 x {lost} >= 2 x {n} (6.3). {said} (6.5).",
-        n, group=group_label(scen, gid), lost=lost, said=said,
-    )  # fmt: skip
+        n,
+        group=group_label(scen, gid),
+        lost=lost,
+        said=said,
+    )
     ctx.emit_data("GroupCollapsed", text, {"group": gid, "lost": lost, "n": n, **done})
 
 

@@ -4,7 +4,10 @@ The file (see docs/borodino.md and sample.toml) gives the title, `die_sides` (1.
 `use_jager_rules` (7.1), how the game ends for the referee, the map's columns and rows, the
 Activation Groups (id, side, name, Army) and the units (id, name, side, group or Army, type,
 the cohesion of each side, where the unit starts). A file with no Activation Groups (the
-Shevardino scenario, 8.7) makes every unit independent. Pure: text in, Scenario out.
+Shevardino scenario, 8.7) makes every unit independent. The board is core.hexgrid's with four-digit
+ids, column then row ("0712"): flat-topped hexes in vertical columns, the `low_columns` ("odd"
+or "even") half a hex lower, as on the printed map; distance (1.11) counts the hexes of the
+shortest chain. Pure: text in, Scenario out.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.borodino.hexmap import HexMap
 from adjudicator.core.hexgrid import HexGrid
 from adjudicator.core.scenario import Checker, ScenarioError
 
@@ -121,7 +123,7 @@ def _map(ck: Checker, table: dict[str, Any]) -> HexGrid:
         if not 1 <= pair[0] <= pair[1] <= 99:
             ck.fail("[map]", f"{name} must run from 1 to 99, first to last, got {pair!r}")
     low = ck.get(table, "low_columns", str, "[map]", choices=("odd", "even"))
-    return HexMap((cols[0], cols[1]), (rows[0], rows[1]), low)
+    return HexGrid.numbered((cols[0], cols[1]), (rows[0], rows[1]), low)
 
 
 def _groups(ck: Checker, rows: list[Any]) -> dict[str, Group]:
@@ -136,9 +138,13 @@ def _groups(ck: Checker, rows: list[Any]) -> dict[str, Group]:
             ck.fail(entry, "a second group of that id")
         side = ck.get(row, "side", str, entry, choices=SIDE_IDS)
         groups[gid] = Group(
-            gid, side, ck.get(row, "name", str, entry), ck.get(row, "army", str, entry),
-            _russian(ck, row, "name_ru", entry), _russian(ck, row, "army_ru", entry),
-        )  # fmt: skip
+            gid,
+            side,
+            ck.get(row, "name", str, entry),
+            ck.get(row, "army", str, entry),
+            _russian(ck, row, "name_ru", entry),
+            _russian(ck, row, "army_ru", entry),
+        )
     return groups
 
 
@@ -192,11 +198,20 @@ def _unit(
     if hex_id is not None and hex_id not in hexmap:
         ck.fail(entry, f"hex {hex_id} is not on the map")
     return Unit(
-        uid, ck.get(row, "name", str, entry, uid), side, group, army,
-        ck.get(row, "type", str, entry, choices=TYPES), cohesion, disordered_c, start, hex_id,
-        ck.get(row, "disordered", bool, entry, False), _russian(ck, row, "name_ru", entry),
+        uid,
+        ck.get(row, "name", str, entry, uid),
+        side,
+        group,
+        army,
+        ck.get(row, "type", str, entry, choices=TYPES),
+        cohesion,
+        disordered_c,
+        start,
+        hex_id,
+        ck.get(row, "disordered", bool, entry, False),
+        _russian(ck, row, "name_ru", entry),
         army_ru,
-    )  # fmt: skip
+    )
 
 
 def _russian(ck: Checker, row: Mapping[str, Any], key: str, entry: str) -> str | None:

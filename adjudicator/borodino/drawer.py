@@ -81,8 +81,15 @@ def _losses(
     return y
 
 
-def draw(system: Any, state: State, events: Sequence[Any] = (), view: str | None = None,
-         title: str | None = None, *, language: Language = EN) -> bytes:  # fmt: skip
+def draw(
+    system: Any,
+    state: State,
+    events: Sequence[Any] = (),
+    view: str | None = None,
+    title: str | None = None,
+    *,
+    language: Language = EN,
+) -> bytes:
     """The boxes image, its labels said in `language`."""
     scen, lang = system.scenario, language
     img = canvas.new_image((WIDTH, 620), PAPER)

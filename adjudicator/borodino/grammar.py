@@ -26,7 +26,6 @@ from adjudicator.core.system import Side
 from adjudicator.grammar import (
     MODERATOR,
     Cursor,
-    Formatter,
     GrammarKit,
     Kind,
     Lexicon,
@@ -78,7 +77,7 @@ def _unit_order(kind: type, word: str, usage: Msg, group: Msg = ORDERS) -> Verb:
     def parse(c: Cursor) -> object:
         return kind(c.thing("unit"))
 
-    return _verb(word, parse, usage, kind, lambda o: join(word, o.unit), group)
+    return _verb(word, kind, parse, usage, "unit", group=group)
 
 
 def _disorder(c: Cursor) -> O.Disorder:
@@ -116,7 +115,7 @@ def _bare(kind: type, word: str, group: Msg = ROLLS) -> Verb:
         return kind()
 
     usage = name(word, ru=RU[word][0])  # the word alone (a form here: no catalogue's msgid)
-    return _verb(word, parse, usage, kind, lambda o: word, group)
+    return _verb(word, kind, parse, usage, group=group)
 
 
 def _dice_verb(sides: int) -> Verb:
@@ -131,8 +130,15 @@ def _dice_verb(sides: int) -> Verb:
         "Moderator, sandbox games: fix the next die results, each 1 to {sides}. Example: dice 3 5",
         sides=sides,
     )
-    return Verb("dice", parse, {"dice": (usage, text)}, {Dice: lambda o: join("dice", *o.values)},
-                aliases=RU["dice"], group=MODERATOR, kind="moderator")  # fmt: skip
+    return Verb(
+        "dice",
+        parse,
+        {"dice": (usage, text)},
+        {Dice: lambda o: join("dice", *o.values)},
+        aliases=RU["dice"],
+        group=MODERATOR,
+        kind="moderator",
+    )
 
 
 HELP = {
@@ -183,51 +189,61 @@ HELP = {
 }
 
 
-def _verb(word: str, parser: Parser, usage: Msg, kind: type, fmt: Formatter, group: Msg) -> Verb:
-    return Verb(word, parser, {word: (usage, HELP[word])}, {kind: fmt}, aliases=RU[word],
-                group=group)  # fmt: skip
+def _verb(
+    word: str, kind: type, parser: Parser, usage: Msg, *fields: str, group: Msg = ORDERS
+) -> Verb:
+    """A verb whose canonical text is its command word, then the order's `fields` in order."""
+
+    def fmt(o: object) -> str:
+        return join(word, *(getattr(o, f) for f in fields))
+
+    return Verb(
+        word, parser, {word: (usage, HELP[word])}, {kind: fmt}, aliases=RU[word], group=group
+    )
 
 
 VERBS = (
-    _verb("at", _at, t("at <UNIT> <HEX>"), O.At, lambda o: join("at", o.unit, o.hex), ORDERS),
-    _verb("disorder", _disorder, t("disorder <UNIT>"), O.Disorder,
-          lambda o: join("disorder", o.unit), ORDERS),
+    _verb("at", O.At, _at, t("at <UNIT> <HEX>"), "unit", "hex"),
+    _verb("disorder", O.Disorder, _disorder, t("disorder <UNIT>"), "unit"),
     _unit_order(O.Rout, "rout", t("rout <UNIT>")),
     _unit_order(O.Eliminate, "eliminate", t("eliminate <UNIT>")),
     _verb(
-        "activated", _activated, t("activated <UNIT> moved|fired|faced"), O.Activated,
-        lambda o: join("activated", o.unit, o.action), ORDERS,
+        "activated",
+        O.Activated,
+        _activated,
+        t("activated <UNIT> moved|fired|faced"),
+        "unit",
+        "action",
     ),
-    _verb(
-        "dispute", _dispute, t("dispute <UNIT> <TEXT...>"), O.Dispute,
-        lambda o: join("dispute", o.unit, o.text), ORDERS,
-    ),
-    _verb(
-        "activate", _activate, t("activate <AG|UNIT>"), O.Activate,
-        lambda o: join("activate", o.group), ROLLS,
-    ),
+    _verb("dispute", O.Dispute, _dispute, t("dispute <UNIT> <TEXT...>"), "unit", "text"),
+    _verb("activate", O.Activate, _activate, t("activate <AG|UNIT>"), "group", group=ROLLS),
     _bare(O.End, "end"),
     _unit_order(O.Rally, "rally", t("rally <UNIT>"), ROLLS),
     _bare(O.Morale, "morale"),
     _bare(O.Recovery, "recovery"),
-    _verb(
-        "return", _return, t("return <UNIT> <HEX>"), O.Return,
-        lambda o: join("return", o.unit, o.hex), ROLLS,
-    ),
-)  # fmt: skip
+    _verb("return", O.Return, _return, t("return <UNIT> <HEX>"), "unit", "hex", group=ROLLS),
+)
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 class BorodinoGrammar(GrammarKit):
     def __init__(self, scen: Scenario, help_texts: dict[str, str]):
         kinds = [
-            Kind("group", {g.id: g.name for g in scen.groups.values()}, leading_words=True,
-                 more_names=[(g.id, g.name_ru) for g in scen.groups.values() if g.name_ru],
-                 inner=True),
-            Kind("unit", {u.id: u.name for u in scen.units.values()}, leading_words=True,
-                 more_names=_russian_names(scen)),
+            Kind(
+                "group",
+                {g.id: g.name for g in scen.groups.values()},
+                leading_words=True,
+                more_names=[(g.id, g.name_ru) for g in scen.groups.values() if g.name_ru],
+                inner=True,
+            ),
+            Kind(
+                "unit",
+                {u.id: u.name for u in scen.units.values()},
+                leading_words=True,
+                more_names=_russian_names(scen),
+            ),
             Kind("hex", {h: None for h in scen.map.hexes}),
-        ]  # fmt: skip
+        ]
         verbs = (*VERBS, _dice_verb(scen.die_sides))
         super().__init__(Lexicon(kinds), SIDES, verbs, order=ORDER, help_texts=help_texts)
 
@@ -246,8 +262,11 @@ class BorodinoGrammar(GrammarKit):
         close = difflib.get_close_matches(word, russian, n=3, cutoff=0.6)
         if not close:
             return t("unknown command {word}. Say 'help' for the commands.", word=quoted(word))
-        return t("unknown command {word}; did you mean {words}? Say 'help' for the commands.",
-                 word=quoted(word), words=_or(close))  # fmt: skip
+        return t(
+            "unknown command {word}; did you mean {words}? Say 'help' for the commands.",
+            word=quoted(word),
+            words=_or(close),
+        )
 
 
 def _russian_names(scen: Scenario) -> list[tuple[str, str]]:

@@ -1,18 +1,23 @@
 """The one gate: every order a side may give now (help, the demo, the contract tests and the
-deadline use it), the templates of those it does not list one by one, and the deadline
-defaults. Pure; imports no engine module (the engine imports this one).
+deadline use it), the templates of those it does not list one by one, the check before the
+rules, and the deadline defaults. Pure; imports no rules module (turns.py imports this one).
 
 Listed: the reports of one's own units with one-hex moves (`at <UNIT> <HEX>` to any hex of the
 map, and a dispute, are templates), the activations, rally attempts, the turn's end and the
-placements in every legal hex."""
+placements in every legal hex. The check before the rules refuses what no rule covers (an order
+once the referee's part is over, a `default` but the deadline's or a moderator's, an order but a
+player's); the rules refuse the rest as they go, each citing its rule."""
 
 from __future__ import annotations
 
 from adjudicator.borodino import orders as O
 from adjudicator.borodino import rally, recovery
-from adjudicator.borodino.board import enemy_hexes, members, owner
-from adjudicator.borodino.data import Scenario
+from adjudicator.borodino.board import enemy_hexes, members, owner, result_text
+from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import State
+from adjudicator.core.errors import Rejection
+from adjudicator.core.i18n import t
+from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR
 
 AT_TEMPLATE = "at <UNIT> <HEX>"
 DISPUTE_TEMPLATE = "dispute <UNIT> <TEXT...>"
@@ -37,9 +42,30 @@ def legal_orders(scen: Scenario, state: State, side: str) -> list[object]:
     elif phase == "recovery":
         found.append(O.Recovery())
     elif phase == "placement" and state.placing and state.placing[0] == side:
-        found += [O.Return(u, h) for u in recovery.placeable(scen, state, side)
-                  for h in recovery.legal_hexes(scen, state, u)]  # fmt: skip
+        found += [
+            O.Return(u, h)
+            for u in recovery.placeable(scen, state, side)
+            for h in recovery.legal_hexes(scen, state, u)
+        ]
     return found
+
+
+def check(scen: Scenario, state: State, actor: str, order: object) -> None:
+    """The check before the rules (the module doc); a moderator's `default` is the kit's to
+    refuse outside a sandbox game (system.check)."""
+    not_over(scen, state)
+    if isinstance(order, O.Default):
+        if actor not in (SYSTEM_ACTOR, MODERATOR_ACTOR):
+            raise Rejection("moderator-only", t("only a moderator may give this command"), None)
+    elif actor not in SIDE_IDS:
+        raise Rejection("not-a-player", t("only the Russian and French players give orders"), None)
+
+
+def not_over(scen: Scenario, state: State) -> None:
+    """Refuse every order once the referee's part is over."""
+    if state.result is not None:
+        said = t("the referee's part is over: {result}", result=result_text(scen, state))
+        raise Rejection("game-over", said, None)
 
 
 def templates(scen: Scenario, state: State, side: str) -> tuple[str, ...]:
@@ -80,9 +106,10 @@ def activatable(scen: Scenario, state: State, side: str) -> list[str]:
     ids = [g for g, grp in scen.groups.items() if grp.side == side]
     ids += [u.id for u in scen.units.values() if u.side == side and u.group is None]
     return [
-        g for g in ids
+        g
+        for g in ids
         if g not in state.activated and any(state.units[u.id].on_map for u in members(scen, g))
-    ]  # fmt: skip
+    ]
 
 
 def default_order(scen: Scenario, state: State) -> tuple[str, object]:

@@ -19,15 +19,19 @@ def why_not(scen: Scenario, state: State, uid: str) -> tuple[str, Msg] | None:
     unit, spot = scen.units[uid], state.units[uid]
     active = state.active
     if active is None or uid not in {u.id for u in members(scen, active)}:
-        return "2.1", t("{unit} is not of {active}, whose Rally phase this is", unit=uid,
-                        active=str(active))  # fmt: skip
+        return "2.1", t(
+            "{unit} is not of {active}, whose Rally phase this is", unit=uid, active=str(active)
+        )
     if not spot.on_map:
         return "2.1", t("{unit} is not on the map", unit=uid)
     if not spot.disordered:
         return "2.1", t("{unit} is Formed: only a Disordered unit rallies", unit=uid)
     if is_collapsed(scen, state, uid):
-        return "2.5", t("{unit} is of the collapsed group {group}: it stays Disordered (6.8)",
-                        unit=uid, group=unit.group)  # fmt: skip
+        return "2.5", t(
+            "{unit} is of the collapsed group {group}: it stays Disordered (6.8)",
+            unit=uid,
+            group=unit.group,
+        )
     if uid in state.attempted:
         return "2.7", t("{unit} has already tried to rally in this Rally phase", unit=uid)
     did = state.acted.get(uid, [])
@@ -56,10 +60,18 @@ def attempt(ctx: Ctx, uid: str) -> None:
     target = unit.cohesion_disordered
     if die <= target:
         spot.disordered = False
-        text = t("{unit} rallies: die {die} <= cohesion {target} (2.6).",
-                 unit=label(ctx.scen, uid), die=die, target=target)  # fmt: skip
+        text = t(
+            "{unit} rallies: die {die} <= cohesion {target} (2.6).",
+            unit=label(ctx.scen, uid),
+            die=die,
+            target=target,
+        )
         ctx.emit("UnitRallied", text, unit=uid, die=die, cohesion=target)
     else:
-        text = t("{unit} fails to rally: die {die} > cohesion {target} (2.6).",
-                 unit=label(ctx.scen, uid), die=die, target=target)  # fmt: skip
+        text = t(
+            "{unit} fails to rally: die {die} > cohesion {target} (2.6).",
+            unit=label(ctx.scen, uid),
+            die=die,
+            target=target,
+        )
         ctx.emit("RallyFailed", text, unit=uid, die=die, cohesion=target)

@@ -45,10 +45,15 @@ def out_of_game(ctx: Ctx) -> None:
             state.units[uid].where = "eliminated"
         ctx.emit(
             "GroupOutOfGame",
-            t("{group}: no unit on the map, the whole group routed or eliminated: it is out of "
-              "the game (3.2); eliminated: {units}.", group=gid, units=ids(gone)),
-            group=gid, eliminated=gone,
-        )  # fmt: skip
+            t(
+                "{group}: no unit on the map, the whole group routed or eliminated: it is out of "
+                "the game (3.2); eliminated: {units}.",
+                group=gid,
+                units=ids(gone),
+            ),
+            group=gid,
+            eliminated=gone,
+        )
 
 
 def who_goes_first(ctx: Ctx) -> list[str]:
@@ -86,13 +91,21 @@ def recovery_roll(ctx: Ctx, uid: str) -> None:
     die, target = ctx.roll(f"recovery {uid}"), unit.cohesion_disordered
     if die <= target:
         spot.where = "recovered"  # 3.5, 4.5: in the Recovery Box until placed
-        text = t("{unit} recovers: die {die} <= cohesion {target} (3.5).",
-                 unit=label(ctx.scen, uid), die=die, target=target)  # fmt: skip
+        text = t(
+            "{unit} recovers: die {die} <= cohesion {target} (3.5).",
+            unit=label(ctx.scen, uid),
+            die=die,
+            target=target,
+        )
         ctx.emit("UnitRecovered", text, unit=uid, die=die, cohesion=target)
     else:
         spot.where = "eliminated"  # 3.6
-        text = t("{unit} is eliminated permanently: die {die} > cohesion {target} (3.6).",
-                 unit=label(ctx.scen, uid), die=die, target=target)  # fmt: skip
+        text = t(
+            "{unit} is eliminated permanently: die {die} > cohesion {target} (3.6).",
+            unit=label(ctx.scen, uid),
+            die=die,
+            target=target,
+        )
         ctx.emit("RecoveryFailed", text, unit=uid, die=die, cohesion=target)
 
 
@@ -120,16 +133,25 @@ def why_not_hex(scen: Scenario, state: State, uid: str, hex_id: str) -> tuple[st
             if unit.group
             else ("4.4", t("of its Army ({army})", army=army_name(unit)))
         )
-        return rule, t("{hex} is not within {reach} hexes of a unit {whose} on the map",
-                       hex=hex_id, reach=REACH, whose=whose)  # fmt: skip
+        return rule, t(
+            "{hex} is not within {reach} hexes of a unit {whose} on the map",
+            hex=hex_id,
+            reach=REACH,
+            whose=whose,
+        )
     for uid2, spot in state.units.items():
         if not spot.on_map or spot.hex is None or scen.units[uid2].side == unit.side:
             continue
         away = scen.map.distance(spot.hex, hex_id)
         if away < CLEAR:
-            return "4.3", tn("{hex} is {n} hexes from the enemy {enemy} (at least {clear})",
-                             "{hex} is {n} hexes from the enemy {enemy} (at least {clear})",
-                             away, hex=hex_id, enemy=uid2, clear=CLEAR)  # fmt: skip
+            return "4.3", tn(
+                "{hex} is {n} hexes from the enemy {enemy} (at least {clear})",
+                "{hex} is {n} hexes from the enemy {enemy} (at least {clear})",
+                away,
+                hex=hex_id,
+                enemy=uid2,
+                clear=CLEAR,
+            )
     return None
 
 
@@ -167,15 +189,19 @@ def place(ctx: Ctx, uid: str, hex_id: str) -> None:
     """4.1: on the map Disordered side up; 4.6: facing is the owner's, on his board; 4.7."""
     spot = ctx.state.units[uid]
     spot.where, spot.hex, spot.disordered = "map", hex_id, True
-    back = t("{unit} returns to the map at {hex}, Disordered (4.1).",
-             unit=label(ctx.scen, uid), hex=hex_id)  # fmt: skip
+    back = t(
+        "{unit} returns to the map at {hex}, Disordered (4.1).",
+        unit=label(ctx.scen, uid),
+        hex=hex_id,
+    )
     if ctx.scen.units[uid].group in ctx.state.collapsed:
         back = t("{back} It stays Disordered: its group has collapsed (4.7, 6.8).", back=back)
     ctx.emit(
         "UnitReturned",
         back,
-        unit=uid, hex=hex_id,
-    )  # fmt: skip
+        unit=uid,
+        hex=hex_id,
+    )
 
 
 def next_placer(ctx: Ctx) -> bool:

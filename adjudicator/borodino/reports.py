@@ -121,9 +121,10 @@ def disorder(ctx: Ctx, actor: str, order: O.Disorder) -> None:
         )
     spot.disordered = True
     ctx.emit(
-        "UnitDisordered", t("{unit} is Disordered.", unit=label(ctx.scen, order.unit)),
+        "UnitDisordered",
+        t("{unit} is Disordered.", unit=label(ctx.scen, order.unit)),
         unit=order.unit,
-    )  # fmt: skip
+    )
 
 
 def rout(ctx: Ctx, actor: str, order: O.Rout) -> None:
@@ -132,9 +133,10 @@ def rout(ctx: Ctx, actor: str, order: O.Rout) -> None:
     spot = ctx.state.units[order.unit]
     spot.where, spot.hex = "withdrawn", None
     ctx.emit(
-        "UnitRouted", t("{unit} routs to the Withdrawn Box (1.6).", unit=label(ctx.scen, order.unit)),
+        "UnitRouted",
+        t("{unit} routs to the Withdrawn Box (1.6).", unit=label(ctx.scen, order.unit)),
         unit=order.unit,
-    )  # fmt: skip
+    )
 
 
 def eliminate(ctx: Ctx, actor: str, order: O.Eliminate) -> None:
@@ -188,10 +190,14 @@ def activated(ctx: Ctx, actor: str, order: O.Activated) -> None:
     _acted(ctx, order.unit, order.action)
     ctx.emit(
         "UnitActed",
-        t("{unit} {act} during its activation (2.2).", unit=label(ctx.scen, order.unit),
-          act=ACTS[order.action]),
-        unit=order.unit, action=order.action,
-    )  # fmt: skip
+        t(
+            "{unit} {act} during its activation (2.2).",
+            unit=label(ctx.scen, order.unit),
+            act=ACTS[order.action],
+        ),
+        unit=order.unit,
+        action=order.action,
+    )
 
 
 def dispute(ctx: Ctx, actor: str, order: O.Dispute) -> None:
@@ -211,13 +217,24 @@ def dispute(ctx: Ctx, actor: str, order: O.Dispute) -> None:
     )
     ctx.emit(
         "ReportDisputed",
-        t("{side} disputes the report on {unit}: {text}", side=side_name(actor),
-          unit=order.unit, text=order.text),
-        MODERATORS_ONLY, by=actor, unit=order.unit, reason=order.text,
-    )  # fmt: skip
+        t(
+            "{side} disputes the report on {unit}: {text}",
+            side=side_name(actor),
+            unit=order.unit,
+            text=order.text,
+        ),
+        MODERATORS_ONLY,
+        by=actor,
+        unit=order.unit,
+        reason=order.text,
+    )
     ctx.emit(
         "ReportDisputed",
-        t("{side} disputes the report on {unit}; sent to the moderators and recorded in the log.",
-          side=side_name(actor), unit=order.unit),
-        by=actor, unit=order.unit,
-    )  # fmt: skip
+        t(
+            "{side} disputes the report on {unit}; sent to the moderators and recorded in the log.",
+            side=side_name(actor),
+            unit=order.unit,
+        ),
+        by=actor,
+        unit=order.unit,
+    )

@@ -7,7 +7,12 @@ Unit locations (rule 1.5 and its Decision): "map" (with a hex, Formed or Disorde
 Phases: "activations" (between activations: reports, `activate`, `morale`, `recovery`),
 "activation" (one AG's or independent unit's Activation Phase), "rally" (its Rally phase),
 "recovery" (the Morale Phase is done; the Recovery Phase is next) and "placement" (recovered
-units are being returned, one side at a time). Plain data; JSON round trip exact.
+units are being returned, one side at a time).
+
+The kit's state convention (adjudicator/core/kit.py): `clone()` copies what an order may change,
+`to_json()` is the plain JSON every stored game holds (field by field, in this order: stored
+snapshots and state hashes rest on its bytes), `from_json()` reads it back;
+`State.from_json(s.to_json()) == s`.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from adjudicator.borodino.data import Scenario
 
 OFF_MAP = ("withdrawn", "recovery", "recovered", "eliminated")  # 1.8 (+ awaiting placement, 4.5)
 
@@ -61,11 +68,20 @@ class State:
     def clone(self) -> State:
         return copy.deepcopy(self)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> State:
+    def from_json(cls, data: dict[str, Any]) -> State:
         doc = copy.deepcopy(data)
         doc["units"] = {u: Spot(**s) for u, s in doc["units"].items()}
         return cls(**doc)
+
+
+def initial_state(scen: Scenario, sandbox: bool) -> State:
+    """The setup: every unit where the order of battle starts it (6.4: "later" not yet in play)."""
+    units = {
+        u.id: Spot(u.start, u.hex, u.disordered and u.start == "map") for u in scen.units.values()
+    }
+    entered = [u.id for u in scen.units.values() if u.start != "later"]
+    return State(units, entered=entered, sandbox=sandbox)

@@ -1,5 +1,5 @@
-"""Texts of the engine's refusals and deadline defaults that several orders share: what is
-under way now, how a turn goes on, what a default does. Pure."""
+"""Texts of the refusals and deadline defaults that several orders share: what is under way
+now, how a turn goes on, what a default does; what a moderator's `dice` tells. Pure."""
 
 from __future__ import annotations
 
@@ -32,8 +32,16 @@ def open_hint() -> Msg:
 def default_text(order: object) -> Msg:
     """A deadline default, said (rules.apply_default)."""
     if isinstance(order, O.Return):
-        return t("return {unit} {hex} (the legal hex nearest its group, 4.2-4.4)",
-                 unit=order.unit, hex=order.hex)  # fmt: skip
+        return t(
+            "return {unit} {hex} (the legal hex nearest its group, 4.2-4.4)",
+            unit=order.unit,
+            hex=order.hex,
+        )
     if isinstance(order, O.End):
         return t("end (no optional rally is made)")
     return t("recovery (the Recovery Phase is run)")
+
+
+def dice_fixed(values: tuple[int, ...]) -> Msg:
+    """A sandbox moderator's `dice`, as Borodino's log has always told it (system.fix_dice)."""
+    return t("Moderator fixes the next die results: {dice}.", dice=" ".join(map(str, values)))

@@ -1,5 +1,6 @@
-"""What the players read: the status, the help with the deadline defaults and the jäger
-note, the situation's label. Pure."""
+"""What a viewer sees and what the players read: the state as a viewer may see it (a dispute's
+text is the moderators'), the setup's news, the status, the help with the deadline defaults and
+the jäger note, the situation's label. Pure."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from adjudicator.borodino.board import (
 )
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import State
+from adjudicator.core.events import MODERATORS_ONLY, Event, Viewer
 from adjudicator.core.i18n import Msg, cat, lines, name, t
 
 DEFAULTS = t(
@@ -46,6 +48,38 @@ def jagers(flag: Msg) -> Msg:
 def help_footer(scen: Scenario) -> Msg:
     flag = ON if scen.use_jager_rules else t("off (rule 7.1: not used in Borodino)")
     return lines([DEFAULTS, jagers(flag)])
+
+
+def view(state: State, viewer: Viewer) -> State:
+    """The state as `viewer` may see it: a dispute's text is for the moderators (its event is
+    theirs, reports.dispute), and for everyone once the game is over; who disputed which unit
+    when is public (everyone is told)."""
+    if not state.disputes or MODERATORS_ONLY.sees(viewer):
+        return state
+    seen = state.clone()
+    seen.disputes = [{k: v for k, v in d.items() if k != "text"} for d in state.disputes]
+    return seen
+
+
+def started(scen: Scenario) -> Event:
+    """The setup's news: the title, who goes first, the die, the jager flag (7.1)."""
+    title, sides = name(scen.title, ru=scen.title_ru), scen.die_sides
+    text = (
+        t(
+            "{title}: turn 1, Russian first. Die d{sides}; jager rules on (applied by the "
+            "players on their board).",
+            title=title,
+            sides=sides,
+        )
+        if scen.use_jager_rules
+        else t(
+            "{title}: turn 1, Russian first. Die d{sides}; jager rules off (applied by the "
+            "players on their board).",
+            title=title,
+            sides=sides,
+        )
+    )
+    return Event("GameStarted", text)
 
 
 def phase_id(state: State) -> str:
@@ -94,8 +128,9 @@ def placement_prompt(scen: Scenario, state: State) -> Msg:
 
 def status(scen: Scenario, state: State, actor: str) -> Msg:
     title = name(scen.title, ru=scen.title_ru)
-    head = t("{title}\nTurn {turn}, {phase}.", title=title, turn=state.turn,
-             phase=phase_said(state))  # fmt: skip
+    head = t(
+        "{title}\nTurn {turn}, {phase}.", title=title, turn=state.turn, phase=phase_said(state)
+    )
     if state.result is not None:
         head = t("{head} Game over: {result}.", head=head, result=result_text(scen, state))
     flag = ON if scen.use_jager_rules else t("off (rule 7.1)")
@@ -106,8 +141,13 @@ def status(scen: Scenario, state: State, actor: str) -> Msg:
         said.append(_on_map(scen, state, side))
     said += [boxes_text(scen, state, s) for s in SIDE_IDS]
     said += [eliminated_text(scen, state), losses_text(scen, state)]
-    said.append(t("Recovery Phases held: {held} of {of}.", held=state.recovery_phases,
-                  of=scen.ending.recovery_phases))  # fmt: skip
+    said.append(
+        t(
+            "Recovery Phases held: {held} of {of}.",
+            held=state.recovery_phases,
+            of=scen.ending.recovery_phases,
+        )
+    )
     if state.disputes:
         said.append(t("Disputed reports: {n} (sent to the moderators).", n=len(state.disputes)))
     return lines(said)
@@ -117,16 +157,27 @@ def _now(scen: Scenario, state: State) -> Msg:
     moving = to_move(scen, state)
     who = _and(*(side_name(s) for s in moving))
     if state.phase == "activations":
-        return t("Between activations: {who} may report and `activate` (next: {next}); "
-                 "`morale`, then `recovery`, end the turn.", who=who,
-                 next=side_name(state.initiative))  # fmt: skip
+        return t(
+            "Between activations: {who} may report and `activate` (next: {next}); "
+            "`morale`, then `recovery`, end the turn.",
+            who=who,
+            next=side_name(state.initiative),
+        )
     if state.phase == "activation":
-        return t("Activation Phase of {group} ({who}): report, `activated <UNIT> "
-                 "moved|fired|faced`, then `end`.", group=state.active, who=who)  # fmt: skip
+        return t(
+            "Activation Phase of {group} ({who}): report, `activated <UNIT> "
+            "moved|fired|faced`, then `end`.",
+            group=state.active,
+            who=who,
+        )
     if state.phase == "rally":
         units = none_or(rally.eligible(scen, state))
-        return t("Rally phase of {group} ({who}): may attempt: {units}; `end` when done.",
-                 group=state.active, who=who, units=units)  # fmt: skip
+        return t(
+            "Rally phase of {group} ({who}): may attempt: {units}; `end` when done.",
+            group=state.active,
+            who=who,
+            units=units,
+        )
     if state.phase == "recovery":
         return t("The Morale Phase is held: `recovery` runs the Recovery Phase.")
     return t("{who} must {prompt}.", who=who, prompt=placement_prompt(scen, state))
@@ -149,6 +200,10 @@ def _on_map(scen: Scenario, state: State, side: str) -> Msg:
     later = [u for u, s in state.units.items() if scen.units[u].side == side and s.where == "later"]
     units = ids([]) if not parts else cat(*parts, sep=", ")
     if later:
-        return t("{side} on the map (D: Disordered): {units}; not yet entered: {later}.",
-                 side=side_name(side), units=units, later=cat(*later, sep=", "))  # fmt: skip
+        return t(
+            "{side} on the map (D: Disordered): {units}; not yet entered: {later}.",
+            side=side_name(side),
+            units=units,
+            later=cat(*later, sep=", "),
+        )
     return t("{side} on the map (D: Disordered): {units}.", side=side_name(side), units=units)

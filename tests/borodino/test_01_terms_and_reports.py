@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.borodino.hexmap import HexMap
 from adjudicator.borodino.system import SYSTEM
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import MODERATORS_ONLY
+from adjudicator.core.hexgrid import HexGrid
 from adjudicator.core.scenario import ScenarioError
 from app.games import default_scenario
 from tests.borodino.helpers import HEAD, Table, line_group, scenario, unit
@@ -50,11 +50,11 @@ def test_1_7_an_eliminated_unit_goes_to_the_permanently_eliminated_box():
 def test_1_8_a_report_about_a_unit_off_the_map_is_refused(text):
     t = table()
     t.say("russian", "rout r1")
-    before = t.state.to_dict()
+    before = t.state.to_json()
     with pytest.raises(Rejection) as exc:
         t.say("russian", text)
     assert exc.value.rule == "1.8" and "off the map (in the Withdrawn Box)" in exc.value.message
-    assert t.state.to_dict() == before
+    assert t.state.to_json() == before
 
 
 def test_each_player_reports_his_own_units_only():
@@ -119,11 +119,11 @@ def test_an_order_of_battle_with_a_bad_entry_is_refused_naming_it(change, proble
 
 
 def test_1_11_hex_distance_on_the_board_numbering():
-    m = HexMap((1, 12), (1, 12), "odd")
+    m = HexGrid.numbered((1, 12), (1, 12), "odd")
     assert m.distance("0101", "0101") == 0
     assert sorted(m.neighbours("0303")) == ["0203", "0204", "0302", "0304", "0403", "0404"]
     assert sorted(m.neighbours("0404")) == ["0303", "0304", "0403", "0405", "0503", "0504"]
     assert m.distance("0101", "0105") == 4 and m.distance("0101", "0501") == 4
-    even = HexMap((1, 12), (1, 12), "even")
+    even = HexGrid.numbered((1, 12), (1, 12), "even")
     assert sorted(even.neighbours("0303")) == ["0202", "0203", "0302", "0304", "0402", "0403"]
     assert HEAD  # the test scenarios use the odd layout of the sample

@@ -1,12 +1,13 @@
-"""The Borodino referee's engine: an order applied to a copy of the state, with the recording
-dice; the flow of a turn as the bot keeps it.
+"""The turn (Sequence of Play) as the referee keeps it: the Activation Phases and their Rally
+phases, the Morale Phase, the Recovery Phase and its placements, the end of the turn and of the
+referee's part; the deadline defaults; `HANDLERS`, the rule of each order (system.resolve).
 
 A turn: between activations ("activations") either player reports his own units and opens an
 Activation Phase (`activate <AG>`); `end` closes it and its Rally phase begins (2.1), which
 ends by itself when no unit may still attempt, or with `end`; `morale` holds the Morale Phase
 (6.2) and `recovery` the Recovery Phase (it holds the Morale Phase first if the turn has had
 none); the placements follow; then the Withdrawn Boxes move (5.1) and the next turn begins.
-Invariants: the given state is never changed; a Rejection changes nothing. Pure."""
+Each handler changes `ctx.state`, a copy (system.resolve); a Rejection changes nothing. Pure."""
 
 from __future__ import annotations
 
@@ -25,62 +26,15 @@ from adjudicator.borodino.board import (
     owner,
     phases_held,
     result_msg,
-    result_text,
     side_name,
     tell_boxes,
     where_name,
 )
-from adjudicator.borodino.data import SIDE_IDS, Scenario
-from adjudicator.borodino.state import Spot, State
+from adjudicator.borodino.data import SIDE_IDS
 from adjudicator.borodino.texts import busy, default_text, open_hint
-from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN
-from adjudicator.core.fixed_dice import fixed_source
 from adjudicator.core.i18n import Msg, t
-from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR, Outcome
-
-
-def initial_state(scen: Scenario, sandbox: bool) -> State:
-    units = {
-        u.id: Spot(u.start, u.hex, u.disordered and u.start == "map") for u in scen.units.values()
-    }
-    entered = [u.id for u in scen.units.values() if u.start != "later"]
-    return State(units, entered=entered, sandbox=sandbox)
-
-
-def apply(
-    scen: Scenario, state: State, actor: str, order: object, dice: DiceSource | None
-) -> Outcome:
-    ctx = Ctx(scen, state.clone(), fixed_source(state, dice))  # `dice`: fixed first
-    applied = dispatch(ctx, actor, order)
-    ctx.state.fixed_dice = list(ctx.dice.fixed)
-    return Outcome(ctx.state, ctx.events, ctx.dice.rolls, None, applied)
-
-
-def dispatch(ctx: Ctx, actor: str, order: object) -> object:
-    if ctx.state.result is not None:
-        raise Rejection(
-            "game-over",
-            t("the referee's part is over: {result}", result=result_text(ctx.scen, ctx.state)),
-            None,
-        )
-    if isinstance(order, O.Default):
-        if actor not in (SYSTEM_ACTOR, MODERATOR_ACTOR) or (
-            actor == MODERATOR_ACTOR and not ctx.state.sandbox
-        ):
-            _sandbox_only(ctx, "default")
-        apply_default(ctx)
-        return order
-    if isinstance(order, O.Dice):
-        if actor != MODERATOR_ACTOR or not ctx.state.sandbox:
-            _sandbox_only(ctx, "dice")
-        _fix_dice(ctx, order)
-        return order
-    if actor not in SIDE_IDS:
-        raise Rejection("not-a-player", t("only the Russian and French players give orders"), None)
-    HANDLERS[type(order)](ctx, actor, order)
-    return order
 
 
 def apply_default(ctx: Ctx) -> None:
@@ -109,31 +63,6 @@ def apply_default(ctx: Ctx) -> None:
         side, order = legal.default_order(ctx.scen, state)
 
 
-def _sandbox_only(ctx: Ctx, what: str) -> None:
-    raise Rejection(
-        "sandbox-only",
-        t(
-            "`{what}` is a moderator command of sandbox games (no rule of the game covers it)",
-            what=what,
-        ),
-        None,
-    )
-
-
-def _fix_dice(ctx: Ctx, order: O.Dice) -> None:
-    sides = ctx.scen.die_sides
-    if not all(1 <= v <= sides for v in order.values):
-        raise Rejection(
-            "bad-dice", t("die results are 1 to {sides} (the die of this game)", sides=sides),
-            "1.10",
-        )  # fmt: skip
-    ctx.dice.fixed.extend(order.values)  # kept in the state after the order (apply)
-    ctx.emit(
-        "DiceFixed",
-        t("Moderator fixes the next die results: {dice}.", dice=" ".join(map(str, order.values))),
-    )
-
-
 # -- the activation and its Rally phase
 def activate(ctx: Ctx, actor: str, order: O.Activate) -> None:
     scen, state, gid = ctx.scen, ctx.state, order.group
@@ -150,9 +79,10 @@ def activate(ctx: Ctx, actor: str, order: O.Activate) -> None:
     if gid in scen.units and scen.units[gid].group is not None:
         group = scen.units[gid].group
         raise Rejection(
-            "not-independent", t("{unit} is of {group}: `activate {group}`", unit=gid, group=group),
+            "not-independent",
+            t("{unit} is of {group}: `activate {group}`", unit=gid, group=group),
             "2.8",
-        )  # fmt: skip
+        )
     if gid in state.activated:
         raise Rejection(
             "activated-already", t("{group} has been activated this turn already", group=gid), "2.1"
@@ -164,8 +94,13 @@ def activate(ctx: Ctx, actor: str, order: O.Activate) -> None:
     state.phase, state.active, state.acted = "activation", gid, {}
     state.activated.append(gid)
     state.initiative = other(actor)
-    ctx.emit(PHASE_BEGAN, t("Activation Phase of {group}.", group=group_label(scen, gid)),
-             turn=state.turn, phase="activation", group=gid)  # fmt: skip
+    ctx.emit(
+        PHASE_BEGAN,
+        t("Activation Phase of {group}.", group=group_label(scen, gid)),
+        turn=state.turn,
+        phase="activation",
+        group=gid,
+    )
 
 
 def end(ctx: Ctx, actor: str, order: O.End) -> None:
@@ -200,10 +135,19 @@ def begin_rally(ctx: Ctx) -> None:
         )
         end_rally(ctx)
         return
-    ctx.emit(PHASE_BEGAN, t("Rally phase of {group}: may attempt: {units} (`rally <UNIT>`, "
-             "optional; `end` when done).", group=state.active, units=ids(can)),
-             turn=state.turn, phase="rally",
-             group=state.active, eligible=can)  # fmt: skip
+    ctx.emit(
+        PHASE_BEGAN,
+        t(
+            "Rally phase of {group}: may attempt: {units} (`rally <UNIT>`, "
+            "optional; `end` when done).",
+            group=state.active,
+            units=ids(can),
+        ),
+        turn=state.turn,
+        phase="rally",
+        group=state.active,
+        eligible=can,
+    )
 
 
 def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
@@ -244,9 +188,16 @@ def end_rally(ctx: Ctx) -> None:
     ctx.emit("RallyEnded", t("The Rally phase of {group} ends.", group=state.active))
     tell_boxes(ctx)
     state.phase, state.active, state.acted, state.attempted = "activations", None, {}, []
-    ctx.emit(PHASE_BEGAN, t("Turn {turn}: between activations; {side} next.", turn=state.turn,
-             side=side_name(state.initiative)),
-             turn=state.turn, phase="activations")  # fmt: skip
+    ctx.emit(
+        PHASE_BEGAN,
+        t(
+            "Turn {turn}: between activations; {side} next.",
+            turn=state.turn,
+            side=side_name(state.initiative),
+        ),
+        turn=state.turn,
+        phase="activations",
+    )
 
 
 # -- the end of the turn
@@ -268,9 +219,15 @@ def morale_phase(ctx: Ctx) -> None:
     if fallen and ctx.scen.ending.on_collapse:
         finish(ctx, t("{groups} collapsed", groups=ids(fallen)), loser=owner(ctx.scen, fallen[0]))
         return
-    ctx.emit(PHASE_BEGAN, t("Turn {turn}: Morale Phase held; the Recovery Phase is next "
-             "(`recovery`).", turn=ctx.state.turn), turn=ctx.state.turn,
-             phase="recovery")  # fmt: skip
+    ctx.emit(
+        PHASE_BEGAN,
+        t(
+            "Turn {turn}: Morale Phase held; the Recovery Phase is next (`recovery`).",
+            turn=ctx.state.turn,
+        ),
+        turn=ctx.state.turn,
+        phase="recovery",
+    )
 
 
 def do_recovery(ctx: Ctx, actor: str, order: O.Recovery) -> None:
@@ -293,12 +250,17 @@ def do_return(ctx: Ctx, actor: str, order: O.Return) -> None:
     spot = state.units[order.unit]
     if state.phase != "placement" or spot.where != "recovered":
         said = (
-            t("{unit} is recovered and awaiting placement; units return in the Recovery Phase",
-              unit=order.unit)
+            t(
+                "{unit} is recovered and awaiting placement; units return in the Recovery Phase",
+                unit=order.unit,
+            )
             if spot.where == "recovered"
-            else t("{unit} is not recovered ({where}); units return in the Recovery Phase",
-                   unit=order.unit, where=where_name(spot.where))
-        )  # fmt: skip
+            else t(
+                "{unit} is not recovered ({where}); units return in the Recovery Phase",
+                unit=order.unit,
+                where=where_name(spot.where),
+            )
+        )
         raise Rejection("not-placing", said, "3.5")
     if scen.units[order.unit].side != actor or state.placing[0] != actor:
         raise Rejection(
@@ -327,9 +289,17 @@ def next_placement(ctx: Ctx) -> None:
     state = ctx.state
     if recovery.next_placer(ctx):
         side = state.placing[0]
-        ctx.emit(PHASE_BEGAN, t("{side} places: {units} (`return <UNIT> <HEX>`, 4.2-4.4).",
-                 side=side_name(side), units=ids(recovery.placeable(ctx.scen, state, side))),
-                 turn=state.turn, phase="placement", side=side)  # fmt: skip
+        ctx.emit(
+            PHASE_BEGAN,
+            t(
+                "{side} places: {units} (`return <UNIT> <HEX>`, 4.2-4.4).",
+                side=side_name(side),
+                units=ids(recovery.placeable(ctx.scen, state, side)),
+            ),
+            turn=state.turn,
+            phase="placement",
+            side=side,
+        )
         return
     recovery.withdrawn_to_recovery(ctx)
     state.recovery_phases += 1
@@ -346,9 +316,12 @@ def new_turn(ctx: Ctx) -> None:
     state.phase, state.active, state.activated, state.morale_done = "activations", None, [], False
     state.acted, state.attempted, state.placing = {}, [], []
     state.initiative = SIDE_IDS[(state.turn - 1) % 2]
-    ctx.emit(PHASE_BEGAN, t("Turn {turn} begins; {side} first.", turn=state.turn,
-             side=side_name(state.initiative)),
-             turn=state.turn, phase="activations")  # fmt: skip
+    ctx.emit(
+        PHASE_BEGAN,
+        t("Turn {turn} begins; {side} first.", turn=state.turn, side=side_name(state.initiative)),
+        turn=state.turn,
+        phase="activations",
+    )
 
 
 def finish(ctx: Ctx, why: Msg, loser: str | None = None) -> None:
