@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.core.i18n import Msg, cat, lines, name, t, tn
-from adjudicator.stalins_war.cards import AXIS, SOVIET, Card, Deck
+from adjudicator.stalins_war.data import AXIS, SOVIET, Card, Deck
 from adjudicator.stalins_war.spent import result_text, spent_msg
 from adjudicator.stalins_war.state import (
     DRAW,
@@ -27,7 +27,7 @@ from adjudicator.stalins_war.state import (
 )
 
 if TYPE_CHECKING:
-    from adjudicator.stalins_war.state import SpendLeave
+    from adjudicator.stalins_war.orders import SpendLeave
 
 NAMES = {AXIS: name("Axis", ru="Ось"), SOVIET: name("Soviet", ru="СССР")}
 KIND_WORDS = {
@@ -205,8 +205,15 @@ def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> Ms
     )
 
 
-BOX_RU = {OPS: "ОПР", RP: "ОП", EVENT: "событие", RP_OPS: "ОП+ОПР", RP_EVENT: "ОП+событие",
-          ZERO_MOVE: "0-ОПР(1)", "zero-reset": "0-ОПР(2)"}  # fmt: skip
+BOX_RU = {
+    OPS: "ОПР",
+    RP: "ОП",
+    EVENT: "событие",
+    RP_OPS: "ОП+ОПР",
+    RP_EVENT: "ОП+событие",
+    ZERO_MOVE: "0-ОПР(1)",
+    "zero-reset": "0-ОПР(2)",
+}
 
 
 def _rp_books(p: Player, deck: Deck) -> Msg:
@@ -242,35 +249,6 @@ def track_text(deck: Deck, state: SwState) -> Msg:
     return lines(rows)
 
 
-def deck_text(deck: Deck, state: SwState) -> Msg:
-    rows = []
-    for side, p in state.players.items():
-        face_up = [deck.card(side, n).label for n, up in p.discard if up and n is not None]
-        down = sum(1 for _, up in p.discard if not up)
-        gone = [deck.card(side, n).label for n in p.removed]
-        aside = (
-            t("; set aside {cards}", cards=", ".join(f"#{n}" for n in p.set_aside))
-            if p.set_aside
-            else ""
-        )
-        rows.append(
-            t(
-                "{side}: deck {deck}, hand {hand}, discard pile {discard} (face up: {up}; face "
-                "down: {down}), removed: {removed}{aside}; Total War {tw}.",
-                side=NAMES[side],
-                deck=len(p.deck),
-                hand=hand_count(p),
-                discard=len(p.discard),
-                up=cat(*face_up, sep=", ") if face_up else t("none"),
-                down=down,
-                removed=cat(*gone, sep=", ") if gone else t("none"),
-                aside=aside,
-                tw=t("begun") if p.total_war else t("not begun"),
-            )
-        )
-    return lines(rows)
-
-
 def where(state: SwState) -> Msg:
     if state.result is not None:
         return t("Game over: {result}.", result=result_text(state.result))
@@ -288,15 +266,3 @@ def where(state: SwState) -> Msg:
         side=side,
         more=more,
     )
-
-
-def status_text(deck: Deck, state: SwState, actor: str) -> Msg:
-    rows: list[Msg] = [where(state), track_text(deck, state)]
-    if actor in state.players and state.players[actor].hand:
-        rows.append(
-            t(
-                "Your hand: {cards} (`hand` for the cards).",
-                cards=", ".join(f"#{n}" for n in sorted(state.players[actor].hand)),
-            )
-        )
-    return lines(rows)

@@ -18,7 +18,7 @@ from tests.contract.drivers import Driver, Masks
 def stalins_war_masks(state: Any, side: str | None) -> Masks:
     """What a viewer may know of the hidden cards: the cards played face up and removed
     (everyone, 16.2), and his own hand (its side), as the system prints them."""
-    from adjudicator.stalins_war.cards import load_deck
+    from adjudicator.stalins_war.data import load_deck
 
     deck = _deck(load_deck)
     masks: Masks = {}
