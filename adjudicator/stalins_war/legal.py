@@ -59,6 +59,13 @@ def check(state: SwState, side: str, order: object) -> None:
 def check_turn(state: SwState, side: str, order: object) -> None:
     name = texts.NAMES[state.to_move]
     if side != state.to_move:
+        if state.phase == SETUP:  # the deal: the Axis player first (3.10)
+            text = t(
+                "the {side} player draws his hand now (the Axis player first); wait for him "
+                "(`roll` and `hand` work at any time)",
+                side=name,
+            )
+            raise Rejection("not-your-turn", text, "3.10")
         if state.phase == DRAW:
             text = t(
                 "the {side} player decides in the draw phase now; wait for him (`roll` and "
