@@ -237,7 +237,10 @@ def close_round(deck: Deck, state: SwState) -> list[Event]:
             "box": BOX[opened.kind],
         }
     )
-    summary = texts.round_summary(deck, state, opened, removed)
+    banked = None
+    if opened.kind in (ZERO_MOVE, ZERO_RESET):  # rule 9.6: it spent banked OPS, now gone
+        banked, p.banked = p.banked, opened.ops
+    summary = texts.round_summary(deck, state, opened, removed, banked)
     state.open = None
     events = [Event("RoundEnded", summary, {"side": opened.side, "round": state.round})]
     if opened.side == AXIS:

@@ -162,15 +162,15 @@ def leave_text(order: SpendLeave, started: list[str], left: list[str], cost: int
     )
 
 
-def ops_line(opened: Open) -> Msg | str:
+def ops_line(opened: Open, banked: int | None = None) -> Msg | str:
+    """The OPS of a round, what they paid and what is left; `banked`: a 0-OPS round's banked
+    OPS when it began (9.6), None for a round with OPS of its own."""
+    if banked is not None:
+        return banked_line(opened, banked)
     if opened.gained == 0 and not opened.spent:
         return ""
     spent = opened.gained - opened.ops
-    detail = (
-        t(": {lines}", lines=cat(*(spent_msg(s) for s in opened.spent), sep="; "))
-        if opened.spent
-        else ""
-    )
+    detail = _detail(opened)
     lost = t("; {ops} OPS unspent are lost (8.21)", ops=opened.ops) if opened.ops else ""
     return t(
         " OPS {gained}, spent {spent}{detail}{lost}.",
@@ -181,7 +181,30 @@ def ops_line(opened: Open) -> Msg | str:
     )
 
 
-def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> Msg:
+def banked_line(opened: Open, banked: int) -> Msg | str:
+    """A 0-OPS round pays from banked OPS (9.6): those it spent are gone, the rest stay banked
+    (until the end of the turn, 12.3)."""
+    if banked == 0 and not opened.spent:
+        return ""
+    kept = t("; {ops} banked OPS stay banked", ops=opened.ops) if opened.ops else ""
+    return t(
+        " Banked OPS {banked}, spent {spent}{detail}{kept}.",
+        banked=banked,
+        spent=banked - opened.ops,
+        detail=_detail(opened),
+        kept=kept,
+    )
+
+
+def _detail(opened: Open) -> Msg | str:
+    if not opened.spent:
+        return ""
+    return t(": {lines}", lines=cat(*(spent_msg(s) for s in opened.spent), sep="; "))
+
+
+def round_summary(
+    deck: Deck, state: SwState, opened: Open, removed: bool, banked: int | None = None
+) -> Msg:
     side = opened.side
     what: Msg = KIND_WORDS[opened.kind]
     gone: Msg | str = ""
@@ -199,7 +222,7 @@ def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> Ms
         turn=state.turn,
         side=NAMES[side],
         what=what,
-        ops=ops_line(opened),
+        ops=ops_line(opened, banked),
         gone=gone,
         track=track_text(deck, state),
     )
