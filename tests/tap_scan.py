@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from adjudicator.stalins_war.cards import SET_ASIDE
+from adjudicator.stalins_war.data import SET_ASIDE
 from tests import e2e_support as E
 from tests import tap_support as T
 from tests.fakes.telegram_api import Call

@@ -15,8 +15,7 @@ from adjudicator.grammar.cursor import ParseError
 from adjudicator.grammar.verbs import join
 from adjudicator.grammar.words import tokens
 from adjudicator.stalins_war import russian as ru
-from adjudicator.stalins_war.state import (
-    MODES,
+from adjudicator.stalins_war.orders import (
     DeckQ,
     Discard,
     Draw,
@@ -32,6 +31,7 @@ from adjudicator.stalins_war.state import (
     TrackQ,
     Zero,
 )
+from adjudicator.stalins_war.state import MODES
 
 MAX_DICE, MAX_FACES = 20, 100
 KEYWORDS = ("stays", "from", *ru.STAYS, *ru.FROM)

@@ -10,14 +10,12 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, t, tn
 from adjudicator.stalins_war import texts
+from adjudicator.stalins_war.orders import SpendCombat, SpendLeave, SpendStrategic
 from adjudicator.stalins_war.spent import spent_msg
 from adjudicator.stalins_war.state import (
     ZERO_MOVE,
     ZERO_RESET,
     Open,
-    SpendCombat,
-    SpendLeave,
-    SpendStrategic,
     SwState,
 )
 
@@ -107,8 +105,9 @@ def spend_leave(state: SwState, opened: Open, order: SpendLeave) -> list[Event]:
 def _spent(opened: Open, line: str, cost: int) -> list[Event]:
     """A spend booked on the round (its line kept for the round's summary) and told."""
     opened.spent.append(line)
-    text = t("{side}: {line}; {ops} OPS left.", side=texts.NAMES[opened.side], line=line,
-             ops=opened.ops)  # fmt: skip
+    text = t(
+        "{side}: {line}; {ops} OPS left.", side=texts.NAMES[opened.side], line=line, ops=opened.ops
+    )
     return [Event("OpsSpent", text, {"side": opened.side, "cost": cost, "left": opened.ops})]
 
 

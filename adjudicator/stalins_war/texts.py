@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.core.i18n import Msg, cat, lines, name, t, tn
-from adjudicator.stalins_war.cards import AXIS, SOVIET, Card, Deck
+from adjudicator.stalins_war.data import AXIS, SOVIET, Card, Deck
 from adjudicator.stalins_war.spent import result_text, spent_msg
 from adjudicator.stalins_war.state import (
     DRAW,
@@ -27,7 +27,7 @@ from adjudicator.stalins_war.state import (
 )
 
 if TYPE_CHECKING:
-    from adjudicator.stalins_war.state import SpendLeave
+    from adjudicator.stalins_war.orders import SpendLeave
 
 NAMES = {AXIS: name("Axis", ru="Ось"), SOVIET: name("Soviet", ru="СССР")}
 KIND_WORDS = {
@@ -162,15 +162,15 @@ def leave_text(order: SpendLeave, started: list[str], left: list[str], cost: int
     )
 
 
-def ops_line(opened: Open) -> Msg | str:
+def ops_line(opened: Open, banked: int | None = None) -> Msg | str:
+    """The OPS of a round, what they paid and what is left; `banked`: a 0-OPS round's banked
+    OPS when it began (9.6), None for a round with OPS of its own."""
+    if banked is not None:
+        return banked_line(opened, banked)
     if opened.gained == 0 and not opened.spent:
         return ""
     spent = opened.gained - opened.ops
-    detail = (
-        t(": {lines}", lines=cat(*(spent_msg(s) for s in opened.spent), sep="; "))
-        if opened.spent
-        else ""
-    )
+    detail = _detail(opened)
     lost = t("; {ops} OPS unspent are lost (8.21)", ops=opened.ops) if opened.ops else ""
     return t(
         " OPS {gained}, spent {spent}{detail}{lost}.",
@@ -181,7 +181,30 @@ def ops_line(opened: Open) -> Msg | str:
     )
 
 
-def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> Msg:
+def banked_line(opened: Open, banked: int) -> Msg | str:
+    """A 0-OPS round pays from banked OPS (9.6): those it spent are gone, the rest stay banked
+    (until the end of the turn, 12.3)."""
+    if banked == 0 and not opened.spent:
+        return ""
+    kept = t("; {ops} banked OPS stay banked", ops=opened.ops) if opened.ops else ""
+    return t(
+        " Banked OPS {banked}, spent {spent}{detail}{kept}.",
+        banked=banked,
+        spent=banked - opened.ops,
+        detail=_detail(opened),
+        kept=kept,
+    )
+
+
+def _detail(opened: Open) -> Msg | str:
+    if not opened.spent:
+        return ""
+    return t(": {lines}", lines=cat(*(spent_msg(s) for s in opened.spent), sep="; "))
+
+
+def round_summary(
+    deck: Deck, state: SwState, opened: Open, removed: bool, banked: int | None = None
+) -> Msg:
     side = opened.side
     what: Msg = KIND_WORDS[opened.kind]
     gone: Msg | str = ""
@@ -199,14 +222,21 @@ def round_summary(deck: Deck, state: SwState, opened: Open, removed: bool) -> Ms
         turn=state.turn,
         side=NAMES[side],
         what=what,
-        ops=ops_line(opened),
+        ops=ops_line(opened, banked),
         gone=gone,
         track=track_text(deck, state),
     )
 
 
-BOX_RU = {OPS: "ОПР", RP: "ОП", EVENT: "событие", RP_OPS: "ОП+ОПР", RP_EVENT: "ОП+событие",
-          ZERO_MOVE: "0-ОПР(1)", "zero-reset": "0-ОПР(2)"}  # fmt: skip
+BOX_RU = {
+    OPS: "ОПР",
+    RP: "ОП",
+    EVENT: "событие",
+    RP_OPS: "ОП+ОПР",
+    RP_EVENT: "ОП+событие",
+    ZERO_MOVE: "0-ОПР(1)",
+    "zero-reset": "0-ОПР(2)",
+}
 
 
 def _rp_books(p: Player, deck: Deck) -> Msg:
@@ -242,35 +272,6 @@ def track_text(deck: Deck, state: SwState) -> Msg:
     return lines(rows)
 
 
-def deck_text(deck: Deck, state: SwState) -> Msg:
-    rows = []
-    for side, p in state.players.items():
-        face_up = [deck.card(side, n).label for n, up in p.discard if up and n is not None]
-        down = sum(1 for _, up in p.discard if not up)
-        gone = [deck.card(side, n).label for n in p.removed]
-        aside = (
-            t("; set aside {cards}", cards=", ".join(f"#{n}" for n in p.set_aside))
-            if p.set_aside
-            else ""
-        )
-        rows.append(
-            t(
-                "{side}: deck {deck}, hand {hand}, discard pile {discard} (face up: {up}; face "
-                "down: {down}), removed: {removed}{aside}; Total War {tw}.",
-                side=NAMES[side],
-                deck=len(p.deck),
-                hand=hand_count(p),
-                discard=len(p.discard),
-                up=cat(*face_up, sep=", ") if face_up else t("none"),
-                down=down,
-                removed=cat(*gone, sep=", ") if gone else t("none"),
-                aside=aside,
-                tw=t("begun") if p.total_war else t("not begun"),
-            )
-        )
-    return lines(rows)
-
-
 def where(state: SwState) -> Msg:
     if state.result is not None:
         return t("Game over: {result}.", result=result_text(state.result))
@@ -288,15 +289,3 @@ def where(state: SwState) -> Msg:
         side=side,
         more=more,
     )
-
-
-def status_text(deck: Deck, state: SwState, actor: str) -> Msg:
-    rows: list[Msg] = [where(state), track_text(deck, state)]
-    if actor in state.players and state.players[actor].hand:
-        rows.append(
-            t(
-                "Your hand: {cards} (`hand` for the cards).",
-                cards=", ".join(f"#{n}" for n in sorted(state.players[actor].hand)),
-            )
-        )
-    return lines(rows)

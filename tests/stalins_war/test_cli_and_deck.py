@@ -10,7 +10,7 @@ from importlib import resources
 import pytest
 
 from adjudicator.core.scenario import ScenarioError
-from adjudicator.stalins_war.cards import load_deck
+from adjudicator.stalins_war.data import load_deck
 from bots import cli
 
 SAMPLE = (resources.files("adjudicator.stalins_war") / "sample_deck.toml").read_text("utf-8")

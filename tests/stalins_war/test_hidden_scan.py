@@ -15,9 +15,10 @@ from adjudicator.core.dice import HashDice
 from adjudicator.core.driver import MODERATOR
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Event, Viewer
-from adjudicator.stalins_war import cycle, rules, texts
+from adjudicator.stalins_war import rounds, texts, turns
 from adjudicator.stalins_war.contract import DRIVER
-from adjudicator.stalins_war.state import End, other
+from adjudicator.stalins_war.orders import End
+from adjudicator.stalins_war.state import other
 from adjudicator.stalins_war.system import StalinsWar
 from app import audit
 from app.service import GameService
@@ -148,8 +149,8 @@ def test_16_1_the_chat_scan_finds_a_hand_told_to_the_group(monkeypatch):
     def leaky(deck, side, p, why):  # the canary: the hand goes to everyone
         return Event("HandShown", texts.hand_text(deck, side, p, why))
 
-    monkeypatch.setattr(cycle, "hand_event", leaky)
-    monkeypatch.setattr(rules, "hand_event", leaky)
+    monkeypatch.setattr(turns, "hand_event", leaky)
+    monkeypatch.setattr(rounds, "hand_event", leaky)
     leaks = chat_scan(1, 3)
     assert any(leak.startswith("group: ") for leak in leaks)
     assert any(leak.startswith("side:soviet: ") and "Axis" in leak for leak in leaks)

@@ -10,8 +10,8 @@ import pytest
 
 from adjudicator.core import commands as C
 from adjudicator.core.events import Viewer
-from adjudicator.stalins_war import cycle, texts
-from adjudicator.stalins_war.state import Play, Roll, SpendLeave, SpendStrategic, Zero
+from adjudicator.stalins_war import texts, turns
+from adjudicator.stalins_war.orders import Play, Roll, SpendLeave, SpendStrategic, Zero
 from tests.stalins_war.helpers import at, dealt, give, refused, say
 
 
@@ -47,7 +47,7 @@ def test_9_8_a_mud_round_keeps_the_count_in_variant_2(game, monkeypatch):
 
 def test_3_12_the_hand_size_hook_and_4_8_no_discard_down(game):
     sw, state, dice = game
-    cycle.set_hand_size(state, "axis", 4)
+    turns.set_hand_size(state, "axis", 4)
     state.phase, state.to_move = "draw", "soviet"
     state = say(sw, say(sw, state, "soviet", "draw", dice), "axis", "draw", dice)
     assert len(state.players["axis"].hand) == 6  # above the hand size: keeps all, draws none

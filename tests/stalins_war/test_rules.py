@@ -11,7 +11,7 @@ import pytest
 
 from adjudicator.core.dice import HashDice
 from adjudicator.core.events import Viewer
-from adjudicator.stalins_war import cycle
+from adjudicator.stalins_war import turns
 from tests.stalins_war.helpers import at, dealt, give, refused, say
 
 
@@ -294,11 +294,11 @@ def test_3_13_an_empty_deck_is_the_discard_pile_reshuffled(game):
     p = state.players["axis"]
     p.discard = [[n, True] for n in p.deck] + [[99, False]][:0]
     p.deck = []
-    events = cycle.draw_cards(sw.deck, state, "axis", 1, dice)
+    events = turns.draw_cards(sw.deck, state, "axis", 1, dice)
     assert any(e.kind == "DeckReshuffled" for e in events) and not p.discard
     p.deck, p.discard = [], []
     before = len(p.hand)
-    cycle.draw_cards(sw.deck, state, "axis", 2, dice)
+    turns.draw_cards(sw.deck, state, "axis", 2, dice)
     assert len(p.hand) == before  # nothing to shuffle: he stops drawing
 
 

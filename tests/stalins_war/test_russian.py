@@ -20,9 +20,9 @@ from adjudicator.core.i18n import EN, Msg, say
 from adjudicator.core.scenario import ScenarioError
 from adjudicator.grammar.cursor import ParseError
 from adjudicator.stalins_war import drawer, texts
-from adjudicator.stalins_war.cards import load_deck
+from adjudicator.stalins_war.data import load_deck
 from adjudicator.stalins_war.grammar import ENTRIES
-from adjudicator.stalins_war.state import End
+from adjudicator.stalins_war.orders import End
 from adjudicator.stalins_war.system import StalinsWar
 from app.i18n import language
 from bots.demo import choose, legal_texts

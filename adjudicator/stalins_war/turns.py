@@ -1,7 +1,8 @@
-"""Setup (3.8 to 3.10), drawing and the reshuffle (3.13), the draw phase (section 4), the
-end-of-turn phase (section 12) and the hooks of section 13. Each hand change sends the hand to
-its owner only (a private event); everyone else learns counts (16.1 to 16.5). Shuffles come from
-the hidden seed (`hidden=True`, 16.7). Pure.
+"""The turn around the action rounds: setup and the deal (3.8 to 3.10), drawing and the reshuffle
+(3.13), the draw phase (section 4), the end-of-turn phase (section 12), the hooks of section 13,
+and what a player may do at any time: the rolls he asks for and his Total War (3.4). Each hand
+change sends the hand to its owner only (a private event); everyone else learns counts (16.1 to
+16.5). Shuffles come from the hidden seed (`hidden=True`, 16.7). Pure.
 """
 
 from __future__ import annotations
@@ -9,13 +10,12 @@ from __future__ import annotations
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Audience, Event
-from adjudicator.core.i18n import Msg, t, tn
+from adjudicator.core.i18n import Msg, name, t, tn
 from adjudicator.stalins_war import texts
-from adjudicator.stalins_war.cards import AXIS, BLITZKRIEG, SET_ASIDE, SOVIET, TOTAL_WAR, Deck
+from adjudicator.stalins_war.data import AXIS, BLITZKRIEG, SET_ASIDE, SOVIET, TOTAL_WAR, Deck
+from adjudicator.stalins_war.orders import Discard, Roll
 from adjudicator.stalins_war.spent import game_end
-from adjudicator.stalins_war.state import ACTION, DRAW, SETUP, Discard, Player, SwState
-
-SIDE_IDS = (AXIS, SOVIET)
+from adjudicator.stalins_war.state import ACTION, DRAW, SETUP, SIDE_IDS, Player, SwState
 
 
 def phase_id(state: SwState) -> str:
@@ -255,3 +255,18 @@ def total_war_begins(deck: Deck, state: SwState, side: str, dice: DiceSource) ->
 def set_hand_size(state: SwState, side: str, value: int) -> None:
     """Hook (3.12, Q2): rule 7.6 (oil, events) is not in the source."""
     state.players[side].hand_size = value
+
+
+def roll(side: str, order: Roll, dice: DiceSource) -> Event:
+    """A roll a player asks for, with its purpose: public, so nobody fishes for dice in private."""
+    values = dice.dice(order.count, order.faces, f"{side}: {order.purpose}")
+    total = sum(values)
+    shown = " + ".join(map(str, values)) + (f" = {total}" if len(values) > 1 else "")
+    text = t(
+        "{side} rolls {dice} for {purpose}: {shown}.",
+        side=texts.NAMES[side],
+        dice=name(f"{order.count}d{order.faces}", ru=f"{order.count}к{order.faces}"),
+        purpose=order.purpose,
+        shown=shown,
+    )
+    return Event("DiceRolled", text, {"side": side, "dice": list(values), "total": total})

@@ -1,6 +1,7 @@
-"""The action phase (sections 5 to 11): playing a card, the 0-OPS rounds, spending OPS, the end
-of an action round. Each function changes the state copy it is given and returns the events;
-a refusal (Rejection, with the rule) is raised before anything is changed. Pure.
+"""The action rounds (sections 5 to 11): playing a card, the 0-OPS rounds, the end of an action
+round (the OPS spent in it: spending.py). Each function changes the state copy it is given and
+returns the events; a refusal (Rejection, with the rule) is raised before anything is changed.
+Pure.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import PHASE_BEGAN, Event
 from adjudicator.core.i18n import t, tn
 from adjudicator.stalins_war import texts
-from adjudicator.stalins_war.cards import AXIS, SOVIET, Deck
-from adjudicator.stalins_war.cycle import draw_cards, hand_event, phase_id, start_draw_phase
+from adjudicator.stalins_war.data import AXIS, SOVIET, Deck
+from adjudicator.stalins_war.orders import Play, Zero
 from adjudicator.stalins_war.state import (
     BOX,
     EVENT,
@@ -22,11 +23,10 @@ from adjudicator.stalins_war.state import (
     ZERO_MOVE,
     ZERO_RESET,
     Open,
-    Play,
     Player,
     SwState,
-    Zero,
 )
+from adjudicator.stalins_war.turns import draw_cards, hand_event, phase_id, start_draw_phase
 
 RP_PLAYS = (RP, RP_OPS, RP_EVENT)  # rule 10.11: a card played for RP, with or without more
 EVENT_PLAYS = (EVENT, RP_EVENT)
@@ -237,7 +237,10 @@ def close_round(deck: Deck, state: SwState) -> list[Event]:
             "box": BOX[opened.kind],
         }
     )
-    summary = texts.round_summary(deck, state, opened, removed)
+    banked = None
+    if opened.kind in (ZERO_MOVE, ZERO_RESET):  # rule 9.6: it spent banked OPS, now gone
+        banked, p.banked = p.banked, opened.ops
+    summary = texts.round_summary(deck, state, opened, removed, banked)
     state.open = None
     events = [Event("RoundEnded", summary, {"side": opened.side, "round": state.round})]
     if opened.side == AXIS:
