@@ -11,10 +11,10 @@ from adjudicator.core.i18n import Msg, cat, lines, t
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.legal import legal_orders
-from adjudicator.hells_gate.listing_words import OOS, RETREAT, box_name, side_name
 from adjudicator.hells_gate.order_text import said_order
 from adjudicator.hells_gate.scenario import SIDES, Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
+from adjudicator.hells_gate.texts import OOS, RETREAT, box_name, side_name
 from adjudicator.hells_gate.units import printed
 
 MAX_LINES = 15  # a reply a phone shows without scrolling far

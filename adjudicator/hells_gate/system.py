@@ -24,9 +24,9 @@ from adjudicator.core.system import Answer, Outcome, Situation, SystemType, Wait
 from adjudicator.hells_gate import legal, sequence, setup, views
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
-from adjudicator.hells_gate.listing_words import phase_name
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
 from adjudicator.hells_gate.state import GameState, phase_kind, phase_side
+from adjudicator.hells_gate.texts import phase_name
 
 SYSTEM_ID = "hells-gate"
 HEADLINES = frozenset(  # the events an after-phase post tells (the others: moves, markers, dice)

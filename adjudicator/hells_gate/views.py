@@ -11,19 +11,20 @@ from adjudicator.core.system import Answer
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import combat, sequence, supply
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.listing_words import (
+from adjudicator.hells_gate.listings import options_text, place_name, units_by_side
+from adjudicator.hells_gate.scenario import SIDES, Scenario
+from adjudicator.hells_gate.state import GameState, phasing_side
+from adjudicator.hells_gate.texts import (
     OOS,
     RETREAT,
     designation,
     hex_label,
+    or_list,
     phase_phrase,
     side_name,
     type_name,
     weather_title,
 )
-from adjudicator.hells_gate.listings import options_text, place_name, units_by_side
-from adjudicator.hells_gate.scenario import SIDES, Scenario
-from adjudicator.hells_gate.state import GameState, phasing_side
 from adjudicator.hells_gate.units import printed, steps_left
 from adjudicator.hells_gate.victory import victory_points
 
@@ -38,14 +39,6 @@ def preview(scen: Scenario, state: GameState, side: str, attack: O.Attack) -> di
     doc["decisive_allowed"] = calc.decisive_allowed
     doc["flip_choices"] = calc.flip_choices if calc.decisive_allowed else []
     return doc
-
-
-def _or(items: list[str]) -> str:
-    """ "20tk or 29tk", each "or" said in the reader's language."""
-    said: str = items[0] if items else ""
-    for item in items[1:]:
-        said = t("{a} or {b}", a=said, b=item)
-    return said
 
 
 def _shift_line(s: dict[str, Any]) -> str:
@@ -81,7 +74,7 @@ def preview_text(doc: dict[str, Any]) -> str:
         rows.append(
             t(
                 "Hits by die, decisive (flip {units}): {faces}",
-                units=_or(doc["flip_choices"]),
+                units=or_list(doc["flip_choices"]),
                 faces=faces,
             )
         )

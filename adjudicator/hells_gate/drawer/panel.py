@@ -12,9 +12,9 @@ from adjudicator.hells_gate.drawer.events import Summary
 from adjudicator.hells_gate.drawer.layers import Static
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.drawer.words import scenario_title, side_word
-from adjudicator.hells_gate.listing_words import side_name, weather_title
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, Result, SideVP
+from adjudicator.hells_gate.texts import side_name, weather_title
 from render import canvas
 from render.canvas import Canvas, Draw
 from render.panel import track
