@@ -36,7 +36,7 @@ from adjudicator.hells_gate import grammar
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.drawer import clear_cache, compose, draw_map
 from adjudicator.hells_gate.loader import load_scenario
-from adjudicator.hells_gate.rules import HellsGate
+from adjudicator.hells_gate.system import HellsGateSystem
 
 END_WEIGHT = 0.15  # as bots/demo.py
 
@@ -44,8 +44,8 @@ END_WEIGHT = 0.15  # as bots/demo.py
 def play(seed: int):
     """(state, events since the previous image) at every phase end of a whole game."""
     scen = load_scenario()
-    rules = HellsGate(scen)
-    out = rules.new_game(dice=HashDice(f"bench-{seed}-0"))
+    rules = HellsGateSystem(scen)
+    out = rules.initial(False, HashDice(f"bench-{seed}-0"))
     state, events, frames = out.state, list(out.events), []
     rng = random.Random(seed)
     n = 0

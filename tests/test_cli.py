@@ -160,7 +160,7 @@ def test_demo_with_a_db_replays_to_its_snapshot(capsys, db):
     service = GameService(Store(db))
     (game,) = Store(db).list_games()
     assert game.snapshot["result"] is not None
-    assert service.replay(game.name).to_dict() == game.snapshot
+    assert service.replay(game.name).to_json() == game.snapshot
     service.verify(game.name)
     code, out, _ = run(capsys, "replay", game.name, "--db", db)
     assert code == 0 and "replays to the stored state" in out

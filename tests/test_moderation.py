@@ -43,7 +43,7 @@ def rows(svc: GameService):
 
 def assert_consistent(svc: GameService) -> None:
     """State = fold of the effective rows; chain, seeds and rolls audit clean."""
-    assert state_hash(svc.replay("g").to_dict()) == state_hash(svc.record("g").snapshot)
+    assert state_hash(svc.replay("g").to_json()) == state_hash(svc.record("g").snapshot)
     svc.verify("g")
     ok, text, _ = svc.audit("g")
     assert ok, text

@@ -8,9 +8,9 @@ from typing import Any
 from adjudicator.core.dice import RecordingDice
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, t
-from adjudicator.hells_gate.listing_words import designation as designation_of
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
+from adjudicator.hells_gate.texts import designation as designation_of
 
 
 @dataclass

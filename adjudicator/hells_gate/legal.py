@@ -1,23 +1,26 @@
-"""legal_orders(state, side): the one gate that options, hints, defaults and the fuzzer use."""
+"""The gate: legal_orders(state, side), the one list that options, hints, defaults and the fuzzer
+use; what a pending decision asks and accepts (8.23, 7.4, 12.16, 12.17); the deadline's default
+order. The rules refuse what is not legal as they apply an order, citing the rule (sequence);
+`legal_orders` lists no attack of three or more units (a template in system.py does). Pure."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
-from adjudicator.core.i18n import Msg, t
+from adjudicator.core.i18n import Msg, name, t
+from adjudicator.core.text import plural
 from adjudicator.hells_gate import combat, losses, movement, phases, reinforcements
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.context import Ctx
+from adjudicator.hells_gate.grammar import format_order
+from adjudicator.hells_gate.order_text import russian_order
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, other, phase_kind, phase_side, phasing_side
 from adjudicator.hells_gate.units import strength
 
-if TYPE_CHECKING:
-    from adjudicator.hells_gate.rules import HellsGate
+DECISION_RULES = {"losses": "8.23", "entry": "7.4", "rebuild": "12.16", "breakout": "12.17"}
 
 
 def legal_orders(scen: Scenario, state: GameState, side: str) -> list[O.PlayerOrder]:
@@ -47,6 +50,21 @@ def decision_answers(scen: Scenario, state: GameState, d: Decision) -> list[O.Pl
     if d.kind == "breakout":
         return [*(O.Breakout(u) for u in d.data["options"]), O.End()]
     return []
+
+
+def example_answer(d: Decision) -> str:
+    """An answer to a pending decision, as a refusal suggests it."""
+    if d.kind == "losses":
+        return t(
+            "`losses <UNIT> ...` or `losses retreat <HEX>` for the {hits}",
+            hits=plural(d.data["hits"], "hit"),
+        )
+    if d.kind == "entry":
+        canonical = format_order(O.Enter(d.data["unit"], d.data["options"][0]))
+        return name(canonical, ru=russian_order(canonical))
+    if d.kind == "rebuild":
+        return t("`rebuild {unit}` or `end`", unit=d.data["options"][0])
+    return t("`breakout {unit}` or `end`", unit=d.data["options"][0])
 
 
 def restore_prompts(scen: Scenario, state: GameState) -> None:
@@ -172,32 +190,3 @@ def default_order(scen: Scenario, state: GameState) -> tuple[str, O.PlayerOrder]
     if due:
         return side, O.Move(due[0], movement.legal_paths(scen, state, state.units[due[0]])[0])
     return side, O.End()
-
-
-def apply_default(rules: HellsGate, ctx: Ctx) -> O.Default:
-    """Default: apply default orders for the side on the clock until it is done for now (a
-    decision answered or the phase ended)."""
-    state = ctx.state
-    if state.result is not None:
-        raise Rejection("game-over", t("the game is over; no deadline is running"), "4.7")
-    applied = []
-    while True:
-        side, order = default_order(ctx.scen, state)
-        text = _text(order)
-        ctx.emit(
-            "DefaultApplied",
-            t("Deadline default for Soviet: {order}.", order=text)
-            if side == "soviet"
-            else t("Deadline default for German: {order}.", order=text),
-            side=side,
-        )
-        rules._player_order(ctx, side, order)
-        applied.append(order)
-        if not isinstance(order, O.Move):
-            return O.Default()
-
-
-def _text(order: O.PlayerOrder) -> str:
-    from adjudicator.hells_gate.grammar import format_order
-
-    return format_order(order)

@@ -6,28 +6,23 @@ changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from adjudicator.core.i18n import Msg, cat, lines, t
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.listing_words import OOS, RETREAT, box_name, side_name
-from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.legal import legal_orders
+from adjudicator.hells_gate.order_text import said_order
+from adjudicator.hells_gate.scenario import SIDES, Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
+from adjudicator.hells_gate.texts import OOS, RETREAT, box_name, side_name
 from adjudicator.hells_gate.units import printed
-
-if TYPE_CHECKING:
-    from adjudicator.hells_gate.rules import HellsGate
 
 MAX_LINES = 15  # a reply a phone shows without scrolling far
 SHOWN = 5  # destinations or targets named on a unit's line before "+N"
-SIDES = ("soviet", "german")
 
 
 def _fmt(order: object) -> str:
     """`the order` to type, in the reader's language."""
-    from adjudicator.hells_gate.order_text import said_order
-
     return said_order(order)
 
 
@@ -52,8 +47,8 @@ def _some(items: Sequence[str]) -> str:
     return head + (f" (+{len(items) - SHOWN})" if len(items) > SHOWN else "")
 
 
-def options_text(rules: HellsGate, state: GameState, side: str, unit: str | None = None) -> str:
-    orders = rules.legal_orders(state, side)
+def options_text(scen: Scenario, state: GameState, side: str, unit: str | None = None) -> str:
+    orders = legal_orders(scen, state, side)
     if not orders:
         who = state.active_side
         if who:
@@ -64,7 +59,7 @@ def options_text(rules: HellsGate, state: GameState, side: str, unit: str | None
             )
         return t("Nothing for {side} to do now.", side=side_name(side))
     if unit is not None:
-        return _one_unit(rules.scen, state, side, unit, orders)
+        return _one_unit(scen, state, side, unit, orders)
     if state.pending and any(d.side == side for d in state.pending):
         answers = [_fmt(o) for o in orders]
         head = t("{side} answers: {prompt}.", side=side_name(side), prompt=state.pending[0].prompt)

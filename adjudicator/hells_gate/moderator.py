@@ -1,23 +1,39 @@
 """Moderator commands, allowed only in sandbox games. A placement counts as no entry, move or
-retreat for any rule (no 24th Panzer trigger, no airfield freeze lift)."""
+retreat for any rule (no 24th Panzer trigger, no airfield freeze lift). `dice` (fixed dice) is
+the kit's (core.kit, core.fixed_dice); `default` is the deadline default (sequence)."""
 
 from __future__ import annotations
 
 from adjudicator.core.errors import Rejection
-from adjudicator.core.fixed_dice import check_fix, fixed_event
 from adjudicator.core.i18n import t
-from adjudicator.core.system import MODERATOR_ACTOR
+from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import PHASES, GameState, UnitState, other
 from adjudicator.hells_gate.texts import phase_name, weather_name
 
-# the moderator orders that edit the position: MODERATOR_ORDERS but Default
-Edit = O.Place | O.Flip | O.SetTurn | O.SetPhase | O.SetWeather | O.SetOOS | O.SetRetreat | O.Dice
+# the moderator orders that edit the position: MODERATOR_ORDERS but Dice and Default
+EDITS = (O.Place, O.Flip, O.SetTurn, O.SetPhase, O.SetWeather, O.SetOOS, O.SetRetreat)
+Edit = O.Place | O.Flip | O.SetTurn | O.SetPhase | O.SetWeather | O.SetOOS | O.SetRetreat
+
+
+def check_moderator(state: GameState, actor: str) -> None:
+    """Refuse a moderator command from a player, or outside a sandbox game."""
+    if actor not in (MODERATOR_ACTOR, SYSTEM_ACTOR):
+        raise Rejection("moderator-only", t("only a moderator may give this command"), None)
+    if not state.sandbox:
+        raise Rejection(
+            "sandbox-only",
+            t(
+                "moderator commands that change the game are allowed only in sandbox games (no "
+                "rule of the game covers them)"
+            ),
+            None,
+        )
 
 
 def apply(ctx: Ctx, order: Edit) -> None:
-    """A moderator order other than Default (the rules apply that one)."""
+    """A moderator order that edits the position (check_moderator passed)."""
     if isinstance(order, O.Place):
         _place(ctx, order)
     elif isinstance(order, O.Flip):
@@ -30,8 +46,6 @@ def apply(ctx: Ctx, order: Edit) -> None:
         _set_oos(ctx, order)
     elif isinstance(order, O.SetRetreat):
         _set_retreat(ctx, order)
-    elif isinstance(order, O.Dice):
-        _dice(ctx, order)
     else:
         _set_phase(ctx, order)
 
@@ -187,10 +201,3 @@ def _set_retreat(ctx: Ctx, order: O.SetRetreat) -> None:
         marker="retreat",
         on=order.on,
     )
-
-
-def _dice(ctx: Ctx, order: O.Dice) -> None:
-    """The kit's sandbox fixed dice (core.fixed_dice): d6 results (1.3), kept in the state."""
-    check_fix(ctx.state, MODERATOR_ACTOR, order.values, 6, "1.3")  # (the actor checked before)
-    ctx.dice.fixed.extend(order.values)
-    ctx.events.append(fixed_event(order.values))

@@ -4,7 +4,9 @@ to the next phase that needs a player, unless a decision is pending."""
 from __future__ import annotations
 
 from adjudicator.core.decisions import Decision
+from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import Msg, t
+from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate import reinforcements, victory
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.state import (
@@ -134,6 +136,31 @@ def rebuild_candidates(ctx: Ctx) -> list[str]:
     )
 
 
+def answer_rebuild(ctx: Ctx, d: Decision, order: O.Rebuild | O.End) -> None:
+    """12.16: the rebuild chosen (or none), then the game goes on."""
+    state = ctx.state
+    if isinstance(order, O.Rebuild):
+        if order.unit not in d.data["options"]:
+            raise Rejection(
+                "bad-rebuild",
+                t(
+                    "{unit} cannot be rebuilt: only a reduced Soviet corps on the map "
+                    "without an OOS marker; choose {units}",
+                    unit=order.unit,
+                    units=", ".join(d.data["options"]),
+                ),
+                "12.16",
+            )
+        state.units[order.unit].reduced = False
+        ctx.emit(
+            "UnitRebuilt",
+            t("{unit} is rebuilt to full strength (12.16).", unit=ctx.name(order.unit)),
+            unit=order.unit,
+        )
+    state.pending.remove(d)
+    next_phase(ctx)
+
+
 def recover(ctx: Ctx, side: str) -> None:
     """10.1: the phasing player removes all Retreat markers from his units."""
     for u in sorted(ctx.state.on_map(side), key=lambda u: u.id):
@@ -218,6 +245,33 @@ def offer_breakouts(ctx: Ctx) -> bool:
         side=side,
     )
     return True
+
+
+def answer_breakout(ctx: Ctx, d: Decision, order: O.Breakout | O.End) -> None:
+    """12.17: one breakout attempted (the decision stays while candidates are left), or none
+    more; then the game goes on."""
+    state = ctx.state
+    if isinstance(order, O.Breakout):
+        options = breakout_candidates(ctx)
+        if order.unit not in options:
+            raise Rejection(
+                "bad-breakout",
+                t(
+                    "{unit} may not attempt a breakout: it needs an OOS marker, no move this "
+                    "phase, no Retreat marker and a refuge within 2 hexes; candidates: "
+                    "{units}",
+                    unit=order.unit,
+                    units=", ".join(options) or t("none"),
+                ),
+                "12.17",
+            )
+        attempt_breakout(ctx, order.unit)
+        remaining = breakout_candidates(ctx)
+        d.data["options"] = remaining
+        if remaining:
+            return
+    state.pending.remove(d)
+    next_phase(ctx)
 
 
 def attempt_breakout(ctx: Ctx, unit_id: str) -> None:

@@ -1,4 +1,5 @@
-"""The changing state of a Hell's Gate game (rule 2.7), as plain data.
+"""The changing state of a Hell's Gate game (rule 2.7), as plain data, by the kit's state
+convention (core.kit: `clone()`, `to_json()`, `GameState.from_json()`).
 
 Invariants (checked by the fuzz test): no hex holds units of both sides; a unit on the map has a
 hex and every other unit has none; markers only on units on the map; reduced only on two-step units.
@@ -139,6 +140,7 @@ class GameState:
         return phase_side(self.phase)
 
     def clone(self) -> GameState:
+        """A copy an order may change (the kit's state convention); the original stays."""
         return GameState(
             self.turn,
             self.phase,
@@ -173,8 +175,9 @@ class GameState:
         """Hex -> side of the units in it."""
         return {u.map_hex: u.side for u in self.units.values() if u.box == "map"}
 
-    # -- serialisation (storage snapshots)
-    def to_dict(self) -> dict[str, Any]:
+    # -- the state as JSON (the kit's state convention, core.kit; storage snapshots)
+    def to_json(self) -> dict[str, Any]:
+        """Every field, `fixed_dice` always written (the JSON of every stored game has it)."""
         return {
             "turn": self.turn,
             "phase": self.phase,
@@ -191,7 +194,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> GameState:
+    def from_json(cls, d: Mapping[str, Any]) -> GameState:
         doc = dict(d)
         doc["units"] = {k: UnitState(**v) for k, v in doc["units"].items()}
         doc["pending"] = [Decision.from_dict(p) for p in doc["pending"]]

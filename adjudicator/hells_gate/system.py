@@ -1,11 +1,14 @@
 """Hell's Gate as a GameSystem (adjudicator.core.system): what the application core talks to.
 
 The registered `SYSTEM` (entry point `hells-gate` in the group `pbem.games`, a core.kit
-SystemKind) binds the rules to a scenario text; the bound `HellsGateSystem` (a core.kit
-RulesSystem) wraps the rules engine (rules.HellsGate) and the grammar (grammar.HellsGateGrammar);
-`drawer` names the package that draws its map (`drawer/`, the one part of the system that
-imports Pillow and render/): the application core imports it only when a map is drawn, so the
-rules and a headless replay never load it. Pure.
+SystemKind) binds the rules to a scenario text; the bound `HellsGateSystem` is a core.kit
+RulesSystem: the kit applies an order (the acting side, sandbox fixed dice `dice`, the state's
+JSON), and this class names where each rule lives: setup (section 3), sequence (an order in the
+sequence of play: the rules refuse as they go, citing the rule, so no gate runs before them;
+the deadline default), legal (legal_orders), views (what a viewer reads), grammar (the order
+language). `drawer` names the package that draws its map (`drawer/`, the one part of the system
+that imports Pillow and render/): the application core imports it only when a map is drawn, so
+the rules and a headless replay never load it. Pure.
 """
 
 from __future__ import annotations
@@ -14,18 +17,16 @@ from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceSource
-from adjudicator.core.fixed_dice import FixedFirst
 from adjudicator.core.i18n import name as named
 from adjudicator.core.i18n import t
 from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.system import Answer, Outcome, Situation, SystemType, Waiting
+from adjudicator.hells_gate import legal, sequence, setup, views
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
-from adjudicator.hells_gate.legal import restore_prompts
-from adjudicator.hells_gate.listing_words import phase_name
-from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
 from adjudicator.hells_gate.state import GameState, phase_kind, phase_side
+from adjudicator.hells_gate.texts import phase_name
 
 SYSTEM_ID = "hells-gate"
 HEADLINES = frozenset(  # the events an after-phase post tells (the others: moves, markers, dice)
@@ -58,32 +59,30 @@ class HellsGateSystem(RulesSystem):
     sides = SIDES
     drawer = "adjudicator.hells_gate.drawer"  # draw(system, state, events, view, title) -> PNG
     headlines = HEADLINES
-    hidden_information = False  # no rule of the game hides a counter from the opponent
-    side_maps = False  # every side sees the same map
-    die_rule = "1.3"
+    state_type = GameState
+    die_rule = "1.3"  # `dice`: results of the d6
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.title = scenario.title
-        self.rules = HellsGate(scenario)
         self.grammar = HellsGateGrammar(scenario, SIDES)
 
     # -- playing
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
-        return self.rules.new_game(sandbox=sandbox, dice=dice)
+        return setup.new_game(self.scenario, sandbox, dice)
 
     def check(self, state: GameState, side: str, order: object) -> None:
         """No gate before the rules: `legal_orders` lists no attack of three or more units (a
-        template does), and the rules refuse as they go, citing the rule."""
+        template does), and the rules refuse as they go, citing the rule (sequence.check
+        refuses the same without rolling, for a preview)."""
 
     def resolve(self, state: GameState, side: str, order: object, dice: DiceSource) -> Outcome:
-        return self.rules.apply(state, side, order, dice)
-
-    def fix_dice(self, state: GameState, actor: str, order: C.Dice, dice: FixedFirst) -> Outcome:
-        return self.rules.apply(state, actor, order, dice)  # a moderator command of the rules
+        """An order, a moderator's edit, or `default` (its own: a decision answered or the
+        phase ended, one DefaultApplied event a step; the kit hands it over as given)."""
+        return sequence.apply(self.scenario, state, side, order, dice)
 
     def legal_orders(self, state: GameState, side: str) -> list[O.PlayerOrder]:
-        return self.rules.legal_orders(state, side)
+        return legal.legal_orders(self.scenario, state, side)
 
     def order_templates(self, state: GameState, side: str) -> tuple[str, ...]:
         """What `legal_orders` does not list one by one (options would explode): attacks by
@@ -122,24 +121,16 @@ class HellsGateSystem(RulesSystem):
     def answer(self, state: GameState, actor: str, query: object) -> Answer:
         if isinstance(query, C.Help):
             return super().answer(state, actor, query)
-        text = self.rules.answer(state, actor, query)
-        detail = None
-        if isinstance(query, O.Preview):
-            detail = self.rules.preview(state, actor, query.attack)
-        return Answer(text, detail)
+        return views.answer(self.scenario, state, actor, query)
 
     def show(self, state: GameState) -> dict[str, Any]:
-        return self.rules.show(state)
-
-    # -- the state as JSON
-    def state_to_json(self, state: GameState) -> dict[str, Any]:
-        return state.to_dict()
+        return views.show(self.scenario, state)
 
     def state_from_json(self, data: dict[str, Any]) -> GameState:
         """The state read back; its pending decisions' prompts said in every language again
         (stored as their English text: legal.restore_prompts)."""
-        state = GameState.from_dict(data)
-        restore_prompts(self.scenario, state)
+        state = GameState.from_json(data)
+        legal.restore_prompts(self.scenario, state)
         return state
 
 

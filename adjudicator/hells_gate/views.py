@@ -1,84 +1,32 @@
-"""What players read: status, units, supply, options, previews, and the `show` document."""
+"""What a viewer sees: the answers to the queries (status, units, supply, options, previews)
+and the `show` document. Every viewer sees the whole game (no hidden information). Pure."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, lines, name, t
+from adjudicator.core.system import Answer
 from adjudicator.core.text import plural
-from adjudicator.hells_gate import combat, supply
+from adjudicator.hells_gate import combat, sequence, supply
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.listing_words import (
+from adjudicator.hells_gate.listings import options_text, place_name, units_by_side
+from adjudicator.hells_gate.scenario import SIDES, Scenario
+from adjudicator.hells_gate.state import GameState, phasing_side
+from adjudicator.hells_gate.texts import (
     OOS,
     RETREAT,
     designation,
     hex_label,
+    or_list,
     phase_phrase,
     side_name,
     type_name,
     weather_title,
 )
-from adjudicator.hells_gate.listings import SIDES, options_text, place_name, units_by_side
-from adjudicator.hells_gate.scenario import Scenario
-from adjudicator.hells_gate.state import GameState, phasing_side
 from adjudicator.hells_gate.units import printed, steps_left
 from adjudicator.hells_gate.victory import victory_points
-
-if TYPE_CHECKING:
-    from adjudicator.hells_gate.rules import HellsGate
-
-DECISION_RULES = {"losses": "8.23", "entry": "7.4", "rebuild": "12.16", "breakout": "12.17"}
-
-
-def attack_line(calc: combat.AttackCalc, decisive: bool, die: int, hits: int) -> str:
-    shifts = ", ".join(f"{s['code']} {s['columns']:+d}" for s in calc.shifts) or t("no shifts")
-    args = {
-        "hex": calc.hex,
-        "units": ", ".join(calc.attackers),
-        "attack": calc.attack_strength,
-        "defense": calc.defense_strength,
-        "raw": calc.raw_column,
-        "shifts": shifts,
-        "final": calc.final_column,
-        "die": die,
-        "hits": plural(hits, "hit"),
-    }
-    if decisive:
-        return t(
-            "Decisive attack on {hex} by {units}: {attack}:{defense}, raw {raw}, {shifts}, "
-            "final {final}; die {die}: {hits}.",
-            **args,
-        )
-    if calc.overstack:
-        return t(
-            "Overstack on {hex} by {units}: {attack}:{defense}, raw {raw}, {shifts}, "
-            "final {final}; die {die}: {hits}.",
-            **args,
-        )
-    return t(
-        "Attack on {hex} by {units}: {attack}:{defense}, raw {raw}, {shifts}, "
-        "final {final}; die {die}: {hits}.",
-        **args,
-    )
-
-
-def example_answer(d: Decision) -> str:
-    from adjudicator.hells_gate.grammar import format_order
-    from adjudicator.hells_gate.order_text import russian_order
-
-    if d.kind == "losses":
-        return t(
-            "`losses <UNIT> ...` or `losses retreat <HEX>` for the {hits}",
-            hits=plural(d.data["hits"], "hit"),
-        )
-    if d.kind == "entry":
-        canonical = format_order(O.Enter(d.data["unit"], d.data["options"][0]))
-        return name(canonical, ru=russian_order(canonical))
-    if d.kind == "rebuild":
-        return t("`rebuild {unit}` or `end`", unit=d.data["options"][0])
-    return t("`breakout {unit}` or `end`", unit=d.data["options"][0])
 
 
 def preview(scen: Scenario, state: GameState, side: str, attack: O.Attack) -> dict[str, Any]:
@@ -91,14 +39,6 @@ def preview(scen: Scenario, state: GameState, side: str, attack: O.Attack) -> di
     doc["decisive_allowed"] = calc.decisive_allowed
     doc["flip_choices"] = calc.flip_choices if calc.decisive_allowed else []
     return doc
-
-
-def _or(items: list[str]) -> str:
-    """ "20tk or 29tk", each "or" said in the reader's language."""
-    said: str = items[0] if items else ""
-    for item in items[1:]:
-        said = t("{a} or {b}", a=said, b=item)
-    return said
 
 
 def _shift_line(s: dict[str, Any]) -> str:
@@ -134,7 +74,7 @@ def preview_text(doc: dict[str, Any]) -> str:
         rows.append(
             t(
                 "Hits by die, decisive (flip {units}): {faces}",
-                units=_or(doc["flip_choices"]),
+                units=or_list(doc["flip_choices"]),
                 faces=faces,
             )
         )
@@ -250,33 +190,31 @@ def supply_text(scen: Scenario, state: GameState, side: str | None) -> str:
     return lines(rows) or t("No units on the map.")
 
 
-def answer(rules: HellsGate, state: GameState, actor: str, query: object) -> str:
-    scen = rules.scen
-    side = actor if actor in ("soviet", "german") else None
+def answer(scen: Scenario, state: GameState, actor: str, query: object) -> Answer:
+    """A query answered (`help` is the kit's); a preview's detail is its numbers."""
+    side = actor if actor in SIDES else None
     if isinstance(query, O.Preview):
         if side is None:
             raise Rejection("not-a-player", t("only a player previews his own attacks"), "1.1")
-        rules.check(state, side, query.attack)  # refused exactly as the attack would be
-        return preview_text(preview(scen, state, side, query.attack))
+        sequence.check(scen, state, side, query.attack)  # refused exactly as the attack would be
+        doc = preview(scen, state, side, query.attack)
+        return Answer(preview_text(doc), doc)
     if isinstance(query, O.Options):
         if side is None:  # a spectator or moderator: the options of the side the game waits for
             waiting = [d.side for d in state.pending][:1] or [
                 s for s in SIDES if s == state.active_side
             ]
-            return lines([options_text(rules, state, s, query.unit) for s in waiting]) or t(
-                "Nobody acts now."
+            return Answer(
+                lines([options_text(scen, state, s, query.unit) for s in waiting])
+                or t("Nobody acts now.")
             )
-        return options_text(rules, state, side, query.unit)
+        return Answer(options_text(scen, state, side, query.unit))
     if isinstance(query, O.Status):
-        return status_text(scen, state)
+        return Answer(status_text(scen, state))
     if isinstance(query, O.Units):
-        return units_text(scen, state, query.where)
+        return Answer(units_text(scen, state, query.where))
     if isinstance(query, O.Supply):
-        return supply_text(scen, state, side)
-    if isinstance(query, O.Help):
-        from adjudicator.hells_gate.grammar import help_text
-
-        return help_text(query.command)
+        return Answer(supply_text(scen, state, side))
     raise Rejection(
         "unsupported-query",
         t("{query} is answered by the service", query=type(query).__name__.lower()),

@@ -7,12 +7,13 @@ from dataclasses import fields
 import pytest
 
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.scenario import UnitSpec
+from adjudicator.hells_gate.setup import initial_state
 from adjudicator.hells_gate.state import BOXES, UnitState
+from adjudicator.hells_gate.system import HellsGateSystem
 from adjudicator.hells_gate.units import steps_left
 from adjudicator.hells_gate.victory import victory_points
-from tests.hells_gate.helpers import END, A, Game, M, empty_state
+from tests.hells_gate.helpers import END, A, Game, M, empty_state, new_game
 
 # -- 2.1 fixed attributes
 
@@ -77,8 +78,8 @@ def test_2_2_one_strength_to_attack_and_to_defend(scenario):
     """2.2 A unit has one strength number. It is used both to attack and to defend."""
     state = empty_state(scenario, {"47rc": "B1", "198id": "B2"}, turn=3, phase="soviet-combat")
     g = Game(scenario, state)
-    soviet_attack = g.rules.preview(g.state, "soviet", A("B2", ("47rc",)))
-    german_attack = g.rules.preview(g.state, "german", A("B1", ("198id",)))
+    soviet_attack = g.preview("soviet", A("B2", ("47rc",)))
+    german_attack = g.preview("german", A("B1", ("198id",)))
     assert soviet_attack["attack_strength"] == 3 == german_attack["defense_strength"]
     assert german_attack["attack_strength"] == 3 == soviet_attack["defense_strength"]
 
@@ -87,8 +88,8 @@ def test_2_2_reduced_side_strength_used_in_attack_and_defense(scenario):
     """2.2 A unit has one strength number (the side that is up): used in attack and defense."""
     state = empty_state(scenario, {"47rc": "B1", "198id": "B2"}, turn=3, reduced=["47rc"])
     g = Game(scenario, state)
-    assert g.rules.preview(g.state, "soviet", A("B2", ("47rc",)))["attack_strength"] == 2
-    assert g.rules.preview(g.state, "german", A("B1", ("198id",)))["defense_strength"] == 2
+    assert g.preview("soviet", A("B2", ("47rc",)))["attack_strength"] == 2
+    assert g.preview("german", A("B1", ("198id",)))["defense_strength"] == 2
 
 
 def test_2_3_bracketed_unit_defends_with_printed_strength(scenario):
@@ -96,10 +97,10 @@ def test_2_3_bracketed_unit_defends_with_printed_strength(scenario):
     # The 29th Tank Corps [2] in clear B6; the 11th Panzer Division [3] attacks from A6.
     state = empty_state(scenario, {"29tk": "B6", "11pz": "A6", "3pz": "B7"}, turn=3)
     g = Game(scenario, state)
-    doc = g.rules.preview(g.state, "german", A("B6", ("11pz",)))
+    doc = g.preview("german", A("B6", ("11pz",)))
     assert doc["defense_strength"] == 2
     assert doc["attack_strength"] == 9
-    doc = g.rules.preview(g.state, "soviet", A("B7", ("29tk",)))
+    doc = g.preview("soviet", A("B7", ("29tk",)))
     assert doc["defense_strength"] == 2  # the 3rd Panzer [2] defends at 2, not 6
     assert doc["attack_strength"] == 6
 
@@ -115,16 +116,16 @@ def test_2_4_bracketed_strength_multiplied_in_attack(scenario, target, defender,
     """2.4 In attack a bracketed strength may be doubled or tripled (rule 8.6)."""
     state = empty_state(scenario, {"5gtk": "C1", "47rc": "C1", defender: target}, turn=3)
     g = Game(scenario, state)
-    assert g.rules.preview(g.state, "soviet", A(target, ("5gtk",)))["attack_strength"] == expected
+    assert g.preview("soviet", A(target, ("5gtk",)))["attack_strength"] == expected
     # the unbracketed 47th Rifle Corps is not multiplied, wherever it attacks
-    assert g.rules.preview(g.state, "soviet", A(target, ("47rc",)))["attack_strength"] == 3
+    assert g.preview("soviet", A(target, ("47rc",)))["attack_strength"] == 3
 
 
 def test_2_4_bracketed_strength_doubled_against_cherkassy(scenario):
     """2.4 In attack a bracketed strength may be doubled or tripled (8.6: x2 against Cherkassy)."""
     state = empty_state(scenario, {"254rd": "F6", "5ss": "E5"}, turn=3, phase="german-combat")
     g = Game(scenario, state)
-    assert g.rules.preview(g.state, "german", A("F6", ("5ss",)))["attack_strength"] == 2
+    assert g.preview("german", A("F6", ("5ss",)))["attack_strength"] == 2
 
 
 def test_2_5_multiplier_follows_bracketed_not_type(scenario):
@@ -133,8 +134,8 @@ def test_2_5_multiplier_follows_bracketed_not_type(scenario):
     assert scenario.units["5mc"].type == "mech" and scenario.units["5mc"].bracketed
     state = empty_state(scenario, {"wiking": "D6", "5mc": "C6"}, turn=3, phase="german-combat")
     g = Game(scenario, state)
-    assert g.rules.preview(g.state, "german", A("C6", ("wiking",)))["attack_strength"] == 3
-    assert g.rules.preview(g.state, "soviet", A("D6", ("5mc",)))["attack_strength"] == 6
+    assert g.preview("german", A("C6", ("wiking",)))["attack_strength"] == 3
+    assert g.preview("soviet", A("D6", ("5mc",)))["attack_strength"] == 6
 
 
 # -- 2.6 steps
@@ -149,7 +150,7 @@ def test_2_6_steps_remaining(scenario):
     assert steps_left(scenario, state.units["47rc"]) == 2
     assert steps_left(scenario, state.units["48rc"]) == 1
     assert steps_left(scenario, state.units["180rd"]) == 1
-    shown = HellsGate(scenario).show(state)["units"]
+    shown = HellsGateSystem(scenario).show(state)["units"]
     assert (shown["47rc"]["steps"], shown["48rc"]["steps"], shown["180rd"]["steps"]) == (2, 1, 1)
     assert shown["48rc"]["reduced"] is True and shown["47rc"]["reduced"] is False
 
@@ -171,7 +172,7 @@ def test_2_7_changing_state_of_a_unit(scenario):
     moved_this_phase, attacked_this_phase."""
     names = {f for f in UnitState.__slots__}
     assert {"reduced", "box", "hex", "oos", "retreated", "moved", "attacked"} <= names
-    unit = HellsGate(scenario).show(empty_state(scenario, {"47rc": "B1"}))["units"]["47rc"]
+    unit = HellsGateSystem(scenario).show(empty_state(scenario, {"47rc": "B1"}))["units"]["47rc"]
     assert {"reduced", "hex", "box", "oos", "retreat"} <= set(unit)
 
 
@@ -208,7 +209,7 @@ def test_2_8_markers_weather_oos_retreat(scenario):
     assert g.state.weather == "snow"
     g.do("moderator", O.SetOOS("47rc", True))
     g.do("moderator", O.SetRetreat("198id", True))
-    shown = g.rules.show(g.state)["units"]
+    shown = g.system.show(g.state)["units"]
     assert shown["47rc"]["oos"] and shown["198id"]["retreat"]
     rej = g.refuse("moderator", O.SetOOS("18tk", True))  # on the turn track: no marker
     assert rej.rule == "2.8"
@@ -279,7 +280,7 @@ def test_2_12_mech_may_not_make_the_turn_1_german_armor_move(scenario):
 
 def test_3_1_units_with_a_setup_hex_start_there_full_strength(scenario):
     """3.1 Each unit with a `setup_hex` is placed in that hex, full-strength side up."""
-    state = HellsGate(scenario).new_game().state
+    state = new_game(scenario).state
     placed = [uid for uid, spec in scenario.units.items() if spec.setup_hex]
     assert len(placed) == 28
     for uid in placed:
@@ -289,7 +290,7 @@ def test_3_1_units_with_a_setup_hex_start_there_full_strength(scenario):
 
 def test_3_2_reinforcements_start_in_their_turn_box(scenario):
     """3.2 Each unit with an `entry_turn` is placed in the turn-track box of that turn."""
-    state = HellsGate(scenario).new_game().state
+    state = new_game(scenario).state
     waiting = [uid for uid, spec in scenario.units.items() if spec.entry_turn]
     assert len(waiting) == 14
     for uid in waiting:
@@ -308,29 +309,27 @@ def test_3_2_reinforcements_enter_in_their_sides_phase_of_that_turn(scenario):
 
 def test_3_3_turn_1_snow(scenario):
     """3.3 The turn/weather marker is placed in the box of turn 1, Snow side up."""
-    rules = HellsGate(scenario)
     assert scenario.flags["initial_weather"] == "snow"
-    first = rules.initial_state()
+    first = initial_state(scenario)
     assert (first.turn, first.phase, first.weather) == (1, "soviet-supply", "snow")
-    state = rules.new_game().state
+    state = new_game(scenario).state
     assert (state.turn, state.weather) == (1, "snow")
-    assert rules.show(state)["weather"] == "snow"
+    assert HellsGateSystem(scenario).show(state)["weather"] == "snow"
 
 
 def test_3_4_no_unit_starts_with_a_marker(scenario):
     """3.4 No unit starts with an OOS marker or a Retreat marker."""
-    rules = HellsGate(scenario)
-    for state in (rules.initial_state(), rules.new_game().state):
+    for state in (initial_state(scenario), new_game(scenario).state):
         assert [u.id for u in state.units.values() if u.oos or u.retreated] == []
         assert state.pending == [] and state.attacked_hexes == []
 
 
 def test_2_7_a_unit_s_state_serialises_every_field_and_reads_back(scenario):
     """2.7 The state as plain data: each unit's every field, in field order, and back again."""
-    state = HellsGate(scenario).new_game().state
+    state = new_game(scenario).state
     unit = UnitState("x", "german", "turn_track", None, 3, True, True, True, True, True, 2)
     state.units["x"] = unit
-    doc = state.to_dict()["units"]["x"]
+    doc = state.to_json()["units"]["x"]
     assert list(doc) == [f.name for f in fields(UnitState)]
     assert [doc[f.name] for f in fields(UnitState)] == [getattr(unit, f.name) for f in fields(unit)]
-    assert type(state).from_dict(state.to_dict()).units["x"] == unit
+    assert type(state).from_json(state.to_json()).units["x"] == unit

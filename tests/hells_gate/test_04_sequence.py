@@ -7,7 +7,7 @@ import pytest
 from adjudicator.core.dice import DiceExhausted
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.state import AUTOMATIC_PHASES, PHASES
-from tests.hells_gate.helpers import END, A, Game, L, M, empty_state
+from tests.hells_gate.helpers import END, A, Game, L, M, empty_state, new_game
 
 
 def began(g: Game, since: int = 0) -> list[str]:
@@ -79,7 +79,7 @@ def test_4_2_4_3_automatic_phases_advance_by_themselves(scenario):
 def test_4_2_soviet_player_turn_comes_first(scenario):
     """4.2 Soviet player turn: phase 1 supply, 2 combat, 3 movement, 4 recovery."""
     g = Game(scenario)  # a new game: the Soviet supply phase has been played
-    assert [e.data["phase"] for e in g.rules.new_game().events if e.kind == "PhaseBegan"] == [
+    assert [e.data["phase"] for e in new_game(scenario).events if e.kind == "PhaseBegan"] == [
         "soviet-supply",
         "soviet-combat",
     ]
@@ -144,8 +144,8 @@ def test_4_6_only_the_phasing_player_attacks(scenario):
     rej = g.refuse("german", A("B1", ("198id",)))
     assert rej.rule == "4.6"
     assert "only the Soviet player acts now" in rej.message
-    assert g.rules.legal_orders(g.state, "german") == []
-    assert A("B2", ("47rc",)) in g.rules.legal_orders(g.state, "soviet")
+    assert g.legal("german") == []
+    assert A("B2", ("47rc",)) in g.legal("soviet")
 
 
 def test_4_6_only_the_phasing_player_moves(scenario):

@@ -313,7 +313,7 @@ def test_6_2_supply_answer_lists_each_unit_with_its_marker(scenario):
     """6.2 / 6.9 The `supply` query says, per unit, whether it traces and why not."""
     state = empty_state(scenario, {"47rc": "A1", "198id": "B2", "5gtk": "F1"}, turn=3, oos=["47rc"])
     g = Game(scenario, state)
-    text = g.rules.answer(g.state, "soviet", O.Supply())
+    text = g.system.answer(g.state, "soviet", O.Supply()).text
     lines = text.splitlines()
     assert (
         "47rc (A1, OOS marker): no supply line (6.2): cut by enemy ZOC in A2, B1; "

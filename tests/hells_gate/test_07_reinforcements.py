@@ -6,9 +6,8 @@ import re
 
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.loader import default_scenario_text, load_scenario
-from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.victory import victory_points
-from tests.hells_gate.helpers import END, A, Game, L, M, empty_state
+from tests.hells_gate.helpers import END, A, Game, L, M, empty_state, new_game
 
 
 def track(state, turn: int, *ids: str):
@@ -162,7 +161,7 @@ def test_7_4_equally_near_hexes_the_owner_chooses(scenario):
         "18tk",
         ["C7", "E6"],
     )
-    assert g.rules.legal_orders(g.state, "soviet") == [O.Enter("18tk", "C7"), O.Enter("18tk", "E6")]
+    assert g.legal("soviet") == [O.Enter("18tk", "C7"), O.Enter("18tk", "E6")]
     rej = g.refuse("soviet", O.Enter("18tk", "F7"))  # distance 2: not among the nearest
     assert rej.rule == "7.4" and "C7 or E6" in rej.message
     rej = g.refuse("soviet", O.Enter("5mc", "C7"))
@@ -306,7 +305,7 @@ def test_7_9_setup_in_a2_a6_counts(scenario, tmp_path):
     path = tmp_path / "setup_a3.toml"
     path.write_text(text, encoding="utf-8")
     scen = load_scenario(path)
-    state = HellsGate(scen).new_game(sandbox=True).state
+    state = new_game(scen, sandbox=True).state
     assert state.units["337rd"].hex == "A3" and state.soviet_entered_trigger
     g = Game(scen, state)
     g.do("moderator", O.Place("337rd", "C1"))  # gone from A3 before the check

@@ -1,6 +1,6 @@
 """Section 8, strengths, odds and column shifts (8.6-8.16, with 8.13's caps from 12.5, 12.9, 12.12).
 
-The numbers come from `HellsGate.preview`; a few tests also resolve the attack and check
+The numbers come from `views.preview` (`Game.preview`); a few tests also resolve the attack and check
 `Outcome.combat`. CRT columns (scenario data): 1:2 1:1 3:2 2:1 3:1 4:1 6:1 8:1.
 Map facts used: C4, B4, B5, B6, B7, D2 are clear; C5, D4 and C7 are woods; F6 is Cherkassy;
 A5-B6, A6-B6 and E5-F6 are river hexsides, B5-B6 and E6-F6 are not.
@@ -19,7 +19,7 @@ def game(scenario, units, turn=3, side="soviet", **kw):
 
 
 def preview(g, side, target, units):
-    return g.rules.preview(g.state, side, A(target, tuple(units)))
+    return g.preview(side, A(target, tuple(units)))
 
 
 def codes(doc):

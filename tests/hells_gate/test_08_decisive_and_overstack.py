@@ -27,14 +27,14 @@ def test_8_17_a_decisive_needs_a_full_strength_two_step_attacker(scenario):
     (W7: "Decisive attack not allowed: no two-step attacker")."""
     units = {"180rd": "B4", "48rc": "B5", "88id": "C4"}
     g = game(scenario, units, reduced=["48rc"])
-    doc = g.rules.preview(g.state, "soviet", A("C4", ("180rd", "48rc")))
+    doc = g.preview("soviet", A("C4", ("180rd", "48rc")))
     assert doc["decisive_allowed"] is False
     assert doc["hits_decisive"] is None and doc["flip_choices"] == []
     rej = g.refuse("soviet", A("C4", ("180rd", "48rc"), decisive=True))
     assert rej.rule == "8.17(a)" and "full-strength two-step" in rej.message
     # the same attack with the corps at full strength may be decisive
     g2 = game(scenario, units)
-    doc = g2.rules.preview(g2.state, "soviet", A("C4", ("180rd", "48rc")))
+    doc = g2.preview("soviet", A("C4", ("180rd", "48rc")))
     assert doc["decisive_allowed"] is True and doc["flip_choices"] == ["48rc"]
     out = g2.do("soviet", A("C4", ("180rd", "48rc"), decisive=True), dice=[1])
     assert g2.unit("48rc").reduced and out.combat["decisive"] is True
@@ -44,7 +44,7 @@ def test_8_17_w7_two_one_step_attackers_may_not_attack_decisively(scenario):
     """8.17(a) (W7): "Defender: one German one-step unit in C2 (woods). Attackers: two Soviet
     one-step units... Shift S4 (woods): 1 left. Final column 2:1. Decisive attack not allowed"."""
     g = game(scenario, {"180rd": "C1", "337rd": "C1", "kg168": "C2"}, turn=1)
-    doc = g.rules.preview(g.state, "soviet", A("C2", ("180rd", "337rd")))
+    doc = g.preview("soviet", A("C2", ("180rd", "337rd")))
     assert (doc["raw_column"], doc["final_column"]) == ("3:1", "2:1")
     assert doc["decisive_allowed"] is False
     assert g.refuse("soviet", A("C2", ("180rd", "337rd"), decisive=True)).rule == "8.17(a)"
@@ -59,7 +59,7 @@ def test_8_18_full_armor_must_be_flipped_first(scenario):
     """8.18: "If at least one full-strength two-step armor unit is attacking, the flipped unit
     must be one of them" (000: "в первую очередь танковая")."""
     g = game(scenario, {"29tk": "B4", "48rc": "B4", "88id": "C4", "72id": "C4"})
-    doc = g.rules.preview(g.state, "soviet", A("C4", ("29tk", "48rc")))
+    doc = g.preview("soviet", A("C4", ("29tk", "48rc")))
     assert doc["flip_choices"] == ["29tk"]
     rej = g.refuse("soviet", A("C4", ("29tk", "48rc"), decisive=True, flip="48rc"))
     assert rej.rule == "8.18" and rej.code == "bad-flip"
@@ -84,7 +84,7 @@ def test_8_18_the_attacker_chooses_among_full_armor_units(scenario):
     g = game(scenario, {"11pz": "A6", "14pz": "A6", "29tk": "B6"}, turn=1, side="german")
     for uid in ("11pz", "14pz"):
         g.state.units[uid].entered_turn = 1
-    doc = g.rules.preview(g.state, "german", A("B6", ("11pz", "14pz")))
+    doc = g.preview("german", A("B6", ("11pz", "14pz")))
     assert sorted(doc["flip_choices"]) == ["11pz", "14pz"]
     assert doc["final_column"] == "4:1"
     out = g.do("german", A("B6", ("11pz", "14pz"), decisive=True, flip="14pz"), dice=[2])
@@ -96,7 +96,7 @@ def test_8_18_reduced_armor_does_not_count_so_infantry_is_flipped(scenario):
     """8.18: armor first applies to "full-strength two-step armor" units; a reduced tank corps
     cannot pay, so a full infantry corps is flipped."""
     g = game(scenario, {"29tk": "B4", "48rc": "B4", "88id": "C4"}, reduced=["29tk"])
-    doc = g.rules.preview(g.state, "soviet", A("C4", ("29tk", "48rc")))
+    doc = g.preview("soviet", A("C4", ("29tk", "48rc")))
     assert doc["flip_choices"] == ["48rc"]
     rej = g.refuse("soviet", A("C4", ("29tk", "48rc"), decisive=True, flip="29tk"))
     assert rej.rule == "8.18"
@@ -108,7 +108,7 @@ def test_8_18_mech_is_not_armor_for_the_flip(scenario):
     """8.18 with 2.12: ""armor unit" in rules 8.18 ... means a unit whose `type` is armor. Mech
     units are not armor units"."""
     g = game(scenario, {"5mc": "B4", "48rc": "B4", "88id": "C4"})
-    doc = g.rules.preview(g.state, "soviet", A("C4", ("5mc", "48rc")))
+    doc = g.preview("soviet", A("C4", ("5mc", "48rc")))
     assert sorted(doc["flip_choices"]) == ["48rc", "5mc"]
     g.do("soviet", A("C4", ("5mc", "48rc"), decisive=True, flip="48rc"), dice=[1])
     assert g.unit("48rc").reduced and not g.unit("5mc").reduced
@@ -172,7 +172,7 @@ def test_8_19_a_decisive_attack_reads_the_right_hand_value(scenario):
     normal = game(scenario, units, turn=1).do("soviet", A("B7", ("29tk", "48rc")), dice=[3])
     assert (normal.combat["final_column"], normal.combat["hits"]) == ("2:1", 0)
     g = game(scenario, units, turn=1)
-    doc = g.rules.preview(g.state, "soviet", A("B7", ("29tk", "48rc")))
+    doc = g.preview("soviet", A("B7", ("29tk", "48rc")))
     assert doc["hits_normal"] == [0, 0, 0, 1, 1, 1]
     assert doc["hits_decisive"] == [0, 0, 1, 1, 1, 2]
     decisive = g.do("soviet", A("B7", ("29tk", "48rc"), decisive=True), dice=[3])
@@ -203,7 +203,7 @@ def test_8_20_five_units_read_the_right_hand_value(scenario):
     """8.20: "If the defending hex contains 5 or more units at the moment of the attack ... the
     result is always read from the right-hand value of the CRT cell." """
     g = game(scenario, {**FIVE, **ATTACK})
-    doc = g.rules.preview(g.state, "soviet", A("C4", tuple(ATTACK)))
+    doc = g.preview("soviet", A("C4", tuple(ATTACK)))
     assert doc["overstack"] is True and doc["final_column"] == "2:1"
     assert doc["defense_strength"] == 6  # still the 3 highest (8.7)
     assert doc["hits_normal"] == [0, 0, 1, 1, 1, 2]  # right-hand values
@@ -222,7 +222,7 @@ def test_8_20_four_units_are_not_overstacked(scenario):
 def test_8_20_no_decisive_attack_against_an_overstacked_hex(scenario):
     """8.20: "No decisive attack may be declared and no unit is flipped for one." (8.17(b))"""
     g = game(scenario, {**FIVE, **ATTACK})
-    doc = g.rules.preview(g.state, "soviet", A("C4", tuple(ATTACK)))
+    doc = g.preview("soviet", A("C4", tuple(ATTACK)))
     assert doc["decisive_allowed"] is False and doc["hits_decisive"] is None
     rej = g.refuse("soviet", A("C4", tuple(ATTACK), decisive=True, flip="48rc"))
     assert rej.rule == "8.20" and "C4" in rej.message
@@ -234,7 +234,7 @@ def test_8_20_units_with_retreat_markers_count_toward_the_five(scenario):
     (flag overstack_counts_retreated = true, Q2)."""
     assert scenario.flags["overstack_counts_retreated"] is True
     g = game(scenario, {**FIVE, **ATTACK}, retreated=["389id"])
-    doc = g.rules.preview(g.state, "soviet", A("C4", tuple(ATTACK)))
+    doc = g.preview("soviet", A("C4", tuple(ATTACK)))
     assert doc["overstack"] is True and doc["defense_strength"] == 6
     assert g.refuse("soviet", A("C4", tuple(ATTACK), decisive=True)).rule == "8.20"
     out = g.do("soviet", A("C4", tuple(ATTACK)), dice=[3])
@@ -248,10 +248,10 @@ def test_8_20_the_flag_off_follows_002_and_ignores_retreated_units(scenario):
         scenario, flags={**scenario.flags, "overstack_counts_retreated": False}
     )
     g = Game(scen, empty_state(scen, {**FIVE, **ATTACK}, turn=3, retreated=["389id"]))
-    doc = g.rules.preview(g.state, "soviet", A("C4", tuple(ATTACK)))
+    doc = g.preview("soviet", A("C4", tuple(ATTACK)))
     assert doc["overstack"] is False and doc["decisive_allowed"] is True
     g2 = Game(scen, empty_state(scen, {**FIVE, **ATTACK}, turn=3))
-    assert g2.rules.preview(g2.state, "soviet", A("C4", tuple(ATTACK)))["overstack"] is True
+    assert g2.preview("soviet", A("C4", tuple(ATTACK)))["overstack"] is True
 
 
 def test_8_20_the_count_is_at_the_moment_of_the_attack(scenario):
@@ -277,7 +277,7 @@ def test_8_20_the_count_is_at_the_moment_of_the_attack(scenario):
     g.do("german", A("C3", ("11pz", "16pz")), dice=[1])
     g.do("soviet", L((), "C4"))
     assert g.unit("180rd").hex == "C4" and g.unit("180rd").retreated
-    doc = g.rules.preview(g.state, "german", A("C4", ("24pz",)))
+    doc = g.preview("german", A("C4", ("24pz",)))
     assert doc["overstack"] is True
 
 

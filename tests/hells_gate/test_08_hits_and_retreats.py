@@ -19,7 +19,7 @@ GERMAN_ARMOR = {"11pz": "B4", "16pz": "B4", "24pz": "B5", "14pz": "B5"}  # 33 ag
 
 def strike(g, side, target, attackers, hits):
     """Attack with the first die (normal, else decisive) that gives `hits`; check the result."""
-    doc = g.rules.preview(g.state, side, A(target, tuple(attackers)))
+    doc = g.preview(side, A(target, tuple(attackers)))
     for decisive, faces in ((False, doc["hits_normal"]), (True, doc["hits_decisive"] or [])):
         if hits in faces:
             out = g.do(side, A(target, tuple(attackers), decisive), dice=[faces.index(hits) + 1])
@@ -42,7 +42,7 @@ def kinds(out):
 
 
 def retreat_dests(g, side):
-    return {a.retreat for a in g.rules.legal_orders(g.state, side) if isinstance(a.retreat, str)}
+    return {a.retreat for a in g.legal(side) if isinstance(a.retreat, str)}
 
 
 # -- 8.23 - 8.26 --------------------------------------------------------------------------------
@@ -78,7 +78,7 @@ def test_8_24_a_hit_may_not_go_to_a_unit_with_a_retreat_marker(scenario):
     g, _ = attack_c4(scenario, ["88id", "72id", "57id"], 1, retreated=["72id"])
     rej = g.refuse("german", L(("72id",)))
     assert rej.rule == "8.24" and "72id" in rej.message
-    assert all("72id" not in a.units for a in g.rules.legal_orders(g.state, "german"))
+    assert all("72id" not in a.units for a in g.legal("german"))
     g.do("german", L(("57id",)))
     assert g.unit("57id").reduced and not g.unit("72id").reduced
 
@@ -215,7 +215,7 @@ def test_8_30_a_soviet_defender_must_retreat_with_the_last_of_two_hits(scenario)
     assert "must be a retreat" in g.state.pending[0].prompt
     rej = g.refuse("soviet", L(("48rc", "21grc")))
     assert rej.rule == "8.30" and "D4" in rej.message and "D5" in rej.message
-    assert all(a.retreat is not None for a in g.rules.legal_orders(g.state, "soviet"))
+    assert all(a.retreat is not None for a in g.legal("soviet"))
     g.do("soviet", L(("48rc",), "D4"))
     assert (g.unit("48rc").hex, g.unit("21grc").hex) == ("D4", "D4")
     assert g.unit("48rc").retreated and g.unit("21grc").retreated
@@ -243,7 +243,7 @@ def test_8_30_w10b_the_29th_tank_corps_chooses_to_retreat(scenario):
     g.do("german", A("B6", ("11pz", "14pz"), True, "14pz"), dice=[2])
     assert g.state.pending[0].side == "soviet"
     assert "B5" in retreat_dests(g, "soviet")
-    assert L(("29tk",)) in g.rules.legal_orders(g.state, "soviet")
+    assert L(("29tk",)) in g.legal("soviet")
     g.do("soviet", L((), "B5"))
     assert (g.unit("29tk").hex, g.unit("29tk").retreated, g.unit("29tk").reduced) == (
         "B5",
@@ -507,7 +507,7 @@ def test_8_34_with_no_legal_retreat_the_last_hit_is_a_step_loss(scenario):
     assert "no legal retreat" in g.state.pending[0].prompt
     rej = g.refuse("german", L((), "D4"))
     assert rej.rule == "8.34"
-    assert all(a.retreat is None for a in g.rules.legal_orders(g.state, "german"))
+    assert all(a.retreat is None for a in g.legal("german"))
     g.do("german", L(("72id",)))
     assert g.unit("72id").reduced and g.unit("72id").hex == "C4"
 
@@ -664,9 +664,9 @@ def test_8_23_legal_orders_lists_the_answers_while_the_decision_pends(scenario):
     g, out = attack_c4(scenario, ["88id", "72id"], 1)
     assert "DecisionPending" in kinds(out) and "LossesForced" not in kinds(out)
     assert g.state.active_side == "german"
-    answers = g.rules.legal_orders(g.state, "german")
+    answers = g.legal("german")
     assert set(answers) == {L(("88id",)), L(("72id",)), L((), "D4"), L((), "D5")}
-    assert g.rules.legal_orders(g.state, "soviet") == []
+    assert g.legal("soviet") == []
     for a in answers:  # every listed answer is accepted
         Game(scenario, g.state.clone()).do("german", a)
 

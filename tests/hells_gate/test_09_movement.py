@@ -27,7 +27,7 @@ def mgame(scenario, units, *, scen=None, **kw) -> Game:
 def test_9_1_movement_is_voluntary_end_without_moving(scenario):
     """9.1: "the phasing player may move any or all of his units ... Movement is voluntary"."""
     g = mgame(scenario, {"47rc": "C4", "29tk": "C7", "34id": "A1"})
-    assert END in g.rules.legal_orders(g.state, "soviet")
+    assert END in g.legal("soviet")
     g.do("soviet", END)
     assert "UnitMoved" not in g.kinds()
     assert (g.unit("47rc").hex, g.unit("29tk").hex) == ("C4", "C7")
@@ -47,9 +47,7 @@ def test_9_1_unit_with_retreat_marker_may_not_move(scenario):
     g = mgame(scenario, {"47rc": "C4", "48rc": "C4"}, retreated=["47rc"])
     rejection = g.refuse("soviet", M("47rc", ("C3",)))
     assert rejection.rule == "8.36" and "Retreat marker" in rejection.message
-    assert not [
-        o for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == "47rc"
-    ]
+    assert not [o for o in g.legal("soviet") if getattr(o, "unit", None) == "47rc"]
     g.do("soviet", M("48rc", ("C3",)))
     assert g.unit("48rc").hex == "C3"
 
@@ -70,9 +68,7 @@ def test_9_2_each_unit_moves_once_per_movement_phase(scenario):
     g.do("soviet", M("29tk", ("C3",)))  # 1 of its 2 hexes used
     rejection = g.refuse("soviet", M("29tk", ("B3",)))
     assert rejection.rule == "9.2" and "already moved" in rejection.message
-    assert not [
-        o for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == "29tk"
-    ]
+    assert not [o for o in g.legal("soviet") if getattr(o, "unit", None) == "29tk"]
     g.do("soviet", M("47rc", ("D5",)))  # another unit still moves
     assert (g.unit("29tk").hex, g.unit("47rc").hex) == ("C3", "D5")
 
@@ -168,7 +164,7 @@ def test_9_4_may_not_enter_a_hex_containing_an_enemy_unit(scenario):
     g = mgame(scenario, {"47rc": "C4", "34id": "C3"})
     rejection = g.refuse("soviet", M("47rc", ("C3",)))
     assert rejection.rule == "9.4" and "C3" in rejection.message and "enemy" in rejection.message
-    assert M("47rc", ("C3",)) not in g.rules.legal_orders(g.state, "soviet")
+    assert M("47rc", ("C3",)) not in g.legal("soviet")
 
 
 def test_9_4_may_not_pass_through_a_hex_containing_an_enemy_unit(scenario):
@@ -176,9 +172,7 @@ def test_9_4_may_not_pass_through_a_hex_containing_an_enemy_unit(scenario):
     g = mgame(scenario, {"29tk": "C4", "34id": "C3"})
     rejection = g.refuse("soviet", M("29tk", ("C3", "B3")))
     assert rejection.rule == "9.4" and "C3" in rejection.message
-    assert not [
-        o for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "path", ())[:1] == ("C3",)
-    ]
+    assert not [o for o in g.legal("soviet") if getattr(o, "path", ())[:1] == ("C3",)]
     g.do("soviet", M("29tk", ("B4", "B3")))  # around it is fine
     assert g.unit("29tk").hex == "B3"
 
@@ -198,9 +192,7 @@ def test_9_4_may_not_leave_the_map(scenario, unit, start, off):
     g = mgame(scenario, {unit: start})
     rejection = g.refuse("soviet", M(unit, (off,)))
     assert rejection.rule in ("9.4", "9.2") and off in rejection.message
-    paths = [
-        o.path for o in g.rules.legal_orders(g.state, "soviet") if getattr(o, "unit", None) == unit
-    ]
+    paths = [o.path for o in g.legal("soviet") if getattr(o, "unit", None) == unit]
     assert paths and all(h in scenario.grid for p in paths for h in p)
 
 
@@ -262,11 +254,7 @@ def test_9_6_snow_other_units_move_one_hex(scenario, unit):
     g = mgame(scenario, {unit: "C4"})
     rejection = g.refuse("soviet", M(unit, ("C3", "B3")))
     assert rejection.rule in ("9.3", "9.6") and "at most 1 hex" in rejection.message
-    assert all(
-        len(o.path) == 1
-        for o in g.rules.legal_orders(g.state, "soviet")
-        if getattr(o, "unit", None) == unit
-    )
+    assert all(len(o.path) == 1 for o in g.legal("soviet") if getattr(o, "unit", None) == unit)
 
 
 def test_9_7_cavalry_moves_two_hexes_in_snow(scenario):
@@ -374,11 +362,7 @@ def test_9_10_mud_every_unit_moves_at_most_one_hex(scenario, unit):
     g = mgame(scenario, {unit: "C4"}, weather="mud")
     rejection = g.refuse("soviet", M(unit, ("C3", "B3")))
     assert rejection.rule == "9.10" and "Mud" in rejection.message
-    assert all(
-        len(o.path) == 1
-        for o in g.rules.legal_orders(g.state, "soviet")
-        if getattr(o, "unit", None) == unit
-    )
+    assert all(len(o.path) == 1 for o in g.legal("soviet") if getattr(o, "unit", None) == unit)
     g.do("soviet", M(unit, ("C3",)))
     assert g.unit(unit).hex == "C3"
 

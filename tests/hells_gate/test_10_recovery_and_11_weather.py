@@ -206,7 +206,7 @@ def test_11_7_mud_shifts_every_attack_one_column_left(scenario):
 def test_11_7_mud_shift_applies_to_german_attacks_too(scenario):
     """11.7: "column shift S3 (1 left) on every attack" - German attacks included."""
     g = game(scenario, {"3pz": "B4", "48rc": "C4"}, turn=3, phase="german-combat", weather="mud")
-    doc = g.rules.preview(g.state, "german", A("C4", ("3pz",)))
+    doc = g.preview("german", A("C4", ("3pz",)))
     assert (doc["raw_column"], doc["final_column"]) == ("2:1", "3:2")
     assert [s["code"] for s in doc["shifts"]] == ["S3"]
 

@@ -23,14 +23,12 @@ def game(scenario, units, *, entered=(), **kw) -> Game:
 
 def retreat_answers(g: Game, side: str) -> set[str]:
     return {
-        o.retreat
-        for o in g.rules.legal_orders(g.state, side)
-        if isinstance(o, O.Losses) and isinstance(o.retreat, str)
+        o.retreat for o in g.legal(side) if isinstance(o, O.Losses) and isinstance(o.retreat, str)
     }
 
 
 def movers(g: Game, side: str) -> set[str]:
-    return {o.unit for o in g.rules.legal_orders(g.state, side) if isinstance(o, O.Move)}
+    return {o.unit for o in g.legal(side) if isinstance(o, O.Move)}
 
 
 def shift(doc: dict, code: str) -> int | None:
@@ -68,7 +66,7 @@ def test_12_2_each_armor_unit_must_end_in_a_hex_other_than_its_start(scenario):
     g = game(scenario, TURN1_SOVIET, turn=1, phase="soviet-movement")
     rejection = g.refuse("soviet", M("20tk", ("C6", "C7")))
     assert rejection.rule == "12.2" and "C7" in rejection.message
-    assert M("20tk", ("C6", "C7")) not in g.rules.legal_orders(g.state, "soviet")
+    assert M("20tk", ("C6", "C7")) not in g.legal("soviet")
     g.do("soviet", M("20tk", ("C6",)))
     assert g.unit("20tk").hex == "C6"
 
@@ -81,14 +79,14 @@ def test_12_2_end_is_refused_until_the_three_armor_units_have_moved(scenario):
     rejection = g.refuse("soviet", END)
     assert rejection.rule == "12.2"
     assert all(uid in rejection.message for uid in ("5gtk", "20tk", "29tk"))
-    assert END not in g.rules.legal_orders(g.state, "soviet")
+    assert END not in g.legal("soviet")
     g.do("soviet", M("20tk", ("D7", "E7")))  # C6 and B7 still hold German units
     g.do("soviet", M("29tk", ("D7",)))
     rejection = g.refuse("soviet", END)
     assert rejection.rule == "12.2" and "5gtk" in rejection.message
     assert "20tk" not in rejection.message and "29tk" not in rejection.message
     g.do("soviet", M("5gtk", ("C1",)))
-    assert END in g.rules.legal_orders(g.state, "soviet")
+    assert END in g.legal("soviet")
     g.do("soviet", END)
     assert g.state.phase == "german-combat"
 
@@ -257,7 +255,7 @@ def test_12_5_turn_1_german_oos_attack_shift_is_at_most_1(scenario):
         "1:1",
     )
     later = game(scenario, units, turn=3, phase="german-combat", oos=["5ss"], reduced=["20tk"])
-    doc = later.rules.preview(later.state, "german", A("C5", ("5ss",)))
+    doc = later.preview("german", A("C5", ("5ss",)))
     assert (shift(doc, "S7"), doc["final_column"]) == (-2, "1:2")
 
 
@@ -265,7 +263,7 @@ def test_12_5_turn_1_german_oos_attack_shift_is_at_most_1(scenario):
 def test_12_9_s1_is_at_most_1_column_on_turns_1_and_2(scenario, turn, s1, final):
     """12.9: "every OOS shift is at most 1 column, whether the OOS units attack or defend".\""""
     g = game(scenario, {"47rc": "C4", "34id": "B4"}, turn=turn, phase="soviet-combat", oos=["34id"])
-    doc = g.rules.preview(g.state, "soviet", A("B4", ("47rc",)))
+    doc = g.preview("soviet", A("B4", ("47rc",)))
     assert (doc["raw_column"], shift(doc, "S1"), doc["final_column"]) == ("3:2", s1, final)
 
 
@@ -273,7 +271,7 @@ def test_12_9_s1_is_at_most_1_column_on_turns_1_and_2(scenario, turn, s1, final)
 def test_12_9_soviet_s7_is_at_most_1_column_on_turn_2(scenario, turn, s7, final):
     """12.9: "Soviet and German combat phases: every OOS shift is at most 1 column".\""""
     g = game(scenario, {"47rc": "C4", "34id": "B4"}, turn=turn, phase="soviet-combat", oos=["47rc"])
-    doc = g.rules.preview(g.state, "soviet", A("B4", ("47rc",)))
+    doc = g.preview("soviet", A("B4", ("47rc",)))
     assert (doc["raw_column"], shift(doc, "S7"), doc["final_column"]) == ("3:2", s7, final)
 
 
@@ -432,7 +430,7 @@ def test_12_12_a_oos_german_defenders_at_the_airfield_hexes_give_1_column(
     or Shenderovka (D3) receive at most 1 column of OOS shift ... as long as a German unit
     occupies E3.\""""
     g = game(scenario, {**units, "21grc": attacker}, turn=3, phase="soviet-combat", oos=["57id"])
-    doc = g.rules.preview(g.state, "soviet", A(target, ("21grc",)))
+    doc = g.preview("soviet", A(target, ("21grc",)))
     assert shift(doc, "S1") == s1
 
 
@@ -450,7 +448,7 @@ def test_12_12_b_oos_german_attackers_from_the_airfield_hexes_give_1_column(
     """12.12: "... or attack from ... E3, E2 or D3 receive at most 1 column of OOS shift, even in a
     combined attack from several of these hexes, as long as a German unit occupies E3.\""""
     g = game(scenario, {**units, "47rc": "D2"}, turn=3, phase="german-combat", oos=list(attackers))
-    doc = g.rules.preview(g.state, "german", A("D2", attackers))
+    doc = g.preview("german", A("D2", attackers))
     assert shift(doc, "S7") == s7
 
 
@@ -463,7 +461,7 @@ def test_12_12_the_cap_holds_to_the_end_of_the_game(scenario):
         phase="soviet-combat",
         oos=["57id"],
     )
-    doc = g.rules.preview(g.state, "soviet", A("E2", ("21grc",)))
+    doc = g.preview("soviet", A("E2", ("21grc",)))
     assert shift(doc, "S1") == 1
 
 
@@ -588,9 +586,11 @@ def test_12_16_rebuild_decision_at_the_end_of_the_soviet_supply_phase(scenario, 
     [d] = g.state.pending
     assert (d.kind, d.side) == ("rebuild", "soviet")
     assert sorted(d.data["options"]) == ["20grc", "47rc", "5gcc"]
-    assert sorted(
-        o.unit for o in g.rules.legal_orders(g.state, "soviet") if isinstance(o, O.Rebuild)
-    ) == ["20grc", "47rc", "5gcc"]
+    assert sorted(o.unit for o in g.legal("soviet") if isinstance(o, O.Rebuild)) == [
+        "20grc",
+        "47rc",
+        "5gcc",
+    ]
     g.do("soviet", O.Rebuild("5gcc"))
     assert not g.unit("5gcc").reduced and g.unit("47rc").reduced
     assert (g.state.phase, g.state.pending) == ("soviet-combat", [])
@@ -674,7 +674,7 @@ def test_12_17_breakout_decision_after_soviet_movement_on_turn_8(scenario):
     [d] = g.state.pending
     assert (d.kind, d.side, d.data["options"]) == ("breakout", "soviet", ["47rc"])
     assert g.state.phase == "soviet-movement"
-    assert set(g.rules.legal_orders(g.state, "soviet")) == {O.Breakout("47rc"), END}
+    assert set(g.legal("soviet")) == {O.Breakout("47rc"), END}
 
 
 @pytest.mark.parametrize("unit", ["48rc", "20grc", "21grc", "78rc", "88id"])

@@ -1,6 +1,6 @@
 """Section 15: the worked example of turn 1 (W0-W13), played on the real scenario setup.
 
-Every test replays turn 1 from `HellsGate(scenario).new_game()` up to its W item with the orders
+Every test replays turn 1 from `new_game(scenario)` (tests/hells_gate/helpers.py) up to its W item with the orders
 and dice of the example (hells-gate.md section 15; expected values from hells-gate-scenario.md
 section 5), then asserts the item's "Assertions" line. The main run of section 5 is followed:
 the third Soviet armor unit (5gtk) moves B1-C1-C2 in W8.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from adjudicator.hells_gate import supply
 from adjudicator.hells_gate.losses import retreat_hexes
 from adjudicator.hells_gate.orders import Losses
-from tests.hells_gate.helpers import END, A, Game, L, M
+from tests.hells_gate.helpers import END, A, Game, L, M, new_game
 
 # The example as (label, side, order, dice), in the order it is played.
 SCRIPT = (
@@ -52,11 +52,7 @@ def on_map_ids(g: Game, side: str) -> set[str]:
 
 
 def retreat_answers(g: Game, side: str) -> set[str]:
-    return {
-        o.retreat
-        for o in g.rules.legal_orders(g.state, side)
-        if isinstance(o, Losses) and o.retreat is not None
-    }
+    return {o.retreat for o in g.legal(side) if isinstance(o, Losses) and o.retreat is not None}
 
 
 def adjacent_to(g: Game, hex_id: str, side: str) -> bool:
@@ -67,7 +63,7 @@ def test_15_w0_6_2_no_soviet_unit_starts_out_of_supply(scenario):
     """W0: "Expected: no Soviet unit receives an OOS marker. No Soviet reinforcements on turn 1."""
     g = play(scenario, "W2")
     assert (g.state.turn, g.state.phase, g.state.weather) == (1, "soviet-combat", "snow")
-    out = g.rules.new_game()
+    out = new_game(scenario)
     assert not [e for e in out.events if e.kind in ("OutOfSupply", "ReinforcementEntered")]
     assert not [u.id for u in g.state.on_map("soviet") if u.oos]
     soviet_track = [
@@ -88,7 +84,7 @@ def test_15_w0_6_2_no_soviet_unit_starts_out_of_supply(scenario):
 def test_15_w1_8_9_attack_on_b7_with_75rc_48rc_is_3_to_2(scenario):
     """W1: "Odds 6:4 = 1.5. Raw column 3:2. No shifts." (considered, not made)"""
     g = play(scenario, "W2")
-    doc = g.rules.preview(g.state, "soviet", A("B7", ("75rc", "48rc")))
+    doc = g.preview("soviet", A("B7", ("75rc", "48rc")))
     assert (doc["attack_strength"], doc["defense_strength"]) == (6, 4)
     assert (doc["raw_column"], doc["shifts"], doc["final_column"]) == ("3:2", [], "3:2")
     assert "B7" not in g.state.attacked_hexes
@@ -98,7 +94,7 @@ def test_15_w2_8_21_attack_on_b7_2_to_1_one_hit_106id_flipped(scenario):
     """W2: "Assertions: raw 2:1; final 2:1; CRT(2:1, 5) left-hand value = 1; B7 counts as
     attacked in this phase.\""""
     g = play(scenario, "W2")
-    decisive = g.rules.preview(g.state, "soviet", A("B7", ("29tk", "48rc"), True))
+    decisive = g.preview("soviet", A("B7", ("29tk", "48rc"), True))
     assert decisive["flip_choices"] == ["29tk"]  # it would have flipped the 29th (8.18)
     g.do("soviet", A("B7", ("29tk", "48rc")), dice=[5])
     c = g.last.combat
@@ -119,10 +115,10 @@ def test_15_w3_12_3_decisive_8_to_1_two_hits_389id_retreats_to_d6_only(scenario)
     """W3: "Assertions: final 8:1; decisive attack allowed; flipped unit is armor; CRT(8:1, 3)
     right-hand value = 2; legal retreat set = {D6}.\""""
     g = play(scenario, "W3")
-    c7 = g.rules.preview(g.state, "soviet", A("C6", ("20tk", "75rc")))
-    d7 = g.rules.preview(g.state, "soviet", A("C6", ("21grc", "78rc")))
+    c7 = g.preview("soviet", A("C6", ("20tk", "75rc")))
+    d7 = g.preview("soviet", A("C6", ("21grc", "78rc")))
     assert (c7["attack_strength"], d7["attack_strength"]) == (9, 7)
-    doc = g.rules.preview(g.state, "soviet", A("C6", ("20tk", "75rc", "21grc", "78rc"), True))
+    doc = g.preview("soviet", A("C6", ("20tk", "75rc", "21grc", "78rc"), True))
     assert doc["decisive_allowed"] and doc["flip_choices"] == ["20tk"]
     g.do("soviet", A("C6", ("20tk", "75rc", "21grc", "78rc"), True, "20tk"), dice=[3])
     c = g.last.combat
@@ -170,7 +166,7 @@ def test_15_w4_8_18_smela_3_to_2_decisive_zero_hits_flip_stands(scenario):
 def test_15_w5_8_9_206rd_alone_could_attack_kanev_at_2_to_1(scenario):
     """W5: "the 206th Infantry Division could attack at 2:1 ... No attack." (section 5, check 73)"""
     g = play(scenario, "W6")
-    doc = g.rules.preview(g.state, "soviet", A("F2", ("206rd",)))
+    doc = g.preview("soviet", A("F2", ("206rd",)))
     assert (doc["attack_strength"], doc["defense_strength"]) == (2, 1)
     assert (doc["raw_column"], doc["final_column"]) == ("2:1", "2:1")
     assert "F2" not in g.state.attacked_hexes
@@ -180,7 +176,7 @@ def test_15_w6_8_14_b2_3_to_1_river_alternative_gains_nothing(scenario):
     """W6: "Assertions: final 3:1; the alternative gives raw 4:1 and final 3:1; CRT(3:1, 2)
     right-hand value = 1.\""""
     g = play(scenario, "W6")
-    alt = g.rules.preview(g.state, "soviet", A("B2", ("5gtk", "47rc", "180rd", "337rd")))
+    alt = g.preview("soviet", A("B2", ("5gtk", "47rc", "180rd", "337rd")))
     assert (alt["attack_strength"], alt["raw_column"], alt["final_column"]) == (12, "4:1", "3:1")
     assert [s["code"] for s in alt["shifts"]] == ["S5"]
     g.do("soviet", A("B2", ("5gtk", "47rc"), True, "5gtk"), dice=[2])
@@ -260,7 +256,7 @@ def test_15_w9_6_9_german_supply_and_the_11th_and_14th_panzer_enter_at_a6(scenar
 def test_15_w10a_8_13_5ss_against_c5_would_get_only_1_to_1(scenario):
     """W10a: "final column 1:1: S4 1 left, and S7 capped at 1 left on turn 1.\""""
     g = play(scenario, "W10b")
-    doc = g.rules.preview(g.state, "german", A("C5", ("5ss",)))
+    doc = g.preview("german", A("C5", ("5ss",)))
     assert (doc["attack_strength"], doc["defense_strength"]) == (2, 1)
     assert doc["raw_column"] == "2:1" and doc["final_column"] == "1:1"
     assert {s["code"]: s["columns"] for s in doc["shifts"]} == {"S4": -1, "S7": -1}
@@ -281,7 +277,7 @@ def test_15_w10b_8_30_panzers_4_to_1_decisive_29tk_retreats_to_b5(scenario):
     assert g.unit("14pz").reduced and not g.unit("11pz").reduced
     assert c["hits"] == scenario.hits("4:1", 2, True) == 1
     assert retreat_answers(g, "soviet") == {"B5", "C5"}
-    assert L(("29tk",)) in g.rules.legal_orders(g.state, "soviet")  # 1 hit: Soviet chooses
+    assert L(("29tk",)) in g.legal("soviet")  # 1 hit: Soviet chooses
     g.do("soviet", L((), "B5"))
     u = g.unit("29tk")
     assert (u.hex, u.retreated, u.reduced) == ("B5", True, False)
@@ -292,7 +288,7 @@ def test_15_w10c_8_10_3pz_against_c7_is_hopeless(scenario):
     """W10c: "The 3rd Panzer Division has no chance against the strong Soviet unit in the woods
     hex C7. No attack.\""""
     g = play(scenario, "W10b")
-    doc = g.rules.preview(g.state, "german", A("C7", ("3pz",)))
+    doc = g.preview("german", A("C7", ("3pz",)))
     assert (doc["attack_strength"], doc["defense_strength"]) == (4, 6)
     assert (doc["raw_column"], doc["final_column"]) == ("1:2", "1:2")
     assert doc["hits_normal"] == [0, 0, 0, 0, 0, 0]
@@ -303,11 +299,7 @@ def test_15_w11_12_6_one_german_armor_unit_moves_11pz_to_c6(scenario):
     empty hex C6.\""""
     g = play(scenario, "W11")
     assert g.state.phase == "german-movement"
-    moves = {
-        o.path
-        for o in g.rules.legal_orders(g.state, "german")
-        if getattr(o, "unit", None) == "11pz"
-    }
+    moves = {o.path for o in g.legal("german") if getattr(o, "unit", None) == "11pz"}
     assert {("B6",), ("A5",), ("B7", "C6"), ("B6", "C6")} <= moves
     rejection = g.refuse("german", M("106id", ("A6",)))
     assert rejection.rule == "12.6"

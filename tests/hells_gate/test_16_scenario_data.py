@@ -8,7 +8,7 @@ import pytest
 
 from adjudicator.core.scenario import ScenarioError
 from adjudicator.hells_gate.loader import default_scenario_text, load_scenario
-from adjudicator.hells_gate.rules import HellsGate
+from adjudicator.hells_gate.setup import initial_state
 
 # -- 16.10 checks
 
@@ -89,7 +89,7 @@ def test_16_3_every_river_hexside_joins_adjacent_hexes(scenario):
 
 def test_16_10_f_a6_and_a2_german(scenario):
     """16.10 (f) A6 and A2 are German supply hexes or contain German units at the start."""
-    start = HellsGate(scenario).initial_state()
+    start = initial_state(scenario)
     for h in ("A6", "A2"):
         german_start = any(u.hex == h and u.side == "german" for u in start.units.values())
         assert scenario.hexes[h].supply == "german" or german_start, h
@@ -97,7 +97,7 @@ def test_16_10_f_a6_and_a2_german(scenario):
 
 def test_16_10_g_start_positions_of_the_worked_example(scenario):
     """16.10 (g) Start positions stated in the example."""
-    state = HellsGate(scenario).initial_state()
+    state = initial_state(scenario)
 
     def side_units(hex_id, side):
         return [u.id for u in state.units_in(hex_id) if u.side == side]

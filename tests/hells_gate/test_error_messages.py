@@ -15,7 +15,7 @@ from adjudicator.core.dice import HashDice
 from adjudicator.core.errors import Rejection
 from adjudicator.grammar import ParseError
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.rules import HellsGate
+from adjudicator.hells_gate.system import HellsGateSystem
 from tests.hells_gate.helpers import END, A, Game, empty_state, grammar_of
 
 RULE = re.compile(r"^\d+\.\d+(\([a-z]\))?$")
@@ -129,7 +129,7 @@ def attempts(rules, state, rng: random.Random, n: int, found: list[Rejection]) -
         active = state.active_side or "soviet"
         actor = active if rng.random() < 0.6 else rng.choice(ACTORS)
         side = actor if actor in ("soviet", "german") else None
-        order = random_order(rng, rules.scen, state, side)
+        order = random_order(rng, rules.scenario, state, side)
         try:
             rules.apply(state, actor, order, HashDice(rng.random()))
         except Rejection as exc:
@@ -167,8 +167,8 @@ def test_every_refusal_of_random_illegal_orders_names_a_rule_or_says_why_not(sce
     found: list[Rejection] = []
     for seed in range(4):  # along random games, sandbox and not
         rng, dice = random.Random(seed), HashDice(f"errors-{seed}")
-        rules = HellsGate(scenario)
-        state = rules.new_game(sandbox=seed % 2 == 1).state
+        rules = HellsGateSystem(scenario)
+        state = rules.initial(seed % 2 == 1, dice).state
         while state.result is None:
             attempts(rules, state, rng, 6, found)
             legal = rules.legal_orders(state, state.active_side)
@@ -176,7 +176,7 @@ def test_every_refusal_of_random_illegal_orders_names_a_rule_or_says_why_not(sce
             order = ends[0] if ends and rng.random() < 0.25 else rng.choice(legal)
             state = rules.apply(state, state.active_side, order, dice).state
     rng = random.Random(99)
-    rules = HellsGate(scenario)
+    rules = HellsGateSystem(scenario)
     for turn in range(1, 9):  # hand-built states of every player phase and turn
         for phase in PLAYER_PHASES:
             attempts(rules, random_state(scenario, rng, turn, phase), rng, 40, found)

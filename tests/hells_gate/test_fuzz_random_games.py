@@ -1,7 +1,7 @@
 """Random whole games: random legal orders and random dice, invariants after every order, replay.
 
 Each game is seeded (`random.Random(seed)` for the choices, `HashDice(seed)` for the dice) and is
-played from `HellsGate(scenario).new_game()` until `state.result` is set. Orders come from
+played from `HellsGateSystem(scenario).initial(...)` until `state.result` is set. Orders come from
 `legal_orders(state, state.active_side)`; now and then a random attack, a random answer to a hit
 decision or an order of the wrong side is tried as well: if it is refused, the state must be
 unchanged; if it is accepted, it is played. After every accepted order the invariants below are
@@ -20,7 +20,7 @@ from collections import Counter, deque
 from adjudicator.core.dice import FixedDice, HashDice
 from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.rules import HellsGate
+from adjudicator.hells_gate.system import HellsGateSystem
 from adjudicator.hells_gate.victory import victory_points
 
 GAMES = 200
@@ -250,8 +250,8 @@ def pick(rng: random.Random, legal: list):
 def play_game(scen, seed: int, stats: Counter | None = None) -> tuple[list, object]:
     """One random game; returns the record [(actor, order, dice values)] and the final state."""
     stats = Counter() if stats is None else stats
-    rules, grid, rng, dice = HellsGate(scen), Map(scen), random.Random(seed), HashDice(seed)
-    state = rules.new_game().state
+    rules, grid, rng, dice = HellsGateSystem(scen), Map(scen), random.Random(seed), HashDice(seed)
+    state = rules.initial(False, dice).state
     check_state(scen, state)
     record = []
     while state.result is None:
@@ -270,12 +270,12 @@ def play_game(scen, seed: int, stats: Counter | None = None) -> tuple[list, obje
             (actor, order), from_legal = wrong_order(rng, scen, state, side), False
         elif roll > 0.96:
             actor, order = "system", O.Default()
-        snapshot = None if from_legal else state.to_dict()
+        snapshot = None if from_legal else state.to_json()
         try:
             out = rules.apply(state, actor, order, dice)
         except Rejection as exc:
             assert not from_legal, f"seed {seed}: legal order {order} refused: {exc}"
-            assert state.to_dict() == snapshot, f"seed {seed}: refused {order} changed the state"
+            assert state.to_json() == snapshot, f"seed {seed}: refused {order} changed the state"
             stats["refused"] += 1
             continue
         check_order(scen, grid, state, out)
@@ -290,8 +290,8 @@ def play_game(scen, seed: int, stats: Counter | None = None) -> tuple[list, obje
 
 
 def replay(scen, record) -> object:
-    rules = HellsGate(scen)
-    state = rules.new_game().state
+    rules = HellsGateSystem(scen)
+    state = rules.initial(False, FixedDice([])).state
     for actor, order, values in record:
         dice = FixedDice(values)
         state = rules.apply(state, actor, order, dice).state
@@ -319,7 +319,7 @@ def test_4_7_random_games_end_keeping_the_invariants_and_replay_exactly(scenario
     lengths, started = [], time.perf_counter()
     for seed in range(GAMES):
         record, final = play_game(scenario, seed, stats)
-        assert replay(scenario, record).to_dict() == final.to_dict(), f"seed {seed}: replay differs"
+        assert replay(scenario, record).to_json() == final.to_json(), f"seed {seed}: replay differs"
         lengths.append(len(record))
     elapsed = time.perf_counter() - started
     print(

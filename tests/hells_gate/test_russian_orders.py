@@ -197,16 +197,16 @@ def played(scenario):
 
 def test_the_listings_are_said_in_russian(scenario, ru):
     g = Game(scenario)
-    rules, allowed = g.rules, _ids(scenario)
+    allowed = _ids(scenario)
     texts = [
         views.status_text(scenario, g.state),
         units_by_side(scenario, g.state),
         views.units_text(scenario, g.state, "soviet"),
         views.units_text(scenario, g.state, "C7"),
         views.units_text(scenario, g.state, "A3"),
-        options_text(rules, g.state, "soviet"),
-        options_text(rules, g.state, "soviet", "20tk"),
-        options_text(rules, g.state, "german", "20tk"),
+        options_text(scenario, g.state, "soviet"),
+        options_text(scenario, g.state, "soviet", "20tk"),
+        options_text(scenario, g.state, "german", "20tk"),
     ]
     for text in texts:
         said = say(text, ru)
@@ -224,7 +224,7 @@ def test_8_attack_lines_previews_and_supply_are_said_in_russian(scenario, ru):
     preview = say(views.preview_text(doc), ru)
     assert english_left(preview, allowed=_ids(scenario) | rules_words) == [], preview
     assert "Решительная атака" in preview
-    supply = g.rules.answer(g.state, "soviet", O.Supply())
+    supply = g.system.answer(g.state, "soviet", O.Supply()).text
     from adjudicator.hells_gate import supply as rules_supply
 
     reasons = {
@@ -267,7 +267,7 @@ def test_the_map_is_drawn_in_russian(scenario, played, ru):
 def test_an_order_shown_to_a_russian_reader_is_typed_back_as_the_same_order(scenario, grammar):
     g = Game(scenario, sandbox=True)
     orders = [grammar.parse(english) for _, english in RU_EN]
-    orders += g.rules.legal_orders(g.state, "soviet")
+    orders += g.legal("soviet")
     for order in orders:
         canonical = grammar.format(order)
         assert grammar.parse(russian_order(canonical)) == order, canonical

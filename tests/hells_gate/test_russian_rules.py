@@ -19,11 +19,11 @@ from adjudicator.core.events import event_text
 from adjudicator.core.i18n import Msg, say
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.rules import HellsGate
 from adjudicator.hells_gate.state import GameState
 from adjudicator.hells_gate.supply import explain
+from adjudicator.hells_gate.system import HellsGateSystem
 from app.i18n import language
-from tests.hells_gate.helpers import A, Game, L, M, empty_state
+from tests.hells_gate.helpers import A, Game, L, M, empty_state, new_game
 from tests.hells_gate.test_08_hits_and_retreats import attack_c4
 from tests.hells_gate.test_fuzz_random_games import pick, random_attack, random_losses, wrong_order
 from tests.i18n_support import english_left
@@ -88,7 +88,7 @@ def test_8_30_the_mandatory_soviet_retreat_is_put_and_refused_in_russian(scenari
 
 def test_8_23_a_decision_read_back_from_storage_is_still_said_in_russian(scenario, ru):
     g, _ = attack_c4(scenario, ["21grc", "48rc"], 2, side="german")
-    stored = GameState.from_dict(json.loads(json.dumps(g.state.to_dict())))
+    stored = GameState.from_json(json.loads(json.dumps(g.state.to_json())))
     assert not isinstance(stored.pending[0].prompt, Msg)  # storage keeps the English text
     rej = Game(scenario, stored).refuse("german", O.End())
     assert rej.rule == "8.23"
@@ -166,7 +166,7 @@ def test_4_6_it_is_not_your_phase_in_russian(scenario, ru):
 
 
 def test_4_1_a_new_game_says_its_phases_in_russian(scenario, ru):
-    out = HellsGate(scenario).new_game()
+    out = new_game(scenario)
     began = [say(e.text, ru) for e in out.events if e.kind == "PhaseBegan"]
     assert began[:2] == [
         "Ход 1, советская фаза снабжения.",
@@ -244,8 +244,8 @@ def scan_game(scen, seed: int, lang, typed: set[str], sandbox: bool = False) -> 
     """One random game; every event and refusal said in Russian must have no English left but
     unit ids, the names not yet translated and what was `typed`."""
     names, allowed = names_left_in_english(scen), set(scen.units) | typed
-    rules, rng, dice = HellsGate(scen), random.Random(seed), HashDice(seed)
-    out = rules.new_game(sandbox)
+    rules, rng, dice = HellsGateSystem(scen), random.Random(seed), HashDice(seed)
+    out = rules.initial(sandbox, dice)
     state, seen = out.state, {"events": 0, "refusals": 0}
 
     def check(events) -> None:

@@ -15,7 +15,8 @@ import pytest
 from adjudicator.core.dice import HashDice
 from adjudicator.hells_gate import grammar
 from adjudicator.hells_gate import orders as O
-from adjudicator.hells_gate.rules import HellsGate
+from adjudicator.hells_gate.setup import initial_state
+from adjudicator.hells_gate.system import HellsGateSystem
 
 
 def _attack(hex_id, origins, att, dfn, raw, final, die, hits, shifts=(), decisive=False):
@@ -39,7 +40,7 @@ def _attack(hex_id, origins, att, dfn, raw, final, die, hits, shifts=(), decisiv
 
 @pytest.fixture(scope="session")
 def synthetic(scenario):
-    state = HellsGate(scenario).initial_state()
+    state = initial_state(scenario)
     state.turn, state.phase, state.weather = 2, "soviet-movement", "snow"
     u = state.units
     u["5gtk"].reduced = True
@@ -101,8 +102,8 @@ def synthetic(scenario):
 
 @pytest.fixture(scope="session")
 def busy(scenario):
-    rules = HellsGate(scenario)
-    out = rules.new_game()
+    rules = HellsGateSystem(scenario)
+    out = rules.initial(False, HashDice("b6-setup"))
     state, events = out.state, list(out.events)
     rng = random.Random(6)
     n = 0

@@ -21,7 +21,7 @@ from PIL import Image, ImageChops
 
 from adjudicator.hells_gate.drawer import draw_map
 from adjudicator.hells_gate.drawer.frame import static_layer
-from adjudicator.hells_gate.rules import HellsGate
+from adjudicator.hells_gate.setup import new_game
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("RENDER_UPDATE_GOLDEN") == "1"
@@ -59,7 +59,7 @@ def compare(name: str, actual: Image.Image, tmp_path) -> None:
 
 def test_golden_setup_whole_map(scenario, tmp_path):
     """Turn 1 as set up, no events: the whole image at half size."""
-    state = HellsGate(scenario).new_game().state
+    state = new_game(scenario).state
     img = decode(draw_map(scenario, state, (), title="Golden: setup"))
     compare("setup_half.png", img.reduce(2), tmp_path)
 

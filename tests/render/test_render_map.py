@@ -74,9 +74,9 @@ def test_events_as_objects_or_dicts_draw_the_same(scenario, busy):
 
 def test_rendering_does_not_change_the_state(scenario, busy):
     state, events = busy
-    before = state.to_dict()
+    before = state.to_json()
     draw_map(scenario, state, events)
-    assert state.to_dict() == before
+    assert state.to_json() == before
 
 
 # -- the map
@@ -166,9 +166,9 @@ def test_counter_faces_show_side_and_reduced_state(case):
 
 
 def test_stacks_of_any_size_show_every_unit(scenario):
-    from adjudicator.hells_gate.rules import HellsGate
+    from adjudicator.hells_gate.setup import initial_state
 
-    state = HellsGate(scenario).initial_state()
+    state = initial_state(scenario)
     soviet = [u for u in state.units.values() if u.side == "soviet"]
     for u in soviet[:12]:
         u.box, u.hex = "map", "C4"
@@ -386,7 +386,7 @@ def test_the_rules_never_import_the_renderer():
         text = path.read_text("utf-8")
         assert "import render" not in text and "from render" not in text, path
     code = (
-        "import sys, adjudicator.hells_gate.loader, adjudicator.hells_gate.rules, adjudicator.grammar; "
+        "import sys, adjudicator.hells_gate.loader, adjudicator.hells_gate.system, adjudicator.grammar; "
         "assert not [m for m in sys.modules if m == 'render' or m.startswith('render.')]"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

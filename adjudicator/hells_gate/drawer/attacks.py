@@ -4,19 +4,15 @@ hits. `f` is the frame being composed (drawer/frame.py: Frame)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.core.i18n import say, t
 from adjudicator.hells_gate.drawer import colours, symbols, words
 from adjudicator.hells_gate.drawer.colours import RGB
 from adjudicator.hells_gate.drawer.events import Attack, Summary
+from adjudicator.hells_gate.drawer.layers import Frame
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from render import overlay
 from render.canvas import Colour
 from render.placement import Segment, arrow_span, label_box
-
-if TYPE_CHECKING:
-    from adjudicator.hells_gate.drawer.frame import Frame
 
 LABEL_H = 50
 

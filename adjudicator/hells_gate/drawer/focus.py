@@ -15,9 +15,9 @@ from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.events import EventLike
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.drawer.words import scenario_title
-from adjudicator.hells_gate.listing_words import phase_name, side_name, weather_name
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
+from adjudicator.hells_gate.texts import phase_name, side_name, weather_name
 from render import canvas
 from render.canvas import Canvas
 from render.text import text, text_length, wide_font, wrap

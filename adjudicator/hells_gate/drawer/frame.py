@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.core.i18n import EN, ENGLISH, Language, say, t
@@ -23,21 +22,21 @@ from adjudicator.hells_gate.drawer import (
     words,
 )
 from adjudicator.hells_gate.drawer.events import EventLike, Summary, summarise
+from adjudicator.hells_gate.drawer.layers import Frame, Static
 from adjudicator.hells_gate.drawer.sizes import COUNTER, STRIP
+from adjudicator.hells_gate.drawer.stacking import IntBox
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
 from adjudicator.hells_gate.victory import victory_points
 from render import canvas, overlay, png
 from render.cache import LayerCache
 from render.canvas import Canvas
-from render.hexes import Layout
 from render.placement import Occupancy, exit_distance
 from render.text import wide_font
 
-IntBox = tuple[int, int, int, int]  # a counter's box (x0, y0, x1, y1) on the image
 Placement = tuple[UnitState, IntBox, int]  # unit, box, counter size
 
-_layers: dict[str, LayerCache[terrain.Static]] = {}  # by language code
+_layers: dict[str, LayerCache[Static]] = {}  # by language code
 
 
 def fingerprint(scenario: Scenario) -> str:
@@ -57,7 +56,7 @@ def fingerprint(scenario: Scenario) -> str:
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 
-def static_layer(scenario: Scenario, language: Language = EN) -> terrain.Static:
+def static_layer(scenario: Scenario, language: Language = EN) -> Static:
     """The static layer of this scenario in a language, built once per process and reused for
     every image.
 
@@ -67,7 +66,7 @@ def static_layer(scenario: Scenario, language: Language = EN) -> terrain.Static:
     return cache.get(scenario, fingerprint, lambda s: terrain.build(s, language), _add_palette)
 
 
-def _add_palette(scenario: Scenario, layer: terrain.Static) -> None:
+def _add_palette(scenario: Scenario, layer: Static) -> None:
     layer.palette = probe.palette(scenario, compose)
 
 
@@ -84,32 +83,6 @@ def visible_units(scenario: Scenario, state: GameState, view: str | None = None)
     markers, move trails, retreats) goes through it. In Hell's Gate nothing is hidden (every unit
     on the map is face up to both players), so every view sees every unit on the map."""
     return [u for u in state.units.values() if u.box == "map" and u.hex in scenario.hexes]
-
-
-@dataclass
-class Frame:
-    """One image being composed, and what is known of where things are on it."""
-
-    scenario: Scenario
-    state: GameState
-    st: terrain.Static
-    img: Canvas
-    dbg: dict[str, Any]  # see draw_debug
-    seen: set[str]  # ids of the visible units
-    boxes_by_hex: dict[str, list[IntBox]] = field(default_factory=dict)  # hex -> its counters'
-    plans: dict[str, stacking.StackPlan] = field(default_factory=dict)  # hex -> its stack's
-    occ: Occupancy = field(init=False)  # everything, for labels (set by _occupancy)
-    text_occ: Occupancy = field(init=False)  # hex ids and names, for arrows (set by _occupancy)
-    lang: Language = field(default_factory=lambda: EN)  # the language of the labels
-
-    @property
-    def lay(self) -> Layout:
-        return self.st.layout
-
-    @property
-    def drawn(self) -> set[str]:
-        drawn: set[str] = self.dbg["drawn"]
-        return drawn
 
 
 def compose(
@@ -168,7 +141,7 @@ def draw_png(
     return png.encode(img, static_layer(scenario, language).palette)
 
 
-def _debug(scenario: Scenario, st: terrain.Static, img: Canvas, view: str | None) -> dict[str, Any]:
+def _debug(scenario: Scenario, st: Static, img: Canvas, view: str | None) -> dict[str, Any]:
     lay = st.layout
     dbg: dict[str, Any] = {
         "size": img.size,

@@ -13,8 +13,8 @@ from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.events import Summary
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.drawer.words import result_text
-from adjudicator.hells_gate.listing_words import designation, side_name
 from adjudicator.hells_gate.scenario import Scenario
+from adjudicator.hells_gate.texts import designation, side_name
 from render.canvas import Canvas, Colour, Draw
 from render.panel import text_block
 from render.text import NB, wrap

@@ -7,10 +7,10 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from adjudicator.core.i18n import EN, Language, Msg, say, t
 from adjudicator.hells_gate.drawer import colours, counters, symbols
+from adjudicator.hells_gate.drawer.layers import Static
 from adjudicator.hells_gate.drawer.sizes import COUNTER, SMALL, STRIP
 from adjudicator.hells_gate.drawer.words import strip_labels
 from adjudicator.hells_gate.scenario import Scenario
@@ -18,9 +18,6 @@ from render import canvas, overlay
 from render import legend as toolkit
 from render.canvas import Canvas, Draw
 from render.text import font_for, wrap
-
-if TYPE_CHECKING:
-    from adjudicator.hells_gate.drawer.terrain import Static
 
 Row = tuple[str, Msg, Callable[[float, float], None]]  # key, label, draw(x, y)
 

@@ -3,24 +3,22 @@ weather, victory points, then what happened since the last image (drawer/happene
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from adjudicator.core.i18n import EN, Language, say, t
 from adjudicator.hells_gate.drawer import colours, counters, happened
 from adjudicator.hells_gate.drawer.colours import RGB, Banner
 from adjudicator.hells_gate.drawer.events import Summary
+from adjudicator.hells_gate.drawer.layers import Static
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.drawer.words import scenario_title, side_word
-from adjudicator.hells_gate.listing_words import side_name, weather_title
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, Result, SideVP
+from adjudicator.hells_gate.texts import side_name, weather_title
 from render import canvas
 from render.canvas import Canvas, Draw
 from render.panel import track
 from render.text import fit_size, text, text_length, wrap
-
-if TYPE_CHECKING:
-    from adjudicator.hells_gate.drawer.terrain import Static
 
 PHASE_ROWS = ("soviet", "german")
 PHASE_COLS = (

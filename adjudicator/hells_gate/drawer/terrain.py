@@ -9,33 +9,17 @@ at 1x, so it stays crisp.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from adjudicator.core.i18n import EN, Language, say, t
 from adjudicator.hells_gate.drawer import colours, legend, names, symbols
-from adjudicator.hells_gate.drawer.names import NameSprite
+from adjudicator.hells_gate.drawer.layers import Static
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import Scenario
 from render import canvas
-from render.canvas import Box, Canvas, Colour, Draw, Point
+from render.canvas import Canvas, Colour, Draw, Point
 from render.hexes import Layout
 from render.text import font_for, vertical_label
 
 SUPERSAMPLE = 2  # the static layer is drawn at 2x and reduced once
-
-
-@dataclass
-class Static:
-    layout: Layout
-    image: Canvas  # RGB
-    text_boxes: list[Box] = field(default_factory=list)  # (x0, y0, x1, y1) of the hex ids
-    slots: dict[str, dict[str, str]] = field(default_factory=dict)  # hex -> {"left": what, ...}
-    legend: list[tuple[str, str]] = field(default_factory=list)  # (key, label), drawing order
-    legend_top: int = 0
-    legend_at: dict[str, tuple[float, float]] = field(default_factory=dict)  # key -> symbol's x, y
-    names: dict[str, NameSprite] = field(default_factory=dict)  # hex -> its town's name
-    palette: Canvas | None = None  # set once the layer is cached (drawer/probe.py)
-    panel_x: int = 0
 
 
 def build(scenario: Scenario, language: Language = EN) -> Static:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from adjudicator.core.i18n import Language, Msg, name, say, t
 from adjudicator.core.text import plural
-from adjudicator.hells_gate.listing_words import side_name, town
 from adjudicator.hells_gate.scenario import HexSpec, Scenario
+from adjudicator.hells_gate.texts import side_name, town
 
 # the marker strips under a counter: abbreviations of the markers' names (6.9, 8.33)
 STRIP_OOS = name("OOS", ru="ВС")  # вне снабжения
