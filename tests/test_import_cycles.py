@@ -16,15 +16,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # The packages checked, by dotted name: every package of the project, the game systems included.
-# storage's cycles (caches <-> trust, clocks <-> store <-> game_tx) are broken in a change of its
-# own. Hell's Gate's file-level cycles (legal, listings and views naming rules.HellsGate; the
-# drawer's legend <-> terrain and attacks <-> frame) go through `if TYPE_CHECKING:` imports only,
-# which this walk does not count; a package would leave this list only to be fixed.
 PACKAGES = (
     "app",
     "bots",
     "storage",
     "render",
+    "texts",
+    "contract",
     "adjudicator.core",
     "adjudicator.grammar",
     "adjudicator.borodino",
