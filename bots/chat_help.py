@@ -12,6 +12,7 @@ players' orders):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.core import commands as C
@@ -97,10 +98,16 @@ def _who(system: Any, table: VerbTable, name: str) -> str:
     return "question" if group == QUESTIONS else "player"
 
 
-def _words(system: Any, table: VerbTable, who: str) -> list[str]:
-    """The command words (one per verb) whose commands are for `who`."""
+def _words(system: Any, table: VerbTable, who: str, sides: Sequence[str] = ()) -> list[str]:
+    """The command words (one per verb) whose commands are for `who`; given the asker's sides,
+    only the verbs one of them may use (a verb's `sides` flag: `rebuild` is the Soviet's)."""
     found = [n.split()[0] for n in table.commands if _who(system, table, n) == who]
-    return [w for w in dict.fromkeys(found) if w != "help"]
+    return [w for w in dict.fromkeys(found) if w != "help" and _for(table, w, sides)]
+
+
+def _for(table: VerbTable, word: str, sides: Sequence[str]) -> bool:
+    verb = table.verbs.get(word)
+    return not sides or verb is None or not verb.sides or bool(set(verb.sides) & set(sides))
 
 
 def brief(chat: Chat, ctx: Ctx, game: str) -> str:
@@ -149,7 +156,7 @@ def brief(chat: Chat, ctx: Ctx, game: str) -> str:
                         )
                     )
         if sides:
-            said.append(t("Orders: {words}", words=_listed(system, table, "player")))
+            said.append(t("Orders: {words}", words=_listed(system, table, "player", sides)))
         questions = _listed(system, table, "question")
         said.append(t("Questions: {words}, map, deadline", words=questions))
         if moderator:
@@ -176,8 +183,8 @@ def _word(table: VerbTable, word: str) -> str:
     return name(word, ru=russian)
 
 
-def _listed(system: Any, table: VerbTable, who: str) -> str:
-    return cat(*(_word(table, w) for w in _words(system, table, who)), sep=", ")
+def _listed(system: Any, table: VerbTable, who: str, sides: Sequence[str] = ()) -> str:
+    return cat(*(_word(table, w) for w in _words(system, table, who, sides)), sep=", ")
 
 
 def _and(parts: list[str]) -> str:

@@ -245,6 +245,12 @@ def test_help_is_at_most_15_lines_for_the_askers_role(table, platform):
         assert "Sandbox: place, flip, set, dice" in soviet and "Moderator: default, audit" in soviet
         assert "You play German." in german and "Now (" not in german  # not his phase
         assert "Moderator:" not in german
+        orders = {
+            who: next(x for x in text.splitlines() if x.startswith("Orders:"))
+            for who, text in (("soviet", soviet), ("german", german))
+        }
+        assert "rebuild" in orders["soviet"] and "rebuild" not in orders["german"]  # 12.16
+        assert "breakout" in orders["german"] and "breakout" not in orders["soviet"]  # 12.17
         a = await chat.say("carol", "help all")
         assert "Chat commands:" in a.public and "set weather snow|mud" in a.public
         a = await chat.say("carol", "help join")
