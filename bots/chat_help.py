@@ -100,7 +100,7 @@ def _who(system: Any, table: VerbTable, name: str) -> str:
 
 def _words(system: Any, table: VerbTable, who: str, sides: Sequence[str] = ()) -> list[str]:
     """The command words (one per verb) whose commands are for `who`; given the asker's sides,
-    only the verbs one of them may use (a verb's `sides` flag: `rebuild` is the Soviet's)."""
+    only the verbs one of them may use (a verb's `sides` flag)."""
     found = [n.split()[0] for n in table.commands if _who(system, table, n) == who]
     return [w for w in dict.fromkeys(found) if w != "help" and _for(table, w, sides)]
 
