@@ -16,19 +16,19 @@ with the dice it draws), each with what must come of it, then what each viewer s
     patch = { turn = 2 }                   # merged into the setup's state JSON (dicts key by key)
 
     [[position.play]]                      # orders played before the steps (hash dice of `seed`
-    side = "german"                        # unless `dice` is given); they must be accepted
+    side = "north"                         # unless `dice` is given); they must be accepted
     order = "end"
 
     [[step]]
-    side = "soviet"                        # a side id, "moderator" or "system" (the deadline)
+    side = "south"                         # a side id, "moderator" or "system" (the deadline)
     order = "attack C6 with 1gd"           # one line in the system's own order language
     dice = [3]                             # the dice it draws, in order; each must be used
     refused = "8.4"                        # it must be refused citing this rule ("": no rule)
     says = ["adjacent"]                    # texts in the refusal, or in the events' texts
     events = ["AttackResolved"]            # kinds that must come, in this order
     no_events = ["UnitEliminated"]         # kinds that must not
-    state = { phase = "german-movement" }  # a part of the state JSON after the step
-    situation = { to_move = ["german"] }   # turn, phase, to_move, over, pending (sides)
+    state = { phase = "north-movement" }   # a part of the state JSON after the step
+    situation = { to_move = ["north"] }    # turn, phase, to_move, over, pending (sides)
                                            # (both checked after a refusal too: it holds still)
 
     [[step.event]]                         # one event in detail: its kind, a part of its data,
@@ -38,7 +38,7 @@ with the dice it draws), each with what must come of it, then what each viewer s
     lacks = ["Tiger"]                      # how to say it; a public event keeps a secret)
 
     [[view]]                               # after the last step: what a viewer may see
-    viewer = "german"                      # a side id, "public" or "moderator"
+    viewer = "north"                       # a side id, "public" or "moderator"
     has = { turn = 1 }                     # a part of `show(view)` (the machine-readable view)
     lacks = ["strength"]                   # texts that must not appear in it
 
