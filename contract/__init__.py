@@ -9,6 +9,7 @@ installed without one is reported, not failed (docs/writing-a-game-system.md).
 The modules: `drivers` (finding the drivers), `play` (games on the rules alone and through the
 service), `table` (games through the chat service, audience by audience), `leaks` (comparing
 two of them), `gate` (orders outside the gate), `plugin` (the pytest fixtures and the report),
-`test_contract` (the tests). It sits above the chat service: it imports bots, app, storage and
-the core, never a game system, and nothing but tests imports it.
+`test_contract` (the tests), and `cases`, the harness of case files (rule tests as data) that the
+project's systems and an outside one run their cases with. It sits above the chat service: it
+imports bots, app, storage and the core, never a game system, and nothing but tests imports it.
 """

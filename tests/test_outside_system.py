@@ -152,11 +152,21 @@ def test_the_projects_tests_of_the_installed_systems_pass_with_it_installed(venv
     assert " failed" not in done.stdout.splitlines()[-1]
 
 
+def test_the_outside_systems_case_files_hold_through_the_shipped_harness(venv, tmp_path):
+    """The example's own tests (tests/test_cases.py over tests/cases/*.toml, with the harness
+    pbem ships as contract.cases) pass where it is installed, as its author runs them."""
+    done = run(venv, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", cwd=EXAMPLE)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    cases = len(list((EXAMPLE / "tests" / "cases").glob("*.toml")))
+    assert cases >= 3 and f"{cases} passed" in done.stdout, done.stdout[-3000:]
+
+
 def test_the_packed_wheel_holds_the_example_and_its_two_entry_points(tmp_path):
     with zipfile.ZipFile(pack_wheel(EXAMPLE, tmp_path)) as zf:
         names = set(zf.namelist())
         points = zf.read("hexduel-0.1.0.dist-info/entry_points.txt").decode()
     assert {"hexduel/system.py", "hexduel/contract.py", "hexduel/hexduel.toml"} <= names
+    assert not any(n.startswith("tests/") for n in names)  # its tests are not shipped
     assert "[pbem.games]\nhexduel = hexduel.system:SYSTEM" in points
     assert "[pbem.contract]\nhexduel = hexduel.contract:DRIVER" in points
 

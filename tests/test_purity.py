@@ -1,5 +1,6 @@
 """The rules are pure: no module under adjudicator/ (except the loader, and each system's drawer,
-the one part of a system that draws images) does I/O.
+the one part of a system that draws images) does I/O, nor any under texts/ (the texts players
+read, below every layer: a catalogue is given to it, the platform reads the files).
 
 DESIGN: "No database, network, files, clock or global random. A test walks the imports of the
 rules code and fails on any I/O module." The walk reads each module's AST, so nothing is imported
@@ -16,6 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "adjudicator"
+TEXTS = ROOT / "texts"
 EXEMPT = {PACKAGE / "hells_gate" / "loader.py"}  # the one module that reads scenario files
 
 # Modules whose import means I/O, a database, the network, the clock or global randomness.
@@ -93,19 +95,23 @@ def violations(source: str, filename: str = "<module>") -> list[str]:
 def rules_modules() -> list[Path]:
     return sorted(
         p
-        for p in PACKAGE.rglob("*.py")
+        for package in (PACKAGE, TEXTS)
+        for p in package.rglob("*.py")
         if p not in EXEMPT and "drawer" not in p.parts and p.name != "drawer.py"
     )
 
 
 def test_the_walk_covers_the_rules_modules():
-    """The check looks at the engine, the core and the grammar, and only exempts the loader."""
+    """The check looks at the engine, the core, the grammar and the texts, and only exempts the
+    loader."""
     names = {p.relative_to(ROOT).as_posix() for p in rules_modules()}
     for expected in (
         "adjudicator/hells_gate/sequence.py",
         "adjudicator/hells_gate/supply.py",
         "adjudicator/core/dice.py",
         "adjudicator/grammar/kit.py",
+        "texts/i18n.py",
+        "texts/text.py",
     ):
         assert expected in names
     assert "adjudicator/hells_gate/loader.py" not in names

@@ -1,129 +1,72 @@
 """The rules of Hex duel, pure: no I/O, no clock, no global random.
 
-H1 Each turn red, then blue, gives one order: `move HEX` (to a neighbouring hex the enemy
-   patrol is not on; the patrol claims it) or `hold` (a d6: 5 or 6 scores a point).
-H2 A side's first order draws its secret objective, a hex, from the hidden dice: only its
-   player is told; claiming it at the end is worth the bonus.
-H3 After the last turn the higher score wins (the objectives are revealed then).
+H1 At the setup a die decides who moves first (odd: red), and each side draws its secret
+   objective, a hex other than the homes, from the hidden dice: only its player is told.
+H2 Each turn the first player, then the other, gives one order: `move HEX` (to a neighbouring
+   hex the enemy patrol is not on; the patrol claims it) or `hold` (a d6: 5 or 6 scores a point).
+H3 After the last turn the higher score wins: the points of the hexes a side claimed, its held
+   points, and the bonus if it claimed its objective (the objectives are revealed then).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
-
 from adjudicator.core.dice import DiceSource
-from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Audience, Event
+from hexduel.data import SIDE_IDS, Board, other
+from hexduel.orders import Move
+from hexduel.state import State
 
-SIDES = ("red", "blue")
-
-
-@dataclass(frozen=True)
-class Move:
-    to: str
+PHASE = "duel"
 
 
-@dataclass(frozen=True)
-class Hold:
-    pass
+def setup(board: Board, sandbox: bool, dice: DiceSource) -> tuple[State, list[Event]]:
+    """H1: the setup's dice are the game's committed dice, the objectives its hidden ones."""
+    first = "red" if dice.roll("first player") % 2 else "blue"
+    free = [h for h in board.grid.hexes if h not in board.homes.values()]
+    objective: dict[str, str | None] = {
+        s: dice.pick(free, f"objective {s}", hidden=True) for s in SIDE_IDS
+    }
+    at, owner = dict(board.homes), {h: s for s, h in board.homes.items()}
+    state = State(first, first, at, owner, objective, dict.fromkeys(SIDE_IDS, 0), sandbox=sandbox)
+    events = [Event("FirstPlayer", f"{board.title}: {first} moves first.", {"first": first})]
+    for side, hex_ in objective.items():  # private: sealed in the log until the game ends
+        text = f"Your objective is {hex_}."
+        events.append(Event("ObjectiveDrawn", text, {"hex": hex_}, Audience.of_side(side)))
+    return state, events
 
 
-@dataclass(frozen=True)
-class Board:
-    """The scenario: the map and the scoring, from the data file."""
-
-    title: str
-    turns: int
-    columns: str
-    rows: int
-    homes: dict[str, str]
-    points: dict[str, int]
-    bonus: int
-
-    @property
-    def hexes(self) -> list[str]:
-        return [f"{c}{r}" for c in self.columns for r in range(1, self.rows + 1)]
-
-    def neighbours(self, hex_: str) -> list[str]:
-        """Flat-topped columns, the odd ones (A, C, ...) half a hex lower."""
-        col, row = self.columns.index(hex_[0]), int(hex_[1:])
-        up = 0 if col % 2 == 0 else -1  # the row of the upper diagonal neighbours
-        near = [(col, row - 1), (col, row + 1)]
-        near += [(c, row + d) for c in (col - 1, col + 1) for d in (up, up + 1)]
-        return [f"{self.columns[c]}{r}" for c, r in near if self.on_map(c, r)]
-
-    def on_map(self, col: int, row: int) -> bool:
-        return 0 <= col < len(self.columns) and 1 <= row <= self.rows
-
-
-@dataclass(frozen=True)
-class State:
-    at: dict[str, str]  # side -> the hex of its patrol
-    owner: dict[str, str]  # hex -> the side that claimed it
-    objective: dict[str, str | None]  # side -> its secret hex (None: not drawn, or hidden)
-    score: dict[str, int]  # the points scored by holding (the hexes count at the end)
-    turn: int = 1
-    to_move: str = "red"
-    result: dict[str, Any] | None = None
-
-
-def start(board: Board) -> State:
-    homes = board.homes
-    return State(
-        dict(homes), {h: s for s, h in homes.items()}, dict.fromkeys(SIDES), {s: 0 for s in SIDES}
-    )
-
-
-def legal(board: Board, state: State, side: str) -> list[object]:
-    if state.result is not None or side != state.to_move:
-        return []
-    enemy = state.at[other(side)]
-    return [Hold(), *(Move(h) for h in board.neighbours(state.at[side]) if h != enemy)]
-
-
-def apply(
+def resolve(
     board: Board, state: State, side: str, order: object, dice: DiceSource
 ) -> tuple[State, list[Event]]:
-    if order not in legal(board, state, side):
-        raise Rejection("illegal", f"{side} may not do that now", "H1")
-    events, objective = [], dict(state.objective)
-    if objective[side] is None:  # H2: a hidden draw; its value reaches its side only
-        objective[side] = dice.pick(board.hexes, f"objective {side}", hidden=True)
-        text = f"Your objective is {objective[side]}."
-        events.append(
-            Event("ObjectiveDrawn", text, {"hex": objective[side]}, Audience.of_side(side))
-        )
-    at, owner, score = dict(state.at), dict(state.owner), dict(state.score)
+    """H2: an order the gate let through, on a copy of the state."""
+    new, events = state.clone(), []
     if isinstance(order, Move):
-        at[side], owner[order.to] = order.to, side
+        new.at[side], new.owner[order.to] = order.to, side
         events.append(
             Event("Moved", f"{side} moves to {order.to} and claims it.", {"to": order.to})
         )
     else:
-        die = dice.die(6, f"hold {side}")
-        score[side] += 1 if die >= 5 else 0
-        events.append(
-            Event("Held", f"{side} holds and rolls {die}: {score[side]} held.", {"die": die})
-        )
-    new = replace(state, at=at, owner=owner, objective=objective, score=score)
-    return next_turn(board, new, events)
+        die = dice.roll(f"hold {side}")
+        new.score[side] += 1 if die >= 5 else 0
+        said = f"{side} holds and rolls {die}: {new.score[side]} held."
+        events.append(Event("Held", said, {"die": die}))
+    return new, events + next_turn(board, new)
 
 
-def next_turn(board: Board, new: State, events: list[Event]) -> tuple[State, list[Event]]:
-    if new.to_move == "red":
-        return replace(new, to_move="blue"), events
+def next_turn(board: Board, new: State) -> list[Event]:
+    if new.to_move == new.first:
+        new.to_move = other(new.first)
+        return []
     if new.turn < board.turns:
-        events.append(
-            Event(PHASE_BEGAN, f"Turn {new.turn + 1}.", {"turn": new.turn + 1, "phase": "duel"})
-        )
-        return replace(new, turn=new.turn + 1, to_move="red"), events
-    totals = {s: total(board, new, s) for s in SIDES}
+        new.turn, new.to_move = new.turn + 1, new.first
+        return [Event(PHASE_BEGAN, f"Turn {new.turn}.", {"turn": new.turn, "phase": PHASE})]
+    totals = {s: total(board, new, s) for s in SIDE_IDS}  # H3
     red, blue = totals["red"], totals["blue"]
     winner = "draw" if red == blue else ("red" if red > blue else "blue")
-    result = {"winner": winner, "text": f"{winner} ({red} to {blue})", **totals}
-    events.append(Event(GAME_ENDED, f"Game over: {result['text']}.", result))
-    return replace(new, result=result), events
+    aims = ", ".join(f"{s} {h}" for s, h in new.objective.items())
+    text = f"{winner} ({red} to {blue}; objectives {aims})"
+    new.result = {"winner": winner, "text": text, **totals}
+    return [Event(GAME_ENDED, f"Game over: {text}.", new.result)]
 
 
 def total(board: Board, state: State, side: str, secret: bool = True) -> int:
@@ -131,9 +74,4 @@ def total(board: Board, state: State, side: str, secret: bool = True) -> int:
     `secret` only: while the game runs, a score anyone reads leaves the bonus out)."""
     hexes = sum(board.points.get(h, 1) for h, s in state.owner.items() if s == side)
     claimed = state.owner.get(state.objective[side] or "") == side
-    bonus = board.bonus if secret and claimed else 0
-    return hexes + state.score[side] + bonus
-
-
-def other(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
+    return hexes + state.score[side] + (board.bonus if secret and claimed else 0)
