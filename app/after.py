@@ -28,7 +28,7 @@ from adjudicator.core.events import (
 )
 from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import GameSystem, Situation
-from app import clock, fold, frames, names, post_queue, rewinds
+from app import clock, fold, frames, names, post_queue, rewinds, seat_secrets
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
@@ -195,7 +195,9 @@ def _side_maps(
     ids: list[int] = []
     for side, user in sorted(tx.seats().items()):
         for out in (
-            _dm(tx, game, user or "", t("your map, {label}", label=here.label)) if user else ()
+            seat_secrets.dm(tx, game, user, t("your map, {label}", label=here.label))
+            if user
+            else ()
         ):
             out.render, out.image_name = (
                 {**render, "view": side},
@@ -239,7 +241,9 @@ def _private_posts(tx: GameTx, run: Any) -> None:
             if not isinstance(event, dict) or "kind" not in event:
                 continue  # a hidden die, not an event
             for user in _audience_users(tx, audience_of(event), speaker, run.actor.user):
-                outs += _dm(tx, run.game, user, event_text(event) if "text" in event else "")
+                outs += seat_secrets.dm(
+                    tx, run.game, user, event_text(event) if "text" in event else ""
+                )
     for n, out in enumerate(outs):
         key = None if run.key is None else f"{run.key}:dm:{n}"
         post_queue.write_in(
@@ -271,23 +275,6 @@ def _audience_users(
     if audience.kind == MODERATORS:
         return [m for m in tx.moderators() if m != user]
     return []
-
-
-def _dm(tx: GameTx, game: str, user: str, text: str) -> list[Outgoing]:
-    """A private message to a chat user ("platform:id"), its notices to the game's chat there."""
-    platform, _, user_id = user.partition(":")
-    chats = [c for p, c in chat_store.bindings(tx.conn, game) if p == platform]
-    if not user_id or not chats:
-        return []  # no chat of the game on his platform: he reads it with `pbem show --view`
-    return [
-        Outgoing(
-            platform,
-            chats[0],
-            t("**{game}** (only you see this): {text}", game=game, text=text),
-            user_id=user_id,
-            private=True,
-        )
-    ]
 
 
 def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:

@@ -18,7 +18,7 @@ from adjudicator.core.dice import DiceExhausted, DiceMethods, Roll
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import GameSystem
-from app import fold, rewinds, roles, sealing
+from app import fold, rewinds, roles, sealing, seat_secrets
 from storage import GameTx
 from storage import dice as committed
 
@@ -225,7 +225,9 @@ def moderation(tx: GameTx, ch: Change, state: Any, item: Any) -> Any:
     action, extra = roles.moderate(tx, ch.user, item)
     payload = {"action": action, "why": item.reason, **extra}
     text = ch.system.grammar.format(item)
-    tx.append("moderation", "moderator", text, payload, user=ch.user, key=ch.key)
+    row = tx.append("moderation", "moderator", text, payload, user=ch.user, key=ch.key)
+    if action == "seat":  # the player seated is sent the setup's private events for his side
+        seat_secrets.tell_seated(tx, row, now=ch.now or datetime.now(UTC))
     return state
 
 

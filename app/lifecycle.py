@@ -2,8 +2,10 @@
 
 Every change is a chained log row written in the game's transaction, like any order: a join is a
 `seat` row (actor system, the user who joined), a leave an `unseat` row, and `start` arms the
-first deadline and makes the first post in the same transaction. The sides come from the game's
-system; a redelivered message (same key) is answered again and changes nothing.
+first deadline and makes the first post in the same transaction. A seat row brings along the
+private messages of the setup's private events for its side (app/seat_secrets.py). The sides
+come from the game's system; a redelivered message (same key) is answered again and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from adjudicator.core.i18n import ENGLISH, Msg, cat, lines, t, tn
 from adjudicator.core.i18n import name as i18n_name
 from adjudicator.core.system import GameSystem, Outcome, Side
 from adjudicator.grammar.lexicon import all_of
-from app import after, clock, games, sealing
+from app import after, clock, games, sealing, seat_secrets
 from app.context import Core
 from app.replies import fair_lines
 from storage import Conflict, GameTx, Store, Tampered, clocks
@@ -107,8 +109,11 @@ def transact(store: Store, game: str, fn: Callable[[GameTx], T]) -> T:
         raise Rejection("frozen", str(exc), None) from exc
 
 
-def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict[str, Any]:
-    """Seat `user` on the free `side`: the payload of the seat row (its text: seat_text)."""
+def join(
+    core: Core, game: str, user: str, side: str, key: str | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """Seat `user` on the free `side`: the payload of the seat row (its text: seat_text). The
+    setup's private events for the side go to him privately with it (app/seat_secrets.py)."""
     system = games.system_of(core.store, game)
 
     def take(tx: GameTx) -> dict[str, Any]:
@@ -151,10 +156,15 @@ def join(core: Core, game: str, user: str, side: str, key: str | None) -> dict[s
             "previous": None,
             "why": "joined in the chat",
         }
-        tx.append("moderation", "system", f"seat {side} {user}", payload, user=user, key=key)
+        row = tx.append("moderation", "system", f"seat {side} {user}", payload, user=user, key=key)
+        seat_secrets.tell_seated(
+            tx, row, now=now or core.now()
+        )  # the setup's private events for him
         return payload
 
-    return transact(core.store, game, take)
+    payload = transact(core.store, game, take)
+    outbox_rows.notify()  # wake this process's senders: his private messages are committed
+    return payload
 
 
 def _started_refusal(

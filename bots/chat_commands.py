@@ -163,7 +163,7 @@ def join(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     side = side_words(system.sides).get(words[1].lower()) if len(words) == 2 else None
     if side is None:
         raise ChatRefused(t("say {sides}.", sides=_sides_help(game, chat)))
-    payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key)
+    payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key, ctx.now)
     text = chat.pretty(lifecycle.seat_text(payload, chat.name(ctx.user), system.sides))
     seats = chat.service.record(game).seats
     if all(seats.get(s.id) for s in system.sides) and not started(chat, game):
