@@ -36,8 +36,34 @@ def check_path(
 ) -> None:
     here = origin
     for n, area in enumerate(path):
+        near = listed(sc.territories[x].named for x in sc.territories[here].borders)
+        if area == origin and n == 0:
+            raise Rejection(
+                "already-there",
+                tn(
+                    "{blocks} already stands in {area}: a move goes to other areas, each "
+                    "bordering the one before; from there: {near}",
+                    "{blocks} already stand in {area}: a move goes to other areas, each "
+                    "bordering the one before; from there: {near}",
+                    len(blocks),
+                    blocks=_names(sc, blocks),
+                    area=sc.territories[area].named,
+                    near=near,
+                ),
+                "7.1",
+            )
+        if area == origin or area in path[:n]:
+            again = (
+                t("the path comes back to {area}, where it starts", area=sc.territories[area].named)
+                if area == origin
+                else t("the path enters {area} twice", area=sc.territories[area].named)
+            )
+            raise Rejection(
+                "loop",
+                t("{again}: a path enters each area once and never the start", again=again),
+                "7.3",
+            )
         if not sc.adjacent(here, area):
-            near = listed(sc.territories[x].named for x in sc.territories[here].borders)
             raise Rejection(
                 "not-adjacent",
                 t(
@@ -48,8 +74,6 @@ def check_path(
                 ),
                 "7.1",
             )
-        if area == origin or area in path[:n]:
-            raise Rejection("loop", t("a path enters each area once and never the start"), "7.3")
         if n < len(path) - 1 and enemy_in(sc, state, area, side):
             raise Rejection(
                 "must-stop",
@@ -94,7 +118,22 @@ def origin_of(sc: Scenario, state: NWState, side: str, blocks: tuple[str, ...]) 
             )
     origins = {state.at[b] for b in blocks}
     if len(origins) != 1:
-        raise Rejection("one-territory", t("one action moves blocks from one territory"), "7.1")
+        apart = listed(
+            t(
+                "{block} in {area}",
+                block=sc.blocks[b].named,
+                area=sc.territories[str(state.at[b])].named,
+            )
+            for b in blocks
+        )
+        raise Rejection(
+            "one-territory",
+            t(
+                "one action moves blocks from one territory, and these stand apart: {where}",
+                where=apart,
+            ),
+            "7.1",
+        )
     where = origins.pop()
     assert where is not None
     return where

@@ -10,6 +10,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
 from adjudicator.grammar import ParseError
 from adjudicator.northern_war import board
+from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.state import ON_MAP
 from tests.northern_war.helpers import play, sample
 
@@ -86,3 +87,51 @@ def _dice():
     from adjudicator.core.dice import HashDice
 
     return HashDice("fuzz")
+
+
+def _fuzzed_path(sc, rng: random.Random, origin: str) -> tuple[str, ...]:
+    """1-3 areas: mostly a border of the last, sometimes the same area, the start or any."""
+    path, here = [], origin
+    for _ in range(rng.choice((1, 1, 2, 3))):
+        pick = rng.random()
+        if pick < 0.55:
+            here = rng.choice([*sc.territories[here].borders, origin])
+        elif pick < 0.8:
+            pass  # the area the path is in: "X does not border X" was said of it
+        else:
+            here = rng.choice(list(sc.territories))
+        path.append(here)
+    return tuple(path)
+
+
+def test_7_1_7_3_fuzzed_move_orders_are_refused_with_sense_and_a_rule():
+    """Section 7 (7.1, 7.3, 7.5, 7.8, 2.13): random moves of own blocks over the sample map.
+    Every refusal cites a rule and never says an area does not border itself; a move to where
+    the blocks stand says they are already there (7.1); a path entering an area twice or coming
+    back to its start says so (7.3)."""
+    system, rng = sample(), random.Random(26)
+    sc = system.scenario
+    codes: set[str] = set()
+    names = {str(terr.named) for terr in sc.territories.values()}
+    for seed in range(6):
+        for state, side, _order, _out in play(system, seed):
+            if state.phase != "action" or state.pending is not None:
+                continue
+            own = [b for b in sc.blocks if sc.side_of(b) == side and state.status[b] == ON_MAP]
+            for _ in range(8):
+                blocks = tuple(rng.sample(own, min(len(own), rng.choice((1, 1, 2)))))
+                origin = str(state.at[blocks[0]])
+                order = O.Move(blocks, _fuzzed_path(sc, rng, origin))
+                try:
+                    system.apply(state, side, order, _dice())
+                except Rejection as exc:
+                    said = str(exc.message)
+                    codes.add(exc.code)
+                    assert exc.rule, exc
+                    for x in names:
+                        assert f"{x} does not border {x}" not in said, said
+                    if order.path[0] == origin and exc.code in ("already-there", "loop"):
+                        assert exc.code == "already-there" and "already stand" in said, said
+                    if exc.code == "loop":
+                        assert "twice" in said or "where it starts" in said, said
+    assert {"already-there", "loop", "not-adjacent", "one-territory"} <= codes, codes
