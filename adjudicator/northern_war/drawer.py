@@ -1,5 +1,6 @@
 """The map of the block game, drawn with the render toolkit from a viewer's view of the state
-(system.view): the viewer's own blocks face up (name, rating, strength as pips and a number),
+(system.view): the viewer's own blocks face up (strength as diamonds and a number, the combat
+rating, the name),
 blocks a battle now reveals face up too, every other block face down (its nation's colour
 only), and the viewer's reconnaissance records as "seen tN" notes where they were seen. The
 public image (no side) shows every block face down. It never reads the full state.
@@ -36,7 +37,10 @@ def _block_face(
     colour: tuple[int, ...],
     label: str | None,
     strength: int,
+    rating: str = "",
 ) -> None:
+    """A face-up block: the strength as diamonds on the top edge (2.4) and as a number beside
+    them, the combat rating (2.10) in the middle, the name below; face down: the colour only."""
     box = (x, y, x + BLOCK, y + BLOCK)
     if label is None:  # face down: the nation's colour only
         pen.rectangle(box, fill=colour, outline=INK)
@@ -45,7 +49,8 @@ def _block_face(
     for n in range(strength):  # the diamonds on the top edge (2.4)
         cx = x + 5 + n * 4
         pen.polygon([(cx, y + 3), (cx + 2, y + 5), (cx, y + 7), (cx - 2, y + 5)], fill=INK)
-    text.text(image, (x + BLOCK / 2, y + 14), str(strength), 11, INK, anchor="mm")
+    text.text(image, (x + BLOCK - 5, y + 6), str(strength), 7, INK, anchor="mm")
+    text.text(image, (x + BLOCK / 2, y + 15), rating, 10, INK, anchor="mm")
     text.text(image, (x + BLOCK / 2, y + 23), label, 7, INK, anchor="mm")
 
 
@@ -86,9 +91,10 @@ def draw(
     text.text(image, (10, 26), say(when, language), 12, INK)
     if view:
         legend = t(
-            "Your blocks face up (diamonds = strength, name, rating); others face down in "
-            "their nation's colour; 'seen tN' = reconnoitred in game turn N (strength "
-            "then); thick ring = victory territory; [n] = fortress."
+            "Your blocks face up (diamonds and the small number = strength, the rating such "
+            "as B2 in the middle, the name below); others face down in their nation's colour; "
+            "'seen tN' = reconnoitred in game turn N (strength then); thick ring = victory "
+            "territory; [n] = fortress."
         )
     else:  # the public map: no block is anyone's face up here
         legend = t(
@@ -96,8 +102,9 @@ def draw(
             "light blue: Swedish control, light red: Coalition control; thick ring = "
             "victory territory; [n] = fortress."
         )
-    for n, line in enumerate(text.wrap(say(legend, language), 10, SIZE[0] - 20)):
-        text.text(image, (10, SIZE[1] - 50 + 13 * n), line, 10, INK)
+    wrapped = _wrap(say(legend, language), 10, SIZE[0] - 20)
+    for n, line in enumerate(wrapped):  # above the row of nations, however many lines
+        text.text(image, (10, SIZE[1] - 24 - 13 * (len(wrapped) - n)), line, 10, INK)
     x0 = 10
     for nation in sc.nations.values():
         label = say(_named(nation), language)
@@ -105,6 +112,20 @@ def draw(
         text.text(image, (x0 + 16, SIZE[1] - 18), label, 10, INK)
         x0 += 30 + int(text.text_length(label, 10))
     return png.encode(image)
+
+
+def _wrap(said: str, size: int, width: float) -> list[str]:
+    """Words wrapped into lines no wider than width, each line measured whole (render's
+    text.wrap adds up the words' widths, which can fall short of the line's and then cuts a
+    word in two)."""
+    lines: list[str] = []
+    for word in said.split():
+        longer = f"{lines[-1]} {word}" if lines else word
+        if lines and text.text_length(longer, size) <= width:
+            lines[-1] = longer
+        else:
+            lines.append(word)
+    return lines
 
 
 def _territory(
@@ -132,7 +153,8 @@ def _territory(
         else:
             blk = sc.blocks[b]
             face = say(_named(blk), language).split()[0][:4]
-            _block_face(image, pen, bx, by, sc.nations[blk.nation].colour, face, state.strength[b])
+            colour = sc.nations[blk.nation].colour
+            _block_face(image, pen, bx, by, colour, face, state.strength[b], blk.rating)
 
 
 def _notes(
