@@ -16,6 +16,7 @@ from typing import Any
 from adjudicator.core import commands as C
 from adjudicator.core.dice import DiceExhausted, DiceMethods, Roll
 from adjudicator.core.errors import Rejection
+from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import GameSystem
 from app import fold, rewinds, roles, sealing, seat_secrets
@@ -79,6 +80,8 @@ def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
     }
     if sealed:
         payload["hidden"] = sealed
+    if out.notes:  # the reply's own lines (Outcome.notes): stored, never replayed
+        payload["notes"] = [Event("Note", note).to_dict() for note in out.notes]
     secrets = [*(secret or []), *opened] or None
     canonical = ch.system.grammar.format(out.order or item)  # as applied: paths, flips filled in
     tx.append(

@@ -67,6 +67,7 @@ def change_reply(
         public = [e for e in events if audience_of(e).public]
         combat = main.payload.get("combat")
         said += [event_text(e) for e in public] or [t("OK: {order}", order=main.text)]
+        said += [event_text(n) for n in main.payload.get("notes") or []]  # Outcome.notes
     else:
         said.append(row_text(tx, main))
     said += [row_text(tx, r) for r in rows[1:]]

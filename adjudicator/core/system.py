@@ -93,6 +93,9 @@ class Outcome:
     rolls: list[Roll] = field(default_factory=list)
     combat: dict[str, Any] | None = None  # a system's detail for the reply (odds, die, hits)
     order: object = None  # the order as applied (a path, a flip filled in); None: as given
+    # lines for the reply alone, public (what an `end` left unused): not events, so not part of
+    # what a replay of the game compares (the events of stored games stay as they were)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,13 @@ from __future__ import annotations
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DECISION_PENDING, Event
-from adjudicator.core.i18n import cat, t
+from adjudicator.core.i18n import cat, t, tn
 from adjudicator.core.system import Outcome
 from adjudicator.northern_war import actions, battle, legal, movement, turns
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.state import ON_MAP, NWState
+from adjudicator.northern_war.texts import Side, listed
 
 
 def setup(sc: Scenario, sandbox: bool) -> Outcome:
@@ -43,11 +44,42 @@ def setup(sc: Scenario, sandbox: bool) -> Outcome:
 def apply(sc: Scenario, state: NWState, side: str, order: object, dice: DiceSource) -> Outcome:
     """The order carried out on a copy of `state`, with what follows it."""
     new = state.clone()
+    notes = unused(sc, state, side) if isinstance(order, O.End) else []
     events = carry_out(sc, new, side, order, dice)
     if new.pending is not None:
         said = cat(legal.prompt(sc, new), ".")
         events.append(Event(DECISION_PENDING, said, {"side": new.pending["side"]}))
-    return Outcome(new, events, order=order)
+    return Outcome(new, events, order=order, notes=notes)
+
+
+def unused(sc: Scenario, state: NWState, side: str) -> list[str]:
+    """What an `end` leaves unused (5.19: a player may; 5.3: not saved for later turns): the
+    actions left and the free siege declarations still open (7.10), as a line of the reply
+    (Outcome.notes: the events of stored games stay as they were). Both are public."""
+    if state.phase not in ("action", "winter"):
+        return []
+    left: list[object] = []
+    n = state.actions.get(side, 0) if state.phase == "action" else 0
+    if n:
+        left.append(tn("{n} action", "{n} actions", n))
+    for area, _ in state.free_sieges:
+        if _ok(sc, state, side, O.Siege(area)):
+            left.append(
+                t("the free siege declaration in {area} (7.10)", area=sc.territories[area].named)
+            )
+    if not left:
+        return []
+    if state.phase == "winter":
+        return [
+            t(
+                "{side} ends the winter campaign: {left} left unused.",
+                side=Side(side),
+                left=listed(left),
+            )
+        ]
+    return [
+        t("{side} ends its actions: {left} left unused (5.19).", side=Side(side), left=listed(left))
+    ]
 
 
 def carry_out(
