@@ -13,6 +13,7 @@ from adjudicator.core.i18n import EN, say
 from adjudicator.core.system import MODERATOR_ACTOR
 from adjudicator.stalins_war.grammar import VERBS
 from adjudicator.stalins_war.state import SwState
+from bots import cli
 from tests.stalins_war.helpers import at, dealt, give, refused, system
 from tests.stalins_war.helpers import say as order
 
@@ -137,3 +138,12 @@ def test_1_1_an_order_by_someone_who_is_no_player_cites_1_1():
     with pytest.raises(Rejection) as info:
         sw.apply(state, MODERATOR_ACTOR, sw.grammar.parse("pass0 move"), HashDice(0))
     assert info.value.rule == "1.1"
+
+
+def test_9_9_the_reply_to_a_text_that_is_no_order_names_its_rule(tmp_path, capsys):
+    db = str(tmp_path / "g.db")
+    assert cli.main(["new", "a", "--game", "stalins-war", "--db", db]) == 0
+    assert cli.main(["say", "a", "--as", "axis", "draw", "--db", db]) == 0
+    capsys.readouterr()
+    cli.main(["say", "a", "--as", "axis", "pass0 reset swap A B", "--db", db])
+    assert "Refused (rule 9.9)" in capsys.readouterr().out
