@@ -110,7 +110,7 @@ def _question(
     core: Core, game: str, system: GameSystem, actor: Actor, line: str, item: object
 ) -> Reply:
     if isinstance(item, ParseError):
-        return refused(line, item.code, item.message, None)
+        return refused(line, item.code, item.message, item.rule)
     try:
         return queries.answer(core, game, system, actor, item, line)
     except Rejection as rej:
@@ -177,7 +177,7 @@ class _Run:
         self, tx: GameTx, state: Any, line: str, item: object, key: str | None
     ) -> tuple[Reply, Any]:
         if isinstance(item, ParseError):
-            return refused(line, item.code, item.message, None), state
+            return refused(line, item.code, item.message, item.rule), state
         if key is not None and (rows := tx.find_key(key)):
             who = _viewer(self.system, rows[0].actor)
             return change_reply(tx, rows, line, duplicate=True, viewer=who), state

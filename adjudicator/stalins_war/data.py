@@ -25,6 +25,8 @@ BLITZKRIEG, TOTAL_WAR = "blitzkrieg", "total-war"
 GROUPS = (BLITZKRIEG, TOTAL_WAR)
 RP_WITH = ("", "event", "ops")
 SET_ASIDE = (1, 2, 3, 4, 5, 6)  # rule 3.8: the Soviet cards #1 to #6
+ARRIVALS = {1: (1, 2), 3: (3,), 4: (4,), 5: (5,), 6: (6,)}  # rule 4.5 (4.6: none in turn 2)
+MAX_TURNS, HAND_SIZE, ROUNDS, SPRING_TURNS = 18, 6, 5, 2  # rules 1.2, 3.9, 5.2, 10.5
 
 
 @dataclass(frozen=True)
@@ -136,20 +138,28 @@ def load_deck(text: str, source: str) -> Deck:
     r = _Reader(source)
     nations = r.table(data, "nationalities")
     nationalities = {o: tuple(r.strings(nations, o, f"nationalities.{o}")) for o in OWNERS}
+    for o, names in nationalities.items():
+        if len(set(names)) != len(names):
+            r.fail(f"nationalities.{o}", "a nationality is named twice", "10.1")
     reinf = {
-        r.int_of(k, f"reinforcements.{k}", 1): tuple(r.ints(v, f"reinforcements.{k}"))
+        r.int_of(k, f"reinforcements.{k}", 1, MAX_TURNS, "4.5"): tuple(
+            r.ints(v, f"reinforcements.{k}", "4.5")
+        )
         for k, v in r.table(data, "reinforcements").items()
     }
     nations_ru = _nations_ru(r, data.get("nationalities_ru", {}), nationalities)
     deck = Deck(
         title=name(r.string(data, "title"), ru=r.optional(data, "title_ru")),
         sample=bool(data.get("sample", False)),
-        turns=r.int_of(data.get("turns"), "turns", 1),
-        hand_size=r.int_of(data.get("hand_size"), "hand_size", 1),
+        turns=r.int_of(data.get("turns"), "turns", 1, MAX_TURNS, "1.2"),
+        hand_size=r.int_of(data.get("hand_size"), "hand_size", HAND_SIZE, HAND_SIZE, "3.9"),
         reinforcements=reinf,
-        axis_rp_two_turns=frozenset(r.ints(data.get("axis_rp_two_turns", []), "axis_rp_two_turns")),
+        axis_rp_two_turns=_springs(r, data.get("axis_rp_two_turns", [])),
         mud_rounds=frozenset(
-            (r.int_of(p[0], "mud_rounds", 1), r.int_of(p[1], "mud_rounds", 1, 5))
+            (
+                r.int_of(p[0], "mud_rounds", 1, MAX_TURNS, "1.2"),
+                r.int_of(p[1], "mud_rounds", 1, ROUNDS, "5.2"),
+            )
             for p in _pairs(r, data.get("mud_rounds", []))
         ),
         nationalities=nationalities,
@@ -162,7 +172,7 @@ def load_deck(text: str, source: str) -> Deck:
     for n, entry in enumerate(cards, 1):
         card = _card(r, entry, f"card {n}", nationalities, nations_ru)
         if card.number in deck.cards[card.owner]:
-            r.fail(f"card {n}", f"{card.owner} card #{card.number} is given twice")
+            r.fail(f"card {n}", f"{card.owner} card #{card.number} is given twice", "3.5")
         deck.cards[card.owner][card.number] = card
     _check(r, deck)
     return deck
@@ -170,8 +180,19 @@ def load_deck(text: str, source: str) -> Deck:
 
 def _pairs(r: _Reader, value: Any) -> list[list[Any]]:
     if not isinstance(value, list) or any(not isinstance(p, list) or len(p) != 2 for p in value):
-        r.fail("mud_rounds", "must be a list of [turn, action round] pairs")
+        r.fail("mud_rounds", "must be a list of [turn, action round] pairs", "7.12")
     return list(value)
+
+
+def _springs(r: _Reader, value: Any) -> frozenset[int]:
+    """Rules 10.5, 10.6: the spring turns of 1942 and 1943, each a turn of the game (1.2)."""
+    turns = r.ints(value, "axis_rp_two_turns", "10.6")
+    for turn in turns:
+        r.int_of(turn, "axis_rp_two_turns", 1, MAX_TURNS, "1.2")
+    if len(set(turns)) != len(turns) or len(turns) > SPRING_TURNS:
+        problem = f"at most {SPRING_TURNS} different turns (spring 1942 and 1943), not {turns}"
+        r.fail("axis_rp_two_turns", problem, "10.5")
+    return frozenset(turns)
 
 
 def _nations_ru(
@@ -194,8 +215,8 @@ def _card(
     nations_ru: tuple[tuple[str, str], ...] = (),
 ) -> Card:
     if not isinstance(entry, dict):
-        r.fail(where, "a card must be a table")
-    owner = r.choice(entry, "owner", OWNERS, where)
+        r.fail(where, "a card must be a table", "3.5")
+    owner = r.choice(entry, "owner", OWNERS, where, rule="3.2")
     where = f"{where} ({owner} #{entry.get('number')})"
     unknown = set(entry) - {
         "owner",
@@ -213,50 +234,69 @@ def _card(
         "event_ru",
     }
     if unknown:
-        r.fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
-    return Card(
+        r.fail(where, f"unknown field(s) {', '.join(sorted(unknown))}", "3.5")
+    card = Card(
         owner=owner,
-        number=r.int_of(entry.get("number"), f"{where}: number", 1),
-        name=r.string(entry, "name", where),
-        group=r.choice(entry, "group", GROUPS, where),
-        ops=r.int_of(entry.get("ops"), f"{where}: ops", 0),
-        rp=_rp(r, entry.get("rp", {}), nationalities[owner], f"{where}: rp"),
-        event=r.string(entry, "event", where),
-        starred=r.boolean(entry, "starred", where),
-        rp_with=r.choice(entry, "rp_with", RP_WITH, where, ""),
-        event_ops=r.int_of(entry.get("event_ops", 0), f"{where}: event_ops", 0),
-        event_rp=_rp(r, entry.get("event_rp", {}), nationalities[owner], f"{where}: event_rp"),
+        number=r.int_of(entry.get("number"), f"{where}: number", 1, rule="3.5"),
+        name=r.string(entry, "name", where, "3.5"),
+        group=r.choice(entry, "group", GROUPS, where, rule="3.2"),
+        ops=r.int_of(entry.get("ops"), f"{where}: ops", 0, rule="7.5, 7.8"),
+        rp=_rp(r, entry.get("rp", {}), nationalities[owner], f"{where}: rp", "10.1"),
+        event=r.string(entry, "event", where, "11.1"),
+        starred=r.boolean(entry, "starred", where, "11.4"),
+        rp_with=r.choice(entry, "rp_with", RP_WITH, where, "", "10.2"),
+        event_ops=r.int_of(entry.get("event_ops", 0), f"{where}: event_ops", 0, rule="7.14"),
+        event_rp=_rp(
+            r, entry.get("event_rp", {}), nationalities[owner], f"{where}: event_rp", "10.7"
+        ),
         name_ru=r.optional(entry, "name_ru", where),
         event_ru=r.optional(entry, "event_ru", where),
         nations_ru=nations_ru,
     )
+    if card.rp_with and not any(v for _, v in card.rp):
+        r.fail(f"{where}: rp_with", "the card prints no RP to record with the other use", "10.2")
+    if card.rp_with == "ops" and card.ops == 0:
+        r.fail(f"{where}: rp_with", "the card prints no OPS to use with the RP", "10.2")
+    return card
 
 
 def _rp(
-    r: _Reader, value: Any, nations: tuple[str, ...], where: str
+    r: _Reader, value: Any, nations: tuple[str, ...], where: str, rule: str
 ) -> tuple[tuple[str, int], ...]:
     if not isinstance(value, dict):
-        r.fail(where, "must be a table of nationality = RP")
+        r.fail(where, "must be a table of nationality = RP", rule)
     unknown = set(value) - set(nations)
     if unknown:
-        r.fail(
-            where, f"unknown nationality {', '.join(sorted(unknown))}; known: {', '.join(nations)}"
-        )
-    return tuple((n, r.int_of(value.get(n, 0), f"{where}.{n}", 0)) for n in nations)
+        known = ", ".join(nations)
+        r.fail(where, f"unknown nationality {', '.join(sorted(unknown))}; known: {known}", rule)
+    return tuple((n, r.int_of(value.get(n, 0), f"{where}.{n}", 0, rule=rule)) for n in nations)
 
 
 def _check(r: _Reader, deck: Deck) -> None:
     soviet = deck.cards[SOVIET]
     missing = [n for n in SET_ASIDE if n not in soviet]
     if missing:
-        r.fail("card", f"the Soviet cards #1 to #6 are needed (rule 3.8); missing {missing}")
-    for turn, numbers in deck.reinforcements.items():
+        r.fail("card", f"the Soviet cards #1 to #6 are needed; missing {missing}", "3.8")
+    for n in SET_ASIDE:
+        if soviet[n].group != BLITZKRIEG:
+            r.fail(
+                f"soviet card #{n}: group", "must be 'blitzkrieg': a set-aside card", "3.8, 3.10"
+            )
+    for turn, numbers in sorted(deck.reinforcements.items()):
         if any(n not in SET_ASIDE for n in numbers):
-            r.fail(f"reinforcements.{turn}", "only the set-aside Soviet cards #1 to #6 (rule 4.5)")
+            r.fail(f"reinforcements.{turn}", "only the set-aside Soviet cards #1 to #6", "4.5")
+        if sorted(numbers) != sorted(ARRIVALS.get(turn, ())):
+            said = ", ".join(f"#{n}" for n in ARRIVALS[turn]) if turn in ARRIVALS else "none"
+            problem = f"turn {turn} gives {said}, not {list(numbers)}"
+            r.fail(f"reinforcements.{turn}", problem, "4.5" if turn in ARRIVALS else "4.6")
+    for turn, numbers in ARRIVALS.items():
+        if turn not in deck.reinforcements:
+            said = ", ".join(f"#{n}" for n in numbers)
+            r.fail(f"reinforcements.{turn}", f"missing: turn {turn} gives {said}", "4.5")
     for owner in OWNERS:
         start = [n for n in deck.group(owner, BLITZKRIEG) if owner == AXIS or n not in SET_ASIDE]
         if len(start) < 1:
-            r.fail("card", f"the {owner} player needs Blitzkrieg cards to draw (rule 3.10)")
+            r.fail("card", f"the {owner} player needs Blitzkrieg cards to draw", "3.10")
 
 
 class _Reader:
@@ -265,8 +305,9 @@ class _Reader:
     def __init__(self, source: str):
         self.source = source
 
-    def fail(self, entry: str, problem: str) -> NoReturn:
-        raise ScenarioError(self.source, entry, problem)
+    def fail(self, entry: str, problem: str, rule: str | None = None) -> NoReturn:
+        said = t("{problem} (rule {rule})", problem=problem, rule=rule) if rule else problem
+        raise ScenarioError(self.source, entry, said)
 
     def table(self, data: dict[str, Any], key: str) -> dict[str, Any]:
         value = data.get(key)
@@ -274,10 +315,10 @@ class _Reader:
             self.fail(key, "a table is missing")
         return dict(value)
 
-    def string(self, data: dict[str, Any], key: str, where: str = "") -> str:
+    def string(self, data: dict[str, Any], key: str, where: str = "", rule: str = "") -> str:
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
-            self.fail(f"{where}: {key}" if where else key, "a text is missing")
+            self.fail(f"{where}: {key}" if where else key, "a text is missing", rule or None)
         return str(value).strip()
 
     def optional(self, data: dict[str, Any], key: str, where: str = "") -> str | None:
@@ -295,24 +336,26 @@ class _Reader:
             self.fail(where, "must be a list of names")
         return list(value)
 
-    def ints(self, value: Any, where: str) -> list[int]:
+    def ints(self, value: Any, where: str, rule: str | None = None) -> list[int]:
         if not isinstance(value, list):
-            self.fail(where, "must be a list of whole numbers")
-        return [self.int_of(v, where, 1) for v in value]
+            self.fail(where, "must be a list of whole numbers", rule)
+        return [self.int_of(v, where, 1, rule=rule) for v in value]
 
-    def int_of(self, value: Any, where: str, low: int, high: int | None = None) -> int:
+    def int_of(
+        self, value: Any, where: str, low: int, high: int | None = None, rule: str | None = None
+    ) -> int:
         if isinstance(value, str) and value.isdigit():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            self.fail(where, f"must be a whole number of at least {low}, not {value!r}")
+            self.fail(where, f"must be a whole number of at least {low}, not {value!r}", rule)
         if high is not None and value > high:
-            self.fail(where, f"must be at most {high}, not {value!r}")
+            self.fail(where, f"must be at most {high}, not {value!r}", rule)
         return int(value)
 
-    def boolean(self, data: dict[str, Any], key: str, where: str) -> bool:
+    def boolean(self, data: dict[str, Any], key: str, where: str, rule: str) -> bool:
         value = data.get(key, False)
         if not isinstance(value, bool):
-            self.fail(f"{where}: {key}", "must be true or false")
+            self.fail(f"{where}: {key}", "must be true or false", rule)
         return bool(value)
 
     def choice(
@@ -322,11 +365,13 @@ class _Reader:
         options: tuple[str, ...],
         where: str,
         default: str | None = None,
+        rule: str | None = None,
     ) -> str:
         value = data.get(key, default)
         if value not in options:
             self.fail(
                 f"{where}: {key}",
                 f"must be one of {', '.join(repr(o) for o in options)}, not {value!r}",
+                rule,
             )
         return str(value)

@@ -18,7 +18,7 @@ SIDE_COLOURS = {"axis": (90, 100, 110), "soviet": (170, 50, 40)}
 NAMES = {"axis": name("Axis", ru="Ось"), "soviet": name("Soviet", ru="СССР")}
 KIND_BOX = {"ops": "green", "zero-move": "yellow"}
 WIDTH, HEIGHT = 760, 336
-TRACK = 7  # boxes drawn on the Consecutive OPS track: 0 to 6+
+TRACK = 7  # boxes drawn on the Consecutive OPS track: 0 to 5, then one for 6 and more (7.8)
 
 
 def _turn_track(image: Any, pen: Any, state: Any, turns: int, lang: Language) -> None:
@@ -39,6 +39,17 @@ def _box(n: int) -> Msg:
     return t("-{reduction}", reduction=n - 1)
 
 
+def _label(n: int, count: int) -> Msg:
+    """The label of box n. The last box holds every count from TRACK - 1 up (7.8: no upper
+    limit, the reduction is count - 1): with the marker in it, it reads the marker's count and
+    reduction ("7: -6"); else the rule ("6+: count-1")."""
+    if n < TRACK - 1:
+        return t("{n}: {box}", n=n, box=_box(n))
+    if count >= n:
+        return t("{n}: {box}", n=count, box=_box(count))
+    return t("{n}+: count-1", n=n)
+
+
 def _side(image: Any, pen: Any, system: Any, state: Any, side: str, y: int, lang: Language) -> None:
     p = state.players[side]
     colour = SIDE_COLOURS[side]
@@ -46,12 +57,13 @@ def _side(image: Any, pen: Any, system: Any, state: Any, side: str, y: int, lang
     text.text(image, (16, y + 8), say(NAMES[side], lang), 14, colour)
     text.text(image, (16, y + 30), say(t("Consecutive OPS"), lang), 11, INK)
     for n in range(TRACK):
-        x = 130 + n * 56
-        pen.rectangle((x, y + 24, x + 52, y + 46), fill=BACK, outline=INK)
-        label = t("{n}{plus}: {box}", n=n, plus="+" if n == TRACK - 1 else "", box=_box(n))
-        text.text(image, (x + 26, y + 35), say(label, lang), 10, INK, anchor="mm")
+        x, wide = 130 + n * 56, 52 if n < TRACK - 1 else 80  # the last box: "6+: count-1"
+        pen.rectangle((x, y + 24, x + wide, y + 46), fill=BACK, outline=INK)
+        label = _label(n, p.count)
+        text.text(image, (x + wide // 2, y + 35), say(label, lang), 10, INK, anchor="mm")
         if min(p.count, TRACK - 1) == n:
-            pen.ellipse((x + 18, y + 13, x + 34, y + 27), fill=colour, outline=INK)  # the marker
+            mid = x + wide // 2  # the marker
+            pen.ellipse((mid - 8, y + 13, mid + 8, y + 27), fill=colour, outline=INK)
     text.text(image, (16, y + 58), say(t("Actions"), lang), 11, INK)
     for n in range(5):
         x = 130 + n * 40

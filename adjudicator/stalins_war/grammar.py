@@ -2,11 +2,17 @@
 hand, deck, track; plus the shared kit). Card numbers may be written `12` or `#12`; hexes and
 units are the players' own board's names (one word each). parse(format(o)) == o. The Russian
 words (russian.py) are aliases and keyword alternatives: the same order, its English text. Pure.
+
+A text of one of these verbs that is no order is refused citing the rule of what it tried to
+say (`pass0 reset swap x`: 9.9, the swap of one card; `spend combat`: 8.15): VERB_RULES by
+verb, narrowed by position where a verb says several things (`_citing`). Only `options`, a
+question about the orders, cites none, and its refusal says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from adjudicator.core.i18n import Msg, t
@@ -34,6 +40,32 @@ from adjudicator.stalins_war.orders import (
 from adjudicator.stalins_war.state import MODES
 
 MAX_DICE, MAX_FACES = 20, 100
+VERB_RULES = {
+    "play": "5.5",  # one card as OPS, RP or event (and 10.2)
+    "pass0": "9.2",  # the 0-OPS round: one of two variants
+    "spend": "8.2",  # what OPS pay for: leaving enemy ZOC, strategic movement, Combat markers
+    "end": "8.21",  # the end of the action round: OPS left are lost
+    "discard": "4.1",
+    "draw": "4.2",
+    "roll": "8.22",  # combat and the rest of the board are the players' (the hook of 8.22)
+    "totalwar": "3.4",
+    "hand": "16.1",  # each hand is secret: sent to its owner alone
+    "deck": "16.1",  # everyone knows the sizes of hands, decks and discard piles
+    "track": "7.2",  # the Consecutive OPS track
+}  # `options` (a question about the orders) cites none: NO_RULE says why
+
+
+@contextmanager
+def _citing(rule: str) -> Iterator[None]:
+    """A refusal of the words read inside cites `rule` (unless it cites a narrower one)."""
+    try:
+        yield
+    except ParseError as exc:
+        if exc.rule is None:
+            exc.rule = rule
+        raise
+
+
 KEYWORDS = ("stays", "from", *ru.STAYS, *ru.FROM)
 AND = ("and", *ru.AND)
 
@@ -44,7 +76,9 @@ def card_number(c: Cursor) -> int:
     if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
         c.fail(
             "bad-number",
-            t("a card number is expected (`12` or `#12`), not {word}", word=repr(word)),
+            t("a card number is expected (`12` or `#12`), not {word}", word=repr(word))
+            if word is not None
+            else t("a card number is expected (`12` or `#12`), missing"),
         )
     c.i += 1
     return int(digits)
@@ -73,8 +107,12 @@ def _pass0(c: Cursor) -> Zero:
         t("the variant"), {"move": "move", "reset": "reset"} | ru.VARIANTS, "move | reset"
     )
     swap = None
-    if variant == "reset" and c.accept("swap", *ru.SWAP):
-        swap = card_number(c)
+    if c.accept("swap", *ru.SWAP):
+        if variant != "reset":
+            with _citing("9.7"):
+                c.fail("syntax", t("only variant 2 (`pass0 reset swap <CARD>`) swaps a card"))
+        with _citing("9.9"):
+            swap = card_number(c)
     return Zero(variant, swap)
 
 
@@ -85,15 +123,18 @@ def _spend(c: Cursor) -> object:
         "leave | strategic | combat",
     )
     if kind == "leave":
-        hex_ = c.word(t("the hex"))
-        units = _names(c, t("the units that leave"))
-        stays = _names(c, t("the units that stay")) if c.accept("stays", *ru.STAYS) else ()
+        with _citing("8.3"):
+            hex_ = c.word(t("the hex"))
+            units = _names(c, t("the units that leave"))
+            stays = _names(c, t("the units that stay")) if c.accept("stays", *ru.STAYS) else ()
         return SpendLeave(hex_, units, stays)
     if kind == "strategic":
-        units = _names(c, t("the units"))
-        origin = c.word(t("the hex")) if c.accept("from", *ru.FROM) else None
+        with _citing("8.9"):
+            units = _names(c, t("the units"))
+            origin = c.word(t("the hex")) if c.accept("from", *ru.FROM) else None
         return SpendStrategic(units, origin)
-    return SpendCombat(_names(c, t("the hexes")))
+    with _citing("8.15"):
+        return SpendCombat(_names(c, t("the hexes")))
 
 
 def _discard(c: Cursor) -> Discard:
@@ -294,7 +335,8 @@ VERBS = (
 
 class SwGrammar(GrammarKit):
     """The kit's grammar; a Cyrillic command word no verb has is refused with Cyrillic
-    did-you-mean suggestions (the kit suggests the canonical English words)."""
+    did-you-mean suggestions (the kit suggests the canonical English words); a text of one of
+    this system's verbs that is no order cites the rule of the verb (VERB_RULES)."""
 
     def parse(self, text: str) -> object:
         said = tokens(text)
@@ -303,7 +345,20 @@ class SwGrammar(GrammarKit):
             raise ParseError(
                 "unknown-command", ru.unknown_command(said[0], self.table.command_words)
             )
-        return super().parse(text)
+        try:
+            return super().parse(text)
+        except ParseError as exc:
+            verb = self.table.command_words.get(said[0]) if said and one_line else None
+            if exc.rule is not None or verb not in VERBS_OF_SYSTEM:
+                raise
+            if verb in VERB_RULES:
+                exc.rule = VERB_RULES[verb]
+                raise
+            raise ParseError(exc.code, t("{message} ({why})", message=exc.message, why=NO_RULE))
+
+
+VERBS_OF_SYSTEM = frozenset(v.word for v in VERBS)
+NO_RULE = t("a question, not an order: no rule of the game covers it")
 
 
 def grammar(sides: Any) -> GrammarKit:

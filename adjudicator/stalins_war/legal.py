@@ -26,9 +26,22 @@ from adjudicator.stalins_war.orders import (
     TotalWar,
     Zero,
 )
-from adjudicator.stalins_war.rounds import check_play
+from adjudicator.stalins_war.rounds import check_play, modified_ops
 from adjudicator.stalins_war.spent import result_text
-from adjudicator.stalins_war.state import DRAW, MODES, SETUP, SwState
+from adjudicator.stalins_war.state import (
+    ACTION,
+    DRAW,
+    EVENT,
+    MODES,
+    OPS,
+    RP,
+    RP_EVENT,
+    RP_OPS,
+    SETUP,
+    ZERO_MOVE,
+    ZERO_RESET,
+    SwState,
+)
 
 SPEND_TEMPLATES = (
     "spend leave <HEX> <UNIT>... [stays <UNIT>...]",
@@ -42,18 +55,84 @@ ROLL_TEMPLATE, TOTAL_WAR_TEMPLATE, DISCARD_TEMPLATE = (
 )
 
 
-def check(state: SwState, side: str, order: object) -> None:
-    """Refuse an order `side` may not give now: the game over (12.5), not a player's, or not
-    his turn or not an order of this moment; `roll` and `totalwar` work at any time."""
+SPEND_RULES = {SpendLeave: "8.6", SpendStrategic: "8.9", SpendCombat: "8.15"}  # what each costs
+
+
+def check(deck: Deck, state: SwState, side: str, order: object) -> None:
+    """Refuse an order `side` may not give now: the game over (12.5), not a player's, a spend
+    after his round has ended (why it ended), or not his turn or not an order of this moment;
+    `roll` and `totalwar` work at any time."""
     if state.result is not None:
         raise Rejection(
             "game-over", t("the game is over: {result}", result=result_text(state.result)), "12.5"
         )
     if side not in state.players:
-        raise Rejection("not-a-side", t("only the Axis or the Soviet player gives orders"), None)
+        raise Rejection("not-a-side", t("only the Axis or the Soviet player gives orders"), "1.1")
     if isinstance(order, Roll | TotalWar):
         return
+    check_round_over(deck, state, side, order)
     check_turn(state, side, order)
+
+
+def check_round_over(deck: Deck, state: SwState, side: str, order: object) -> None:
+    """A `spend` or `end` right after the player's own action round has ended: refused by the
+    rule that ended it (an RP round 10.2, an event without OPS 11.2, a 0-OPS round without
+    banked OPS 9.6, an OPS play reduced to 0 7.8, its last OPS spent: the cost rule of the spend,
+    8.6, 8.9 or 8.15, or `end` 8.21), not as the other player's turn."""
+    if not isinstance(order, End | SpendLeave | SpendStrategic | SpendCombat):
+        return
+    if state.open is not None or state.phase not in (ACTION, DRAW) or not state.played:
+        return
+    last = state.played[-1]
+    if last.get("side") != side:
+        return
+    kind, number = last.get("kind"), last.get("card")
+    card = deck.cards[side].get(number) if isinstance(number, int) else None
+    rule, why = (
+        SPEND_RULES.get(type(order), "8.21"),
+        t("it ended when its last OPS was spent, or at `end` (OPS left are lost, 8.21)"),
+    )
+    if kind == RP or (kind == RP_OPS and card is not None and card.ops == 0):
+        rule, why = "10.2", t("it was an RP round, which ended when the RP were recorded")
+    elif kind in (EVENT, RP_EVENT) and card is not None and card.event_ops == 0:
+        rule = "11.2" if kind == EVENT else "10.2"
+        why = t("it was an event round and the event gives no OPS, so it ended at once")
+    elif kind in (ZERO_MOVE, ZERO_RESET) and state.players[side].banked > 0:
+        rule, why = "8.21", t("it was ended by `end` with banked OPS left")
+    elif kind in (ZERO_MOVE, ZERO_RESET):
+        rule = "9.6"
+        why = t(
+            "it was a 0-OPS round, which pays only from banked OPS; none were left, so it ended"
+        )
+    elif (
+        kind == OPS and card is not None and modified_ops(card.ops, state.players[side].count) == 0
+    ):
+        rule = "7.8"
+        why = t(
+            "{card} gave 0 OPS at your consecutive OPS count of {count}, so it ended at once",
+            card=card.label,
+            count=state.players[side].count,
+        )
+    now = (
+        t(
+            "the {side} player has action round {round} now; wait for him (`roll` and "
+            "`hand` work at any time)",
+            side=texts.NAMES[state.to_move],
+            round=state.round,
+        )
+        if state.phase == ACTION
+        else t("the draw phase has begun (`discard <CARD>...`, then `draw`)")
+    )
+    raise Rejection(
+        "round-over",
+        t(
+            "your action round {round} is over: {why}; {now}",
+            round=last.get("round"),
+            why=why,
+            now=now,
+        ),
+        rule,
+    )
 
 
 def check_turn(state: SwState, side: str, order: object) -> None:

@@ -69,7 +69,7 @@ class StalinsWar(RulesSystem):
 
     def check(self, state: SwState, side: str, order: object) -> None:
         """The gate of legal.check (spending names any hex and unit: templates)."""
-        legal.check(state, side, order)
+        legal.check(self.deck, state, side, order)
 
     def resolve(self, state: SwState, side: str, order: object, dice: DiceSource) -> Outcome:
         new, recording = state.clone(), RecordingDice(dice)
