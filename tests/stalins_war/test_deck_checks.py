@@ -28,22 +28,12 @@ def refusal(old: str, new: str) -> str:
 @pytest.mark.parametrize(
     ("old", "new", "entry", "rule"),
     [
-        ("turns = 18", "turns = 19", "turns", "1.2"),
-        ("hand_size = 6", "hand_size = 5", "hand_size", "3.9"),
-        ("hand_size = 6", "hand_size = 7", "hand_size", "3.9"),
-        ("1 = [1, 2], 3 = [3]", "1 = [1], 3 = [3, 2]", "reinforcements.1", "4.5"),
-        ("3 = [3], 4 = [4]", "2 = [3], 4 = [4]", "reinforcements.2", "4.6"),
-        ("3 = [3], 4 = [4]", "4 = [4]", "reinforcements.3", "4.5"),
-        ("6 = [6] }", "7 = [6] }", "reinforcements.7", "4.6"),
-        (
-            "axis_rp_two_turns = [5, 9]",
-            "axis_rp_two_turns = [5, 9, 13]",
-            "axis_rp_two_turns",
-            "10.5",
-        ),
+        ("turns = 18", "turns = 0", "turns", "1.2"),
+        ("hand_size = 6", "hand_size = 0", "hand_size", "3.9"),
+        ("6 = [6] }", "0 = [6] }", "reinforcements.0", "4.5"),
+        ("mud_rounds = []", "mud_rounds = [[0, 1]]", "mud_rounds", "7.12"),
+        ("1 = [1, 2], 3 = [3]", "1 = [1, 7], 3 = [3]", "reinforcements.1", "4.5"),
         ("axis_rp_two_turns = [5, 9]", "axis_rp_two_turns = [5, 5]", "axis_rp_two_turns", "10.5"),
-        ("axis_rp_two_turns = [5, 9]", "axis_rp_two_turns = [5, 19]", "axis_rp_two_turns", "1.2"),
-        ("mud_rounds = []", "mud_rounds = [[19, 1]]", "mud_rounds", "1.2"),
         ("mud_rounds = []", "mud_rounds = [[3, 6]]", "mud_rounds", "5.2"),
         ('soviet = ["USSR"]', 'soviet = ["USSR", "USSR"]', "nationalities.soviet", "10.1"),
         (f"{AXIS_9}", AXIS_9.replace("9", "0"), "number", "3.5"),
@@ -94,3 +84,20 @@ def test_3_5_every_value_the_spec_constrains_is_checked_naming_the_entry_and_the
 
 def test_3_5_the_sample_deck_and_the_case_deck_hold():
     assert load_deck(SAMPLE, "sample_deck.toml").turns == 18
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("turns = 18", "turns = 20"),  # a longer game, its arrivals and springs within it
+        ("hand_size = 6", "hand_size = 7"),
+        ("3 = [3], 4 = [4]", "2 = [3], 4 = [4]"),
+        ("axis_rp_two_turns = [5, 9]", "axis_rp_two_turns = [5, 9, 13]"),
+    ],
+)
+def test_a_variant_decks_own_numbers_load_so_its_stored_games_keep_loading(old, new):
+    """Turns, hand size, arrivals and spring turns are the deck's data: a variant or a house
+    rule sets its own; they are checked against each other, not against the sample's."""
+    text = SAMPLE.replace(old, new, 1)
+    assert text != SAMPLE
+    assert load_deck(text, "variant.toml").turns in (18, 20)
