@@ -20,6 +20,7 @@ from adjudicator.borodino.board import (
     Ctx,
     group_label,
     ids,
+    is_collapsed,
     members,
     none_or,
     other,
@@ -57,6 +58,8 @@ def apply_default(ctx: Ctx) -> None:
         if (
             not isinstance(order, O.Return)
             or state.phase != "placement"
+            or state.result is not None  # the last placement ended the referee's part
+            or not state.placing
             or state.placing[0] != side
         ):
             return
@@ -152,6 +155,20 @@ def begin_rally(ctx: Ctx) -> None:
 
 def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
     state, scen = ctx.state, ctx.scen
+    unit = scen.units[order.unit]
+    if unit.side == actor and is_collapsed(scen, state, order.unit):  # whatever the phase
+        can = rally.eligible(scen, state) if state.phase == "rally" else []
+        raise Rejection(
+            "collapsed",
+            t(
+                "{unit} is of {group}, which has collapsed: no unit of a collapsed group may "
+                "rally for the rest of the game (6.8); may attempt now: {units}",
+                unit=order.unit,
+                group=str(unit.group),
+                units=none_or(can),
+            ),
+            "2.5",
+        )
     if state.phase != "rally":
         raise Rejection(
             "not-rally-phase",
