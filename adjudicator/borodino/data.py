@@ -25,6 +25,10 @@ SIDE_IDS = ("russian", "french")
 TYPES = ("infantry", "cavalry", "artillery", "opolchenie", "jager")
 RUSSIAN_ONLY = ("opolchenie",)  # 3.3, 6.3, 6.6: "Russian Opolchenie"
 NOT_COUNTED = ("artillery", "opolchenie")  # 6.3, 6.6: outside N, L and the effects of collapse
+# Who is ahead when the referee's part ends (no rule of the source says; turns.finish): "share",
+# the smaller share of the side's order of battle off the map; "count", fewer units off the map
+# (the verdict of the games begun before `verdict` was read: a file without it keeps it).
+VERDICTS = ("count", "share")
 STARTS = ("map", "withdrawn", "recovery", "eliminated", "later")
 
 
@@ -67,6 +71,7 @@ class Ending:
 
     recovery_phases: int  # after so many Recovery Phases
     on_collapse: bool  # at the first collapse of an Activation Group
+    verdict: str = "count"  # who is ahead at the end: VERDICTS (turns.finish)
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,9 @@ def parse_scenario(text: str, source: str) -> Scenario:
         ck.fail("die_sides", t("a die has at least 2 sides, not {die} (1.10)", die=die))
     end = ck.get(data, "end", dict, "[end]")
     ending = Ending(
-        ck.get(end, "recovery_phases", int, "[end]"), ck.get(end, "on_collapse", bool, "[end]")
+        ck.get(end, "recovery_phases", int, "[end]"),
+        ck.get(end, "on_collapse", bool, "[end]"),
+        ck.get(end, "verdict", str, "[end]", "count", VERDICTS),
     )
     if ending.recovery_phases < 1:
         ck.fail("[end]", "recovery_phases must be at least 1")
