@@ -46,7 +46,7 @@ ROLLS = t("The referee's phases and rolls")
 ORDER = (
     *("at", "disorder", "rout", "eliminate", "activated", "dispute"),
     *("activate", "end", "rally", "morale", "recovery", "return"),
-    *("status", "log", "help", "default", "dice"),
+    *("status", "options", "log", "help", "default", "dice"),
 )
 RU = {  # the Russian command words of each verb (the first is the one help shows)
     "at": ("позиция", "поз"),

@@ -126,13 +126,17 @@ def test_an_order_of_battle_with_a_bad_entry_is_refused_naming_it(change, proble
                 'side = "french"\ngroup = "f"\ntype = "infantry"',
                 'side = "french"\ngroup = "f"\ntype = "opolchenie"',
             ),
-            "unit f1: type opolchenie is Russian (the Russian Opolchenie, 3.3, 6.3, 6.6); "
-            "the unit's side is french",
+            (
+                "unit f1: type opolchenie is Russian (the Russian Opolchenie, 3.3, 6.3, 6.6); "
+                "the unit's side is french"
+            ),
         ),
         (  # 1.3, 1.4: the Disordered side is not the stronger
             ("cohesion_disordered = 3", "cohesion_disordered = 6"),
-            "unit r1: cohesion_disordered 6 is above cohesion 5: the Disordered side's cohesion "
-            "is at most the Normal side's (1.3, 1.4)",
+            (
+                "unit r1: cohesion_disordered 6 is above cohesion 5: the Disordered side's cohesion "
+                "is at most the Normal side's (1.3, 1.4)"
+            ),
         ),
         (  # 1.4, 1.10
             ("cohesion_disordered = 3", "cohesion_disordered = -1"),
@@ -140,8 +144,10 @@ def test_an_order_of_battle_with_a_bad_entry_is_refused_naming_it(change, proble
         ),
         (  # 1.5: Formed and Disordered are states of a unit on the map
             ('hex = "1001"', 'start = "recovery"\ndisordered = true'),
-            "unit r1: disordered: only a unit on the map is Formed or Disordered (1.5); "
-            "the unit starts recovery",
+            (
+                "unit r1: disordered: only a unit on the map is Formed or Disordered (1.5); "
+                "the unit starts recovery"
+            ),
         ),
         (  # 1.1: an Activation Group is a group of units
             ('group = "f"', 'army = "french army"'),

@@ -90,7 +90,9 @@ def test_2_1_a_bare_activate_names_the_groups_that_may_be_activated_now(system):
     assert refused.value.rule == "2.1"
     said = str(refused.value.message)
     assert "`activate <AG|UNIT>`" in said and "you may activate now: neverovsky, karpov" in said
-    state = system.apply(state, "russian", system.grammar.parse("activate neverovsky"), FixedDice([])).state
+    state = system.apply(
+        state, "russian", system.grammar.parse("activate neverovsky"), FixedDice([])
+    ).state
     with pytest.raises(Rejection) as refused:
         system.apply(state, "french", order, FixedDice([]))
     assert refused.value.rule == "2.1"
@@ -113,7 +115,9 @@ def test_3_1_a_deadline_default_that_ends_the_referees_part_in_a_placement_is_ap
                 state = out.state
                 continue
             side = next(s for s in system.situation(state).to_move if system.legal_orders(state, s))
-            state = system.apply(state, side, pick(rng, system.legal_orders(state, side)), dice).state
+            state = system.apply(
+                state, side, pick(rng, system.legal_orders(state, side)), dice
+            ).state
         if ended:
             break
     assert ended
