@@ -157,7 +157,7 @@ def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
     state, scen = ctx.state, ctx.scen
     unit = scen.units[order.unit]
     if unit.side == actor and is_collapsed(scen, state, order.unit):  # whatever the phase
-        can = rally.eligible(scen, state) if state.phase == "rally" else []
+        now = rally.eligible(scen, state) if state.phase == "rally" else []
         raise Rejection(
             "collapsed",
             t(
@@ -165,7 +165,7 @@ def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
                 "rally for the rest of the game (6.8); may attempt now: {units}",
                 unit=order.unit,
                 group=str(unit.group),
-                units=none_or(can),
+                units=none_or(now),
             ),
             "2.5",
         )
