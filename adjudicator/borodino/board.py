@@ -203,10 +203,15 @@ def phases_held(n: int) -> Msg:
     return tn("{n} Recovery Phases held", "{n} Recovery Phases held", n)
 
 
-def result_msg(why: Msg, winner: str, lost: dict[str, int]) -> Msg:
+def result_msg(
+    why: Msg, winner: str, lost: dict[str, int], of: dict[str, int] | None = None
+) -> Msg:
+    """of: each side's units (a verdict by shares, turns.finish): "8 of 10 units off the map"."""
     counts = cat(
         *(
             tn("{side} {n} units off the map", "{side} {n} units off the map", n, side=side_name(s))
+            if of is None
+            else t("{side} {n} of {total} units off the map", side=side_name(s), n=n, total=of[s])
             for s, n in lost.items()
         ),
         sep=", ",
@@ -227,5 +232,6 @@ def result_text(scen: Scenario, state: State) -> Msg | str:
         why = t("{groups} collapsed", groups=ids(list(state.collapsed)))
     else:
         why = phases_held(state.recovery_phases)
-    again = result_msg(why, result["winner"], dict(result["lost"]))
+    of = dict(result["of"]) if "of" in result else None
+    again = result_msg(why, result["winner"], dict(result["lost"]), of)
     return again if str(again) == said else str(said)

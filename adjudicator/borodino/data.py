@@ -18,11 +18,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core.hexgrid import HexGrid
+from adjudicator.core.i18n import t
 from adjudicator.core.scenario import Checker, ScenarioError
 
 SIDE_IDS = ("russian", "french")
 TYPES = ("infantry", "cavalry", "artillery", "opolchenie", "jager")
+RUSSIAN_ONLY = ("opolchenie",)  # 3.3, 6.3, 6.6: "Russian Opolchenie"
 NOT_COUNTED = ("artillery", "opolchenie")  # 6.3, 6.6: outside N, L and the effects of collapse
+# Who is ahead when the referee's part ends (no rule of the source says; turns.finish): "share",
+# the smaller share of the side's order of battle off the map; "count", fewer units off the map
+# (the verdict of the games begun before `verdict` was read: a file without it keeps it).
+VERDICTS = ("count", "share")
 STARTS = ("map", "withdrawn", "recovery", "eliminated", "later")
 
 
@@ -65,6 +71,7 @@ class Ending:
 
     recovery_phases: int  # after so many Recovery Phases
     on_collapse: bool  # at the first collapse of an Activation Group
+    verdict: str = "count"  # who is ahead at the end: VERDICTS (turns.finish)
 
 
 @dataclass(frozen=True)
@@ -91,16 +98,21 @@ def parse_scenario(text: str, source: str) -> Scenario:
     ck = Checker(source)
     die = ck.get(data, "die_sides", int, "die_sides")  # 1.10: no default, never assume 6
     if die < 2:
-        ck.fail("die_sides", f"a die has at least 2 sides, not {die}")
+        ck.fail("die_sides", t("a die has at least 2 sides, not {die} (1.10)", die=die))
     end = ck.get(data, "end", dict, "[end]")
     ending = Ending(
-        ck.get(end, "recovery_phases", int, "[end]"), ck.get(end, "on_collapse", bool, "[end]")
+        ck.get(end, "recovery_phases", int, "[end]"),
+        ck.get(end, "on_collapse", bool, "[end]"),
+        ck.get(end, "verdict", str, "[end]", "count", VERDICTS),
     )
     if ending.recovery_phases < 1:
         ck.fail("[end]", "recovery_phases must be at least 1")
     hexmap = _map(ck, ck.get(data, "map", dict, "[map]"))
     groups = _groups(ck, ck.get(data, "groups", list, "[[groups]]", []))
     units = _units(ck, ck.get(data, "units", list, "[[units]]"), groups, hexmap, die)
+    for gid in groups:
+        if not any(u.group == gid for u in units.values()):
+            ck.fail(f"group {gid}", t("no unit belongs to it: a group is a group of units (1.1)"))
     return Scenario(
         ck.get(data, "title", str, "title"),
         ck.get(data, "sample", bool, "sample", False),
@@ -189,26 +201,67 @@ def _unit(
         army_ru = _russian(ck, row, "army_ru", entry)
     cohesion = ck.get(row, "cohesion", int, entry)
     disordered_c = ck.get(row, "cohesion_disordered", int, entry)
-    if not 0 <= disordered_c <= die or not 0 <= cohesion <= die:
-        ck.fail(entry, f"cohesion must be 0 to {die} (the die has {die} sides)")
+    for key, value in (("cohesion", cohesion), ("cohesion_disordered", disordered_c)):
+        if not 0 <= value <= die:
+            ck.fail(
+                entry,
+                t(
+                    "{key} {value} is not 0 to {die}: a roll of the die is compared "
+                    "with it (1.4, 1.10)",
+                    key=key,
+                    value=value,
+                    die=die,
+                ),
+            )
+    if disordered_c > cohesion:
+        ck.fail(
+            entry,
+            t(
+                "cohesion_disordered {d} is above cohesion {n}: the Disordered side's "
+                "cohesion is at most the Normal side's (1.3, 1.4)",
+                d=disordered_c,
+                n=cohesion,
+            ),
+        )
+    kind = ck.get(row, "type", str, entry, choices=TYPES)
+    if kind in RUSSIAN_ONLY and side != "russian":
+        ck.fail(
+            entry,
+            t(
+                "type {kind} is Russian (the Russian Opolchenie, 3.3, 6.3, 6.6); "
+                "the unit's side is {side}",
+                kind=kind,
+                side=side,
+            ),
+        )
     start = ck.get(row, "start", str, entry, "map", STARTS)
     hex_id = ck.get(row, "hex", str, entry, None)
     if (start == "map") != (hex_id is not None):
         ck.fail(entry, "a unit on the map has a hex, a unit off it none")
     if hex_id is not None and hex_id not in hexmap:
         ck.fail(entry, f"hex {hex_id} is not on the map")
+    disordered = ck.get(row, "disordered", bool, entry, False)
+    if disordered and start != "map":
+        ck.fail(
+            entry,
+            t(
+                "disordered: only a unit on the map is Formed or Disordered (1.5); "
+                "the unit starts {start}",
+                start=start,
+            ),
+        )
     return Unit(
         uid,
         ck.get(row, "name", str, entry, uid),
         side,
         group,
         army,
-        ck.get(row, "type", str, entry, choices=TYPES),
+        kind,
         cohesion,
         disordered_c,
         start,
         hex_id,
-        ck.get(row, "disordered", bool, entry, False),
+        disordered,
         _russian(ck, row, "name_ru", entry),
         army_ru,
     )

@@ -46,7 +46,7 @@ ROLLS = t("The referee's phases and rolls")
 ORDER = (
     *("at", "disorder", "rout", "eliminate", "activated", "dispute"),
     *("activate", "end", "rally", "morale", "recovery", "return"),
-    *("status", "log", "help", "default", "dice"),
+    *("status", "options", "log", "help", "default", "dice"),
 )
 RU = {  # the Russian command words of each verb (the first is the one help shows)
     "at": ("позиция", "поз"),
@@ -100,7 +100,9 @@ def _dispute(c: Cursor) -> O.Dispute:
     return O.Dispute(c.thing("unit"), c.rest(t("what is disputed")))
 
 
-def _activate(c: Cursor) -> O.Activate:
+def _activate(c: Cursor) -> O.Activate | O.ActivateWhich:
+    if c.peek() is None:  # which? the rules' check names the groups that may be activated now
+        return O.ActivateWhich()
     if c.matches("group"):
         return O.Activate(c.thing("group"))
     return O.Activate(c.thing("unit"))
@@ -216,7 +218,14 @@ VERBS = (
         "action",
     ),
     _verb("dispute", O.Dispute, _dispute, t("dispute <UNIT> <TEXT...>"), "unit", "text"),
-    _verb("activate", O.Activate, _activate, t("activate <AG|UNIT>"), "group", group=ROLLS),
+    Verb(
+        "activate",
+        _activate,
+        {"activate": (t("activate <AG|UNIT>"), HELP["activate"])},
+        {O.Activate: lambda o: join("activate", o.group), O.ActivateWhich: lambda o: "activate"},
+        aliases=RU["activate"],
+        group=ROLLS,
+    ),
     _bare(O.End, "end"),
     _unit_order(O.Rally, "rally", t("rally <UNIT>"), ROLLS),
     _bare(O.Morale, "morale"),

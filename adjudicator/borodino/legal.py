@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from adjudicator.borodino import orders as O
 from adjudicator.borodino import rally, recovery
-from adjudicator.borodino.board import enemy_hexes, members, owner, result_text
+from adjudicator.borodino.board import enemy_hexes, ids, members, owner, result_text
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import State
+from adjudicator.borodino.texts import busy
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
 from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR
@@ -59,6 +60,25 @@ def check(scen: Scenario, state: State, actor: str, order: object) -> None:
             raise Rejection("moderator-only", t("only a moderator may give this command"), None)
     elif actor not in SIDE_IDS:
         raise Rejection("not-a-player", t("only the Russian and French players give orders"), None)
+    if isinstance(order, O.ActivateWhich):
+        which(scen, state, actor)
+
+
+def which(scen: Scenario, state: State, side: str) -> None:
+    """A bare `activate`: the usage and the groups (or independent units, 2.8) the side may
+    activate now; or why none may (2.1: one activation at a time, each group once a turn)."""
+    usage = t("say which group to activate: `activate <AG|UNIT>`")
+    if state.phase != "activations":
+        said = t("{usage}; none may be activated now: {busy}", usage=usage, busy=busy(state))
+    elif can := activatable(scen, state, side):
+        said = t("{usage}; you may activate now: {groups}", usage=usage, groups=ids(can))
+    else:
+        said = t(
+            "{usage}; none of yours may be activated now (each once a turn, with a unit on the "
+            "map): `morale` and `recovery` end the turn",
+            usage=usage,
+        )
+    raise Rejection("which-group", said, "2.1")
 
 
 def not_over(scen: Scenario, state: State) -> None:

@@ -61,6 +61,12 @@ class Activate:
 
 
 @dataclass(frozen=True)
+class ActivateWhich:
+    """`activate` with no group: refused by the check (legal.py), naming the groups that may
+    be activated now (2.1, 2.8); the grammar cannot know them."""
+
+
+@dataclass(frozen=True)
 class End:
     """Close the Activation Phase (its Rally phase begins) or the Rally phase."""
 
@@ -89,7 +95,7 @@ class Morale:
 
 
 REPORTS = (At, Disorder, Rout, Eliminate, Activated)
-PLAYER_ORDERS = (*REPORTS, Dispute, Activate, End, Rally, Recovery, Return, Morale)
+PLAYER_ORDERS = (*REPORTS, Dispute, Activate, ActivateWhich, End, Rally, Recovery, Return, Morale)
 QUERIES = (Status, Log, Help)
 MODERATOR_ORDERS = (Dice, Default)
 
@@ -100,6 +106,7 @@ __all__ = [
     "QUERIES",
     "REPORTS",
     "Activate",
+    "ActivateWhich",
     "Activated",
     "At",
     "Default",

@@ -24,6 +24,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event, Viewer
 from adjudicator.core.i18n import Msg, name, t
 from adjudicator.core.kit import RulesSystem, SystemKind
+from adjudicator.core.options import Options
 from adjudicator.core.system import MODERATOR_ACTOR, Answer, Outcome, Situation, SystemType, Waiting
 
 SYSTEM_ID = "borodino"
@@ -104,7 +105,7 @@ class BorodinoSystem(RulesSystem):
         return Situation(state.turn, phase, label, moving, pending, state.result, key)
 
     def answer(self, state: State, actor: str, query: object) -> Answer:
-        if isinstance(query, C.Help):
+        if isinstance(query, (C.Help, Options)):  # options: the kit's, from legal_orders
             return super().answer(state, actor, query)
         return Answer(views.status(self.scenario, state, actor))
 

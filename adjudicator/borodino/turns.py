@@ -20,6 +20,7 @@ from adjudicator.borodino.board import (
     Ctx,
     group_label,
     ids,
+    is_collapsed,
     members,
     none_or,
     other,
@@ -57,6 +58,8 @@ def apply_default(ctx: Ctx) -> None:
         if (
             not isinstance(order, O.Return)
             or state.phase != "placement"
+            or state.result is not None  # the last placement ended the referee's part
+            or not state.placing
             or state.placing[0] != side
         ):
             return
@@ -152,6 +155,20 @@ def begin_rally(ctx: Ctx) -> None:
 
 def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
     state, scen = ctx.state, ctx.scen
+    unit = scen.units[order.unit]
+    if unit.side == actor and is_collapsed(scen, state, order.unit):  # whatever the phase
+        now = rally.eligible(scen, state) if state.phase == "rally" else []
+        raise Rejection(
+            "collapsed",
+            t(
+                "{unit} is of {group}, which has collapsed: no unit of a collapsed group may "
+                "rally for the rest of the game (6.8); may attempt now: {units}",
+                unit=order.unit,
+                group=str(unit.group),
+                units=none_or(now),
+            ),
+            "2.5",
+        )
     if state.phase != "rally":
         raise Rejection(
             "not-rally-phase",
@@ -326,19 +343,29 @@ def new_turn(ctx: Ctx) -> None:
 
 def finish(ctx: Ctx, why: Msg, loser: str | None = None) -> None:
     """The referee's part ends (the result the demo and the contract need). Decision: the
-    source has no victory rules; the side with fewer units off the map is named (a collapse:
-    the other side), equal: a draw."""
+    source has no victory rules; the side with the smaller share of its order of battle off
+    the map is named (`verdict = "share"`; "count", the verdict of earlier games: fewer units),
+    a collapse: the other side; equal: a draw."""
+    scen, units = ctx.scen, ctx.state.units
     lost = {
-        s: sum(1 for u, p in ctx.state.units.items() if p.off_map and ctx.scen.units[u].side == s)
+        s: sum(1 for u, p in units.items() if p.off_map and scen.units[u].side == s)
         for s in SIDE_IDS
     }
+    share = scen.ending.verdict == "share"
+    of = {s: sum(1 for u in scen.units.values() if u.side == s) for s in SIDE_IDS}
+    a, b = SIDE_IDS
+    weight = (lost[a] * of[b], lost[b] * of[a]) if share else (lost[a], lost[b])  # a/A vs b/B
     if loser is not None:
         winner = other(loser)
     else:
-        a, b = SIDE_IDS
-        winner = "draw" if lost[a] == lost[b] else (a if lost[a] < lost[b] else b)
-    text = result_msg(why, winner, lost)
-    ctx.state.result = {"winner": winner, "text": text, "lost": lost}
+        winner = "draw" if weight[0] == weight[1] else (a if weight[0] < weight[1] else b)
+    text = result_msg(why, winner, lost, of if share else None)
+    ctx.state.result = {
+        "winner": winner,
+        "text": text,
+        "lost": lost,
+        **({"of": of} if share else {}),
+    }
     ctx.emit(GAME_ENDED, t("Game over: {result}.", result=text), winner=winner, lost=lost)
 
 

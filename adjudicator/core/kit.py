@@ -25,6 +25,9 @@
   system whose lists are too large overrides it with its own, rule-citing refusals), then
   `resolve` with the dice (fixed values first). A system whose `default_order` is `Default`
   itself applies its own defaults (several decisions in turn) and is handed the order as given.
+- `options` (the grammar kit's shared question) is answered from `legal_orders` and
+  `order_templates` (core/options.py); a system whose `answer` handles its own questions passes
+  `Options` on to the kit's with `Help`.
 - `kind_of`, `is_private` and the side's `help` come from the grammar verbs' flags (grammar
   Verb: kind, private, sides); `order_templates` (), `view` the identity, `hidden_information`
   and `side_maps` False, `show` the state's JSON, `order_steps` the canonical text's words.
@@ -52,7 +55,8 @@ from adjudicator.core import fixed_dice
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
-from adjudicator.core.i18n import cat, t
+from adjudicator.core.i18n import Msg, cat, t
+from adjudicator.core.options import Options, options_text
 from adjudicator.core.system import (
     MODERATOR_ACTOR,
     SYSTEM_ACTOR,
@@ -239,7 +243,27 @@ class RulesSystem:
     def answer(self, state: Any, actor: str, query: object) -> Answer:
         if isinstance(query, C.Help):
             return Answer(self.help(actor, query.command))
+        if isinstance(query, Options):
+            return Answer(self.options(state, actor))
         raise NotImplementedError(f"no answer to {query!r}")
+
+    def options(self, state: Any, actor: str) -> Msg:
+        """`options` (core.options): a side's player is told his legal orders now; anyone
+        else those of the side the game waits for."""
+        sides = {s.id: s for s in self.sides}
+        if self.hidden_information and actor not in sides:  # they name hidden pieces
+            return t("Only a side's own player asks for its options.")
+        side = actor if actor in sides else self.waiting_side(state)
+        if side is None or side not in sides:
+            return t("Nobody acts now.")
+        said = [self.grammar.format(o) for o in self.legal_orders(state, side)]
+        templates = self.order_templates(state, side)
+        name = sides[side].name
+        if not said and not templates:
+            mine = side == actor
+            return t("You have no order to give now.") if mine else t("{side} has none.", side=name)
+        head = t("You may give") if side == actor else t("{side} may give", side=name)
+        return options_text(head, said, templates)
 
     def view(self, state: Any, viewer: Viewer) -> Any:
         return state

@@ -5,7 +5,7 @@
   matches ids, names and abbreviations and suggests close names;
 - cursor: `ParseError` and the `Cursor` a verb's parser reads a line with;
 - verbs: `Verb` (command word, aliases, parser, formatters, usage and help) and `VerbTable`;
-- shared: the verbs every system has (status, log, help, default, dice, salt, rolls, audit,
+- shared: the verbs every system has (status, log, help, options, default, dice, salt, rolls, audit,
   undo, rewind, pause, resume, seat, unseat, moderator add|remove);
 - kit: `GrammarKit`, a system's grammar (adjudicator.core.system.Grammar) from the shared verbs,
   its own verbs, its Lexicon and its sides;

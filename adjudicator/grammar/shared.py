@@ -1,6 +1,6 @@
 """The verbs every game system's grammar has, with their usage, help and canonical text.
 
-Questions (status, log, help), sandbox orders (default; dice fixes the next die results), fair
+Questions (status, log, help, options), sandbox orders (default; dice fixes the next die results), fair
 dice and the audit (salt, rolls, audit), taking back and moderation (undo, rewind, pause, resume,
 seat, unseat, moderator add|remove). Their dataclasses are adjudicator.core.commands.
 
@@ -35,6 +35,7 @@ from adjudicator.core.commands import (
     Unseat,
 )
 from adjudicator.core.i18n import t
+from adjudicator.core.options import Options
 from adjudicator.core.system import Side
 from adjudicator.grammar.cursor import Cursor
 from adjudicator.grammar.lexicon import one_of
@@ -63,6 +64,7 @@ RUSSIAN = {
     "status": ("статус",),
     "log": ("журнал",),
     "help": ("помощь", "справка"),
+    "options": ("варианты",),
     "default": ("умолчание",),
     "dice": ("кубики",),
     "salt": ("соль",),
@@ -133,6 +135,10 @@ ENTRIES: dict[str, Entry] = {
     "help": (
         t("help [<COMMAND>]"),
         t("Show the commands, or the help of one. Example: help status"),
+    ),
+    "options": (
+        t("options"),
+        t("Your legal orders now, grouped by command (answered to you only). Example: options"),
     ),
     "default": (
         t("default"),
@@ -268,6 +274,16 @@ _COMMON = (
         group=QUESTIONS,
         raw=False,
         kind="query",
+    ),
+    Verb(  # answered by the kit from legal_orders (core/options.py); to the asker only
+        "options",
+        lambda c: Options(),
+        {"options": ENTRIES["options"]},
+        {Options: lambda o: "options"},
+        ("opt", *RUSSIAN["options"]),
+        QUESTIONS,
+        kind="query",
+        private=True,
     ),
     _verb(
         "default",

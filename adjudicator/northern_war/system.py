@@ -17,6 +17,7 @@ from adjudicator.core.events import GAME_ENDED, Viewer
 from adjudicator.core.i18n import name as named
 from adjudicator.core.i18n import t
 from adjudicator.core.kit import RulesSystem, SystemKind
+from adjudicator.core.options import Options
 from adjudicator.core.system import Answer, Outcome, Situation, Waiting
 from adjudicator.grammar import GrammarKit
 from adjudicator.northern_war import board, data, legal, rules, views
@@ -112,7 +113,7 @@ class NorthernWar(RulesSystem):
         return views.view(self.scenario, state, viewer)
 
     def answer(self, state: NWState, actor: str, query: object) -> Answer:
-        if isinstance(query, C.Help):
+        if isinstance(query, (C.Help, Options)):  # options: the kit's, from legal_orders
             return super().answer(state, actor, query)
         sides = [actor] if actor in {s.id for s in SIDES} else []
         if isinstance(query, O.Blocks):

@@ -107,7 +107,7 @@ def test_1_10_the_die_size_has_no_default():
     [
         (('group = "r"', 'group = "x"'), "no group 'x'"),
         (('hex = "1001"', 'hex = "9999"'), "not on the map"),
-        (("cohesion_disordered = 3", "cohesion_disordered = 9"), "cohesion must be 0 to 6"),
+        (("cohesion = 5", "cohesion = 9"), "unit r1: cohesion 9 is not 0 to 6"),
         (('type = "infantry"', 'type = "tank"'), "expected one of"),
     ],
 )
@@ -116,6 +116,60 @@ def test_an_order_of_battle_with_a_bad_entry_is_refused_naming_it(change, proble
     with pytest.raises(ScenarioError) as exc:
         SYSTEM.load(text, "mine.toml")
     assert problem in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    "change,problem",
+    [
+        (  # 3.3, 6.3, 6.6: the Opolchenie is Russian
+            (
+                'side = "french"\ngroup = "f"\ntype = "infantry"',
+                'side = "french"\ngroup = "f"\ntype = "opolchenie"',
+            ),
+            (
+                "unit f1: type opolchenie is Russian (the Russian Opolchenie, 3.3, 6.3, 6.6); "
+                "the unit's side is french"
+            ),
+        ),
+        (  # 1.3, 1.4: the Disordered side is not the stronger
+            ("cohesion_disordered = 3", "cohesion_disordered = 6"),
+            (
+                "unit r1: cohesion_disordered 6 is above cohesion 5: the Disordered side's cohesion "
+                "is at most the Normal side's (1.3, 1.4)"
+            ),
+        ),
+        (  # 1.4, 1.10
+            ("cohesion_disordered = 3", "cohesion_disordered = -1"),
+            "unit r1: cohesion_disordered -1 is not 0 to 6",
+        ),
+        (  # 1.5: Formed and Disordered are states of a unit on the map
+            ('hex = "1001"', 'start = "recovery"\ndisordered = true'),
+            (
+                "unit r1: disordered: only a unit on the map is Formed or Disordered (1.5); "
+                "the unit starts recovery"
+            ),
+        ),
+        (  # 1.1: an Activation Group is a group of units
+            ('group = "f"', 'army = "french army"'),
+            "group f: no unit belongs to it: a group is a group of units (1.1)",
+        ),
+        (("die_sides = 6", "die_sides = 1"), "die_sides: a die has at least 2 sides, not 1 (1.10)"),
+    ],
+)
+def test_1_3_to_6_6_a_value_the_rules_constrain_is_checked_on_load(change, problem):
+    text = scenario(*line_group("r", "russian", 2, 10), *line_group("f", "french", 1, 1))
+    assert change[0] in text
+    with pytest.raises(ScenarioError) as exc:
+        SYSTEM.load(text.replace(*change, 1), "mine.toml")
+    assert str(exc.value).startswith("mine.toml: ") and problem in str(exc.value)
+
+
+def test_6_6_a_russian_opolchenie_unit_and_an_equal_cohesion_load():
+    text = scenario(
+        *line_group("r", "russian", 2, 10),
+        unit("op", "russian", "0901", "r", type="opolchenie", cohesion=3, cd=3),
+    )
+    assert SYSTEM.load(text, "mine.toml").scenario.units["op"].type == "opolchenie"
 
 
 def test_1_11_hex_distance_on_the_board_numbering():

@@ -127,7 +127,7 @@ def test_2_8_a_unit_of_a_group_is_activated_with_its_group():
 
 def test_1_10_the_rally_die_has_the_scenarios_sides():
     parts = [
-        *line_group("r", "russian", 2, 10, cd=7),
+        *line_group("r", "russian", 2, 10, cd=7, cohesion=8),
         group("f", "french"),
         unit("f1", "french", "0202", "f"),
     ]
