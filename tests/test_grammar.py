@@ -744,3 +744,14 @@ def test_grammar_imports_nothing_impure():
                 parts = name.split(".")
                 todo += [".".join(parts[:k]) for k in range(1, len(parts) + 1)]
     assert "adjudicator.hells_gate.loader" not in seen
+
+
+def test_a_cursor_at_the_end_of_the_line_matches_nothing(lex):
+    """A bare verb leaves the cursor past the last word: asking what it names there is an empty
+    answer for every kind, not an IndexError (Borodino's bare `activate` crashed this way)."""
+    from adjudicator.grammar.cursor import Cursor
+
+    for words in (["attack"], ["attack", "C6"]):
+        cursor = Cursor(words, "attack", lexicon=lex, usage=lambda c: c)
+        cursor.i = len(words)
+        assert cursor.matches("hex") == [] and cursor.matches("unit") == []

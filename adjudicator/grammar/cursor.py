@@ -138,7 +138,10 @@ class Cursor:
         return text or None
 
     def matches(self, kind: str) -> list[str]:
-        """The things of kind the next words could name (one: a name; several: ambiguous)."""
+        """The things of kind the next words could name (one: a name; several: ambiguous;
+        none at the end of the line, where a bare verb leaves the cursor)."""
+        if self.peek() is None:
+            return []
         return self.lex.match(kind, self.words, self.i)[0]
 
     def thing(self, kind: str) -> str:
