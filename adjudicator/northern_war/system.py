@@ -113,7 +113,10 @@ class NorthernWar(RulesSystem):
         return views.view(self.scenario, state, viewer)
 
     def answer(self, state: NWState, actor: str, query: object) -> Answer:
-        if isinstance(query, (C.Help, Options)):  # options: the kit's, from legal_orders
+        if isinstance(query, Options):  # the kit's lists legal orders, which a view with the
+            # enemy's blocks hidden cannot give: the side's commands instead (its own help)
+            return super().answer(state, actor, C.Help())
+        if isinstance(query, C.Help):
             return super().answer(state, actor, query)
         sides = [actor] if actor in {s.id for s in SIDES} else []
         if isinstance(query, O.Blocks):
