@@ -20,7 +20,7 @@ from adjudicator.core.dice import DiceExhausted, FixedDice
 from adjudicator.core.errors import Rejection, TextError
 from adjudicator.core.events import I18N, audience_of
 from adjudicator.core.i18n import t
-from adjudicator.core.system import GameSystem, Outcome
+from adjudicator.core.system import GameSystem, Outcome, start
 from app import sealing
 
 
@@ -121,8 +121,9 @@ def setup(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = False
     except Sealed as exc:
         raise Sealed(1, t("{error} (the setup's dice, row 1)", error=str(exc))) from exc
     try:
-        out = system.initial(bool(rows[0]["payload"].get("sandbox")), dice)
-    except DiceExhausted as exc:
+        payload = rows[0]["payload"]
+        out = start(system, bool(payload.get("sandbox")), dice, payload.get("rules", 1))
+    except (DiceExhausted, ValueError) as exc:
         raise ReplayMismatch(0, t("the setup: {error}", error=str(exc))) from exc
     if check:
         _check(system, rows[0], out, dice)

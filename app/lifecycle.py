@@ -58,6 +58,7 @@ def new_game(
         secret=secret or None,
         rolls=rolls,
         roll_secrets=roll_secrets,
+        rules=system.rules_version,
         creator=creator,
         sides=[s.id for s in system.sides],
         uid=uid,

@@ -34,7 +34,7 @@ def actor_for(
     also: the accounts the game's log records as one player with `user` (app.identities):
     their seats and roles count as his."""
     moderating = isinstance(item, C.MODERATION + C.SHARED_ORDERS) or (
-        not isinstance(item, C.Command) and system.kind_of(item) == "moderator"
+        not isinstance(item, C.Command) and system.kind_of(item) in ("moderator", "edit")
     )
     what = system.grammar.format(item).split()[0]
     to_move = system.situation(state).to_move

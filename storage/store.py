@@ -147,6 +147,7 @@ class Store:
         secret: list[dict[str, Any]] | None = None,
         rolls: list[dict[str, Any]] | None = None,
         roll_secrets: list[dict[str, Any]] | None = None,
+        rules: int = 1,
     ) -> GameRecord:
         """The game, its seats, its first moderator, row 0 (setup) and row 1 (epoch 1's
         commitment), in one transaction.
@@ -154,7 +155,8 @@ class Store:
         game with hidden information records that of its public view). hidden, secret: the
         commitments of the setup's sealed events and their off-chain entries (app/sealing.py).
         rolls, roll_secrets: the draws the setup made from epoch 1's seeds, recorded in row 1
-        (GameTx.open_epoch)."""
+        (GameTx.open_epoch). rules: the version of the system's rules the game is set up
+        under (recorded when above 1: adjudicator.core.system's module doc)."""
         with self._session() as s, s.begin():
             g = _insert_game(s, name, uid, game, scenario_text, sandbox, initial_state_dict)
             tx = GameTx(s, g)
@@ -170,6 +172,8 @@ class Store:
             }
             if hidden:
                 setup["hidden"] = hidden
+            if rules != 1:
+                setup["rules"] = rules
             tx.append("setup", "system", "new game", setup, user=creator, secret=secret)
             tx.open_epoch(turn, seed, hidden_seed or "new", rolls, roll_secrets)
             tx.finish()

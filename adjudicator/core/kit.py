@@ -28,8 +28,14 @@
 - `options` (the grammar kit's shared question) is answered from `legal_orders` and
   `order_templates` (core/options.py); a system whose `answer` handles its own questions passes
   `Options` on to the kit's with `Help`.
-- `kind_of`, `is_private` and the side's `help` come from the grammar verbs' flags (grammar
-  Verb: kind, private, sides); `order_templates` (), `view` the identity, `hidden_information`
+- An edit (a verb of kind "edit": `set`, `place`) is the moderator's (or the `system` actor's)
+  only, in any game (the app makes it a proposal outside a sandbox: app.edits), and goes to the
+  system's `edit`, past the gate; `is_secret` (the verb's `secret` flag) marks an edit that sets
+  a hidden value, whose events the system addresses to the moderators and the side concerned.
+- `rules_version` (1): a system that versions a fix overrides it and takes
+  `initial(sandbox, dice, rules=None)` (core.system's module doc).
+- `kind_of`, `is_private`, `is_secret` and the side's `help` come from the grammar verbs' flags
+  (grammar Verb: kind, private, secret, sides); `order_templates` (), `view` the identity, `hidden_information`
   and `side_maps` False, `show` the state's JSON, `order_steps` the canonical text's words.
 
 The state convention: a state is a mutable dataclass implementing the `State` protocol below.
@@ -91,6 +97,8 @@ class KitGrammar(Grammar, Protocol):
 
     def is_private(self, order: object) -> bool: ...
 
+    def is_secret(self, order: object) -> bool: ...
+
     def help(self, topic: str | None = None, side: str | None = None) -> str: ...
 
 
@@ -140,6 +148,7 @@ class RulesSystem:
     state_type: ClassVar[Any] = None  # the State class (state_from_json)
     die_faces: ClassVar[int] = 6  # the faces of the die a moderator's `dice` fixes
     die_rule: ClassVar[str | None] = None  # the rule that says so ("1.3")
+    rules_version: ClassVar[int] = 1  # the newest rules (core.system's module doc)
 
     # -- applying an order
     def apply(self, state: Any, actor: str, order: object, dice: DiceSource) -> Outcome:
@@ -148,6 +157,9 @@ class RulesSystem:
         source = fixed_dice.fixed_source(state, dice)
         if isinstance(order, C.Dice):
             return self.fix_dice(state, side, order, source)
+        if self.kind_of(order) == "edit":
+            self.editor_may(actor)
+            return self.edit(state, order)
         self.check(state, side, order)
         out = self.resolve(state, side, order, source)
         out.rolls = list(source.rolls)  # the same draws, a fixed one marked as such
@@ -190,6 +202,15 @@ class RulesSystem:
                 ),
                 None,
             )
+
+    def editor_may(self, actor: str) -> None:
+        """Refuse an edit of the position from anyone but a moderator (or the system)."""
+        if actor not in (MODERATOR_ACTOR, SYSTEM_ACTOR):
+            raise Rejection("moderator-only", t("only a moderator may edit the position"), None)
+
+    def edit(self, state: Any, order: object) -> Outcome:
+        """A moderator's edit of the position (`state` untouched: change its clone)."""
+        raise Rejection("no-editor", t("this game has no position editor"), None)
 
     def fix_dice(
         self, state: Any, actor: str, order: C.Dice, dice: fixed_dice.FixedFirst
@@ -234,6 +255,9 @@ class RulesSystem:
 
     def is_private(self, query: object) -> bool:
         return self.grammar.is_private(query)
+
+    def is_secret(self, order: object) -> bool:
+        return self.grammar.is_secret(order)
 
     def help(self, actor: str, topic: str | None = None) -> str:
         """`help` as `actor` reads it: a side's player is shown the commands of his side."""

@@ -21,6 +21,12 @@ Invariants (every system keeps them; the contract tests check them):
 - `situation(state)` is cheap and pure; its `key` changes whenever whose move it is, the phase,
   the turn or a pending decision changes (the deadline re-arms on a new key).
 - Every order `legal_orders(state, side)` lists is accepted by `apply`.
+
+Rules versions: a fix that changes an outcome is versioned with the game, so a stored game
+replays as it was played. A system whose `rules_version` is above 1 takes
+`initial(sandbox, dice, rules=N)` (N from 1 to `rules_version`; None: the newest) and keeps N in
+its state; the app records N in the setup row of a new game (payload "rules", left out for 1)
+and `start` sets a stored game up again under the N its setup row names (1 when it names none).
 Pure: no I/O, no clock, no global random.
 """
 
@@ -170,6 +176,12 @@ class GameSystem(Protocol):
         secret is text (a hand of cards, sent as private events)."""
         ...
 
+    @property
+    def rules_version(self) -> int:
+        """The newest version of the system's rules (the module doc); 1 for a system that has
+        never changed an outcome."""
+        ...
+
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
         """The state after setup and the automatic phases that follow it. The setup may roll
         (a first player, a hand dealt face down): `dice` is the game's committed source, as an
@@ -198,11 +210,18 @@ class GameSystem(Protocol):
         ...
 
     def kind_of(self, order: object) -> str:
-        """'order' (a player's), 'moderator' (a position edit; sandbox games) or 'query'."""
+        """'order' (a player's), 'edit' (a moderator's edit of the position: at once in a
+        sandbox game, else a proposal others confirm), 'moderator' (a sandbox command) or
+        'query'."""
         ...
 
     def is_private(self, query: object) -> bool:
         """Whether a query shows a side's possibilities (answered to its player only)."""
+        ...
+
+    def is_secret(self, order: object) -> bool:
+        """Whether an edit sets a value hidden from a side (a hand, a block's strength): it is
+        given in a private chat only and its text is sealed like a private order's."""
         ...
 
     def answer(self, state: Any, actor: str, query: object) -> Answer: ...
@@ -261,6 +280,20 @@ class SystemType(Protocol):
         ...
 
 
+def start(system: GameSystem, sandbox: bool, dice: DiceSource, rules: int | None) -> Outcome:
+    """The setup under rules version `rules` (None: the newest; the module doc)."""
+    newest = system.rules_version
+    if rules is None or rules == newest:
+        return system.initial(sandbox, dice)
+    if not 1 <= rules <= newest:
+        raise ValueError(
+            f"the game was set up under rules version {rules}; this {system.id} knows 1 to {newest}"
+        )
+    setup: Any = system.initial  # a versioned system's initial takes rules= (the module doc)
+    out: Outcome = setup(sandbox, dice, rules=rules)
+    return out
+
+
 def side_words(sides: Sequence[Side]) -> dict[str, str]:
     """Every word a chat user may write for a side (its id, name, aliases; lower case) -> id."""
     words: dict[str, str] = {}
@@ -283,4 +316,5 @@ __all__ = [
     "SystemType",
     "Waiting",
     "side_words",
+    "start",
 ]

@@ -106,12 +106,16 @@ class GrammarKit:
         return self.table.help(topic, side)
 
     def kind_of(self, order: object) -> str:
-        """ "order", "moderator" or "query", from the flags of the order's verb."""
+        """ "order", "edit", "moderator" or "query", from the flags of the order's verb."""
         return self.table.kind_of(order)
 
     def is_private(self, order: object) -> bool:
         """Whether the order's verb is a question answered to the asking side only."""
         return self.table.is_private(order)
+
+    def is_secret(self, order: object) -> bool:
+        """Whether the order is an edit that sets a hidden value (its verb's `secret` flag)."""
+        return self.table.is_secret(order)
 
 
 __all__ = ["GrammarKit", "verb_table"]

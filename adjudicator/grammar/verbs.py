@@ -13,11 +13,13 @@ Invariants of a `VerbTable`:
 - `help()` lists every usage line, grouped by the verbs' groups in order of first appearance;
 - `format(o)` is the canonical text of o, by the formatter registered for type(o); other types
   are refused with TypeError;
-- a verb's flags say what its orders are: `kind` ("order" a player's, "moderator" a position
-  edit or a sandbox command, "query" a question), `private` (a question whose answer shows a
-  side's possibilities: answered to its player only) and `sides` (the sides that may use it; empty:
-  every side). `kind_of(o)`, `is_private(o)` read them by type(o) ("order", False for a type no
-  verb formats); `help(side=s)` lists only the verbs side s may use.
+- a verb's flags say what its orders are: `kind` ("order" a player's, "edit" a moderator's edit
+  of the position (`set`, `place`), "moderator" a sandbox command (`dice`), "query" a question),
+  `private` (a question whose answer shows a side's possibilities: answered to its player only),
+  `secret` (an edit that sets a value hidden from a side: True for every order type of the verb,
+  or the order types that do) and `sides` (the sides that may use it; empty: every side).
+  `kind_of(o)`, `is_private(o)`, `is_secret(o)` read them by type(o) ("order", False for a type
+  no verb formats); `help(side=s)` lists only the verbs side s may use.
 Pure: no I/O.
 """
 
@@ -40,7 +42,7 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 Parser = Callable[[Cursor], object]
 Formatter = Callable[[Any], str]
 Entry = tuple[str, str]  # (usage line, help paragraph with an example)
-KINDS = ("order", "moderator", "query")
+KINDS = ("order", "edit", "moderator", "query")
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,8 +57,9 @@ class Verb:
     group: str = t("Commands")  # the heading of its entries in `help`
     subwords: Mapping[str, str] = field(default_factory=dict)  # "ret" -> "retreat" (set ret)
     raw: bool = False  # reads the line as typed (free text keeps its case)
-    kind: str = "order"  # "order" | "moderator" | "query" (see the module doc)
+    kind: str = "order"  # "order" | "edit" | "moderator" | "query" (see the module doc)
     private: bool = False  # a question answered to the asking side's player only
+    secret: bool | tuple[type, ...] = False  # an edit that sets a hidden value (module doc)
     sides: tuple[str, ...] = ()  # the sides that may use it (empty: every side)
 
     def __post_init__(self) -> None:
@@ -131,13 +134,22 @@ class VerbTable:
         )
 
     def kind_of(self, order: object) -> str:
-        """ "order", "moderator" or "query": the flag of the verb that formats type(order)."""
+        """ "order", "edit", "moderator" or "query": the flag of the verb that formats
+        type(order)."""
         verb = self.verb_of.get(type(order))
         return verb.kind if verb is not None else "order"
 
     def is_private(self, order: object) -> bool:
         verb = self.verb_of.get(type(order))
         return verb is not None and verb.private
+
+    def is_secret(self, order: object) -> bool:
+        """Whether the order is an edit that sets a value hidden from a side (a hand, a block's
+        strength): given in a private chat only, its text and reply sealed (app.edits)."""
+        verb = self.verb_of.get(type(order))
+        if verb is None or verb.secret is False:
+            return False
+        return verb.secret is True or isinstance(order, verb.secret)
 
     def help(self, topic: str | None = None, side: str | None = None) -> str:
         """All usage lines (with a side: those of the verbs that side may use), or the usage,
