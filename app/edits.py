@@ -48,7 +48,9 @@ from storage.dice import hidden_commit
 PROPOSAL_TTL = timedelta(hours=24)  # as a rewind's (app/rewinds.py)
 PROPOSED, CANCELLED = "edit-proposed", "edit-cancelled"
 SEALED_TEXT = "edit (sealed)"  # the chained text of a secret edit's rows
-SEALED_DONE = t("A moderator's edit that sets a hidden value is applied (sealed until the game ends).")
+SEALED_DONE = t(
+    "A moderator's edit that sets a hidden value is applied (sealed until the game ends)."
+)
 PRIVATE_ONLY = t("this edit sets a hidden value: give it in a private chat with the bot")
 
 
@@ -78,7 +80,11 @@ def needs_confirmation(tx: GameTx, user: str | None) -> bool:
 def sealed_text(text: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """(the chained text, the payload's fields, the off-chain secret entry) of a sealed text."""
     c, salt = hidden_commit({"order": text})
-    return SEALED_TEXT, {"sealed_order": c}, {"commitment": c, "value": {"order": text}, "salt": salt}
+    return (
+        SEALED_TEXT,
+        {"sealed_order": c},
+        {"commitment": c, "value": {"order": text}, "salt": salt},
+    )
 
 
 def opened_text(row: Any) -> str | None:
@@ -202,7 +208,7 @@ __all__ = [
     "needs_confirmation",
     "opened_text",
     "pending",
-    "propose",
     "proposal_text",
+    "propose",
     "sealed_text",
 ]

@@ -73,7 +73,9 @@ def change_reply(
         done = edits.opened_text(main) or main.text  # a secret edit's: the speaker's alone
         if sealed:  # his private chat: the text he gave, first
             said.append(t("OK: {order}", order=done))
-        said += [event_text(e) for e in public] or ([] if sealed else [t("OK: {order}", order=done)])
+        said += [event_text(e) for e in public] or (
+            [] if sealed else [t("OK: {order}", order=done)]
+        )
         if sealed:
             shown = lines([edits.SEALED_DONE, *(event_text(e) for e in public)])
         said += [event_text(n) for n in main.payload.get("notes") or []]  # Outcome.notes

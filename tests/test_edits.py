@@ -243,7 +243,9 @@ def test_a_secret_edit_is_refused_in_a_group_with_the_reason(chat, group, store,
     assert "set score blue 7" in group.text(MOD, "set score blue 7")  # a public edit: proposed
 
 
-def test_a_secret_edit_in_a_sandbox_applies_at_once_its_text_sealed(chat, group, store, secret_system):
+def test_a_secret_edit_in_a_sandbox_applies_at_once_its_text_sealed(
+    chat, group, store, secret_system
+):
     game = secret_game(group, sandbox=True)
     mod = Chat(chat, "telegram", str(MOD), private=True)  # the moderator holds no seat
     (reply,) = mod.say(MOD, SECRET_TEXT)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
-from adjudicator.core.i18n import t
 from adjudicator.core.fixed_dice import fixed_source
+from adjudicator.core.i18n import t
 from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR, Outcome
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
