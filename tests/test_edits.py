@@ -288,3 +288,25 @@ def test_a_secret_edit_proposed_privately_and_confirmed_never_reaches_the_others
     for c in (GROUP, str(BLUE), str(WATCHER)):
         assert not [m for m in seen_by(store, c) if VALUE.search(m)]
     clean(chat, game)
+
+
+# -- the operator of the command line
+def test_the_operators_edit_applies_at_once_and_its_sealed_text_opens_when_the_game_ends(
+    secret_system,
+):
+    service = GameService(Store(":memory:"))
+    service.new_game("g", system="secret-edit")  # not a sandbox
+    (reply,) = service.say("g", "moderator", SECRET_TEXT)  # the trusted operator: at once
+    assert reply.ok and reply.reply.startswith(f"OK: {SECRET_TEXT}")
+    assert service.state("g").secret["red"] == 4
+    assert SECRET_TEXT not in service.log_text("g")
+    assert "A moderator changed red's secret die." in service.log_text("g")  # its public event
+    while not service.system("g").situation(service.state("g")).over:
+        side = service.system("g").situation(service.state("g")).to_move[0]
+        assert service.say("g", side, "pass")[0].ok
+    assert SECRET_TEXT in service.log_text("g")  # the game is over: every secret revealed
+    header, rows = service.export_doc("g")
+    assert [r["secret"] for r in rows if r["text"] == edits.SEALED_TEXT]  # in the export now
+    ok, text, _ = service.audit("g")
+    assert ok, text
+    service.verify("g")
