@@ -305,7 +305,7 @@ def test_the_operators_edit_applies_at_once_and_its_sealed_text_opens_when_the_g
         side = service.system("g").situation(service.state("g")).to_move[0]
         assert service.say("g", side, "pass")[0].ok
     assert SECRET_TEXT in service.log_text("g")  # the game is over: every secret revealed
-    header, rows = service.export_doc("g")
+    _, rows = service.export_doc("g")
     assert [r["secret"] for r in rows if r["text"] == edits.SEALED_TEXT]  # in the export now
     ok, text, _ = service.audit("g")
     assert ok, text
