@@ -85,7 +85,7 @@ def play(system: GameSystem, seed: int) -> tuple[str, int]:
     state = start(system, False, dice, None).state
     for n in range(BOUND):
         here = system.situation(state)
-        if here.over:
+        if here.over and here.result is not None:
             return str(here.result["winner"]), n
         side = here.to_move[0]
         legal = sorted(system.grammar.format(o) for o in system.legal_orders(state, side))
