@@ -43,7 +43,10 @@ ENTRIES: dict[str, Entry] = {
         t(
             "Answer the hits of an attack on your hex (8.23-8.34): the units that each take one "
             "hit, in order, then the retreat of the other units, to one hex or a hex per unit "
-            "(8.31). 'losses' alone takes no step loss; 'retreat' may be written 'r' or 'ret'. "
+            "(8.31). 'losses' alone stands for the only legal answer, and is refused, with the "
+            "legal answers, where more than one is legal (8.25, 8.29); in a game begun under "
+            "rules version 1 it takes the hits as step losses where those are forced, even if a "
+            "retreat is legal. 'retreat' may be written 'r' or 'ret'. "
             "Example: losses 389id retreat D6"
         ),
     ),
