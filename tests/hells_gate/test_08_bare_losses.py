@@ -223,6 +223,7 @@ def test_8_29_a_new_game_records_rules_2_and_refuses_the_bare_losses():
     service.new_game("new", sandbox=True)
     assert service.store.log("new")[0].payload["rules"] == 2
     assert service.state("new").rules == 2
+    assert "Rules version 2." in service.status("new").splitlines()
     *_, reply = _play(service, "new", [*HIT, ("german", "losses")])
     assert not reply.ok and reply.error["code"] == "losses-choice", reply.reply
     assert "`losses 34id` or `losses retreat A2` or `losses retreat B2`" in reply.reply
@@ -242,6 +243,7 @@ def test_8_29_a_game_whose_setup_row_names_no_rules_replays_and_plays_under_rule
     monkeypatch.undo()
     assert "rules" not in service.store.log("old")[0].payload
     assert "rules" not in service.store.snapshot("old")
+    assert "Rules version" not in service.status("old")  # as stored games' status always read
     *_, reply = _play(service, "old", [*HIT, ("german", "losses")])
     assert reply.ok and "34id (34th Infantry Division) takes a hit and is reduced" in reply.reply
     assert service.store.log("old")[-1].text == "losses 34id"
