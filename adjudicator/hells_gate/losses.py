@@ -117,8 +117,8 @@ def bare_answer(scen: Scenario, state: GameState, d: Decision) -> Losses:
     the last hit is a retreat of every unit (8.29, 8.31): it stands for the one legal answer
     when exactly one is legal, and is refused, with the legal answers, otherwise."""
     answers = answers_for(scen, state, d)
-    if len(answers) == 1:
-        return answers[0]
+    if len(answers) <= 1:  # none: refused by check_losses as naming no unit (8.23)
+        return answers[0] if answers else Losses()
     shown = or_list([said_order(a) for a in answers[:EXAMPLES]])
     if len(answers) > EXAMPLES:
         shown = t(
