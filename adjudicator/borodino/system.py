@@ -47,14 +47,20 @@ class BorodinoSystem(RulesSystem):
     die_rule = "1.10"  # the die's size is the scenario's (fix_dice)
     hidden_information = False  # every counter and box is public (a dispute's text: `view`)
     side_maps = False  # one image for everyone: nothing on it is hidden
+    rules_version = 2  # 2: 6.6's decision (state.py's module doc); stored games replay as 1
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.title = name(scenario.title, ru=scenario.title_ru)
         self.grammar = _Grammar(scenario, views.help_footer(scenario))
 
-    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
-        return Outcome(initial_state(self.scenario, sandbox), [views.started(self.scenario)])
+    def initial(self, sandbox: bool, dice: DiceSource, rules: int | None = None) -> Outcome:
+        """The setup under rules version `rules` (None: the newest, 2)."""
+        version = self.rules_version if rules is None else rules
+        if not 1 <= version <= self.rules_version:
+            raise ValueError(f"Borodino knows rules versions 1 to {self.rules_version}, not {rules}")
+        state = initial_state(self.scenario, sandbox, version)
+        return Outcome(state, [views.started(self.scenario)])
 
     def check(self, state: State, side: str, order: object) -> None:
         """The check of legal.py; reports name any hex (templates) and the rules refuse the
