@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.borodino import legal, texts, turns, views
+from adjudicator.borodino import edit, legal, texts, turns, views
 from adjudicator.borodino.board import Ctx
 from adjudicator.borodino.data import Scenario, parse_scenario
 from adjudicator.borodino.grammar import SIDES, BorodinoGrammar
 from adjudicator.borodino.state import State, initial_state
 from adjudicator.core import commands as C
 from adjudicator.core import fixed_dice
-from adjudicator.core.dice import DiceSource
+from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event, Viewer
 from adjudicator.core.i18n import Msg, name, t
@@ -34,6 +34,7 @@ HEADLINES = frozenset(  # what an after-phase post tells: every roll, its outcom
         *("MoraleHeld", "MoraleChecked", "GroupCollapsed", "GroupOutOfGame", "FirstPlayerRolled"),
         *("UnitRecovered", "RecoveryFailed", "UnitReturned", "PlacementWaits", "WithdrawnMoved"),
         *("BoxesNow", "LossesNow", "ReportDisputed", PHASE_BEGAN, DEFAULT_APPLIED, GAME_ENDED),
+        *("UnitPlaced", "UnitStateSet", "LossesSet", "CollapseSet", "TurnSet", "PhaseSet"),
     }
 )
 
@@ -75,6 +76,13 @@ class BorodinoSystem(RulesSystem):
             turns.apply_default(ctx)  # one side's defaults, several placements in turn
         else:
             turns.HANDLERS[type(order)](ctx, side, order)
+        return Outcome(ctx.state, ctx.events, order=order)
+
+    def edit(self, state: State, order: object) -> Outcome:
+        """A moderator's edit of the position (edit.py): no die, nothing hidden (every event
+        is everyone's)."""
+        ctx = Ctx(self.scenario, state.clone(), RecordingDice(None))
+        edit.apply(ctx, order)
         return Outcome(ctx.state, ctx.events, order=order)
 
     def fix_dice(
