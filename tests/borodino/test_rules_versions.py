@@ -113,3 +113,17 @@ def test_3_3_a_group_with_a_unit_still_to_arrive_is_not_out_of_the_game():
 def test_3_2_3_3_without_a_unit_to_arrive_the_same_group_is_out_of_the_game():
     t = out_table(later=False)
     assert t.state.out_of_game == ["r"] and t.where("r1") == "eliminated"
+
+
+@pytest.mark.parametrize("rules, says", [(None, True), (1, False)])
+def test_2_7_an_end_that_leaves_rally_attempts_unused_says_so(rules, says):
+    """2.7: an attempt is optional; under version 2 `end` names the units that could still
+    have tried (version 1 keeps a stored game's texts)."""
+    parts = [*line_group("r", "russian", 3, 10, disordered=True), *line_group("f", "french", 3, 2)]
+    t = Table(scenario(*parts), rules=rules)
+    t.say("russian", "activate r")
+    t.say("russian", "end")
+    t.say("russian", "rally r1", [6])  # fails (6 > 3)
+    said = t.say("russian", "end")
+    ended = next(s for s in said if s.startswith("The Rally phase of r ends"))
+    assert ("no attempt by r2, r3, who could still have tried (optional, 2.7)" in ended) is says
