@@ -294,9 +294,7 @@ def set_phase(ctx: Ctx, phase: str, gid: str | None) -> None:
                 "2.8",
             )
         if not any(state.units[u.id].on_map for u in members(scen, gid)):
-            raise Rejection(
-                "nothing-on-map", t("{group} has no unit on the map", group=gid), "2.1"
-            )
+            raise Rejection("nothing-on-map", t("{group} has no unit on the map", group=gid), "2.1")
         state.phase, state.active, state.morale_done = phase, gid, False
         if gid not in state.activated:
             state.activated.append(gid)  # 2.1: once a turn
@@ -310,9 +308,12 @@ def set_phase(ctx: Ctx, phase: str, gid: str | None) -> None:
         state.morale_done, state.phase = True, "placement"
         first = state.first or state.initiative
         state.placing = [first, other(first)]
-    said = phase_name(phase) if gid is None else t("{phase} of {group}", phase=phase_name(phase),
-                                                  group=gid)  # fmt: skip
-    ctx.emit("PhaseSet", t("Moderator sets the phase: {phase}.", phase=said), phase=phase, group=gid)
+    said = phase_name(phase)
+    if gid is not None:
+        said = t("{phase} of {group}", phase=phase_name(phase), group=gid)
+    ctx.emit(
+        "PhaseSet", t("Moderator sets the phase: {phase}.", phase=said), phase=phase, group=gid
+    )
 
 
 def keep_placements(ctx: Ctx) -> None:

@@ -276,8 +276,10 @@ def _set_phase(c: Cursor) -> O.SetPhase:
     if c.peek() is None:
         c.fail(
             "syntax",
-            t("an Activation or Rally phase names its group: set phase {phase} <AG|UNIT>",
-              phase=phase),
+            t(
+                "an Activation or Rally phase names its group: set phase {phase} <AG|UNIT>",
+                phase=phase,
+            ),
         )
     return O.SetPhase(phase, _group_or_unit(c))
 
@@ -286,9 +288,7 @@ def _set(c: Cursor) -> object:
     sub = c.peek()
     if sub not in SET_WORDS:
         got = t("not {word}", word=quoted(sub)) if sub else t("missing")
-        c.fail(
-            "syntax", t("set what? state, losses, collapsed, turn or phase, {got}", got=got)
-        )
+        c.fail("syntax", t("set what? state, losses, collapsed, turn or phase, {got}", got=got))
     c.i += 1
     c.command = f"set {SET_WORDS[sub]}"
     what = SET_WORDS[sub]

@@ -59,7 +59,9 @@ class BorodinoSystem(RulesSystem):
         """The setup under rules version `rules` (None: the newest, 2)."""
         version = self.rules_version if rules is None else rules
         if not 1 <= version <= self.rules_version:
-            raise ValueError(f"Borodino knows rules versions 1 to {self.rules_version}, not {rules}")
+            raise ValueError(
+                f"Borodino knows rules versions 1 to {self.rules_version}, not {rules}"
+            )
         state = initial_state(self.scenario, sandbox, version)
         return Outcome(state, [views.started(self.scenario)])
 
