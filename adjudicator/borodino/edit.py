@@ -19,6 +19,7 @@ from adjudicator.borodino import legal, recovery
 from adjudicator.borodino import orders as O
 from adjudicator.borodino.board import (
     Ctx,
+    enemy_hexes,
     group_label,
     ids,
     losses,
@@ -97,6 +98,16 @@ def place(ctx: Ctx, uid: str, where: str) -> None:
     if where in PLACES:
         _move(ctx, uid, where, None)
     elif where in ctx.scen.map:
+        if where in enemy_hexes(ctx.scen, ctx.state, ctx.scen.units[uid].side):
+            raise Rejection(
+                "enemy-hex",
+                t(
+                    "{hex} is held by an enemy unit: no unit shares it; place {unit} elsewhere",
+                    hex=where,
+                    unit=uid,
+                ),
+                "1.5",
+            )
         _move(ctx, uid, "map", where)
     else:
         raise Rejection(

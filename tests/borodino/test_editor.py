@@ -55,6 +55,11 @@ def test_1_5_place_a_unit_in_each_box_and_in_a_hex():
     assert "hex 0101, Formed (was: not yet entered)" in said[0]
 
 
+def test_1_5_place_in_a_hex_held_by_the_enemy_is_refused():
+    refusal = Board().refused("place odessa 0303")  # the French 25e
+    assert refusal.rule == "1.5" and "0303 is held by an enemy unit" in str(refusal)
+
+
 def test_1_5_place_on_the_map_keeps_the_side_up():
     b = Board()
     b.say("set state odessa disordered")
