@@ -18,8 +18,9 @@ from adjudicator.northern_war.state import ON_MAP, NWState
 from adjudicator.northern_war.texts import Side, listed
 
 
-def setup(sc: Scenario, sandbox: bool) -> Outcome:
-    """The setup (N17) and the first year's entry phase, where Sweden's `end` begins turn 1 (8.4)."""
+def setup(sc: Scenario, sandbox: bool, rules: int = 1) -> Outcome:
+    """The setup (N17) and the first year's entry phase, where Sweden's `end` begins turn 1 (8.4),
+    under rules version `rules` (kept in the state; docs/northern-war.md, "Rules versions")."""
     state = NWState(
         year=1,
         turn=1,
@@ -31,6 +32,7 @@ def setup(sc: Scenario, sandbox: bool) -> Outcome:
         status={b: ON_MAP for b in sc.blocks},
         control={t: terr.control for t, terr in sc.territories.items()},
         sandbox=sandbox,
+        rules=rules,
     )
     text = t(
         "{title}: the entry phase of {year}. Sweden: send 'end' to begin turn 1 with the "
