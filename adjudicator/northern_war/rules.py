@@ -117,7 +117,7 @@ def carry_out(
     if new.phase == "entry":  # the first year's entry phase: the setup rolls no dice
         return turns.start_turn(sc, new, dice) + turns.advance(sc, new, dice)
     if new.phase == "winter":
-        if isinstance(order, O.WinterNone | O.End) or not _free_left(sc, new):
+        if isinstance(order, O.WinterNone | O.End) or not _winter_open(sc, new):
             return events + turns.end_winter(sc, new, dice)
         return events
     if new.phase == "action" and (isinstance(order, O.End) or _spent(sc, new, side)):
@@ -125,7 +125,11 @@ def carry_out(
     return events + turns.advance(sc, new, dice)
 
 
-def _free_left(sc: Scenario, state: NWState) -> bool:
+def _winter_open(sc: Scenario, state: NWState) -> bool:
+    """The campaign waits for Sweden while a free siege may be declared (7.10) or, under rules
+    2, blocks left in its origin may still split from the march (6.8, 7.2)."""
+    if movement.split_left(sc, state):
+        return True
     return any(_ok(sc, state, "sweden", O.Siege(a)) for a, _ in state.free_sieges)
 
 

@@ -93,7 +93,7 @@ class NorthernWar(RulesSystem):
         return legal.legal(self.scenario, state, side)
 
     def order_templates(self, state: NWState, side: str) -> Sequence[str]:
-        return legal.templates(state, side)
+        return legal.templates(self.scenario, state, side)
 
     def default_order(self, state: NWState) -> object:
         return legal.default(state)
