@@ -231,7 +231,9 @@ def split_left(sc: Scenario, state: NWState) -> list[str]:
     whether the campaign waits for them is public, their strength is not)."""
     if not splitting(state):
         return []
-    return [b for b in on_map(sc, state, str(state.move_open), "sweden") if b not in state.move_group]
+    return [
+        b for b in on_map(sc, state, str(state.move_open), "sweden") if b not in state.move_group
+    ]
 
 
 def check_winter(sc: Scenario, state: NWState, order: Winter) -> None:
