@@ -260,11 +260,7 @@ def check_winter_split(sc: Scenario, state: NWState, order: Winter) -> None:
     origin = str(state.move_open)
     where = origin_of(sc, state, "sweden", order.blocks)
     if where != origin:
-        raise Rejection(
-            "winter-split",
-            after_march(sc, state),
-            "7.2",
-        )
+        raise Rejection("winter-split", after_march(sc, state), "7.2")
     _strong_enough(sc, state, order)
     check_path(sc, state, "sweden", order.blocks, order.path, origin)
 
