@@ -171,12 +171,20 @@ def run(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
             else:
                 bt["hits"] -= 1
                 events += hit(sc, state, equal[0])
-        elif bt["queue"]:
+        elif bt["queue"] and not wiped_out(sc, state, bt):
             events += fire(sc, state, bt, bt["queue"].pop(0), dice)
         else:
             events += round_end(sc, state, bt)
         bt = state.battle
     return events
+
+
+def wiped_out(sc: Scenario, state: NWState, bt: dict[str, Any]) -> bool:
+    """N3 f under rules 2: the battle ends as soon as one side has no block left, so no block
+    fires at nobody (under rules 1 the round was played out, its dice drawn and reported)."""
+    if state.rules < 2:
+        return False
+    return any(not on_map(sc, state, bt["area"], s) for s in (bt["defender"], bt["attacker"]))
 
 
 def fire(

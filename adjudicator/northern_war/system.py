@@ -24,6 +24,7 @@ from adjudicator.northern_war import board, data, legal, rules, views
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.grammar import SIDES, grammar
+from adjudicator.northern_war.rules import setup
 from adjudicator.northern_war.state import NWState
 from adjudicator.northern_war.texts import phase
 
@@ -69,14 +70,16 @@ class NorthernWar(RulesSystem):
     hidden_information = True
     side_maps = True  # each player gets his own map by DM (own blocks face up)
     state_type = NWState
+    rules_version = 2  # 2: N3 f (a battle ends at once with a side wiped out), 6.8 with 7.2
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.title = scenario.named  # a Msg: its English is the title
         self.grammar: GrammarKit = grammar(scenario)
 
-    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
-        return rules.setup(self.scenario, sandbox)
+    def initial(self, sandbox: bool, dice: DiceSource, rules: int | None = None) -> Outcome:
+        """The setup under rules version `rules` (None: the newest; docs, "Rules versions")."""
+        return setup(self.scenario, sandbox, self.rules_version if rules is None else rules)
 
     def check(self, state: NWState, side: str, order: object) -> None:
         """The gate of legal.check: moves and winter campaigns along any path (templates), each
@@ -90,7 +93,7 @@ class NorthernWar(RulesSystem):
         return legal.legal(self.scenario, state, side)
 
     def order_templates(self, state: NWState, side: str) -> Sequence[str]:
-        return legal.templates(state, side)
+        return legal.templates(self.scenario, state, side)
 
     def default_order(self, state: NWState) -> object:
         return legal.default(state)
