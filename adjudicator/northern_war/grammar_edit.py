@@ -149,7 +149,8 @@ SET_ENTRIES = {
 
 
 def _side(c: Cursor) -> str:
-    return c.choice(t("the side"), c.grammar.side_words, t("sweden or coalition"), fold=True)
+    words: dict[str, str] = c.grammar.side_words
+    return c.choice(t("the side"), words, t("sweden or coalition"), fold=True)
 
 
 def _place(c: Cursor) -> Place | PlaceOff:
