@@ -126,7 +126,9 @@ def test_5_4_set_first_before_anybody_acts_gives_the_move(system):
 
 def test_5_4_set_first_after_an_action_keeps_the_side_acting(system):
     state = actions_for(system, "sweden", 2)
-    state = system.apply(state, "sweden", system.grammar.parse("move rehnskiold livonia"), FixedDice([]))
+    state = system.apply(
+        state, "sweden", system.grammar.parse("move rehnskiold livonia"), FixedDice([])
+    )
     state = edit(system, state.state, "set first coalition").state
     assert state.first == "coalition" and state.to_move == "sweden"
 
