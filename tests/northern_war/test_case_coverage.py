@@ -44,11 +44,11 @@ def spec_text() -> str:
 def sections(text: str) -> set[str]:
     """The spec's numbered sections with rules, and its part-B/C decisions."""
     found: set[str] = set()
-    for head in re.finditer(r"^## (\d+)\. ", text, re.M):
+    for head in re.finditer(r"^## (\d+)\. ", text, re.MULTILINE):
         n = head.group(1)
-        if re.search(rf"^{n}\.\d+ ", text, re.M):
+        if re.search(rf"^{n}\.\d+ ", text, re.MULTILINE):
             found.add(n)
-    found |= set(re.findall(r"^(N\d+)\. ", text, re.M))
+    found |= set(re.findall(r"^(N\d+)\. ", text, re.MULTILINE))
     return found
 
 
