@@ -247,3 +247,22 @@ def test_5_7_a_moderators_default_is_the_waiting_sides_and_is_logged_as_default(
     assert out.order == C.Default()  # replays as the moderator's default, not as his `end`
     again = system.apply(out.state, MOD, C.Default(), FixedDice([1, 2]))
     assert again.state.turn == 2  # coalition ended too: the next turn's rolls
+
+
+def test_1_9_n3_d_a_battles_dice_come_from_the_moderators_fixed_dice(system, start):
+    state = start
+    for text in (
+        "place sheremetev livonia",  # against Lewenhaupt, alone there
+        "set strength sheremetev 1",
+        "set strength lewenhaupt 1",
+    ):
+        state = edit(system, state, text).state
+    state = system.apply(state, MOD, C.Dice((3, 5, 1)), FixedDice([])).state
+    state = system.apply(state, "sweden", system.grammar.parse("end"), FixedDice([])).state
+    assert state.to_move == "coalition" and state.fixed_dice == [1]  # the rolls took 3, 5
+    state = system.apply(state, "coalition", system.grammar.parse("end"), FixedDice([])).state
+    out = system.apply(state, "sweden", system.grammar.parse("end"), FixedDice([2, 2]))
+    (battle,) = [r for r in out.rolls if r.purpose.startswith("battle livonia")]
+    assert (battle.purpose, battle.value, battle.fixed) == ("battle livonia lewenhaupt", 1, True)
+    assert out.state.status["sheremetev"] == POOL  # Lewenhaupt (B2) fires first and hits
+    assert [r.fixed for r in out.rolls if r.purpose.startswith("action")] == [False, False]
