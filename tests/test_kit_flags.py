@@ -99,6 +99,7 @@ TODAY = {  # (verb, order type) -> (kind_of, is_private) as each system answered
         ('set', 'SetTurn'): ('edit', False),
         ('set', 'SetYear'): ('edit', False),
         ('set', 'SetFirst'): ('edit', False),
+        ('set', 'SetPhase'): ('edit', False),
         ('status', 'Status'): ('query', False),
         ('log', 'Log'): ('query', False),
         ('help', 'Help'): ('query', False),

@@ -47,6 +47,8 @@ def edit(sc: Scenario, state: NWState, order: object) -> Outcome:
         events = _calendar(sc, new, order)
     elif isinstance(order, E.SetFirst):
         events = _first(new, order)
+    elif isinstance(order, E.SetPhase):
+        events = _phase(sc, new, order)
     else:
         raise TypeError(f"not an edit of the block game: {order!r}")
     return Outcome(new, events, order=order)
@@ -330,6 +332,59 @@ def _first(state: NWState, order: E.SetFirst) -> list[Event]:
         state.to_move = order.side  # nobody has acted yet: the first player begins (5.7)
     text = t("Moderator makes {side} the first player (5.4).", side=side(order.side))
     return [Event("FirstSet", text, {"side": order.side})]
+
+
+def _phase(sc: Scenario, state: NWState, order: E.SetPhase) -> list[Event]:
+    """`entry`: this turn again from its action rolls (Sweden's `end` makes them, as in the
+    first entry phase); `winter`: the Swedish winter campaign of this year, as the end of the
+    winter turn opens it. The turn's records (moves, actions, open sieges) are cleared."""
+    if order.phase not in ("entry", "winter"):
+        raise Rejection(
+            "bad-phase",
+            t(
+                "the editor sets the phase 'entry' (the action rolls come next, with Sweden's "
+                "'end') or 'winter' (the Swedish winter campaign), not {phase}: an action "
+                "phase begins with the action rolls, a battle phase when both have acted",
+                phase=order.phase,
+            ),
+            "8.4",
+        )
+    if order.phase == "winter":
+        if state.turn != sc.turns_per_year:
+            raise Rejection(
+                "not-winter-turn",
+                t(
+                    "the winter campaign follows the winter turn, turn {n} of the year: "
+                    "'set turn {n}' first",
+                    n=sc.turns_per_year,
+                ),
+                "8.3",
+            )
+        if state.status[CHARLES] != ON_MAP:
+            raise Rejection(
+                "no-charles",
+                t(
+                    "there is no winter campaign without Charles XII on the map ({box}): "
+                    "place him first",
+                    box=place(state.status[CHARLES]),
+                ),
+                "6.7",
+            )
+    state.phase, state.to_move, state.winter_moved = order.phase, "sweden", False
+    state.finished, state.moved, state.last_kind = [], [], {}
+    state.move_open, state.move_group, state.free_sieges, state.sieges = None, [], [], []
+    if order.phase == "entry":
+        state.actions, state.rolls = {}, {}
+    else:
+        state.holders = {
+            str(state.at[b]): sc.side_of(b) for b in sc.blocks if state.status[b] == ON_MAP
+        }
+    text = (
+        t("Moderator sets the phase: before the action rolls; Sweden's 'end' makes them.")
+        if order.phase == "entry"
+        else t("Moderator sets the phase: the Swedish winter campaign.")
+    )
+    return [Event("PhaseSet", text, {"phase": order.phase})]
 
 
 __all__ = ["CHARLES", "edit"]

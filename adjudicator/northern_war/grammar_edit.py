@@ -4,6 +4,7 @@ noun-verb form of Hell's Gate (`set <NOUN> <ID> <VALUE>`, `place <PIECE> <WHERE>
     place <BLOCK> <AREA> | place <BLOCK> pool | place <BLOCK> removed | place charles exile
     set strength <BLOCK> <N>        set control <AREA> <SIDE>       set exile <N>
     set turn <N>                    set year <N>                    set first <SIDE>
+    set phase entry|winter
 
 Every verb here is of kind "edit" (the kit routes it to NorthernWar.edit, past the gate, for a
 moderator only); `place` of a block on the map and `set strength` are secret edits (they set a
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from adjudicator.core.i18n import t
+from adjudicator.core.system import MODERATOR_ACTOR
 from adjudicator.grammar import MODERATOR, Cursor, Verb, join, quoted
 from adjudicator.northern_war.state import EXILE, POOL, REMOVED
 
@@ -66,8 +68,26 @@ class SetFirst:  # the first player of this turn (5.4)
     side: str
 
 
-EDITS = (Place, PlaceOff, SetStrength, SetControl, SetExile, SetTurn, SetYear, SetFirst)
+@dataclass(frozen=True)
+class SetPhase:  # "entry" (before the action rolls) or "winter" (the winter campaign, 8.3)
+    phase: str
+
+
+EDITS = (
+    Place,
+    PlaceOff,
+    SetStrength,
+    SetControl,
+    SetExile,
+    SetTurn,
+    SetYear,
+    SetFirst,
+    SetPhase,
+)
 SECRET = (Place, SetStrength)  # the edits that set a hidden value (2.4, 2.19)
+# who may use the editor, for `help` only: a side's player is not shown it (he may not give it;
+# the kit refuses an edit from anyone but a moderator)
+EDITOR = (MODERATOR_ACTOR,)
 
 BOXES = {
     "pool": POOL,
@@ -83,9 +103,20 @@ BOXES = {
     "ссылка": EXILE,
 }
 _ON = ("at", "in", "to", "into", "on", "в", "на")
+PHASES = ("entry", "action", "battle", "winter")  # the phases a game is in (the editor sets two)
+_PHASE_WORDS = {p: p for p in PHASES} | {
+    "входная": "entry",
+    "действия": "action",
+    "действий": "action",
+    "битва": "battle",
+    "битвы": "battle",
+    "зима": "winter",
+    "зимняя": "winter",
+}
 
-SET_SUBJECTS = ("strength", "control", "exile", "turn", "year", "first")
+SET_SUBJECTS = ("strength", "control", "exile", "turn", "year", "first", "phase")
 SET_WORDS = {s: s for s in SET_SUBJECTS} | {
+    "фаза": "phase",
     "str": "strength",
     "сила": "strength",
     "контроль": "control",
@@ -137,6 +168,14 @@ SET_ENTRIES = {
             "phase stays. Example: set year 2"
         ),
     ),
+    "set phase": (
+        t("set phase entry|winter"),
+        t(
+            "Moderator: 'entry': the turn starts again before its action rolls, which "
+            "Sweden's 'end' makes (5.1, 8.4); 'winter': the Swedish winter campaign after the "
+            "winter turn, with Charles XII on the map (6.1, 6.7). Example: set phase winter"
+        ),
+    ),
     "set first": (
         t("set first sweden|coalition"),
         t(
@@ -169,7 +208,7 @@ def _set(c: Cursor) -> object:
         c.fail(
             "syntax",
             t(
-                "set what? strength, control, exile, turn, year or first, {got}",
+                "set what? strength, control, exile, turn, year, first or phase, {got}",
                 got=got,
             ),
         )
@@ -185,6 +224,9 @@ _SET_PARSERS: dict[str, Callable[[Cursor], object]] = {
     "set turn": lambda c: SetTurn(c.number(t("the turn"), 0)),
     "set year": lambda c: SetYear(c.number(t("the year"), 0)),
     "set first": lambda c: SetFirst(_side(c)),
+    "set phase": lambda c: SetPhase(
+        c.choice(t("the phase"), _PHASE_WORDS, t("entry or winter"), fold=True)
+    ),
 }
 
 EDIT_VERBS = (
@@ -204,6 +246,7 @@ EDIT_VERBS = (
         ("поставить", "разместить"),
         group=MODERATOR,
         kind="edit",
+        sides=EDITOR,
         secret=(Place,),
     ),
     Verb(
@@ -217,10 +260,12 @@ EDIT_VERBS = (
             SetTurn: lambda o: join("set turn", o.turn),
             SetYear: lambda o: join("set year", o.year),
             SetFirst: lambda o: join("set first", o.side),
+            SetPhase: lambda o: join("set phase", o.phase),
         },
         ("установить", "уст"),
         group=MODERATOR,
         kind="edit",
+        sides=EDITOR,
         secret=(SetStrength,),
         subwords=SET_WORDS,
     ),
@@ -239,6 +284,7 @@ __all__ = [
     "SetControl",
     "SetExile",
     "SetFirst",
+    "SetPhase",
     "SetStrength",
     "SetTurn",
     "SetYear",

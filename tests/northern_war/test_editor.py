@@ -133,6 +133,40 @@ def test_5_4_set_first_after_an_action_keeps_the_side_acting(system):
     assert state.first == "coalition" and state.to_move == "sweden"
 
 
+def test_8_3_set_phase_winter_opens_the_winter_campaign_after_the_winter_turn(system, start):
+    refused(system, start, "set phase winter", "8.3", "'set turn 4' first")
+    state = edit(system, start, "set turn 4").state
+    exiled = edit(system, state, "place charles exile").state
+    refused(system, exiled, "set phase winter", "6.7", "without Charles XII on the map")
+    state = edit(system, state, "set phase winter").state
+    assert (state.phase, state.to_move, state.winter_moved) == ("winter", "sweden", False)
+    out = system.apply(state, "sweden", system.grammar.parse("winter none"), FixedDice([3, 5]))
+    assert (out.state.year, out.state.turn, out.state.phase) == (2, 1, "action")
+
+
+def test_8_4_set_phase_entry_starts_the_turn_again_from_its_action_rolls(system):
+    state = actions_for(system, "sweden", 2)
+    state = system.apply(
+        state, "sweden", system.grammar.parse("move rehnskiold livonia"), FixedDice([])
+    )
+    state = edit(system, state.state, "set phase entry").state
+    assert (state.phase, state.to_move, state.moved, state.actions) == ("entry", "sweden", [], {})
+    out = system.apply(state, "sweden", system.grammar.parse("end"), FixedDice([2, 4]))
+    assert out.state.rolls == {"sweden": 2, "coalition": 4} and out.state.to_move == "coalition"
+    refused(system, state, "set phase battle", "8.4", "'entry'", "'winter'")
+
+
+def test_the_editor_is_in_the_moderators_help_and_not_in_a_players(system, start):
+    g = system.grammar
+    assert "set strength <BLOCK> <N>" in system.help(MOD) and "place <BLOCK>" in g.help()
+    for side in ("sweden", "coalition"):
+        said = system.help(side)
+        assert "set strength <BLOCK>" not in said and " place <BLOCK>" not in said
+        assert "replace <BLOCK>" in said  # (the orders are there)
+    assert "Example: set strength charles 2" in g.help("set strength")
+    assert "Example: place rehnskiold livonia" in g.help("place")
+
+
 def test_the_russian_words_of_the_editor(system, start):
     assert system.grammar.parse("уст сила петр 2") == E.SetStrength("peter", 2)
     assert system.grammar.parse("поставить карл ссылка") == E.PlaceOff("charles", EXILE)
@@ -166,7 +200,7 @@ def test_n3_no_edit_while_a_battle_is_fought_and_none_once_the_game_is_over(syst
 
 
 def test_unknown_nouns_and_places_name_what_is_legal(system):
-    with pytest.raises(ParseError, match="strength, control, exile, turn, year or first"):
+    with pytest.raises(ParseError, match="strength, control, exile, turn, year, first or phase"):
         system.grammar.parse("set weather snow")
     with pytest.raises(ParseError, match="unknown territory"):
         system.grammar.parse("place peter atlantis")
@@ -185,6 +219,7 @@ def test_2_4_2_19_strength_and_a_block_on_the_map_are_secret_edits_the_rest_not(
         "set turn 2": False,
         "set year 2": False,
         "set first sweden": False,
+        "set phase winter": False,
     }
     assert {text: system.is_secret(g.parse(text)) for text in secret} == secret
     assert all(system.kind_of(g.parse(text)) == "edit" for text in secret)
