@@ -55,6 +55,11 @@ def test_4_6_n13_year_2_winter_turn_charles_in_exile_set_up_by_the_editor_plays_
         "dice 3 5",  # Sweden 3 (2 actions), the Coalition 5 (3 actions): the Coalition first
     ):
         say(svc, "mod", line)
+    for view in ("sweden", "public"):  # the secret edits' values reach neither
+        told = svc.log_text("deep", view=view)
+        assert "Moderator changes the strength of a block of Russia in Novgorod." in told
+        assert "Repnin" not in told and "set strength" not in told, view
+    assert "Moderator sets the strength of Repnin to 2." in svc.log_text("deep", view="coalition")
     state = svc.state("deep")
     assert (state.year, state.turn, state.phase) == (2, sc.turns_per_year, "entry")
     assert (state.status["charles"], state.exile_attempts) == (EXILE, 1)
