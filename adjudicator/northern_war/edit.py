@@ -2,10 +2,11 @@
 
 `edit(sc, state, order)` checks the value against the scenario and the rules and changes a copy
 of the state: every refusal says what is wrong, what is legal and which rule. An edit is no
-action, move, retreat or roll for any rule: a block placed is not one that moved (7.8), a
-strength set is no hit or replacement step (2.7, 2.9). No edit is taken while a battle is being
-fought or a decision waits (the battle's bookkeeping and the decision's choices would no longer
-match the blocks), nor once the game is over.
+action, move, retreat or roll for any rule: a block placed has not moved (7.8), and one that
+moved this turn before it was placed still has; a strength set is no hit or replacement step
+(2.7, 2.9). No edit is taken while a battle is being fought or a decision waits (the battle's
+bookkeeping and the decision's choices would no longer match the blocks), nor once the game is
+over.
 
 Hidden values (2.4, 2.19): a block placed on the map (its identity in that territory) and a
 strength set are told in full only to the block's owner (Audience.of_side) and the moderators
@@ -97,7 +98,6 @@ def _private(
 def _take_off(state: NWState, block: str) -> None:
     """The block out of this turn's records: the open movement group, the besieging groups."""
     state.move_group = [b for b in state.move_group if b != block]
-    state.moved = [b for b in state.moved if b != block]
     state.sieges = [[a, s, [b for b in g if b != block]] for a, s, g in state.sieges]
     state.free_sieges = [[a, [b for b in g if b != block]] for a, g in state.free_sieges]
 

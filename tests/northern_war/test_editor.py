@@ -301,3 +301,17 @@ def test_1_9_n3_d_a_battles_dice_come_from_the_moderators_fixed_dice(system, sta
     assert (battle.purpose, battle.value, battle.fixed) == ("battle livonia lewenhaupt", 1, True)
     assert out.state.status["sheremetev"] == POOL  # Lewenhaupt (B2) fires first and hits
     assert [r.fixed for r in out.rolls if r.purpose.startswith("action")] == [False, False]
+
+
+def test_7_8_a_block_that_moved_this_turn_and_is_placed_has_still_moved(system):
+    state = actions_for(system, "sweden", 2)
+    state = system.apply(
+        state, "sweden", system.grammar.parse("move lewenhaupt pskov"), FixedDice([])
+    )
+    state = edit(system, state.state, "place lewenhaupt livonia").state
+    assert state.at["lewenhaupt"] == "livonia" and "lewenhaupt" in state.moved
+    with pytest.raises(Rejection) as err:
+        system.apply(
+            state, "sweden", system.grammar.parse("move lewenhaupt estonia"), FixedDice([])
+        )
+    assert err.value.rule == "7.8", err.value
