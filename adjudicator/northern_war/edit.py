@@ -28,6 +28,7 @@ from adjudicator.northern_war.texts import Side, place, side
 from adjudicator.northern_war.turns import result_text
 
 CHARLES = "charles"  # the royal block that goes into exile (4.6)
+DECISIONS = {"battle": "N3 a", "hit": "N3 e", "retreat": "N3 g", "return": "4.9"}  # their rules
 
 
 def edit(sc: Scenario, state: NWState, order: object) -> Outcome:
@@ -83,7 +84,7 @@ def _editable(sc: Scenario, state: NWState) -> None:
                 "moderator's `default`)",
                 prompt=legal.prompt(sc, state),
             ),
-            None,
+            DECISIONS.get(str(state.pending["kind"])),
         )
 
 

@@ -315,3 +315,9 @@ def test_7_8_a_block_that_moved_this_turn_and_is_placed_has_still_moved(system):
             state, "sweden", system.grammar.parse("move lewenhaupt estonia"), FixedDice([])
         )
     assert err.value.rule == "7.8", err.value
+
+
+def test_4_9_no_edit_while_a_decision_waits_and_the_refusal_cites_its_rule(system, start):
+    state = start.clone()
+    state.pending = {"kind": "return", "side": "sweden", "choices": ["stockholm"]}
+    refused(system, state, "set turn 2", "4.9", "a decision waits")
