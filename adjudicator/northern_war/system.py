@@ -18,9 +18,9 @@ from adjudicator.core.i18n import name as named
 from adjudicator.core.i18n import t
 from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.options import Options
-from adjudicator.core.system import Answer, Outcome, Situation, Waiting
+from adjudicator.core.system import MODERATOR_ACTOR, Answer, Outcome, Situation, Waiting
 from adjudicator.grammar import GrammarKit
-from adjudicator.northern_war import board, data, legal, rules, views
+from adjudicator.northern_war import board, data, edit, legal, rules, views
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.grammar import SIDES, grammar
@@ -71,6 +71,7 @@ class NorthernWar(RulesSystem):
     side_maps = True  # each player gets his own map by DM (own blocks face up)
     state_type = NWState
     rules_version = 2  # 2: N3 f (a battle ends at once with a side wiped out), 6.8 with 7.2
+    die_rule = "1.9"  # every roll is one six-sided die: a moderator's `dice` fixes d6 results
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
@@ -88,6 +89,19 @@ class NorthernWar(RulesSystem):
 
     def resolve(self, state: NWState, side: str, order: object, dice: DiceSource) -> Outcome:
         return rules.apply(self.scenario, state, side, order, dice)
+
+    def apply(self, state: NWState, actor: str, order: object, dice: DiceSource) -> Outcome:
+        """The kit's, but a moderator's `default` is kept as the order applied: the log then
+        records `default` by the moderator, which replays as it went (the side's own order,
+        `end` say, by the moderator would be refused as not his move, 5.7)."""
+        out = super().apply(state, actor, order, dice)
+        if isinstance(order, C.Default) and actor == MODERATOR_ACTOR:
+            out.order = order
+        return out
+
+    def edit(self, state: NWState, order: object) -> Outcome:
+        """A moderator's `place` or `set` (edit.py; the kit lets only a moderator give it)."""
+        return edit.edit(self.scenario, state, order)
 
     def legal_orders(self, state: NWState, side: str) -> Sequence[object]:
         return legal.legal(self.scenario, state, side)
