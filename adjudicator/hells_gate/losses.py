@@ -10,7 +10,6 @@ from adjudicator.core.i18n import Msg, t
 from adjudicator.core.text import plural
 from adjudicator.hells_gate import turn_rules
 from adjudicator.hells_gate.context import Ctx
-from adjudicator.hells_gate.order_text import said_order
 from adjudicator.hells_gate.orders import Losses
 from adjudicator.hells_gate.retreats import illegal_rule, retreat_hexes, why_illegal
 from adjudicator.hells_gate.scenario import Scenario
@@ -107,47 +106,6 @@ def answers_for(scen: Scenario, state: GameState, d: Decision) -> list[Losses]:
             for dest in retreat_hexes(scen, state, hex_id, d.side):
                 answers.append(Losses(seq, dest))
     return answers
-
-
-EXAMPLES = 6  # the legal answers a refused bare `losses` lists at most
-
-
-def bare_answer(scen: Scenario, state: GameState, d: Decision) -> Losses:
-    """Rules 2: a bare `losses` names neither the units that take the hits (8.25) nor whether
-    the last hit is a retreat of every unit (8.29, 8.31): it stands for the one legal answer
-    when exactly one is legal, and is refused, with the legal answers, otherwise."""
-    answers = answers_for(scen, state, d)
-    if len(answers) <= 1:  # none: refused by check_losses as naming no unit (8.23)
-        return answers[0] if answers else Losses()
-    shown = or_list([said_order(a) for a in answers[:EXAMPLES]])
-    if len(answers) > EXAMPLES:
-        shown = t(
-            "{answers}, or {n} more (`options` lists them)",
-            answers=shown,
-            n=len(answers) - EXAMPLES,
-        )
-    args = {"hits": plural(d.data["hits"], "hit"), "hex": d.data["hex"], "answers": shown}
-    if any(a.retreat is not None for a in answers):
-        raise Rejection(
-            "losses-choice",
-            t(
-                "{hits} in {hex}: 'losses' alone does not say which answer you choose, and more "
-                "than one is legal (the units that take step losses, 8.25; the last hit as a "
-                "retreat, 8.29, in which every unit without a Retreat marker leaves the hex, "
-                "8.31); write {answers}",
-                **args,
-            ),
-            "8.29",
-        )
-    raise Rejection(
-        "losses-choice",
-        t(
-            "{hits} in {hex}: 'losses' alone does not say which units take the hits, and more "
-            "than one way is legal (8.25, 8.27); write {answers}",
-            **args,
-        ),
-        "8.25",
-    )
 
 
 def _hit_sequences(scen: Scenario, state: GameState, hex_id: str, n: int) -> list[tuple[str, ...]]:

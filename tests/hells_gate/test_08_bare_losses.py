@@ -21,7 +21,7 @@ import pytest
 
 from adjudicator.core.dice import FixedDice
 from adjudicator.core.i18n import say
-from adjudicator.hells_gate import losses
+from adjudicator.hells_gate import bare_losses
 from adjudicator.hells_gate.grammar import help_text
 from adjudicator.hells_gate.state import RULES_VERSION, GameState
 from adjudicator.hells_gate.system import HellsGateSystem
@@ -130,8 +130,8 @@ def test_8_29_rules_2_many_answers_are_shortened_and_options_named(scenario):
     assert len(answers) == 14
     rej = g.refuse("german", BARE)
     assert rej.code == "losses-choice"
-    assert f"or {14 - losses.EXAMPLES} more (`options` lists them)" in rej.message
-    assert quoted(scenario, rej.message) == set(answers[: losses.EXAMPLES])
+    assert f"or {14 - bare_losses.EXAMPLES} more (`options` lists them)" in rej.message
+    assert quoted(scenario, rej.message) == set(answers[: bare_losses.EXAMPLES])
 
 
 def test_8_23_rules_2_with_exactly_one_legal_answer_a_bare_losses_is_that_answer(scenario):
