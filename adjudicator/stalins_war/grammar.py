@@ -21,6 +21,7 @@ from adjudicator.grammar.cursor import ParseError
 from adjudicator.grammar.verbs import join
 from adjudicator.grammar.words import tokens
 from adjudicator.stalins_war import russian as ru
+from adjudicator.stalins_war.grammar_edit import EDIT_VERBS, card_number
 from adjudicator.stalins_war.orders import (
     DeckQ,
     Discard,
@@ -52,6 +53,8 @@ VERB_RULES = {
     "hand": "16.1",  # each hand is secret: sent to its owner alone
     "deck": "16.1",  # everyone knows the sizes of hands, decks and discard piles
     "track": "7.2",  # the Consecutive OPS track
+    "place": "3.6",  # the editor: a card's location
+    "set": "13.1",  # the editor: the state of section 13
 }  # `options` (a question about the orders) cites none: NO_RULE says why
 
 
@@ -68,20 +71,6 @@ def _citing(rule: str) -> Iterator[None]:
 
 KEYWORDS = ("stays", "from", *ru.STAYS, *ru.FROM)
 AND = ("and", *ru.AND)
-
-
-def card_number(c: Cursor) -> int:
-    word = c.peek()
-    digits = word.removeprefix("#") if word is not None else ""
-    if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
-        c.fail(
-            "bad-number",
-            t("a card number is expected (`12` or `#12`), not {word}", word=repr(word))
-            if word is not None
-            else t("a card number is expected (`12` or `#12`), missing"),
-        )
-    c.i += 1
-    return int(digits)
 
 
 def _names(c: Cursor, what: str) -> tuple[str, ...]:
@@ -330,6 +319,7 @@ VERBS = (
     ),
     _verb("deck", _done(DeckQ()), {DeckQ: lambda o: "deck"}, "Questions", kind="query"),
     _verb("track", _done(TrackQ()), {TrackQ: lambda o: "track"}, "Questions", kind="query"),
+    *EDIT_VERBS,
 )
 
 

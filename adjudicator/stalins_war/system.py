@@ -14,15 +14,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.core import commands as C
+from adjudicator.core import fixed_dice
+from adjudicator.core.errors import Rejection
 from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.events import GAME_ENDED, Event, Viewer
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.system import Answer, Outcome, Side, Situation
-from adjudicator.stalins_war import legal, rounds, spending, texts, turns, views
+from adjudicator.stalins_war import edit, legal, rounds, spending, texts, turns, views
 from adjudicator.stalins_war import orders as O
 from adjudicator.stalins_war.data import AXIS, SOVIET, Deck, load_deck
-from adjudicator.stalins_war.grammar import grammar
+from adjudicator.stalins_war.grammar import MAX_FACES, grammar
 from adjudicator.stalins_war.state import ACTION, DRAW, SETUP, SwState
 
 SIDES = (
@@ -56,6 +58,12 @@ class StalinsWar(RulesSystem):
     hidden_information = True
     side_maps = False  # the secret is a hand of cards, sent as text: one public image
     state_type = SwState
+    # `dice` (sandbox): the rules roll no die of their own; the only dice are the rolls players
+    # ask for their board (`roll <N>d<F>`, the hook of 8.22), of up to 100 faces. Shuffles and
+    # draws come from the hidden seed (16.7) and never take a fixed result (rules version 2).
+    die_faces = MAX_FACES
+    die_rule = "8.22"
+    rules_version = 2  # 2: `spend leave` names the units that stay (8.4, 8.6); fixed dice roll only
 
     def __init__(self, deck: Deck):
         self.deck = deck
@@ -63,9 +71,47 @@ class StalinsWar(RulesSystem):
         self.grammar = grammar(SIDES)
 
     # -- playing
-    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
+    def initial(self, sandbox: bool, dice: DiceSource, rules: int | None = None) -> Outcome:
         state, events = turns.setup(self.deck, sandbox)
+        state.rules = self.rules_version if rules is None else rules
         return Outcome(state, events)
+
+    def apply(self, state: SwState, actor: str, order: object, dice: DiceSource) -> Outcome:
+        """The kit's apply; under rules version 2 a moderator's fixed dice wait for the next
+        `roll` (8.22): an order that shuffles or draws (16.7) gets the hidden seed's dice only."""
+        waiting = fixed_dice.fixed_of(state)
+        if state.rules < 2 or not waiting or isinstance(order, O.Roll | C.Dice):
+            return super().apply(state, actor, order, dice)
+        out = super().apply(fixed_dice.with_fixed(state, []), actor, order, dice)
+        out.state = fixed_dice.with_fixed(out.state, waiting)
+        return out
+
+    def fix_dice(
+        self, state: SwState, actor: str, order: C.Dice, dice: fixed_dice.FixedFirst
+    ) -> Outcome:
+        """`dice 3 5` (sandbox games): the next `roll` results; a value above 100 faces is
+        refused naming what the fixed dice are for."""
+        try:
+            return super().fix_dice(state, actor, order, dice)
+        except Rejection as refused:
+            if refused.code != "bad-dice":
+                raise
+        raise Rejection(
+            "bad-dice",
+            t(
+                "die results are 1 to {faces}: the fixed dice are the results of the next "
+                "`roll <N>d<F>` (at most {faces} faces, 8.22); shuffles and draws come from "
+                "the hidden seed and never take them (16.7)",
+                faces=MAX_FACES,
+            ),
+            "8.22",
+        )
+
+    def edit(self, state: SwState, order: object) -> Outcome:
+        """A moderator's edit of the position (edit.py)."""
+        new = state.clone()
+        events = edit.edit(self.deck, new, order)
+        return Outcome(new, events, order=order)
 
     def check(self, state: SwState, side: str, order: object) -> None:
         """The gate of legal.check (spending names any hex and unit: templates)."""
