@@ -18,6 +18,7 @@ from adjudicator.core.events import MODERATORS_ONLY, Audience, Event
 from adjudicator.core.i18n import Msg, cat, t
 from adjudicator.stalins_war import texts
 from adjudicator.stalins_war.data import SET_ASIDE, SOVIET, TOTAL_WAR, Deck
+from adjudicator.stalins_war.grammar_edit import PLACES_SAID
 from adjudicator.stalins_war.orders import (
     PlaceHidden,
     PlaceOpen,
@@ -157,7 +158,12 @@ def place(deck: Deck, state: SwState, order: PlaceHidden | PlaceOpen) -> list[Ev
     if came == target and target != "deck":
         raise Rejection(
             "already-there",
-            t("{card} is {where} already", card=card.label, where=WHERE_SAID[came]),
+            t(
+                "{card} is {where} already; legal places: {places}",
+                card=card.label,
+                where=WHERE_SAID[came],
+                places=PLACES_SAID,
+            ),
             "3.6",
         )
     p = state.players[side]
@@ -295,7 +301,10 @@ def set_number(state: SwState, order: SetNumber) -> list[Event]:
 
 def set_rp(deck: Deck, state: SwState, order: SetRp) -> list[Event]:
     nations = deck.nationalities[order.side]
-    if order.nation not in nations:
+    ru = dict(deck.nations_ru)
+    said = order.nation.lower()
+    found = [n for n in nations if said in (n.lower(), ru.get(n, n).lower())]
+    if not found:
         raise Rejection(
             "no-such-nationality",
             t(
@@ -306,28 +315,26 @@ def set_rp(deck: Deck, state: SwState, order: SetRp) -> list[Event]:
             ),
             "10.1",
         )
-    state.players[order.side].rp[order.nation] = order.value
+    nation = found[0]
+    state.players[order.side].rp[nation] = order.value
     text = t(
         "Moderator sets the {side} RP of {nation} to {value}.",
         side=_of(order.side),
-        nation=deck.nation(order.nation),
+        nation=deck.nation(nation),
         value=order.value,
     )
-    return [Event(EDITED, text, {"side": order.side, "rp": {order.nation: order.value}})]
+    return [Event(EDITED, text, {"side": order.side, "rp": {nation: order.value}})]
 
 
 def set_turn(deck: Deck, state: SwState, order: SetTurn) -> list[Event]:
     if not 1 <= order.turn <= deck.turns:
-        raise Rejection(
-            "bad-turn", t("the turns run 1 to {turns}", turns=deck.turns), "1.2"
-        )
+        raise Rejection("bad-turn", t("the turns run 1 to {turns}", turns=deck.turns), "1.2")
     state.turn = order.turn
     for p in state.players.values():  # the books of a turn (10.3 to 10.9, 5.8) start empty
         p.rp_plays, p.last, p.rp_event, p.boxes = 0, None, False, []
     state.played = []
     text = t(
-        "Moderator sets the turn to {turn}; the books of the turn (RP plays, actions) start "
-        "empty.",
+        "Moderator sets the turn to {turn}; the books of the turn (RP plays, actions) start empty.",
         turn=order.turn,
     )
     return [Event(EDITED, text, {"turn": order.turn, "phase": phase_id(state)})]

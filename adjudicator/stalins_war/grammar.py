@@ -115,7 +115,12 @@ def _spend(c: Cursor) -> object:
         with _citing("8.3"):
             hex_ = c.word(t("the hex"))
             units = _names(c, t("the units that leave"))
-            stays = _names(c, t("the units that stay")) if c.accept("stays", *ru.STAYS) else ()
+            stays: tuple[str, ...] = ()
+            if c.accept("stays", *ru.STAYS):
+                if c.accept("none", *ru.NONE):
+                    c.done()
+                    return SpendLeave(hex_, units, (), True)
+                stays = _names(c, t("the units that stay"))
         return SpendLeave(hex_, units, stays)
     if kind == "strategic":
         with _citing("8.9"):
@@ -172,7 +177,7 @@ def _total_war(c: Cursor) -> TotalWar:
 
 
 def _leave(o: SpendLeave) -> str:
-    stays = ("stays", *o.stays) if o.stays else ()
+    stays = ("stays", *o.stays) if o.stays else ("stays", "none") if o.none_stay else ()
     return join("spend leave", o.hex, *o.units, *stays)
 
 
@@ -199,14 +204,15 @@ ENTRIES: dict[str, tuple[Msg, Msg]] = {
     ),
     "spend": (
         t(
-            "spend leave <HEX> <UNIT>... [stays <UNIT>...] | spend strategic <UNIT>... "
+            "spend leave <HEX> <UNIT>... stays <UNIT>...|none | spend strategic <UNIT>... "
             "[from <HEX>] | spend combat <HEX>..."
         ),
         t(
             "Record OPS spent on your own board (section 8): units that started the round in "
-            "an enemy-ZOC hex leave it (1 OPS when the last of them leaves; name those that "
-            "stay), strategic movement (1 OPS a unit), Combat markers (1 OPS a hex). "
-            "Example: spend combat kiev"
+            "an enemy-ZOC hex leave it (1 OPS when the last of them leaves, 8.6); the first "
+            "`spend leave` of a hex names the units that started there and stay (`stays c`), "
+            "or `stays none` when they all leave; strategic movement (1 OPS a unit), Combat "
+            "markers (1 OPS a hex). Example: spend leave x a b stays c"
         ),
     ),
     "end": (t("end"), t("End your action round; OPS not spent are lost (8.21). Example: end")),

@@ -178,7 +178,9 @@ SET_ENTRIES = {
     ),
     "set count": (
         t("set count <SIDE> <N>"),
-        t("Moderator: set a side's consecutive OPS count (7.2, 0 to 99). Example: set count axis 2"),
+        t(
+            "Moderator: set a side's consecutive OPS count (7.2, 0 to 99). Example: set count axis 2"
+        ),
     ),
     "set banked": (
         t("set banked <SIDE> <N>"),
@@ -203,7 +205,9 @@ SET_ENTRIES = {
     ),
     "set rp": (
         t("set rp <SIDE> <NATIONALITY> <N>"),
-        t("Moderator: set the RP recorded for a nationality (10.1). Example: set rp axis ge 3"),
+        t(
+            "Moderator: set the RP recorded for a nationality (10.1). Example: set rp axis germany 3"
+        ),
     ),
     "set turn": (
         t("set turn <N>"),

@@ -24,6 +24,7 @@ class SpendLeave:  # 8.3 to 8.7: the units that started the round in an enemy-ZO
     hex: str
     units: tuple[str, ...]
     stays: tuple[str, ...] = ()
+    none_stay: bool = False  # `stays none`: no other unit started the round there (8.4)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,14 @@ from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.events import GAME_ENDED, Event, Viewer
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.kit import RulesSystem, SystemKind
-from adjudicator.core.system import Answer, Outcome, Side, Situation
+from adjudicator.core.system import (
+    MODERATOR_ACTOR,
+    SYSTEM_ACTOR,
+    Answer,
+    Outcome,
+    Side,
+    Situation,
+)
 from adjudicator.stalins_war import edit, legal, rounds, spending, texts, turns, views
 from adjudicator.stalins_war import orders as O
 from adjudicator.stalins_war.data import AXIS, SOVIET, Deck, load_deck
@@ -106,6 +113,18 @@ class StalinsWar(RulesSystem):
             ),
             "8.22",
         )
+
+    def editor_may(self, actor: str) -> None:
+        """Only a moderator (or the system) edits the position: no rule of the game does."""
+        if actor not in (MODERATOR_ACTOR, SYSTEM_ACTOR):
+            raise Rejection(
+                "moderator-only",
+                t(
+                    "only a moderator may edit the position (`place`, `set`): no rule of the "
+                    "game covers the editor"
+                ),
+                None,
+            )
 
     def edit(self, state: SwState, order: object) -> Outcome:
         """A moderator's edit of the position (edit.py)."""
