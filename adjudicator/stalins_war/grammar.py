@@ -21,7 +21,7 @@ from adjudicator.grammar.cursor import ParseError
 from adjudicator.grammar.verbs import join
 from adjudicator.grammar.words import tokens
 from adjudicator.stalins_war import russian as ru
-from adjudicator.stalins_war.grammar_edit import EDIT_VERBS, card_number
+from adjudicator.stalins_war.grammar_edit import DICE_VERB, EDIT_VERBS, MAX_FACES, card_number
 from adjudicator.stalins_war.orders import (
     DeckQ,
     Discard,
@@ -40,7 +40,7 @@ from adjudicator.stalins_war.orders import (
 )
 from adjudicator.stalins_war.state import MODES
 
-MAX_DICE, MAX_FACES = 20, 100
+MAX_DICE = 20
 VERB_RULES = {
     "play": "5.5",  # one card as OPS, RP or event (and 10.2)
     "pass0": "9.2",  # the 0-OPS round: one of two variants
@@ -55,6 +55,7 @@ VERB_RULES = {
     "track": "7.2",  # the Consecutive OPS track
     "place": "3.6",  # the editor: a card's location
     "set": "13.1",  # the editor: the state of section 13
+    "dice": "8.22",  # the fixed results of the next `roll` (sandbox games)
 }  # `options` (a question about the orders) cites none: NO_RULE says why
 
 
@@ -326,6 +327,7 @@ VERBS = (
     _verb("deck", _done(DeckQ()), {DeckQ: lambda o: "deck"}, "Questions", kind="query"),
     _verb("track", _done(TrackQ()), {TrackQ: lambda o: "track"}, "Questions", kind="query"),
     *EDIT_VERBS,
+    DICE_VERB,
 )
 
 

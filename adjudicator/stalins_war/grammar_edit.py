@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from adjudicator.core import commands as C
 from adjudicator.core.i18n import t
 from adjudicator.grammar import MODERATOR, Cursor, Verb, join
+from adjudicator.grammar.shared import RUSSIAN
 from adjudicator.stalins_war.orders import (
     PlaceHidden,
     PlaceOpen,
@@ -26,6 +28,7 @@ from adjudicator.stalins_war.orders import (
 )
 
 TURNS, ROUNDS = 18, 5  # rules 1.2, 1.3
+MAX_FACES = 100  # `roll <N>d<F>`: at most 100 faces (the dice a moderator may fix, 8.22)
 MAX_VALUE = 99  # a count, banked OPS, a hand size: any sensible value
 MAX_RP = 999
 NUMBERS = {  # set <NOUN> <SIDE> <N>: the noun, the rule, the lowest and highest value
@@ -241,6 +244,35 @@ def _where(where: str) -> str:
     return f"deck {where}" if where in ("top", "bottom") else where
 
 
+def _dice(c: Cursor) -> C.Dice:
+    values = [c.number(t("a die result"), 1, MAX_FACES)]
+    while c.peek() is not None:
+        values.append(c.number(t("a die result"), 1, MAX_FACES))
+    return C.Dice(tuple(values))
+
+
+# the shared `dice` with this game's dice: the rules roll none of their own; the only dice are
+# those players roll for their board (`roll <N>d<F>`, 8.22), of up to 100 faces
+DICE_VERB = Verb(
+    "dice",
+    _dice,
+    {
+        "dice": (
+            t("dice <N> [<N> ...]"),
+            t(
+                "Moderator, sandbox games: fix the results of the next dice players `roll` "
+                "(8.22), each 1 to 100 and no more than the faces of the die rolled. Shuffles "
+                "and draws come from the game's hidden seed and never take them (16.7). "
+                "Example: dice 3 5"
+            ),
+        )
+    },
+    {C.Dice: lambda o: join("dice", *o.values)},
+    RUSSIAN["dice"],
+    group=MODERATOR,
+    kind="moderator",
+)
+
 EDIT_VERBS = (
     Verb(
         "place",
@@ -275,4 +307,4 @@ EDIT_VERBS = (
     ),
 )
 
-__all__ = ["EDIT_VERBS", "NUMBERS", "SET_SUBJECTS", "card_number"]
+__all__ = ["DICE_VERB", "EDIT_VERBS", "NUMBERS", "SET_SUBJECTS", "card_number"]

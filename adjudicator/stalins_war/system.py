@@ -101,6 +101,12 @@ class StalinsWar(RulesSystem):
         try:
             return super().fix_dice(state, actor, order, dice)
         except Rejection as refused:
+            if refused.code == "moderator-only":
+                raise Rejection(
+                    refused.code,
+                    t("only a moderator may fix dice (`dice`): no rule of the game covers it"),
+                    None,
+                ) from None
             if refused.code != "bad-dice":
                 raise
         raise Rejection(

@@ -32,6 +32,7 @@ GOOD = {
     "track": "track",
     "place": "place axis 7 hand",
     "set": "set count axis 2",
+    "dice": "dice 3 50",
 }
 MORE = (
     "place soviet 3 aside",
