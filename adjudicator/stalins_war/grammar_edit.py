@@ -156,7 +156,7 @@ PARSERS: dict[str, Callable[[Cursor], object]] = {
     "set rp": _rp,
     "set turn": lambda c: SetTurn(c.number(t("the turn"), 1, TURNS)),
     "set round": _round,
-    "set mud": lambda c: SetMud(c.choice(t("mud"), SWITCH, t("on or off"))),
+    "set mud": lambda c: SetMud(c.choice(t("the mud round"), SWITCH, t("on or off"))),
 }
 
 PLACE_ENTRY = (

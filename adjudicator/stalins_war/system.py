@@ -15,8 +15,8 @@ from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core import fixed_dice
-from adjudicator.core.errors import Rejection
 from adjudicator.core.dice import DiceSource, RecordingDice
+from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, Event, Viewer
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.kit import RulesSystem, SystemKind
@@ -31,7 +31,8 @@ from adjudicator.core.system import (
 from adjudicator.stalins_war import edit, legal, rounds, spending, texts, turns, views
 from adjudicator.stalins_war import orders as O
 from adjudicator.stalins_war.data import AXIS, SOVIET, Deck, load_deck
-from adjudicator.stalins_war.grammar import MAX_FACES, grammar
+from adjudicator.stalins_war.grammar import grammar
+from adjudicator.stalins_war.grammar_edit import MAX_FACES
 from adjudicator.stalins_war.state import ACTION, DRAW, SETUP, SwState
 
 SIDES = (

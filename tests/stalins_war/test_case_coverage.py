@@ -78,9 +78,9 @@ def test_the_rules_written_here_are_the_specs():
     if text is None:
         pytest.skip(f"{SPEC_FILE} is not beside this checkout")
     counts: dict[int, int] = {}
-    for section, number in re.findall(r"^(\d+)\.(\d+) ", text, re.M):
+    for section, number in re.findall(r"^(\d+)\.(\d+) ", text, re.MULTILINE):
         counts[int(section)] = max(counts.get(int(section), 0), int(number))
     assert counts == SPEC
-    assert max(int(q) for q in re.findall(r"^Q(\d+)\.", text, re.M)) == QUESTIONS
+    assert max(int(q) for q in re.findall(r"^Q(\d+)\.", text, re.MULTILINE)) == QUESTIONS
     for letter, count in WORKED.items():
-        assert max(int(n) for n in re.findall(rf"^{letter}(\d+)\.", text, re.M)) == count
+        assert max(int(n) for n in re.findall(rf"^{letter}(\d+)\.", text, re.MULTILINE)) == count

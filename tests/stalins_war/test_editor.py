@@ -292,7 +292,7 @@ def test_rules_version_1_feeds_fixed_dice_to_a_shuffle_as_stored_games_did():
 
 
 def test_a_stored_state_without_the_rules_key_reads_as_version_1():
-    sw, state, _ = dealt(2)
+    _sw, state, _ = dealt(2)
     data = state.to_json()
     data.pop("rules", None)
     assert SwState.from_json(data).rules == 1
