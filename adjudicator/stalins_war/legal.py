@@ -48,7 +48,7 @@ SPEND_TEMPLATES = (
     "spend strategic <UNIT>... [from <HEX>]",
     "spend combat <HEX>...",
 )
-LEAVE_TEMPLATE_2 = "spend leave <HEX> <UNIT>... stays <UNIT>...|none"  # rules version 2 (8.4)
+LEAVE_TEMPLATE_2 = "spend leave <HEX> <UNIT>... stays <UNIT>..."  # rules 2 (8.4): or `stays none`
 ROLL_TEMPLATE, TOTAL_WAR_TEMPLATE, DISCARD_TEMPLATE = (
     "roll <N>d<F> <PURPOSE>",
     "totalwar",
