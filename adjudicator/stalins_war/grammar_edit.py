@@ -15,6 +15,7 @@ from collections.abc import Callable
 from adjudicator.core import commands as C
 from adjudicator.core.i18n import t
 from adjudicator.grammar import MODERATOR, Cursor, Verb, join
+from adjudicator.grammar.cursor import ParseError
 from adjudicator.grammar.shared import RUSSIAN
 from adjudicator.stalins_war.orders import (
     PlaceHidden,
@@ -38,6 +39,14 @@ NUMBERS = {  # set <NOUN> <SIDE> <N>: the noun, the rule, the lowest and highest
     "rpplays": ("10.3", 0, 2),
 }
 SET_SUBJECTS = ("deck", *NUMBERS, "rp", "turn", "round", "mud")
+SET_RULES = {  # the rule of what each noun sets, cited by a refusal of its words
+    "set deck": "3.6",
+    **{f"set {w}": rule for w, (rule, _low, _high) in NUMBERS.items()},
+    "set rp": "10.1",
+    "set turn": "1.2",
+    "set round": "1.3",
+    "set mud": "7.12",
+}
 SET_WORDS = {s: s for s in SET_SUBJECTS} | {  # Russian (the terms of the rules, 003)
     "колода": "deck",
     "колоду": "deck",
@@ -115,8 +124,13 @@ def _set(c: Cursor) -> object:
         )
     c.i += 1
     c.command = f"set {SET_WORDS[sub]}"
-    order = PARSERS[c.command](c)
-    c.done()
+    try:
+        order = PARSERS[c.command](c)
+        c.done()
+    except ParseError as exc:  # the rule of the value the noun sets
+        if exc.rule is None:
+            exc.rule = SET_RULES[c.command]
+        raise
     return order
 
 
