@@ -5,7 +5,11 @@ RP and their limits, starred cards) and rolls the dice players ask for, in publi
 
 The gate is legal.py, what a viewer sees views.py; the rules: turns.py (setup, the draw phase,
 the end of the turn), rounds.py (playing a card, the 0-OPS rounds, the end of a round),
-spending.py (the OPS spent).
+spending.py (the OPS spent); a moderator's edits of the position: edit.py (grammar_edit.py).
+
+Rules versions (core.system): 1, stored games; 2, new games: the first `spend leave` of a hex
+names the units that stay (8.4, 8.6), and a sandbox moderator's fixed dice wait for the next
+`roll` (8.22) instead of feeding a shuffle (16.7). The state's `rules` field says which.
 """
 
 from __future__ import annotations
