@@ -310,7 +310,7 @@ def set_rp(deck: Deck, state: SwState, order: SetRp) -> list[Event]:
             t(
                 "the {side} player records RP for {nations}, not {nation}",
                 side=_of(order.side),
-                nations=", ".join(nations),
+                nations=cat(*(deck.nation(n) for n in nations), sep=", "),
                 nation=repr(order.nation),
             ),
             "10.1",

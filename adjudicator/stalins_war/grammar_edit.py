@@ -80,7 +80,8 @@ PLACE_WORDS = {
 DECK_WORDS = ("deck", "колода", "колоду")  # `place axis 7 deck top`
 FILLERS = ("on", "in", "to", "into", "в", "на")
 SWITCH = {"on": True, "off": False, "вкл": True, "выкл": False, "да": True, "нет": False}
-PLACES_SAID = "hand | deck top | deck bottom | discard | removed | aside"
+PLACES_SAID = t("hand | deck top | deck bottom | discard | removed | aside")
+NOUNS_SAID = t("deck, count, banked, handsize, rpplays, rp, turn, round or mud")
 
 
 def card_number(c: Cursor) -> int:
@@ -120,7 +121,7 @@ def _set(c: Cursor) -> object:
         got = t("not {word}", word=repr(sub)) if sub else t("missing")
         c.fail(
             "syntax",
-            t("set what? {nouns}, {got}", nouns=", ".join(SET_SUBJECTS), got=got),
+            t("set what? {nouns}, {got}", nouns=NOUNS_SAID, got=got),
         )
     c.i += 1
     c.command = f"set {SET_WORDS[sub]}"

@@ -16,6 +16,7 @@ from adjudicator.core.system import MODERATOR_ACTOR, start
 from adjudicator.stalins_war import orders as O
 from adjudicator.stalins_war.state import SwState
 from app.i18n import language
+from tests.i18n_support import english_left, russian_share
 from tests.stalins_war.helpers import at, dealt, give, system
 
 RU = language("ru")
@@ -342,3 +343,38 @@ def test_8_21_an_end_with_ops_left_says_what_is_lost(game):
     ).state
     out = sw.apply(opened, "axis", sw.grammar.parse("end"), FixedDice([]))
     assert "4 OPS unspent are lost (8.21)" in say(out.events[0].text, EN)
+
+
+def test_13_every_edit_and_its_refusals_are_said_in_russian(game):
+    sw, state, _ = game
+    hand = state.players["axis"].hand
+    n = next(c for c in range(1, 13) if c not in hand)
+    lines = [
+        f"place axis {n} hand",
+        f"place axis {n} deck top",
+        f"place axis {n} discard",
+        f"place axis {n} removed",
+        "place soviet 1 deck bottom",
+        "place soviet 1 aside",
+        "set deck axis 2,3",
+        "set count axis 3",
+        "set banked axis 2",
+        "set handsize soviet 7",
+        "set rpplays soviet 1",
+        "set rp axis germany 3",
+        "set turn 7",
+        "set round 4 soviet",
+        "set mud on",
+    ]
+    said = []
+    for line in lines:
+        state, events = edit(sw, state, line)
+        said += [say(e.text, RU) for e in events]
+    for line in ("place axis 99 hand", "place axis 3 aside", "set rp soviet germany 1"):
+        said.append(say(edit_refused(sw, state, line).message, RU))
+    for line in ("set turn 40", "set what", "place axis 7 table", "dice 101"):
+        said.append(say(parse_refused(sw, line).message, RU))
+    left = [(text, english_left(text, allowed={"germany", "what", "table"})) for text in said]
+    bad = [x for x in left if x[1]]
+    assert bad == [], "\n".join(map(str, bad))
+    assert all(russian_share(text) > 0.5 for text in said)
