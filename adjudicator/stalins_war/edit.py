@@ -30,7 +30,7 @@ from adjudicator.stalins_war.orders import (
     SetTurn,
 )
 from adjudicator.stalins_war.spent import result_text
-from adjudicator.stalins_war.state import ACTION, Player, SwState
+from adjudicator.stalins_war.state import ACTION, SETUP, Player, SwState
 from adjudicator.stalins_war.turns import hand_event, phase_id
 
 EDITED = "PositionEdited"  # the public event of every edit (counts only for a secret one)
@@ -55,6 +55,15 @@ def edit(deck: Deck, state: SwState, order: object) -> list[Event]:
     if isinstance(order, SetDeck):
         return set_deck(deck, state, order)
     between_actions(state)
+    if isinstance(order, SetTurn | SetRound) and state.phase == SETUP:
+        raise Rejection(
+            "deal-first",
+            t(
+                "the deal comes first: each player says `draw` for his shuffled hand (3.10), "
+                "then the turn and the round may be set"
+            ),
+            "3.10",
+        )
     if isinstance(order, SetNumber):
         return set_number(state, order)
     if isinstance(order, SetRp):

@@ -234,6 +234,15 @@ def test_5_2_the_turn_round_and_counts_are_not_edited_in_an_open_round(game):
         assert rej.rule == "5.2" and "`end`" in rej.message
 
 
+def test_3_10_the_turn_and_round_are_set_after_the_deal():
+    sw = system()
+    state = sw.initial(True, HashDice(1)).state
+    for text in ("set turn 7", "set round 2"):
+        rej = edit_refused(sw, state, text)
+        assert rej.rule == "3.10" and "`draw`" in rej.message
+    assert edit(sw, state, "set count axis 1")[0].players["axis"].count == 1
+
+
 def test_12_5_no_edit_after_the_game_is_over(game):
     sw, state, _ = game
     state.result = {"winner": "none", "turn": 18, "text": "over"}
