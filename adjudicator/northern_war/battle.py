@@ -74,7 +74,21 @@ def begin(sc: Scenario, state: NWState, area: str) -> list[Event]:
         defenders=describe(sc, state, on_map(sc, state, area, defender)),
         attackers=describe(sc, state, on_map(sc, state, area, attacker)),
     )
+    seen_in_battle(sc, state, area)
     return [Event("BattleBegan", text, {"area": area, "defender": defender})]
+
+
+def seen_in_battle(sc: Scenario, state: NWState, area: str) -> None:
+    """2.19 with N24, rules 2: a battle reveals its blocks as reconnaissance does, so each side
+    keeps a record "seen in turn T" of the enemy blocks in it and their strength at the start
+    of the battle (under rules 1 only reconnaissance left a record)."""
+    if state.rules < 2:
+        return
+    when = str.__str__(board.label(sc, state))
+    for viewer in sorted(board.sides_in(sc, state, area)):
+        record = state.seen.setdefault(viewer, {})
+        for b in on_map(sc, state, area, other(viewer)):
+            record[b] = [state.strength[b], state.count, when, area]
 
 
 def hit(sc: Scenario, state: NWState, block: str) -> list[Event]:

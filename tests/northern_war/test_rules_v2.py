@@ -189,3 +189,21 @@ def test_7_11_rules_2_a_split_into_the_same_territory_joins_its_free_siege():
         state, "sweden", O.Siege("pskov"), FixedDice([1, 1, 6, 6, 6, 6, 1, 1, *ROLLS])
     )
     assert out.state.control["pskov"] == "sweden" and out.state.year == 2
+
+
+# -- 2.19 with N24: a battle leaves a "seen" record, as reconnaissance does
+def test_2_19_rules_2_a_battle_leaves_each_side_a_seen_record_of_the_enemy_blocks_in_it():
+    out, *_ = wipe_out(2, [1, 6, 6, 6, 1, 5])
+    seen = out.state.seen
+    assert seen["sweden"]["peter"][0] == 1  # Peter I's strength when the battle began
+    assert seen["sweden"]["peter"][3] == "estonia"
+    assert {b: r[0] for b, r in seen["coalition"].items()} == {"charles": 4, "rehnskiold": 3}
+    # each record is its viewer's own: the other side's view of the state has none of it
+    system = sample()
+    swede = system.view(out.state, Viewer(sides=frozenset({"sweden"})))
+    assert "coalition" not in swede.seen and "peter" in swede.seen["sweden"]
+
+
+def test_2_19_rules_1_a_battle_left_no_seen_record():
+    out, *_ = wipe_out(1, [1, 6, 6, 6, 6, 6, 6, 1, 5])
+    assert out.state.seen == {}
