@@ -3,7 +3,7 @@ an example), as texts with a Russian form in the package's catalogue (locale/ru/
 Hell's Gate's words for the help of shared commands.
 
 Invariants: the English texts are those `help` always said (but for what a bare `losses` does,
-which rules version 2 made true: issue 26); every paragraph ends with
+which rules version 2 made true); every paragraph ends with
 "Example: <order>" and its Russian form with "Пример: <the order in Russian>", both of which
 parse. Pure: no I/O.
 """

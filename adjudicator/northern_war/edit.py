@@ -1,4 +1,4 @@
-"""A moderator's edit of the block game's position (issue 26; the words: grammar_edit.py).
+"""A moderator's edit of the block game's position (the words: grammar_edit.py).
 
 `edit(sc, state, order)` checks the value against the scenario and the rules and changes a copy
 of the state: every refusal says what is wrong, what is legal and which rule. An edit is no

@@ -1,4 +1,4 @@
-"""The block game's position editor in words (issue 26): a moderator's `place` and `set`, in the
+"""The block game's position editor in words: a moderator's `place` and `set`, in the
 noun-verb form of Hell's Gate (`set <NOUN> <ID> <VALUE>`, `place <PIECE> <WHERE>`):
 
     place <BLOCK> <AREA> | place <BLOCK> pool | place <BLOCK> removed | place charles exile
