@@ -348,16 +348,23 @@ def test_link_with_an_unknown_code_says_unknown_code(table):
     loop.run(scenario())
 
 
-def test_8_23_bare_losses_takes_the_hit_when_one_unit_can_take_it(table):
+def test_8_29_bare_losses_is_refused_with_the_answers_when_a_retreat_is_legal(table):
+    """Rules 2 (a new game): 1 hit on the lone 34id, which may retreat: a bare `losses` does not
+    say which answer, so it is refused with the legal answers, and then one of them is taken."""
     loop, world, tg, _dc, game, base = table
 
     async def scenario():
         await reset(world, tg, base)
         for user, text in E.HIT:  # 1 hit on 34id in A1 (or a retreat to A2 or B2)
             await E.direct(world, tg, user, text)
+        rows = len(world.store.log(game))
         a = await tg.say("bob", "losses")
+        assert "Refused (rule 8.29)" in a.text, a.text
+        assert "write losses 34id or losses retreat A2 or losses retreat B2" in a.text, a.text
+        assert len(world.store.log(game)) == rows  # nothing applied
+        a = await tg.say("bob", "losses 34id")
         assert "34id (34th Infantry Division) takes a hit and is reduced" in a.public, a.public
-        assert world.store.log(game)[-1].text == "losses 34id"  # logged as applied
+        assert world.store.log(game)[-1].text == "losses 34id"
 
     loop.run(scenario())
 

@@ -173,7 +173,7 @@ def test_a_whole_northern_war_by_taps(tmp_path):
             seats = {"sweden": "alice", "coalition": "bob"}
             game = await set_up(w, "northern-war", seats)
             tapper = T.Tapper(w, GROUP, seats, random.Random(2))
-            policy = T.Biased({"move"}, planner=part_of_a_group)
+            policy = T.Biased({"move"}, planner=part_of_a_group, fresh_weight=1.0)
             scan = Scan(tapper, game)
             orders = await whole_game(w, game, tapper, policy, scan)
             assert tapper.compared >= {"entry", "action"}, tapper.compared

@@ -133,8 +133,12 @@ def adjacent_to_enemy(scen: Scenario, state: State, uid: str) -> bool:
 
 
 def is_collapsed(scen: Scenario, state: State, uid: str) -> bool:
-    group = scen.units[uid].group
-    return group is not None and group in state.collapsed
+    """Whether 6.8 (and 2.5) binds the unit: its group has collapsed. Rules version 2 (6.6's
+    decision): an artillery or Opolchenie unit is never bound; version 1 bound it too."""
+    unit = scen.units[uid]
+    if unit.group is None or unit.group not in state.collapsed:
+        return False
+    return state.rules < 2 or unit.counts_for_collapse
 
 
 def losses(scen: Scenario, state: State, gid: str) -> tuple[int, int]:

@@ -20,6 +20,7 @@ import re
 
 from adjudicator.borodino import orders as O
 from adjudicator.borodino.data import Scenario
+from adjudicator.borodino.grammar_edit import EDIT_VERBS
 from adjudicator.core.commands import Dice
 from adjudicator.core.i18n import Msg, cat, name, t
 from adjudicator.core.system import Side
@@ -46,7 +47,7 @@ ROLLS = t("The referee's phases and rolls")
 ORDER = (
     *("at", "disorder", "rout", "eliminate", "activated", "dispute"),
     *("activate", "end", "rally", "morale", "recovery", "return"),
-    *("status", "options", "log", "help", "default", "dice"),
+    *("status", "options", "log", "help", "default", "dice", "place", "set"),
 )
 RU = {  # the Russian command words of each verb (the first is the one help shows)
     "at": ("позиция", "поз"),
@@ -253,7 +254,7 @@ class BorodinoGrammar(GrammarKit):
             ),
             Kind("hex", {h: None for h in scen.map.hexes}),
         ]
-        verbs = (*VERBS, _dice_verb(scen.die_sides))
+        verbs = (*VERBS, _dice_verb(scen.die_sides), *EDIT_VERBS)
         super().__init__(Lexicon(kinds), SIDES, verbs, order=ORDER, help_texts=help_texts)
 
     def parse(self, text: str) -> object:

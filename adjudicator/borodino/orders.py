@@ -94,6 +94,60 @@ class Morale:
     """The Morale Phase: the collapse check of every Activation Group (6.2, 6.3)."""
 
 
+# -- a moderator's edits of the position (edit.py; verbs of kind "edit": any game, moderator only)
+BOXES = ("withdrawn", "recovery", "recovered", "eliminated", "later")  # 1.5 and its Decision
+STATES = ("formed", "disordered", "routed", "eliminated")  # 1.3, 1.6, 1.7
+PHASES = ("activations", "activation", "rally", "recovery", "placement")  # state.py
+
+
+@dataclass(frozen=True)
+class Place:
+    """`place <UNIT> <HEX|BOX>`: a hex of the map, or withdrawn, recovery, recovered (awaiting
+    placement, 4.5), eliminated or later (not yet entered, 6.4)."""
+
+    unit: str
+    where: str
+
+
+@dataclass(frozen=True)
+class SetState:
+    """`set state <UNIT> formed|disordered|routed|eliminated`."""
+
+    unit: str
+    state: str
+
+
+@dataclass(frozen=True)
+class SetLosses:
+    """`set losses <GROUP> <N>`: the group's L of rule 6.3."""
+
+    group: str
+    losses: int
+
+
+@dataclass(frozen=True)
+class SetCollapsed:
+    """`set collapsed <GROUP> yes|no`: the Collapsed marker (6.7)."""
+
+    group: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class SetTurn:
+    turn: int
+
+
+@dataclass(frozen=True)
+class SetPhase:
+    """`set phase <PHASE> [<AG|UNIT>]`: an activation or Rally phase names its group."""
+
+    phase: str
+    group: str | None = None
+
+
+EDITS = (Place, SetState, SetLosses, SetCollapsed, SetTurn, SetPhase)
+
 REPORTS = (At, Disorder, Rout, Eliminate, Activated)
 PLAYER_ORDERS = (*REPORTS, Dispute, Activate, ActivateWhich, End, Rally, Recovery, Return, Morale)
 QUERIES = (Status, Log, Help)
@@ -101,10 +155,14 @@ MODERATOR_ORDERS = (Dice, Default)
 
 __all__ = [
     "ACTIONS",
+    "BOXES",
+    "EDITS",
     "MODERATOR_ORDERS",
+    "PHASES",
     "PLAYER_ORDERS",
     "QUERIES",
     "REPORTS",
+    "STATES",
     "Activate",
     "ActivateWhich",
     "Activated",
@@ -118,9 +176,15 @@ __all__ = [
     "Help",
     "Log",
     "Morale",
+    "Place",
     "Rally",
     "Recovery",
     "Return",
     "Rout",
+    "SetCollapsed",
+    "SetLosses",
+    "SetPhase",
+    "SetState",
+    "SetTurn",
     "Status",
 ]

@@ -8,7 +8,16 @@ Recovery Box (5.1) and the turn ends. Pure."""
 
 from __future__ import annotations
 
-from adjudicator.borodino.board import Ctx, army_name, ids, label, other, side_name, units_in
+from adjudicator.borodino.board import (
+    Ctx,
+    army_name,
+    ids,
+    is_collapsed,
+    label,
+    other,
+    side_name,
+    units_in,
+)
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import State
 from adjudicator.core.i18n import Msg, t, tn
@@ -194,7 +203,7 @@ def place(ctx: Ctx, uid: str, hex_id: str) -> None:
         unit=label(ctx.scen, uid),
         hex=hex_id,
     )
-    if ctx.scen.units[uid].group in ctx.state.collapsed:
+    if is_collapsed(ctx.scen, ctx.state, uid):  # 4.7; v2: not artillery or Opolchenie (6.6)
         back = t("{back} It stays Disordered: its group has collapsed (4.7, 6.8).", back=back)
     ctx.emit(
         "UnitReturned",

@@ -12,7 +12,13 @@ units are being returned, one side at a time).
 The kit's state convention (adjudicator/core/kit.py): `clone()` copies what an order may change,
 `to_json()` is the plain JSON every stored game holds (field by field, in this order: stored
 snapshots and state hashes rest on its bytes), `from_json()` reads it back;
-`State.from_json(s.to_json()) == s`.
+`State.from_json(s.to_json()) == s`. `rules` (the rules version, 1 or 2) is left out of the
+JSON when it is 1, so that a state stored before versions existed reads as version 1 and its
+bytes do not change.
+
+Rules versions: 1, the rules every game stored before version 2 was played under; 2, rule 6.6's
+decision: artillery and Opolchenie units of a collapsed group are outside 6.8 and 2.5 too (they
+may still rally and leave the Disordered state; 4.7).
 """
 
 from __future__ import annotations
@@ -64,12 +70,16 @@ class State:
     fixed_dice: list[int] = field(default_factory=list)  # a sandbox moderator's `dice`
     result: dict[str, Any] | None = None
     sandbox: bool = False
+    rules: int = 1  # the rules version the game started under (system.BorodinoSystem)
 
     def clone(self) -> State:
         return copy.deepcopy(self)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        doc = asdict(self)
+        if doc["rules"] == 1:
+            del doc["rules"]  # version 1: the JSON (and the state hash) of every stored game
+        return doc
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
@@ -78,10 +88,10 @@ class State:
         return cls(**doc)
 
 
-def initial_state(scen: Scenario, sandbox: bool) -> State:
+def initial_state(scen: Scenario, sandbox: bool, rules: int = 1) -> State:
     """The setup: every unit where the order of battle starts it (6.4: "later" not yet in play)."""
     units = {
         u.id: Spot(u.start, u.hex, u.disordered and u.start == "map") for u in scen.units.values()
     }
     entered = [u.id for u in scen.units.values() if u.start != "later"]
-    return State(units, entered=entered, sandbox=sandbox)
+    return State(units, entered=entered, sandbox=sandbox, rules=rules)

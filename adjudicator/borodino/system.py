@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.borodino import legal, texts, turns, views
+from adjudicator.borodino import edit, legal, texts, turns, views
 from adjudicator.borodino.board import Ctx
 from adjudicator.borodino.data import Scenario, parse_scenario
 from adjudicator.borodino.grammar import SIDES, BorodinoGrammar
 from adjudicator.borodino.state import State, initial_state
 from adjudicator.core import commands as C
 from adjudicator.core import fixed_dice
-from adjudicator.core.dice import DiceSource
+from adjudicator.core.dice import DiceSource, RecordingDice
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import DEFAULT_APPLIED, GAME_ENDED, PHASE_BEGAN, Event, Viewer
 from adjudicator.core.i18n import Msg, name, t
@@ -34,6 +34,7 @@ HEADLINES = frozenset(  # what an after-phase post tells: every roll, its outcom
         *("MoraleHeld", "MoraleChecked", "GroupCollapsed", "GroupOutOfGame", "FirstPlayerRolled"),
         *("UnitRecovered", "RecoveryFailed", "UnitReturned", "PlacementWaits", "WithdrawnMoved"),
         *("BoxesNow", "LossesNow", "ReportDisputed", PHASE_BEGAN, DEFAULT_APPLIED, GAME_ENDED),
+        *("UnitPlaced", "UnitStateSet", "LossesSet", "CollapseSet", "TurnSet", "PhaseSet"),
     }
 )
 
@@ -47,14 +48,22 @@ class BorodinoSystem(RulesSystem):
     die_rule = "1.10"  # the die's size is the scenario's (fix_dice)
     hidden_information = False  # every counter and box is public (a dispute's text: `view`)
     side_maps = False  # one image for everyone: nothing on it is hidden
+    rules_version = 2  # 2: 6.6's decision (state.py's module doc); stored games replay as 1
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.title = name(scenario.title, ru=scenario.title_ru)
         self.grammar = _Grammar(scenario, views.help_footer(scenario))
 
-    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
-        return Outcome(initial_state(self.scenario, sandbox), [views.started(self.scenario)])
+    def initial(self, sandbox: bool, dice: DiceSource, rules: int | None = None) -> Outcome:
+        """The setup under rules version `rules` (None: the newest, 2)."""
+        version = self.rules_version if rules is None else rules
+        if not 1 <= version <= self.rules_version:
+            raise ValueError(
+                f"Borodino knows rules versions 1 to {self.rules_version}, not {rules}"
+            )
+        state = initial_state(self.scenario, sandbox, version)
+        return Outcome(state, [views.started(self.scenario)])
 
     def check(self, state: State, side: str, order: object) -> None:
         """The check of legal.py; reports name any hex (templates) and the rules refuse the
@@ -69,6 +78,13 @@ class BorodinoSystem(RulesSystem):
             turns.apply_default(ctx)  # one side's defaults, several placements in turn
         else:
             turns.HANDLERS[type(order)](ctx, side, order)
+        return Outcome(ctx.state, ctx.events, order=order)
+
+    def edit(self, state: State, order: object) -> Outcome:
+        """A moderator's edit of the position (edit.py): no die, nothing hidden (every event
+        is everyone's)."""
+        ctx = Ctx(self.scenario, state.clone(), RecordingDice(None))
+        edit.apply(ctx, order)
         return Outcome(ctx.state, ctx.events, order=order)
 
     def fix_dice(

@@ -122,6 +122,8 @@ def end(ctx: Ctx, actor: str, order: O.End) -> None:
         )
     if state.phase == "activation":
         begin_rally(ctx)
+    elif state.rules >= 2:  # version 2 says what is left (a stored game's texts stay as they were)
+        end_rally(ctx, rally.eligible(ctx.scen, state))
     else:
         end_rally(ctx)
 
@@ -200,9 +202,19 @@ def do_rally(ctx: Ctx, actor: str, order: O.Rally) -> None:
         end_rally(ctx)
 
 
-def end_rally(ctx: Ctx) -> None:
+def end_rally(ctx: Ctx, unused: list[str] | None = None) -> None:
+    """unused: the units that could still have attempted (an `end` says so: 2.7, optional)."""
     state = ctx.state
-    ctx.emit("RallyEnded", t("The Rally phase of {group} ends.", group=state.active))
+    if unused:
+        said = t(
+            "The Rally phase of {group} ends; no attempt by {units}, who could still have tried "
+            "(optional, 2.7).",
+            group=state.active,
+            units=ids(unused),
+        )
+        ctx.emit("RallyEnded", said, unused=unused)
+    else:
+        ctx.emit("RallyEnded", t("The Rally phase of {group} ends.", group=state.active))
     tell_boxes(ctx)
     state.phase, state.active, state.acted, state.attempted = "activations", None, {}, []
     ctx.emit(

@@ -10,7 +10,9 @@ Invariants:
 - An event whose text is a core.i18n Msg also stores it under I18N, so that a chat in another
   language says it in its own; replay compares events without that key (it is presentation).
 - Nothing for the moderators carries a hidden value while the game runs (a system's duty: a
-  disputed report names what is disputed, not a hidden strength).
+  disputed report names what is disputed, not a hidden strength), but for a moderator's own
+  secret edit (kind "edit", `is_secret`): the value a moderator set is told to the side it
+  concerns and to the moderators, who gave it and may have to confirm it.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 an example), as texts with a Russian form in the package's catalogue (locale/ru/chat.po); and
 Hell's Gate's words for the help of shared commands.
 
-Invariants: the English texts are those `help` always said; every paragraph ends with
+Invariants: the English texts are those `help` always said (but for what a bare `losses` does,
+which rules version 2 made true); every paragraph ends with
 "Example: <order>" and its Russian form with "Пример: <the order in Russian>", both of which
 parse. Pure: no I/O.
 """
@@ -43,7 +44,10 @@ ENTRIES: dict[str, Entry] = {
         t(
             "Answer the hits of an attack on your hex (8.23-8.34): the units that each take one "
             "hit, in order, then the retreat of the other units, to one hex or a hex per unit "
-            "(8.31). 'losses' alone takes no step loss; 'retreat' may be written 'r' or 'ret'. "
+            "(8.31). 'losses' alone stands for the only legal answer, and is refused, with the "
+            "legal answers, where more than one is legal (8.25, 8.29); in a game begun under "
+            "rules version 1 it takes the hits as step losses where those are forced, even if a "
+            "retreat is legal. 'retreat' may be written 'r' or 'ret'. "
             "Example: losses 389id retreat D6"
         ),
     ),

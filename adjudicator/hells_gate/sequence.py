@@ -17,7 +17,7 @@ from adjudicator.core.fixed_dice import fixed_source
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import SYSTEM_ACTOR, Outcome
 from adjudicator.core.text import plural
-from adjudicator.hells_gate import combat, legal, losses, moderator, movement, phases
+from adjudicator.hells_gate import bare_losses, combat, legal, losses, moderator, movement, phases
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
 from adjudicator.hells_gate.grammar import format_order
@@ -227,11 +227,17 @@ def _answer(ctx: Ctx, side: str, d: Decision, order: object) -> object:
 
 
 def _only_answer(scen: Scenario, state: GameState, d: Decision, order: O.Losses) -> O.Losses:
-    """A bare `losses` (the hits as step losses, no retreat) when exactly one such answer is
-    legal (8.23-8.27: one unit can take the hit, or the steps to take are forced): that
-    answer; otherwise the order as given (and refused with what is expected)."""
+    """A bare `losses`, as the rules version of the game reads it.
+
+    Rules 2: the one legal answer when exactly one is legal; otherwise refused, with the legal
+    answers (bare_losses.bare_answer: 8.25, 8.29, 8.31). Rules 1 (every stored game): the hits as
+    step losses, no retreat, when exactly one such answer is legal (8.23-8.27: one unit can
+    take the hit, or the steps to take are forced), even where a retreat was legal too;
+    otherwise the order as given (and refused with what is expected)."""
     if order != O.Losses():
         return order
+    if state.rules >= 2:
+        return bare_losses.bare_answer(scen, state, d)
     steps = [a for a in losses.answers_for(scen, state, d) if a.retreat is None]
     return steps[0] if len(steps) == 1 else order
 

@@ -29,6 +29,9 @@ AUTOMATIC_PHASES = frozenset(
     {"soviet-supply", "soviet-recovery", "german-supply", "german-recovery", "joint"}
 )
 BOXES = ("map", "turn_track", "eliminated", "broken_out", "never_entered", "off")
+# The rules versions (core.system's module doc): 1, the rules every stored game was played under;
+# 2, a bare `losses` is refused unless exactly one answer is legal (8.25, 8.29, 8.31).
+RULES_VERSION = 2
 
 
 def phase_side(phase: str) -> str | None:
@@ -129,6 +132,7 @@ class GameState:
     fixed_dice: list[int] = field(default_factory=list)  # a moderator's `dice` (sandbox)
     result: Result | None = None
     vp: dict[str, SideVP] | None = None  # final VP breakdown, once the game ends
+    rules: int = 1  # the rules version the game was set up under (RULES_VERSION)
 
     @property
     def active_side(self) -> str | None:
@@ -154,6 +158,7 @@ class GameState:
             list(self.fixed_dice),
             None if self.result is None else self.result.copy(),
             None if self.vp is None else dict(self.vp),
+            self.rules,
         )
 
     # -- queries by location
@@ -177,8 +182,10 @@ class GameState:
 
     # -- the state as JSON (the kit's state convention, core.kit; storage snapshots)
     def to_json(self) -> dict[str, Any]:
-        """Every field, `fixed_dice` always written (the JSON of every stored game has it)."""
-        return {
+        """Every field, `fixed_dice` always written (the JSON of every stored game has it);
+        `rules` only above 1, so that the state of a game under rules 1 is written as it always
+        was (its snapshots and state hashes stay equal) and reads back as rules 1."""
+        doc: dict[str, Any] = {
             "turn": self.turn,
             "phase": self.phase,
             "weather": self.weather,
@@ -192,6 +199,9 @@ class GameState:
             "result": None if self.result is None else dict(self.result),
             "vp": None if self.vp is None else copy.deepcopy(self.vp),
         }
+        if self.rules != 1:
+            doc["rules"] = self.rules
+        return doc
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> GameState:

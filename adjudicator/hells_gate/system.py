@@ -25,7 +25,7 @@ from adjudicator.hells_gate import legal, moderator, sequence, setup, views
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
-from adjudicator.hells_gate.state import GameState, phase_kind, phase_side
+from adjudicator.hells_gate.state import RULES_VERSION, GameState, phase_kind, phase_side
 from adjudicator.hells_gate.texts import phase_name
 
 SYSTEM_ID = "hells-gate"
@@ -61,6 +61,7 @@ class HellsGateSystem(RulesSystem):
     headlines = HEADLINES
     state_type = GameState
     die_rule = "1.3"  # `dice`: results of the d6
+    rules_version = RULES_VERSION  # 2: a bare `losses` only where one answer is legal (8.29)
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
@@ -68,8 +69,11 @@ class HellsGateSystem(RulesSystem):
         self.grammar = HellsGateGrammar(scenario, SIDES)
 
     # -- playing
-    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
-        return setup.new_game(self.scenario, sandbox, dice)
+    def initial(self, sandbox: bool, dice: DiceSource, rules: int | None = None) -> Outcome:
+        """The setup under rules version `rules` (None: the newest; a stored game names its
+        own, 1 when its setup row names none: core.system.start)."""
+        newest = self.rules_version
+        return setup.new_game(self.scenario, sandbox, dice, newest if rules is None else rules)
 
     def check(self, state: GameState, side: str, order: object) -> None:
         """No gate before the rules: `legal_orders` lists no attack of three or more units (a

@@ -123,6 +123,8 @@ def status_text(scen: Scenario, state: GameState) -> str:
             german=vp["german"]["total"],
         )
     )
+    if state.rules != 1:  # the rules version the game was set up under (a stored game's: 1)
+        rows.append(t("Rules version {n}.", n=state.rules))
     if state.sandbox:
         rows.append(t("Sandbox game: moderator commands are on."))
     return lines(rows)

@@ -74,7 +74,21 @@ def begin(sc: Scenario, state: NWState, area: str) -> list[Event]:
         defenders=describe(sc, state, on_map(sc, state, area, defender)),
         attackers=describe(sc, state, on_map(sc, state, area, attacker)),
     )
+    seen_in_battle(sc, state, area)
     return [Event("BattleBegan", text, {"area": area, "defender": defender})]
+
+
+def seen_in_battle(sc: Scenario, state: NWState, area: str) -> None:
+    """2.19 with N24, rules 2: a battle reveals its blocks as reconnaissance does, so each side
+    keeps a record "seen in turn T" of the enemy blocks in it and their strength at the start
+    of the battle (under rules 1 only reconnaissance left a record)."""
+    if state.rules < 2:
+        return
+    when = str.__str__(board.label(sc, state))
+    for viewer in sorted(board.sides_in(sc, state, area)):
+        record = state.seen.setdefault(viewer, {})
+        for b in on_map(sc, state, area, other(viewer)):
+            record[b] = [state.strength[b], state.count, when, area]
 
 
 def hit(sc: Scenario, state: NWState, block: str) -> list[Event]:
@@ -171,12 +185,20 @@ def run(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
             else:
                 bt["hits"] -= 1
                 events += hit(sc, state, equal[0])
-        elif bt["queue"]:
+        elif bt["queue"] and not wiped_out(sc, state, bt):
             events += fire(sc, state, bt, bt["queue"].pop(0), dice)
         else:
             events += round_end(sc, state, bt)
         bt = state.battle
     return events
+
+
+def wiped_out(sc: Scenario, state: NWState, bt: dict[str, Any]) -> bool:
+    """N3 f under rules 2: the battle ends as soon as one side has no block left, so no block
+    fires at nobody (under rules 1 the round was played out, its dice drawn and reported)."""
+    if state.rules < 2:
+        return False
+    return any(not on_map(sc, state, bt["area"], s) for s in (bt["defender"], bt["attacker"]))
 
 
 def fire(

@@ -13,6 +13,7 @@ from adjudicator.core.system import Side
 from adjudicator.grammar import QUESTIONS, Cursor, GrammarKit, Kind, Lexicon, Verb
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.data import Scenario
+from adjudicator.northern_war.grammar_edit import EDIT_VERBS
 
 SIDES = (
     Side("sweden", name("Sweden", ru="Швеция"), ("swedes", "swe", "швеция", "шведы")),
@@ -278,4 +279,4 @@ def lexicon(sc: Scenario) -> Lexicon:
 
 
 def grammar(sc: Scenario) -> GrammarKit:
-    return GrammarKit(lexicon(sc), SIDES, VERBS)
+    return GrammarKit(lexicon(sc), SIDES, (*VERBS, *EDIT_VERBS))

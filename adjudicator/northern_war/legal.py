@@ -101,17 +101,23 @@ def check_winter(sc: Scenario, state: NWState, order: object) -> None:
         return
     if isinstance(order, O.Siege) and actions.free_siege(state, order.area) is not None:
         return actions.check_siege(sc, state, "sweden", order)
+    if movement.splitting(state):  # rules 2: the group may split (6.8, 7.2)
+        if isinstance(order, O.Winter):
+            return movement.check_winter(sc, state, order)
+        raise Rejection("winter-done", movement.after_march(sc, state), "6.8")
     raise Rejection("winter-done", t("after the winter march: a free siege, or 'end'"), "6.4")
 
 
-def templates(state: NWState, side: str) -> tuple[str, ...]:
-    """The orders `legal` lists only in part: a move (7.1) or a winter march (6.2) along any
-    path."""
+def templates(sc: Scenario, state: NWState, side: str) -> tuple[str, ...]:
+    """The orders `legal` lists only in part: a move (7.1) or a winter march (6.2; under rules 2
+    also a split from it, 7.2) along any path."""
     if whose(state) != side or state.pending is not None:
         return ()
     if state.phase == "action":
         return (MOVE_TEMPLATE,)
     if state.phase == "winter" and not state.winter_moved:
+        return (WINTER_TEMPLATE,)
+    if state.phase == "winter" and movement.split_left(sc, state):
         return (WINTER_TEMPLATE,)
     return ()
 
@@ -177,7 +183,8 @@ def candidates(sc: Scenario, state: NWState, side: str) -> list[object]:
         return [O.End()]
     if state.phase == "winter":
         if state.winter_moved:
-            return [O.End(), *(O.Siege(a) for a, _ in state.free_sieges)]
+            sieges = [O.Siege(a) for a, _ in state.free_sieges]
+            return [O.End(), *sieges, *winter_moves(sc, state)]
         return [O.WinterNone(), *winter_moves(sc, state)]
     # the candidates the checks then filter (the checks alone decide what is legal)
     mine = [b for b in sc.blocks if sc.side_of(b) == side and state.status[b] == ON_MAP]
@@ -221,6 +228,13 @@ def moves(sc: Scenario, state: NWState, side: str) -> list[object]:
 
 
 def winter_moves(sc: Scenario, state: NWState) -> list[object]:
+    if state.winter_moved:  # rules 2: the blocks left behind may split from the march (7.2)
+        left = [b for b in movement.split_left(sc, state) if state.strength[b] >= 2]
+        return [
+            O.Winter(g, p)
+            for g in sorted({(b,) for b in left} | ({tuple(left)} if left else set()))
+            for p in paths(sc, str(state.move_open), min(sc.blocks[b].move for b in g), set())
+        ]
     where = state.at["charles"]
     if state.status["charles"] != ON_MAP or where is None:
         return []

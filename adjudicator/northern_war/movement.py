@@ -219,10 +219,53 @@ def move(sc: Scenario, state: NWState, side: str, order: Move) -> list[Event]:
 
 
 # -- the Swedish winter campaign's move (6.2-6.10)
+def splitting(state: NWState) -> bool:
+    """Rules 6.8 with 7.2 under rules 2 (docs, "Rules versions"): after the first winter march
+    the campaign, one movement action, goes on: blocks that began it in Charles XII's territory
+    and are still there may split from his group and march separately."""
+    return state.rules >= 2 and state.winter_moved and state.move_open is not None
+
+
+def split_left(sc: Scenario, state: NWState) -> list[str]:
+    """The Swedish blocks that may still split from the winter march (whatever their strength:
+    whether the campaign waits for them is public, their strength is not)."""
+    if not splitting(state):
+        return []
+    return [
+        b for b in on_map(sc, state, str(state.move_open), "sweden") if b not in state.move_group
+    ]
+
+
 def check_winter(sc: Scenario, state: NWState, order: Winter) -> None:
+    if splitting(state):
+        return check_winter_split(sc, state, order)
     if "charles" not in order.blocks:
         raise Rejection("without-charles", t("Charles XII must take part in it"), "6.7")
     origin = origin_of(sc, state, "sweden", order.blocks)
+    _strong_enough(sc, state, order)
+    check_path(sc, state, "sweden", order.blocks, order.path, origin)
+
+
+def after_march(sc: Scenario, state: NWState) -> Msg:
+    """What a Swedish player may do after a winter march under rules 2."""
+    return t(
+        "after the winter march: a winter march of blocks still in {origin}, where the "
+        "campaign began with Charles XII (they split from his group: 6.8, 7.2), a free siege, "
+        "or 'end'",
+        origin=sc.territories[str(state.move_open)].named,
+    )
+
+
+def check_winter_split(sc: Scenario, state: NWState, order: Winter) -> None:
+    origin = str(state.move_open)
+    where = origin_of(sc, state, "sweden", order.blocks)
+    if where != origin:
+        raise Rejection("winter-split", after_march(sc, state), "7.2")
+    _strong_enough(sc, state, order)
+    check_path(sc, state, "sweden", order.blocks, order.path, origin)
+
+
+def _strong_enough(sc: Scenario, state: NWState, order: Winter) -> None:
     for b in order.blocks:
         if state.strength[b] < 2:
             raise Rejection(
@@ -233,14 +276,15 @@ def check_winter(sc: Scenario, state: NWState, order: Winter) -> None:
                 ),
                 "6.10",
             )
-    check_path(sc, state, "sweden", order.blocks, order.path, origin)
 
 
 def winter(sc: Scenario, state: NWState, order: Winter) -> list[Event]:
+    split = splitting(state)
     for b in order.blocks:
         state.strength[b] -= 1  # rule 6.5: one step, at the start of the action
     state.winter_moved = True
-    state.move_open, state.move_group, state.free_sieges = None, [], []
+    if not split:  # a split (rules 2) is the same action: its group and free sieges go on
+        state.move_open, state.move_group, state.free_sieges = None, [], []
     lost = Event(
         "WinterSteps",
         tn(

@@ -18,8 +18,9 @@ from adjudicator.northern_war.state import ON_MAP, NWState
 from adjudicator.northern_war.texts import Side, listed
 
 
-def setup(sc: Scenario, sandbox: bool) -> Outcome:
-    """The setup (N17) and the first year's entry phase, where Sweden's `end` begins turn 1 (8.4)."""
+def setup(sc: Scenario, sandbox: bool, rules: int = 1) -> Outcome:
+    """The setup (N17) and the first year's entry phase, where Sweden's `end` begins turn 1 (8.4),
+    under rules version `rules` (kept in the state; docs/northern-war.md, "Rules versions")."""
     state = NWState(
         year=1,
         turn=1,
@@ -31,6 +32,7 @@ def setup(sc: Scenario, sandbox: bool) -> Outcome:
         status={b: ON_MAP for b in sc.blocks},
         control={t: terr.control for t, terr in sc.territories.items()},
         sandbox=sandbox,
+        rules=rules,
     )
     text = t(
         "{title}: the entry phase of {year}. Sweden: send 'end' to begin turn 1 with the "
@@ -115,7 +117,7 @@ def carry_out(
     if new.phase == "entry":  # the first year's entry phase: the setup rolls no dice
         return turns.start_turn(sc, new, dice) + turns.advance(sc, new, dice)
     if new.phase == "winter":
-        if isinstance(order, O.WinterNone | O.End) or not _free_left(sc, new):
+        if isinstance(order, O.WinterNone | O.End) or not _winter_open(sc, new):
             return events + turns.end_winter(sc, new, dice)
         return events
     if new.phase == "action" and (isinstance(order, O.End) or _spent(sc, new, side)):
@@ -123,7 +125,11 @@ def carry_out(
     return events + turns.advance(sc, new, dice)
 
 
-def _free_left(sc: Scenario, state: NWState) -> bool:
+def _winter_open(sc: Scenario, state: NWState) -> bool:
+    """The campaign waits for Sweden while a free siege may be declared (7.10) or, under rules
+    2, blocks left in its origin may still split from the march (6.8, 7.2)."""
+    if movement.split_left(sc, state):
+        return True
     return any(_ok(sc, state, "sweden", O.Siege(a)) for a, _ in state.free_sieges)
 
 

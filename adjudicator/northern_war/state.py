@@ -50,14 +50,20 @@ class NWState:
     result: dict[str, Any] | None = None
     sandbox: bool = False
     fixed_dice: list[int] = field(default_factory=list)  # a sandbox moderator's `dice`
+    rules: int = 1  # the rules version of the game (system.NorthernWar.rules_version)
 
     def clone(self) -> NWState:
         """A copy sharing nothing mutable (plain data all through: faster than copy.deepcopy)."""
         return NWState(**{k: _deep(v) for k, v in vars(self).items()})
 
     def to_json(self) -> dict[str, Any]:
-        """Every field; `fixed_dice` only when some wait (the JSON of older states unchanged)."""
-        return {k: _deep(v) for k, v in vars(self).items() if v or k != "fixed_dice"}
+        """Every field; `fixed_dice` only when some wait, `rules` only above 1 (the JSON of older
+        states unchanged: a stored state without `rules` reads as version 1)."""
+        return {
+            k: _deep(v)
+            for k, v in vars(self).items()
+            if not (k == "fixed_dice" and not v) and not (k == "rules" and v == 1)
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NWState:

@@ -18,12 +18,13 @@ from adjudicator.core.i18n import name as named
 from adjudicator.core.i18n import t
 from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.options import Options
-from adjudicator.core.system import Answer, Outcome, Situation, Waiting
+from adjudicator.core.system import MODERATOR_ACTOR, Answer, Outcome, Situation, Waiting
 from adjudicator.grammar import GrammarKit
-from adjudicator.northern_war import board, data, legal, rules, views
+from adjudicator.northern_war import board, data, edit, legal, rules, views
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.grammar import SIDES, grammar
+from adjudicator.northern_war.rules import setup
 from adjudicator.northern_war.state import NWState
 from adjudicator.northern_war.texts import phase
 
@@ -69,14 +70,17 @@ class NorthernWar(RulesSystem):
     hidden_information = True
     side_maps = True  # each player gets his own map by DM (own blocks face up)
     state_type = NWState
+    rules_version = 2  # 2: N3 f (a battle ends at once with a side wiped out), 6.8 with 7.2
+    die_rule = "1.9"  # every roll is one six-sided die: a moderator's `dice` fixes d6 results
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.title = scenario.named  # a Msg: its English is the title
         self.grammar: GrammarKit = grammar(scenario)
 
-    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
-        return rules.setup(self.scenario, sandbox)
+    def initial(self, sandbox: bool, dice: DiceSource, rules: int | None = None) -> Outcome:
+        """The setup under rules version `rules` (None: the newest; docs, "Rules versions")."""
+        return setup(self.scenario, sandbox, self.rules_version if rules is None else rules)
 
     def check(self, state: NWState, side: str, order: object) -> None:
         """The gate of legal.check: moves and winter campaigns along any path (templates), each
@@ -86,11 +90,24 @@ class NorthernWar(RulesSystem):
     def resolve(self, state: NWState, side: str, order: object, dice: DiceSource) -> Outcome:
         return rules.apply(self.scenario, state, side, order, dice)
 
+    def apply(self, state: NWState, actor: str, order: object, dice: DiceSource) -> Outcome:
+        """The kit's, but a moderator's `default` is kept as the order applied: the log then
+        records `default` by the moderator, which replays as it went (the side's own order,
+        `end` say, by the moderator would be refused as not his move, 5.7)."""
+        out = super().apply(state, actor, order, dice)
+        if isinstance(order, C.Default) and actor == MODERATOR_ACTOR:
+            out.order = order
+        return out
+
+    def edit(self, state: NWState, order: object) -> Outcome:
+        """A moderator's `place` or `set` (edit.py; the kit lets only a moderator give it)."""
+        return edit.edit(self.scenario, state, order)
+
     def legal_orders(self, state: NWState, side: str) -> Sequence[object]:
         return legal.legal(self.scenario, state, side)
 
     def order_templates(self, state: NWState, side: str) -> Sequence[str]:
-        return legal.templates(state, side)
+        return legal.templates(self.scenario, state, side)
 
     def default_order(self, state: NWState) -> object:
         return legal.default(state)

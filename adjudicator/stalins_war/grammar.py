@@ -21,6 +21,7 @@ from adjudicator.grammar.cursor import ParseError
 from adjudicator.grammar.verbs import join
 from adjudicator.grammar.words import tokens
 from adjudicator.stalins_war import russian as ru
+from adjudicator.stalins_war.grammar_edit import DICE_VERB, EDIT_VERBS, MAX_FACES, card_number
 from adjudicator.stalins_war.orders import (
     DeckQ,
     Discard,
@@ -39,7 +40,7 @@ from adjudicator.stalins_war.orders import (
 )
 from adjudicator.stalins_war.state import MODES
 
-MAX_DICE, MAX_FACES = 20, 100
+MAX_DICE = 20
 VERB_RULES = {
     "play": "5.5",  # one card as OPS, RP or event (and 10.2)
     "pass0": "9.2",  # the 0-OPS round: one of two variants
@@ -52,6 +53,9 @@ VERB_RULES = {
     "hand": "16.1",  # each hand is secret: sent to its owner alone
     "deck": "16.1",  # everyone knows the sizes of hands, decks and discard piles
     "track": "7.2",  # the Consecutive OPS track
+    "place": "3.6",  # the editor: a card's location
+    "set": "13.1",  # the editor: the state of section 13
+    "dice": "8.22",  # the fixed results of the next `roll` (sandbox games)
 }  # `options` (a question about the orders) cites none: NO_RULE says why
 
 
@@ -68,20 +72,6 @@ def _citing(rule: str) -> Iterator[None]:
 
 KEYWORDS = ("stays", "from", *ru.STAYS, *ru.FROM)
 AND = ("and", *ru.AND)
-
-
-def card_number(c: Cursor) -> int:
-    word = c.peek()
-    digits = word.removeprefix("#") if word is not None else ""
-    if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
-        c.fail(
-            "bad-number",
-            t("a card number is expected (`12` or `#12`), not {word}", word=repr(word))
-            if word is not None
-            else t("a card number is expected (`12` or `#12`), missing"),
-        )
-    c.i += 1
-    return int(digits)
 
 
 def _names(c: Cursor, what: str) -> tuple[str, ...]:
@@ -126,7 +116,12 @@ def _spend(c: Cursor) -> object:
         with _citing("8.3"):
             hex_ = c.word(t("the hex"))
             units = _names(c, t("the units that leave"))
-            stays = _names(c, t("the units that stay")) if c.accept("stays", *ru.STAYS) else ()
+            stays: tuple[str, ...] = ()
+            if c.accept("stays", *ru.STAYS):
+                if c.accept("none", *ru.NONE):
+                    c.done()
+                    return SpendLeave(hex_, units, (), True)
+                stays = _names(c, t("the units that stay"))
         return SpendLeave(hex_, units, stays)
     if kind == "strategic":
         with _citing("8.9"):
@@ -183,7 +178,7 @@ def _total_war(c: Cursor) -> TotalWar:
 
 
 def _leave(o: SpendLeave) -> str:
-    stays = ("stays", *o.stays) if o.stays else ()
+    stays = ("stays", *o.stays) if o.stays else ("stays", "none") if o.none_stay else ()
     return join("spend leave", o.hex, *o.units, *stays)
 
 
@@ -210,14 +205,15 @@ ENTRIES: dict[str, tuple[Msg, Msg]] = {
     ),
     "spend": (
         t(
-            "spend leave <HEX> <UNIT>... [stays <UNIT>...] | spend strategic <UNIT>... "
+            "spend leave <HEX> <UNIT>... stays <UNIT>...|none | spend strategic <UNIT>... "
             "[from <HEX>] | spend combat <HEX>..."
         ),
         t(
             "Record OPS spent on your own board (section 8): units that started the round in "
-            "an enemy-ZOC hex leave it (1 OPS when the last of them leaves; name those that "
-            "stay), strategic movement (1 OPS a unit), Combat markers (1 OPS a hex). "
-            "Example: spend combat kiev"
+            "an enemy-ZOC hex leave it (1 OPS when the last of them leaves, 8.6); the first "
+            "`spend leave` of a hex names the units that started there and stay (`stays c`), "
+            "or `stays none` when they all leave; strategic movement (1 OPS a unit), Combat "
+            "markers (1 OPS a hex). Example: spend leave x a b stays c"
         ),
     ),
     "end": (t("end"), t("End your action round; OPS not spent are lost (8.21). Example: end")),
@@ -330,6 +326,8 @@ VERBS = (
     ),
     _verb("deck", _done(DeckQ()), {DeckQ: lambda o: "deck"}, "Questions", kind="query"),
     _verb("track", _done(TrackQ()), {TrackQ: lambda o: "track"}, "Questions", kind="query"),
+    *EDIT_VERBS,
+    DICE_VERB,
 )
 
 

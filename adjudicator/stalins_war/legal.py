@@ -48,6 +48,7 @@ SPEND_TEMPLATES = (
     "spend strategic <UNIT>... [from <HEX>]",
     "spend combat <HEX>...",
 )
+LEAVE_TEMPLATE_2 = "spend leave <HEX> <UNIT>... stays <UNIT>..."  # rules 2 (8.4): or `stays none`
 ROLL_TEMPLATE, TOTAL_WAR_TEMPLATE, DISCARD_TEMPLATE = (
     "roll <N>d<F> <PURPOSE>",
     "totalwar",
@@ -226,6 +227,8 @@ def templates(state: SwState, side: str) -> list[str]:
         found.append(DISCARD_TEMPLATE)
     if side == state.to_move and state.open is not None and state.open.ops > 0:
         found += SPEND_TEMPLATES
+        if state.rules >= 2:
+            found[-3] = LEAVE_TEMPLATE_2
     return found
 
 

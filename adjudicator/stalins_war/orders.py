@@ -24,6 +24,7 @@ class SpendLeave:  # 8.3 to 8.7: the units that started the round in an enemy-ZO
     hex: str
     units: tuple[str, ...]
     stays: tuple[str, ...] = ()
+    none_stay: bool = False  # `stays none`: no other unit started the round there (8.4)
 
 
 @dataclass(frozen=True)
@@ -85,3 +86,62 @@ class OptionsQ:
 
 
 QUERIES = (HandQ, DeckQ, TrackQ, OptionsQ)
+
+
+# -- a moderator's edits of the position (edit.py; kind "edit": the kit routes them to `edit`)
+HIDDEN_PLACES = ("hand", "top", "bottom")  # where a card is hidden from the other side (16.1)
+OPEN_PLACES = ("discard", "removed", "aside")  # face up, out of the game, set aside (3.6, 3.8)
+
+
+@dataclass(frozen=True)
+class PlaceHidden:  # a card into a hand or onto the deck (top or bottom): a secret edit
+    side: str
+    card: int
+    where: str  # HIDDEN_PLACES
+
+
+@dataclass(frozen=True)
+class PlaceOpen:  # a card onto the discard pile (face up), out of the game, or set aside
+    side: str
+    card: int
+    where: str  # OPEN_PLACES
+
+
+@dataclass(frozen=True)
+class SetDeck:  # the whole draw deck, top first: a secret edit
+    side: str
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SetNumber:  # count (7.2), banked (1.8), handsize (1.11), rpplays (10.3) of a side
+    what: str
+    side: str
+    value: int
+
+
+@dataclass(frozen=True)
+class SetRp:  # the RP recorded for one nationality (10.1)
+    side: str
+    nation: str
+    value: int
+
+
+@dataclass(frozen=True)
+class SetTurn:  # 1.2: 1 to 18
+    turn: int
+
+
+@dataclass(frozen=True)
+class SetRound:  # 1.3, 5.4: the action round and who acts in it
+    round: int
+    side: str
+
+
+@dataclass(frozen=True)
+class SetMud:  # Q5, 7.12: the current action round is a mud round, or not
+    on: bool
+
+
+EDITS = (PlaceHidden, PlaceOpen, SetDeck, SetNumber, SetRp, SetTurn, SetRound, SetMud)
+SECRET_EDITS = (PlaceHidden, SetDeck)

@@ -25,6 +25,7 @@ from adjudicator.stalins_war.state import (
     Open,
     Player,
     SwState,
+    is_mud,
 )
 from adjudicator.stalins_war.turns import draw_cards, hand_event, phase_id, start_draw_phase
 
@@ -129,7 +130,7 @@ def check_rp_play(deck: Deck, state: SwState, side: str, p: Player) -> None:
 def play(deck: Deck, state: SwState, side: str, order: Play) -> list[Event]:
     check_play(deck, state, side, order)
     p, card, mode = state.players[side], deck.card(side, order.card), order.mode
-    mud = deck.mud(state.turn, state.round)
+    mud = is_mud(deck.mud(state.turn, state.round), state)
     p.hand.remove(card.number)  # rule 6.4: the card leaves the hand at once
     ops, gained = 0, 0
     if mode == OPS:
@@ -191,7 +192,7 @@ def zero(deck: Deck, state: SwState, side: str, order: Zero, dice: DiceSource) -
         kind = ZERO_MOVE  # rule 9.3: the count stays
     else:
         kind = ZERO_RESET
-        if not deck.mud(state.turn, state.round):
+        if not is_mud(deck.mud(state.turn, state.round), state):
             p.count = 0  # rules 9.7, 9.8
         if order.swap is not None:  # rule 9.9: one card, face down; the top card replaces it
             p.hand.remove(order.swap)

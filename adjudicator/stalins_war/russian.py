@@ -40,6 +40,7 @@ SPENDS = {
     "бой": "combat",
 }
 STAYS = ("остаются", "остается", "остаётся")
+NONE = ("никто", "нет")  # "остаются никто": every unit that started there leaves
 FROM = ("из",)
 AND = ("и",)
 WAR = ("война",)  # "тотальная война"

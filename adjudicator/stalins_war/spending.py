@@ -6,6 +6,8 @@ given and returns the events; a refusal (Rejection, with the rule) comes first. 
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, t, tn
@@ -84,6 +86,8 @@ def spend_leave(state: SwState, opened: Open, order: SpendLeave) -> list[Event]:
             ),
             "8.3",
         )
+    if state.rules >= 2:
+        _leave_v2(opened, order, z)
     started = sorted(set(z["started"]) | set(order.units) | set(order.stays))
     left = sorted(set(z["left"]) | set(order.units))
     cost = 1 if set(left) == set(started) else 0  # rules 8.3 to 8.5
@@ -100,6 +104,55 @@ def spend_leave(state: SwState, opened: Open, order: SpendLeave) -> list[Event]:
         opened.moves.append(order.hex)  # rule 8.12
     line = texts.leave_text(order, started, left, cost)
     return _spent(opened, line, cost)
+
+
+def _leave_v2(opened: Open, order: SpendLeave, z: dict[str, Any]) -> None:
+    """Rules version 2: the OPS of 8.3 are paid when the last unit that started the round in the
+    hex leaves (8.6), so the first `spend leave` of a hex says which units started there: those
+    that leave and those that stay (`stays none`: no other). Later ones name only those units
+    (8.5: a unit that moved in during the round does not count and leaves free)."""
+    units = ", ".join(order.units)
+    if not z["started"]:
+        if not order.stays and not order.none_stay:
+            raise Rejection(
+                "stays-unsaid",
+                t(
+                    "say which units that started the round in {hex} stay there: `spend leave "
+                    "{hex} {units} stays <UNIT>...`, or `spend leave {hex} {units} stays none` "
+                    "if no other unit started there (then the 1 OPS is paid now, 8.6); nothing "
+                    "was charged",
+                    hex=order.hex,
+                    units=units,
+                ),
+                "8.4",
+            )
+        return
+    rest = [u for u in z["started"] if u not in z["left"]]
+    strangers = sorted((set(order.units) | set(order.stays)) - set(z["started"]))
+    if strangers:
+        raise Rejection(
+            "not-a-starter",
+            t(
+                "{units} did not start the round in {hex} by your first `spend leave` there "
+                "(still there of those: {rest}); a unit that moved in during the round does "
+                "not count and leaves free (8.5): do not name it",
+                units=", ".join(strangers),
+                hex=order.hex,
+                rest=", ".join(rest),
+            ),
+            "8.5",
+        )
+    if order.none_stay and set(order.units) != set(rest):
+        raise Rejection(
+            "stays-unsaid",
+            t(
+                "`stays none` says the last units that started the round in {hex} leave, but "
+                "{rest} are still there; name them all, or name who stays",
+                hex=order.hex,
+                rest=", ".join(sorted(set(rest) - set(order.units))),
+            ),
+            "8.6",
+        )
 
 
 def _spent(opened: Open, line: str, cost: int) -> list[Event]:

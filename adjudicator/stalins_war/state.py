@@ -84,6 +84,11 @@ class SwState:
     result: dict[str, Any] | None = None
     sandbox: bool = False
     fixed_dice: list[int] = field(default_factory=list)  # a sandbox moderator's `dice`
+    # the rules version the game started under (core.system's module doc): 1 for a stored
+    # state without the key; 2 requires the units that stay in `spend leave` (8.4, 8.6) and
+    # keeps a moderator's fixed dice off the hidden shuffles (16.7)
+    rules: int = 1
+    mud: list[list[Any]] = field(default_factory=list)  # a moderator's [turn, round, on] (Q5)
 
     @property
     def over(self) -> bool:
@@ -100,12 +105,17 @@ class SwState:
             played=[dict(r) for r in self.played],
             result=dict(self.result) if self.result is not None else None,
             fixed_dice=list(self.fixed_dice),
+            mud=[list(m) for m in self.mud],
         )
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         if not self.fixed_dice:  # (the JSON of a state without fixed dice is as it always was)
             del data["fixed_dice"]
+        if self.rules == 1:  # (nor of a game under the first rules, or without a mud edit)
+            del data["rules"]
+        if not self.mud:
+            del data["mud"]
         return json.loads(json.dumps(data))  # type: ignore[no-any-return]
 
     @classmethod
@@ -137,6 +147,15 @@ def _copy_open(o: Open | None) -> Open | None:
         for h, z in o.zoc.items()
     }
     return replace(o, spent=list(o.spent), zoc=zoc, moves=list(o.moves), combat=list(o.combat))
+
+
+def is_mud(deck_mud: bool, state: SwState) -> bool:
+    """Whether the current action round is a mud round (Q5): the turn track data's answer
+    (`deck_mud`) unless a moderator set this round (`set mud`)."""
+    for turn, rnd, on in state.mud:
+        if (turn, rnd) == (state.turn, state.round):
+            return bool(on)
+    return deck_mud
 
 
 def hand_count(p: Player) -> int:

@@ -5,7 +5,11 @@ RP and their limits, starred cards) and rolls the dice players ask for, in publi
 
 The gate is legal.py, what a viewer sees views.py; the rules: turns.py (setup, the draw phase,
 the end of the turn), rounds.py (playing a card, the 0-OPS rounds, the end of a round),
-spending.py (the OPS spent).
+spending.py (the OPS spent); a moderator's edits of the position: edit.py (grammar_edit.py).
+
+Rules versions (core.system): 1, stored games; 2, new games: the first `spend leave` of a hex
+names the units that stay (8.4, 8.6), and a sandbox moderator's fixed dice wait for the next
+`roll` (8.22) instead of feeding a shuffle (16.7). The state's `rules` field says which.
 """
 
 from __future__ import annotations
@@ -14,15 +18,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.core import commands as C
+from adjudicator.core import fixed_dice
 from adjudicator.core.dice import DiceSource, RecordingDice
+from adjudicator.core.errors import Rejection
 from adjudicator.core.events import GAME_ENDED, Event, Viewer
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.kit import RulesSystem, SystemKind
-from adjudicator.core.system import Answer, Outcome, Side, Situation
-from adjudicator.stalins_war import legal, rounds, spending, texts, turns, views
+from adjudicator.core.system import (
+    MODERATOR_ACTOR,
+    SYSTEM_ACTOR,
+    Answer,
+    Outcome,
+    Side,
+    Situation,
+)
+from adjudicator.stalins_war import edit, legal, rounds, spending, texts, turns, views
 from adjudicator.stalins_war import orders as O
 from adjudicator.stalins_war.data import AXIS, SOVIET, Deck, load_deck
 from adjudicator.stalins_war.grammar import grammar
+from adjudicator.stalins_war.grammar_edit import MAX_FACES
 from adjudicator.stalins_war.state import ACTION, DRAW, SETUP, SwState
 
 SIDES = (
@@ -56,6 +70,12 @@ class StalinsWar(RulesSystem):
     hidden_information = True
     side_maps = False  # the secret is a hand of cards, sent as text: one public image
     state_type = SwState
+    # `dice` (sandbox): the rules roll no die of their own; the only dice are the rolls players
+    # ask for their board (`roll <N>d<F>`, the hook of 8.22), of up to 100 faces. Shuffles and
+    # draws come from the hidden seed (16.7) and never take a fixed result (rules version 2).
+    die_faces = MAX_FACES
+    die_rule = "8.22"
+    rules_version = 2  # 2: `spend leave` names the units that stay (8.4, 8.6); fixed dice roll only
 
     def __init__(self, deck: Deck):
         self.deck = deck
@@ -63,9 +83,65 @@ class StalinsWar(RulesSystem):
         self.grammar = grammar(SIDES)
 
     # -- playing
-    def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:
+    def initial(self, sandbox: bool, dice: DiceSource, rules: int | None = None) -> Outcome:
         state, events = turns.setup(self.deck, sandbox)
+        state.rules = self.rules_version if rules is None else rules
         return Outcome(state, events)
+
+    def apply(self, state: SwState, actor: str, order: object, dice: DiceSource) -> Outcome:
+        """The kit's apply; under rules version 2 a moderator's fixed dice wait for the next
+        `roll` (8.22): an order that shuffles or draws (16.7) gets the hidden seed's dice only."""
+        waiting = fixed_dice.fixed_of(state)
+        if state.rules < 2 or not waiting or isinstance(order, O.Roll | C.Dice):
+            return super().apply(state, actor, order, dice)
+        out = super().apply(fixed_dice.with_fixed(state, []), actor, order, dice)
+        out.state = fixed_dice.with_fixed(out.state, waiting)
+        return out
+
+    def fix_dice(
+        self, state: SwState, actor: str, order: C.Dice, dice: fixed_dice.FixedFirst
+    ) -> Outcome:
+        """`dice 3 5` (sandbox games): the next `roll` results; a value above 100 faces is
+        refused naming what the fixed dice are for."""
+        try:
+            return super().fix_dice(state, actor, order, dice)
+        except Rejection as refused:
+            if refused.code == "moderator-only":
+                raise Rejection(
+                    refused.code,
+                    t("only a moderator may fix dice (`dice`): no rule of the game covers it"),
+                    None,
+                ) from None
+            if refused.code != "bad-dice":
+                raise
+        raise Rejection(
+            "bad-dice",
+            t(
+                "die results are 1 to {faces}: the fixed dice are the results of the next "
+                "`roll <N>d<F>` (at most {faces} faces, 8.22); shuffles and draws come from "
+                "the hidden seed and never take them (16.7)",
+                faces=MAX_FACES,
+            ),
+            "8.22",
+        )
+
+    def editor_may(self, actor: str) -> None:
+        """Only a moderator (or the system) edits the position: no rule of the game does."""
+        if actor not in (MODERATOR_ACTOR, SYSTEM_ACTOR):
+            raise Rejection(
+                "moderator-only",
+                t(
+                    "only a moderator may edit the position (`place`, `set`): no rule of the "
+                    "game covers the editor"
+                ),
+                None,
+            )
+
+    def edit(self, state: SwState, order: object) -> Outcome:
+        """A moderator's edit of the position (edit.py)."""
+        new = state.clone()
+        events = edit.edit(self.deck, new, order)
+        return Outcome(new, events, order=order)
 
     def check(self, state: SwState, side: str, order: object) -> None:
         """The gate of legal.check (spending names any hex and unit: templates)."""

@@ -19,6 +19,7 @@ TEMPLATES_SAID = {  # the order templates as options says them (the same words i
     legal.TOTAL_WAR_TEMPLATE: t("totalwar"),
     legal.DISCARD_TEMPLATE: t("discard <CARD>..."),
     legal.SPEND_TEMPLATES[0]: t("spend leave <HEX> <UNIT>... [stays <UNIT>...]"),
+    legal.LEAVE_TEMPLATE_2: t("spend leave <HEX> <UNIT>... stays <UNIT>...|none"),
     legal.SPEND_TEMPLATES[1]: t("spend strategic <UNIT>... [from <HEX>]"),
     legal.SPEND_TEMPLATES[2]: t("spend combat <HEX>..."),
 }

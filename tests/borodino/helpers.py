@@ -58,9 +58,9 @@ def line_group(gid: str, side: str, n: int, column: int, **more: Any) -> list[st
 class Table:
     """A game of a scenario text, played order by order with given dice."""
 
-    def __init__(self, text: str, sandbox: bool = False):
+    def __init__(self, text: str, sandbox: bool = False, rules: int | None = None):
         self.system: BorodinoSystem = SYSTEM.load(text, "test")
-        self.state = self.system.initial(sandbox, FixedDice([])).state
+        self.state = self.system.initial(sandbox, FixedDice([]), rules=rules).state
         self.events: list[Any] = []
 
     def say(self, side: str, text: str, dice: Sequence[int] = ()) -> list[str]:

@@ -8,7 +8,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate import views
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
-from adjudicator.hells_gate.state import GameState, UnitState
+from adjudicator.hells_gate.state import RULES_VERSION, GameState, UnitState
 from adjudicator.hells_gate.system import HellsGateSystem
 
 
@@ -74,9 +74,11 @@ def empty_state(
     retreated=(),
     moved=(),
     attacked=(),
+    rules=RULES_VERSION,
 ) -> GameState:
     """A state with only the given units on the map, e.g. `units={"29tk": "B6"}`; every other
-    unit is out of play ('off'). Markers are given as lists of unit ids."""
+    unit is out of play ('off'). Markers are given as lists of unit ids; `rules`: the rules
+    version (the newest, as a new game's; 1 as every stored game's)."""
     state = {uid: UnitState(uid, spec.side, "off") for uid, spec in scenario.units.items()}
     for uid, hex_id in units.items():
         state[uid].box, state[uid].hex = "map", hex_id
@@ -89,7 +91,7 @@ def empty_state(
     ):
         for uid in ids:
             setattr(state[uid], attr, True)
-    return GameState(turn, phase, weather, state)
+    return GameState(turn, phase, weather, state, rules=rules)
 
 
 A = O.Attack

@@ -181,6 +181,7 @@ def test_x12_7_10_a_siege_declared_after_movement_spends_no_action():
 def winter_state(system):
     state = begun(system, 5, 1)
     state.phase, state.to_move, state.winter_moved = "winter", "sweden", False
+    state.rules = 1  # the campaign ends after one march (rules 2: test_rules_v2.py)
     state.strength.update(charles=4, rehnskiold=3, lewenhaupt=1)
     state.at["lewenhaupt"] = "estonia"
     return state

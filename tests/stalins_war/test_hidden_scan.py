@@ -28,7 +28,11 @@ from contract.table import GROUP, Run, Table, two_runs
 from storage import Store
 from tests.stalins_war.helpers import system
 
-SPENDS = ("spend combat h{n}", "spend strategic u{n}", "spend leave z{n} a{n} b{n}")
+SPENDS = (
+    "spend combat h{n}",
+    "spend strategic u{n}",
+    "spend leave z{n} a{n} stays b{n}",
+)  # rules 2: who stays (8.4)
 
 
 def short(turns: int = 2, rules: type = StalinsWar) -> StalinsWar:

@@ -30,8 +30,20 @@ GOOD = {
     "options": "options",
     "deck": "deck",
     "track": "track",
+    "place": "place axis 7 hand",
+    "set": "set count axis 2",
+    "dice": "dice 3 50",
 }
-MORE = ("spend strategic u1 u2 from h", "spend combat x y", "pass0 move", "play 9 rp+ops")
+MORE = (
+    "place soviet 3 aside",
+    "set deck axis 4,5",
+    "set round 4 soviet",
+    "set mud on",
+    "spend strategic u1 u2 from h",
+    "spend combat x y",
+    "pass0 move",
+    "play 9 rp+ops",
+)
 JUNK = ("zz", "#0", "-1", "99", "swap", "stays", "from", "and", "ops")
 NO_RULE = "no rule of the game"
 

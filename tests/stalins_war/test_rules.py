@@ -185,7 +185,7 @@ def test_t11_8_3_to_8_6_8_15_8_20_leaving_enemy_zoc(game):
     assert a.open.ops == 4  # A and B leave, C stays: 0 OPS (8.4)
     a = say(sw, a, "axis", "spend leave x c")
     assert a.open.ops == 3  # the last one leaves: 1 OPS (8.6)
-    b = say(sw, state, "axis", "spend leave x a b c")  # D entered X: not named (8.5)
+    b = say(sw, state, "axis", "spend leave x a b c stays none")  # D entered X: unnamed (8.5)
     assert b.open.ops == 3
     b = say(sw, b, "axis", "spend combat x")
     assert b.open.ops == 2 and "2 OPS in all" in b.open.spent[-1]  # 8.20
