@@ -310,3 +310,27 @@ def test_the_operators_edit_applies_at_once_and_its_sealed_text_opens_when_the_g
     ok, text, _ = service.audit("g")
     assert ok, text
     service.verify("g")
+
+
+# -- a real system's secret edit: the Northern War's hidden block strength (2.4)
+NW_VALUE = re.compile(r"(?i)strength of repnin to 2|set strength repnin")
+
+
+def test_2_4_a_northern_war_strength_set_privately_reaches_the_coalition_only(chat, group, store):
+    game = begin(group, "northern-war", ("sweden", "coalition"), sandbox=False)
+    assert chat.service.system(game).is_secret(
+        chat.service.system(game).grammar.parse("set strength repnin 2")
+    )
+    refusal = group.text(MOD, "set strength repnin 2")
+    assert refusal == "Refused: " + edits.PRIVATE_ONLY
+    mod = Chat(chat, "telegram", str(MOD), private=True)
+    (reply,) = mod.say(MOD, "set strength repnin 2")
+    assert "Your edit: set strength repnin 2" in reply.text
+    said = group.text(RED, "confirm edit")  # Sweden's player, in the group
+    assert "applied" in said and not NW_VALUE.search(said)
+    assert chat.service.state(game).strength["repnin"] == 2
+    for who in (WATCHER, RED):
+        assert not NW_VALUE.search(group.text(who, "log"))
+    told = {reader(r.outgoing) for r in post_queue.rows(store) if NW_VALUE.search(r.outgoing.text)}
+    assert str(BLUE) in told and told <= {str(BLUE), str(MOD)}  # the Coalition, the moderator
+    clean(chat, game)
