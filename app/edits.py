@@ -29,7 +29,10 @@ applied "order" row's text is SEALED_TEXT, with the canonical text in the row's 
 leaves the server only in the export of a finished game, like a hidden draw; the server's replay
 reads it there (app.fold). The proposal of a secret edit seals its text the same way. The
 moderator who gave it is answered "OK: <text>" in his private chat; every other chat, the log
-and the confirmation request read only that a sealed edit was made.
+and the confirmation request read only that a sealed edit was made. The other moderators, who
+may confirm it, are sent its text by a private message when it is proposed (core.events: the
+moderators may be told a value a moderator sets); a player who confirms it learns no more
+than the events of the side he plays tell him.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
 from adjudicator.grammar import ParseError
+from app import names, post_queue, seat_secrets
 from storage import GameTx
 from storage.dice import hidden_commit
 
@@ -119,6 +123,20 @@ def propose(tx: GameTx, ch: Any, item: object, now: datetime) -> None:
         payload |= {"order": None, **fields, "hidden": [fields["sealed_order"]]}
         text, secret = shown, [entry]
     tx.append("moderation", "moderator", text, payload, user=ch.user, key=ch.key, secret=secret)
+    if secret is not None:  # the other moderators may confirm it: they read what it sets
+        _tell_moderators(tx, ch, secret[0]["value"]["order"], now)
+
+
+def _tell_moderators(tx: GameTx, ch: Any, text: str, now: datetime) -> None:
+    """A secret edit's text, by a private message, to every moderator but its proposer (the
+    moderators may be told a value a moderator sets: core.events)."""
+    said = names.pretty(
+        tx.conn, t("{by} proposes the secret edit `{order}`.", by=ch.user, order=text)
+    )
+    others = [m for m in tx.moderators() if m != ch.user]
+    for n, out in enumerate(o for m in others for o in seat_secrets.dm(tx, tx.name, m, said)):
+        key = None if ch.key is None else f"{ch.key}:edit:{n}"
+        post_queue.write_in(tx.conn, tx.name, [out], key=key, now=now, fallback_chat_id=out.chat_id)
 
 
 def what(p: dict[str, Any]) -> str:

@@ -263,9 +263,11 @@ def test_a_secret_edit_proposed_privately_and_confirmed_never_reaches_the_others
     chat, group, store, secret_system
 ):
     game = secret_game(group, sandbox=False)
+    assert "now a moderator" in group.text(MOD, "moderator add telegram:5")
     mod = Chat(chat, "telegram", str(MOD), private=True)
     (reply,) = mod.say(MOD, SECRET_TEXT)
     assert "proposed by user9" in reply.text and f"Your edit: {SECRET_TEXT}" in reply.text
+    assert [m for m in seen_by(store, "5") if f"`{SECRET_TEXT}`" in m]  # a second moderator
     proposal = last(store, game)
     assert proposal.text == edits.SEALED_TEXT and proposal.payload["order"] is None
 
@@ -284,7 +286,7 @@ def test_a_secret_edit_proposed_privately_and_confirmed_never_reaches_the_others
         assert not VALUE.search(group.text(who, "log"))
     assert not VALUE.search(chat.service.log_text(game, view="blue"))
     told = {reader(r.outgoing) for r in post_queue.rows(store) if VALUE.search(r.outgoing.text)}
-    assert told == {str(RED)}  # red's private messages only
+    assert told == {str(RED), "5"}  # red's private messages, and the second moderator's
     for c in (GROUP, str(BLUE), str(WATCHER)):
         assert not [m for m in seen_by(store, c) if VALUE.search(m)]
     clean(chat, game)
