@@ -45,7 +45,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
     if gc.started_at is not None or gc.deadline_at is not None or gc.clock_paused:
         tx.flush()  # the clock reads the game row's pause flag through the same connection
         clock.rearm_in(tx, here, run.now)
-    _private_posts(tx, run)
+    private_posts(tx, run)
     _speakers_lines(tx, run, done)
     posting = any(e.get("kind") in POST_EVENTS for r in done for e in r.events)
     rewound = [r for r in tx.written if r.kind == "rewind"]  # applied, not only proposed
@@ -228,7 +228,7 @@ def _default_note(tx: GameTx, system: GameSystem, before: Any, run: Any, done: l
     return lines([head, *(t("- {did}", did=d) for d in did)])
 
 
-def _private_posts(tx: GameTx, run: Any) -> None:
+def private_posts(tx: GameTx, run: Any) -> None:
     """Each private event of the message to its audience (a side's player, or the moderators)
     by a private message, but the speaker's own: his reply carries those."""
     speaker = run.actor.side or next(
@@ -287,13 +287,13 @@ def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:
     for reply in done:
         said.append(
             t("**{speaker}**:", speaker=speaker)
-            if hidden
+            if hidden or reply.sealed
             else t("**{speaker}**: `{line}`", speaker=speaker, line=reply.line)
         )
-        said.append(names.pretty(tx.conn, reply.reply))
+        said.append(names.pretty(tx.conn, reply.reply if reply.shown is None else reply.shown))
     outs = [Outgoing(p, c, lines(said)) for p, c in others]
     key = None if run.key is None else f"{run.key}:mirror"
     post_queue.write_in(tx.conn, run.game, outs, key=key, now=run.now)
 
 
-__all__ = ["REPLY_FIRST", "after_change", "post"]
+__all__ = ["REPLY_FIRST", "after_change", "post", "private_posts"]

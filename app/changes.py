@@ -19,7 +19,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import GameSystem
-from app import fold, rewinds, roles, sealing, seat_secrets
+from app import edits, fold, rewinds, roles, sealing, seat_secrets
 from storage import GameTx
 from storage import dice as committed
 
@@ -34,6 +34,7 @@ class Change:
     key: str | None
     seeds: Callable[[], str]
     now: datetime | None = None  # the message's time (a rewind proposal's expiry)
+    private: bool | None = None  # said in a private chat (False: a group; None: off any chat)
 
 
 class NoDice(DiceMethods):
@@ -55,7 +56,37 @@ def apply(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
     return handler(tx, ch, state, item)
 
 
-def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
+class _Rolled(Exception):
+    """An edit being checked reached its first roll: every check before it passed."""
+
+
+class _Probe(DiceMethods):
+    """The dice of an edit checked before it is proposed: nothing is drawn."""
+
+    def __init__(self) -> None:
+        self.drawn: list[dict[str, Any]] = []
+
+    def _draw(self, faces: int, purpose: str, hidden: bool) -> int:
+        raise _Rolled()
+
+
+def order(
+    tx: GameTx, ch: Change, state: Any, item: object, extra: dict[str, Any] | None = None
+) -> Any:
+    """An order through the game system (extra: fields of its payload, for a confirmed edit).
+    A moderator's edit outside a sandbox is checked, then only proposed (app/edits.py)."""
+    edit = edits.is_edit(ch.system, item)
+    if edit and extra is None:
+        edits.check_where(ch.system, item, ch.private)
+        if edits.needs_confirmation(tx, ch.user):
+            try:
+                ch.system.apply(state, ch.actor, item, _Probe())
+            except _Rolled:
+                pass  # every check before its first roll passed
+            except DiceExhausted as exc:
+                raise Rejection("no-dice", str(exc), None) from exc
+            edits.propose(tx, ch, item, ch.now or datetime.now(UTC))
+            return state
     seed = tx.seed()
     dice: Any
     if seed is not None:
@@ -82,8 +113,14 @@ def order(tx: GameTx, ch: Change, state: Any, item: object) -> Any:
         payload["hidden"] = sealed
     if out.notes:  # the reply's own lines (Outcome.notes): stored, never replayed
         payload["notes"] = [Event("Note", note).to_dict() for note in out.notes]
-    secrets = [*(secret or []), *opened] or None
     canonical = ch.system.grammar.format(out.order or item)  # as applied: paths, flips filled in
+    if edit and ch.system.is_secret(item):  # its text in the row's secret (app/edits.py)
+        canonical, fields, entry = edits.sealed_text(canonical)
+        payload |= fields
+        payload["hidden"] = [*payload.get("hidden", []), fields["sealed_order"]]
+        opened = [*opened, entry]
+    payload |= extra or {}
+    secrets = [*(secret or []), *opened] or None
     tx.append(
         "order",
         ch.actor,

@@ -21,13 +21,15 @@ class Actor:
     where: the (platform, chat id) the message came from (its own chat gets the direct reply
     first, and no mirror of it); name: the display name for mirrored lines. mine_by_dm: the
     speaker's own private lines (a drawn card) go to him by a private message, written in the
-    order's transaction (he spoke where everyone reads the answer)."""
+    order's transaction (he spoke where everyone reads the answer). private: `where` is a
+    private chat with the bot (a secret edit is taken there only: app/edits.py)."""
 
     user: str | None = None
     side: str | None = None
     name: str | None = None
     where: tuple[str, str] | None = None
     mine_by_dm: bool = False
+    private: bool = False
 
     @classmethod
     def system(cls) -> Actor:

@@ -21,7 +21,7 @@ from adjudicator.core.errors import Rejection, TextError
 from adjudicator.core.events import I18N, audience_of
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem, Outcome, start
-from app import sealing
+from app import edits, sealing
 
 
 class ReplayMismatch(TextError):
@@ -141,8 +141,18 @@ def walk(
         except Sealed as exc:
             where = t("row {row} ({text})", row=row["index"], text=repr(row["text"]))
             raise Sealed(row["index"], t("{error} ({where})", error=str(exc), where=where)) from exc
+        text = edits.opened_text(row)  # a secret edit's text: sealed in the row's secret
+        if text is None:
+            raise Sealed(
+                row["index"],
+                t(
+                    "sealed: the edit at row {row} sets a hidden value; its text is revealed "
+                    "when the game ends",
+                    row=row["index"],
+                ),
+            )
         try:
-            order = system.grammar.parse(row["text"])
+            order = system.grammar.parse(text)
             out = system.apply(state, row["actor"], order, dice)
         except (Rejection, DiceExhausted) as exc:
             raise ReplayMismatch(

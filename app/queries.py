@@ -11,7 +11,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Viewer
 from adjudicator.core.i18n import cat, lines, t, tn
 from adjudicator.core.system import GameSystem
-from app import audit, fold, freezes, games, identities, names, roles
+from app import audit, edits, fold, freezes, games, identities, names, roles
 from app.context import Actor, Core
 from app.replies import Reply, fair_lines, row_details
 from app.summary import free_seats_line
@@ -187,7 +187,11 @@ def _row_text(row: dict[str, Any]) -> str:
     return t("dice epoch {epoch} ends", epoch=match[1])
 
 
-_PLAIN_ROWS = {"new game": t("new game"), "hidden seed revealed": t("hidden seed revealed")}
+_PLAIN_ROWS = {
+    "new game": t("new game"),
+    "hidden seed revealed": t("hidden seed revealed"),
+    edits.SEALED_TEXT: t("edit (sealed: it sets a hidden value, shown when the game ends)"),
+}
 
 
 def _actor(who: str) -> str:
@@ -216,6 +220,11 @@ def log_doc(
         ids.update(names.USER_ID.findall(" ".join([row.text, *details[row.index]])))
     known = names.of_users(store, sorted(ids))
 
+    def opened(row: Any) -> str:  # a secret edit's text, once the game is over (app/edits.py)
+        if row.payload.get("sealed_order") and seer.over:
+            return edits.opened_text(row) or row.text
+        return str(row.text)
+
     def named(text: str) -> str:  # (a text with no user id keeps its translations)
         if not names.USER_ID.search(text):
             return text
@@ -228,7 +237,7 @@ def log_doc(
             "actor": row.actor,
             "user": row.user,
             "user_name": known.get(row.user, row.user) if row.user else None,
-            "text": SEALED_ORDER if sealed(row) else named(row.text),
+            "text": SEALED_ORDER if sealed(row) else named(opened(row)),
             "details": [named(line) for line in details[row.index]],
             "effective": row.kind != "order" or row.index in effective,
             "created_at": row.created_at,

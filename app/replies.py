@@ -13,7 +13,7 @@ from adjudicator.core.events import GAME_ENDED, PHASE_BEGAN, Viewer, audience_of
 from adjudicator.core.i18n import Msg, lines, t
 from adjudicator.core.text import plural
 from adjudicator.grammar import quoted
-from app import identities, rewinds, sealing
+from app import edits, identities, rewinds, sealing
 from storage import GameRecord, GameTx, LogRecord
 
 
@@ -32,6 +32,8 @@ class Reply:
     duplicate: bool = False  # a retried delivery: the original reply, nothing applied again
     private: bool = False  # shows a side's possibilities: for the speaker's eyes only
     private_lines: list[str] = field(default_factory=list)  # what only the speaker's side sees
+    sealed: bool = False  # a secret edit (app/edits.py): its line is for the speaker only
+    shown: str | None = None  # what others read of it (None: the reply)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +61,8 @@ def change_reply(
     events: list[dict[str, Any]] = []
     private: list[str] = []
     combat = None
+    shown = None
+    sealed = bool(main.payload.get("sealed_order"))  # a secret edit, applied or proposed
     if main.kind == "order":
         events = sealing.visible(main.events, main.secret, viewer or Viewer.public())
         private = [
@@ -66,10 +70,19 @@ def change_reply(
         ]
         public = [e for e in events if audience_of(e).public]
         combat = main.payload.get("combat")
-        said += [event_text(e) for e in public] or [t("OK: {order}", order=main.text)]
+        done = edits.opened_text(main) or main.text  # a secret edit's: the speaker's alone
+        if sealed:  # his private chat: the text he gave, first
+            said.append(t("OK: {order}", order=done))
+        said += [event_text(e) for e in public] or (
+            [] if sealed else [t("OK: {order}", order=done)]
+        )
+        if sealed:
+            shown = lines([edits.SEALED_DONE, *(event_text(e) for e in public)])
         said += [event_text(n) for n in main.payload.get("notes") or []]  # Outcome.notes
     else:
         said.append(row_text(tx, main))
+        if sealed:  # a secret edit's proposal: its text to its proposer (a private chat)
+            private = [t("Your edit: {order}", order=edits.opened_text(main) or "?")]
     said += [row_text(tx, r) for r in rows[1:]]
     if is_summary(rows):
         last = rows[-1]
@@ -85,6 +98,8 @@ def change_reply(
         head_hash=rows[-1].hash,
         duplicate=duplicate,
         private_lines=private,
+        sealed=sealed,
+        shown=shown,
     )
 
 
@@ -198,6 +213,10 @@ def moderation_text(p: dict[str, Any], by: str) -> str:
         return t(
             "The rewind proposed at row {row} is cancelled; by {by}.", row=p["proposal"], by=by
         )
+    if action == edits.PROPOSED:
+        return edits.proposal_text(p, by)
+    if action == edits.CANCELLED:
+        return edits.cancelled_text(p, by)
     if action == "moderator-add":
         return t("{user} is now a moderator; by {by}{why}.", user=p["user"], by=by, why=why)
     return t("{user} is no longer a moderator; by {by}{why}.", user=p["user"], by=by, why=why)

@@ -118,11 +118,13 @@ class GameService:
         user_name: str | None = None,
         now: datetime | None = None,
         mine_by_dm: bool = False,
+        private: bool = False,
     ) -> list[Reply]:
         """Apply a message line by line; stop at the first refusal (see app.submit). where:
         the (platform, chat) a chat message came from; user_name: its sender's display name;
-        mine_by_dm: the speaker's private lines go to him by a private message (Actor)."""
-        who = Actor(user, actor, user_name, where, mine_by_dm)
+        mine_by_dm: the speaker's private lines go to him by a private message; private:
+        `where` is a private chat with the bot (Actor)."""
+        who = Actor(user, actor, user_name, where, mine_by_dm, private)
         return submit(self.core, name, who, text, key, now=now).replies
 
     def log_text(self, name: str, count: int | None = None, view: str | None = None) -> str:

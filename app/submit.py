@@ -191,7 +191,13 @@ class _Run:
             actor = roles.actor_for(tx, self.system, state, self.actor.side, user, item, also)
             self._check_paused(tx, actor)
             change = changes.Change(
-                self.system, actor, self.actor.user, key, self.core.seeds, self.now
+                self.system,
+                actor,
+                self.actor.user,
+                key,
+                self.core.seeds,
+                self.now,
+                self.actor.private if self.actor.where is not None else None,
             )
             state = changes.apply(tx, change, state, item)
         except Rejection as rej:

@@ -38,7 +38,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import EN, Language, cat, lines, say, t
 from adjudicator.core.text import plural
 from adjudicator.grammar.lifecycle import CHAT_WORDS, canonical_words
-from app import confirm_rewind, intext, languages, names
+from app import confirm_edit, confirm_rewind, intext, languages, names
 from app.context import Actor
 from app.messages import Incoming, Outgoing
 from app.service import GameService
@@ -205,6 +205,8 @@ class ChatService:
                 return chat_audit.run(self, ctx, game, words)
             if head in ("confirm", "cancel") and words[1:2] == ["rewind"]:
                 return self._rewind(ctx, game, cancel=head == "cancel")
+            if head in ("confirm", "cancel") and [w.lower() for w in words[1:2]] == ["edit"]:
+                return self._edit(ctx, game, cancel=head == "cancel")
             if head in LIFECYCLE:
                 return commands.run(self, ctx, head, game, words)
             return self.to_game(ctx, game, text)
@@ -224,7 +226,8 @@ class ChatService:
         text, chosen = chat_users.resolve_lines(self, ctx, text)  # seat <SIDE> <USER> ...
         inc = ctx.incoming
         by_dm = not (inc.private or inc.ephemeral_ok)  # else the answer shows his lines to him
-        who = Actor(ctx.user, None, inc.user_name or None, (ctx.platform, ctx.chat_id), by_dm)
+        where = (ctx.platform, ctx.chat_id)
+        who = Actor(ctx.user, None, inc.user_name or None, where, by_dm, inc.private)
         replies = submit(self.core, game, who, text, ctx.key, now=ctx.now).replies
         public: list[str] = []
         private: list[str] = []
@@ -253,6 +256,15 @@ class ChatService:
         text = confirm_rewind.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
         if cancel:  # (an applied rewind is posted to every chat of the game)
             mirror(self, ctx, game, self.pretty(text), "cancel-rewind")
+        outbox_rows.notify()
+        return self.answer(ctx, public=[self.pretty(text)])
+
+    def _edit(self, ctx: Ctx, game: str, cancel: bool) -> list[Outgoing]:
+        """`confirm edit` / `cancel edit`: the pending edit proposal (app.confirm_edit)."""
+        where = (ctx.platform, ctx.chat_id)
+        text = confirm_edit.confirm(self.core, game, ctx.user, ctx.key, ctx.now, cancel, where)
+        if cancel:  # (an applied edit is posted to every chat of the game)
+            mirror(self, ctx, game, self.pretty(text), "cancel-edit")
         outbox_rows.notify()
         return self.answer(ctx, public=[self.pretty(text)])
 

@@ -50,8 +50,11 @@ CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
         "moderator",
     ),
     "confirm": (
-        t("confirm rewind | cancel rewind"),
-        t("a proposed rewind over rolls: applied by the other side or a second moderator"),
+        t("confirm rewind | cancel rewind | confirm edit | cancel edit"),
+        t(
+            "a proposed rewind over rolls, or a moderator's proposed edit of the position: "
+            "applied by the other side (an edit: any player) or a second moderator"
+        ),
         "all",
     ),
     "whoami": (t("whoami"), t("your identity, linked accounts and seats"), "all"),
@@ -89,6 +92,8 @@ def _who(system: Any, table: VerbTable, name: str) -> str:
         item = None
     if item is not None and is_query(system, item) and not text.startswith("Moderator"):
         return "question"  # (the audit is a moderator's question)
+    if item is not None and system.kind_of(item) == "edit":
+        return "moderator"  # an edit: in any game (a proposal outside a sandbox: app/edits.py)
     moderating = item is not None and (
         isinstance(item, C.MODERATION) or system.kind_of(item) == "moderator"
     )

@@ -17,16 +17,30 @@ def my_games(chat: Chat, user: str) -> list[str]:
     return [g for g in sorted(found) if not over(chat, g)]
 
 
+def moderated(chat: Chat, user: str) -> list[str]:
+    """The running games a user (or an account linked with him) moderates: a moderator who
+    holds no seat gives his secret edits in a private chat (app/edits.py)."""
+    found = {
+        g
+        for u in identities.accounts(chat.store, user)
+        for g in chat_store.moderated_games(chat.store, u)
+    }
+    return [g for g in sorted(found) if not over(chat, g)]
+
+
 def _use_key(user: str) -> str:
     return f"use:{user}"
 
 
 def private_game(chat: Chat, ctx: Ctx) -> str | None:
     """The game a private chat speaks for: the one running game its user is seated in, or the
-    one he chose with `use NAME` when he plays several."""
+    one he chose with `use NAME` when he plays several; seated in none, the one running game
+    he moderates."""
     found = my_games(chat, ctx.user)
     if len(found) == 1:
         return found[0]
+    if not found and len(mine := moderated(chat, ctx.user)) == 1:
+        return mine[0]
     chosen = chat_store.get_state(chat.store, _use_key(ctx.user))
     if chosen is not None and chosen[0] in found:
         return chosen[0]
@@ -63,9 +77,9 @@ def use(chat: Chat, ctx: Ctx, words: list[str]) -> list[Outgoing]:
 def named_game(chat: Chat, ctx: Ctx, text: str) -> tuple[str | None, str]:
     """`status in NAME`: (NAME, "status") when NAME is one of the user's games."""
     head, sep, name = text.rpartition(" in ")
-    if sep and name.strip() in my_games(chat, ctx.user):
+    if sep and name.strip() in {*my_games(chat, ctx.user), *moderated(chat, ctx.user)}:
         return name.strip(), head.strip()
     return None, text
 
 
-__all__ = ["my_games", "named_game", "private_game", "use"]
+__all__ = ["moderated", "my_games", "named_game", "private_game", "use"]

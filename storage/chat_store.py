@@ -33,7 +33,7 @@ from storage.chat_bindings import (
 )
 from storage.chat_models import ChatUser, LinkCode, ServiceState
 from storage.models import Game as _Game
-from storage.models import Seat, aware, table
+from storage.models import Moderator, Seat, aware, table
 from storage.store import Store
 from texts.i18n import t
 
@@ -41,6 +41,7 @@ LINK = table(LinkCode)
 STATE = table(ServiceState)
 USERS = table(ChatUser)
 SEATS = table(Seat)
+MODERATORS = table(Moderator)
 GAMES = table(_Game)
 
 LINK_TTL = timedelta(hours=24)
@@ -193,6 +194,18 @@ def seated_games(store: Store, user: str) -> list[str]:
         return sorted(conn.execute(q).scalars())
 
 
+def moderated_games(store: Store, user: str) -> list[str]:
+    """The names of the games `user` moderates."""
+    q = (
+        select(GAMES.c.name)
+        .join(MODERATORS, MODERATORS.c.game_id == GAMES.c.id)
+        .where(MODERATORS.c.user == user)
+        .distinct()
+    )
+    with store.reader.connect() as conn:
+        return sorted(conn.execute(q).scalars())
+
+
 def game_names(store: Store, prefix: str) -> list[str]:
     with store.reader.connect() as conn:
         q = select(GAMES.c.name).where(GAMES.c.name.like(prefix.replace("%", "") + "%"))
@@ -269,6 +282,7 @@ __all__ = [
     "get_state",
     "link_code_problem",
     "migrate_chat",
+    "moderated_games",
     "new_link_code",
     "normalise_code",
     "platform_chats",

@@ -98,12 +98,14 @@ def test_say_stops_at_the_first_refusal_and_names_the_rest(capsys, db):
     assert show(capsys, db)["phase"] == "soviet-combat"
 
 
-def test_moderator_is_refused_outside_a_sandbox(capsys, db):
+def test_the_operators_edit_applies_at_once_and_dice_are_for_a_sandbox(capsys, db):
+    """The local operator is trusted: his edit applies at once in any game (app/edits.py);
+    fixing dice stays a sandbox command."""
     new_game(capsys, db)
-    code, out, _ = run(
-        capsys, "say", "g", "--as", "moderator", "set weather mud", "--json", "--db", db
-    )
+    code, out, _ = run(capsys, "say", "g", "--as", "moderator", "dice 3", "--json", "--db", db)
     assert code == 1 and json.loads(out)["ok"] is False
+    code, out, _ = run(capsys, "say", "g", "--as", "moderator", "set weather mud", "--db", db)
+    assert code == 0 and show(capsys, db)["weather"] == "mud"
     new_game(capsys, db, "s", "--sandbox")
     code, out, _ = run(capsys, "say", "s", "--as", "moderator", "set weather mud", "--db", db)
     assert code == 0 and show(capsys, db, "s")["weather"] == "mud"

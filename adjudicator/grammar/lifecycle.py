@@ -62,6 +62,8 @@ FLAGS = {
     "full": ("full", "полная"),
     "decisions": ("решения",),
     "reminders": ("напоминания",),
+    "edit": ("edit", "правку", "правка"),  # confirm edit, cancel edit
+    "rewind": ("rewind", "откат"),  # confirm rewind, cancel rewind
 }
 _NO_NAMES = Lexicon(())
 CHAT_WORDS = {
@@ -70,6 +72,8 @@ CHAT_WORDS = {
     "справка": "help",
     "аудит": "audit",
     "язык": "language",
+    "подтвердить": "confirm",  # подтвердить правку: confirm edit (app/edits.py)
+    "отменить": "cancel",  # отменить правку: cancel edit
 }  # what the chat front ends route
 
 

@@ -1,6 +1,7 @@
-"""Hell's Gate's position-editing verbs (sandbox games): place, flip, set turn|phase|weather|oos|
-retreat. The grammar (adjudicator.hells_gate.grammar) plugs them into the kit; the rules refuse
-them outside a sandbox game, and to anyone but a moderator.
+"""Hell's Gate's position-editing verbs: place, flip, set turn|phase|weather|oos|retreat. The
+grammar (adjudicator.hells_gate.grammar) plugs them into the kit as kind "edit": a moderator's
+only; at once in a sandbox game, else a proposal another person confirms (app/edits.py). None
+sets a hidden value (the game has none).
 
 Invariants: parse(format(o)) == o for every order here; a unit is written by its id and a hex by
 its id; a phase by its id (hyphens; a side word may begin it: "sov combat"); the turn is checked
@@ -173,7 +174,7 @@ SANDBOX_VERBS = (
         {Place: lambda o: join("place", o.unit, o.where)},
         ("поставить", "разместить"),
         group=MODERATOR,
-        kind="moderator",
+        kind="edit",
     ),
     Verb(
         "flip",
@@ -187,7 +188,7 @@ SANDBOX_VERBS = (
         {Flip: lambda o: join("flip", o.unit)},
         ("перевернуть",),
         group=MODERATOR,
-        kind="moderator",
+        kind="edit",
     ),
     Verb(
         "set",
@@ -202,7 +203,7 @@ SANDBOX_VERBS = (
         },
         ("установить", "уст"),
         group=MODERATOR,
-        kind="moderator",
+        kind="edit",
         subwords=SET_WORDS,
     ),
 )

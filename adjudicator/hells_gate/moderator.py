@@ -1,14 +1,20 @@
-"""Moderator commands, allowed only in sandbox games. A placement counts as no entry, move or
-retreat for any rule (no 24th Panzer trigger, no airfield freeze lift). `dice` (fixed dice) is
-the kit's (core.kit, core.fixed_dice); `default` is the deadline default (sequence)."""
+"""Moderator commands. The edits of the position (place, flip, set ...: EDITS) are the kit's kind
+"edit": `edit` applies one for a moderator in any game (the app makes it a proposal another
+person confirms outside a sandbox game: app/edits.py). A moderator's `default` stays a sandbox
+command (check_moderator). A placement counts as no entry, move or retreat for any rule (no 24th
+Panzer trigger, no airfield freeze lift). `dice` (fixed dice) is the kit's (core.kit,
+core.fixed_dice); `default` is the deadline default (sequence)."""
 
 from __future__ import annotations
 
+from adjudicator.core.dice import DiceSource
 from adjudicator.core.errors import Rejection
+from adjudicator.core.fixed_dice import fixed_source
 from adjudicator.core.i18n import t
-from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR
+from adjudicator.core.system import MODERATOR_ACTOR, SYSTEM_ACTOR, Outcome
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.context import Ctx
+from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import PHASES, GameState, UnitState, other
 from adjudicator.hells_gate.texts import phase_name, weather_name
 
@@ -30,6 +36,16 @@ def check_moderator(state: GameState, actor: str) -> None:
             ),
             None,
         )
+
+
+def edit(scen: Scenario, state: GameState, order: Edit, dice: DiceSource | None) -> Outcome:
+    """A moderator's edit of the position, applied to a copy of `state` (the actor is checked
+    already). Only `set phase` rolls: the automatic phases it enters (a weather die, 11.1),
+    a moderator's fixed results first, as an order's."""
+    ctx = Ctx(scen, state.clone(), fixed_source(state, dice))
+    apply(ctx, order)
+    ctx.state.fixed_dice = list(ctx.dice.fixed)
+    return Outcome(ctx.state, ctx.events, ctx.dice.rolls, None, order)
 
 
 def apply(ctx: Ctx, order: Edit) -> None:

@@ -21,7 +21,7 @@ from adjudicator.core.i18n import name as named
 from adjudicator.core.i18n import t
 from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.system import Answer, Outcome, Situation, SystemType, Waiting
-from adjudicator.hells_gate import legal, sequence, setup, views
+from adjudicator.hells_gate import legal, moderator, sequence, setup, views
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
@@ -84,6 +84,17 @@ class HellsGateSystem(RulesSystem):
         """An order, a moderator's edit, or `default` (its own: a decision answered or the
         phase ended, one DefaultApplied event a step; the kit hands it over as given)."""
         return sequence.apply(self.scenario, state, side, order, dice)
+
+    def apply(self, state: GameState, actor: str, order: object, dice: DiceSource) -> Outcome:
+        """The kit's, but an edit (place, flip, set ...; app/edits.py gates it) is given the
+        game's dice: `set phase` runs the automatic phases it enters, which may roll (11.1)."""
+        if self.kind_of(order) == "edit":
+            self.editor_may(actor)
+            return moderator.edit(self.scenario, state, order, dice)  # type: ignore[arg-type]
+        return super().apply(state, actor, order, dice)
+
+    def edit(self, state: GameState, order: object) -> Outcome:
+        return moderator.edit(self.scenario, state, order, None)  # type: ignore[arg-type]
 
     def legal_orders(self, state: GameState, side: str) -> list[O.PlayerOrder]:
         return legal.legal_orders(self.scenario, state, side)

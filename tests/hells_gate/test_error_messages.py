@@ -249,7 +249,7 @@ def test_1_1_unknown_unit_and_moderator_refusals_say_why_no_rule_applies(scenari
     g = Game(scenario)
     for actor, order, code in (
         ("soviet", A("B7", ("zz9",)), "unknown-unit"),
-        ("moderator", O.Flip("20tk"), "sandbox-only"),
+        ("moderator", O.Dice((3,)), "sandbox-only"),
         ("soviet", O.Flip("20tk"), "moderator-only"),
     ):
         rejection = g.refuse(actor, order)

@@ -1,8 +1,11 @@
-"""Moderator commands (README "Moderator commands (sandbox games only)"): place, flip, set turn,
-set phase, set weather, set oos, set retreat, dice.
+"""Moderator commands (README "Moderator commands"): place, flip, set turn, set phase, set
+weather, set oos, set retreat, dice.
 
-They belong to no rule of the game: they are allowed only in sandbox games and only to the
-moderator. A placement counts as no entry, move or retreat for any rule (7.9, 12.14).
+They belong to no rule of the game and only the moderator gives them. `dice` is allowed only in
+sandbox games; the edits of the position (place, flip, set ...) are the kit's kind "edit", which
+the rules apply for a moderator in any game (the app makes one a proposal another person
+confirms outside a sandbox: tests/test_edits.py). A placement counts as no entry, move or
+retreat for any rule (7.9, 12.14).
 """
 
 from __future__ import annotations
@@ -37,13 +40,26 @@ def mod(g: Game, order, dice=()):
 # -- sandbox and moderator only
 
 
-@pytest.mark.parametrize("order", MODERATOR_ORDERS, ids=lambda o: type(o).__name__)
-def test_moderator_commands_are_refused_in_a_normal_game(scenario, order):
-    """Moderator commands: "sandbox games only" - a normal game refuses every one of them."""
+EDITS = MODERATOR_ORDERS[:-1]
+
+
+def test_fixed_dice_are_refused_in_a_normal_game(scenario):
+    """`dice`: "sandbox games only" - a normal game refuses it."""
     g = Game(scenario)
-    rejection = g.refuse("moderator", order)
+    rejection = g.refuse("moderator", O.Dice((3, 5)))
     assert rejection.code == "sandbox-only" and rejection.rule is None
     assert "sandbox" in rejection.message
+
+
+@pytest.mark.parametrize("order", EDITS, ids=lambda o: type(o).__name__)
+def test_an_edit_is_kind_edit_and_applies_for_a_moderator_in_a_normal_game(scenario, order):
+    """An edit of the position is the kit's kind "edit": the rules apply it for a moderator in
+    any game (the app gates a normal game's: a proposal another person confirms)."""
+    g = Game(scenario)
+    assert g.system.kind_of(order) == "edit" and not g.system.is_secret(order)
+    before = g.state.to_json()
+    out = g.do("moderator", order)
+    assert out.state.to_json() != before and out.rolls == []
 
 
 @pytest.mark.parametrize("actor", ["soviet", "german"])
