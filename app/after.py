@@ -143,6 +143,26 @@ def post(
     return ids
 
 
+def confirmed(
+    tx: GameTx,
+    system: GameSystem,
+    game: str,
+    here: Situation,
+    *,
+    key: str | None,
+    now: datetime,
+    note: str,
+    reply_chat: tuple[str, str] | None,
+    images: bool,
+) -> None:
+    """A confirmed proposal applied (a rewind, a moderator's edit): the deadline re-armed on
+    the situation it leaves, and its post, with `note`, to every chat of the game."""
+    if tx.clock().started_at is not None:
+        tx.flush()
+        clock.rearm_in(tx, here, now)
+    post(tx, system, game, here, key=key, now=now, note=note, reply_chat=reply_chat, images=images)
+
+
 def asks(game: str, here: Situation) -> dict[str, str] | None:
     """What a post asks: the side the game waits for (a decision first) at this situation key;
     its answer key is made when it is sent, and expires with the key (bots/taps.py)."""

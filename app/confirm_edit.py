@@ -11,7 +11,7 @@ from typing import Any
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
-from app import after, changes, clock, edits, games, identities, names
+from app import after, changes, edits, games, identities, names
 from app.context import Actor, Core
 from storage import Conflict, GameTx
 
@@ -52,12 +52,9 @@ def confirm(
         extra = {"proposal": found.index, "confirmed_by": user}
         new = changes.order(tx, ch, state, system.grammar.parse(text), extra)
         here = system.situation(new)
-        if tx.clock().started_at is not None:
-            tx.flush()
-            clock.rearm_in(tx, here, now)
         after.private_posts(tx, _Run(game, key, now))  # a secret edit's value, to its side
         note = names.pretty(tx.conn, edits.announcement(found.payload, found.user, user))
-        after.post(
+        after.confirmed(
             tx,
             system,
             game,

@@ -12,7 +12,7 @@ from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
-from app import after, changes, clock, games, identities, names, rewinds
+from app import after, changes, games, identities, names, rewinds
 from app.context import Core
 from storage import Conflict, GameTx
 
@@ -57,12 +57,9 @@ def confirm(
         }
         new = changes.apply_rewind(tx, ch, state, item, extra)
         here = system.situation(new)
-        if tx.clock().started_at is not None:
-            tx.flush()
-            clock.rearm_in(tx, here, now)
         note = rewinds.announcement(p.get("to"), found.user, user, p.get("discarded") or [])
         note = names.pretty(tx.conn, note)  # users by the names the chats know
-        after.post(
+        after.confirmed(
             tx,
             system,
             game,
