@@ -1,15 +1,12 @@
 """Every numbered section of the block game's spec (rules/northern-war-blocks.md) is cited by at
 least one case file's `rules` (issue 26: case files covering every rule section).
 
-The sections are read from the spec itself: each numbered heading (`## 5. Action roll ...`) that
-holds numbered rules (`5.7 ...`; not section 9, the examples, nor 10, the open questions), and
-each decision of part B and C of section 10 (`N3. Battles ...`). A case covers a section by
-citing it or any rule in it: "5.7" covers section 5, "N3 a" covers N3. Left out, each with its
-reason, are the decisions that only say a part of the full game is absent from the sample
+A case covers a section by citing it or any rule in it: "5.7" covers section 5, "N3 a" covers
+N3. Left out, each with its reason, are the decisions that only say a part of the full game is absent from the sample
 (NO_EFFECT): no case can show what a scenario does not have.
 
-The spec lives beside the project (the rules folder shared by its systems), not in it: SECTIONS
-is what it reads as, and a test checks the two agree wherever the spec is at hand."""
+The spec is not part of the repository: SECTIONS lists its numbered sections with rules (1 to 8;
+9 holds examples, 10 the open questions) and its part-B/C decisions N1 to N24, as it numbers them."""
 
 from __future__ import annotations
 
@@ -17,11 +14,6 @@ import re
 import tomllib
 from pathlib import Path
 
-import pytest
-
-TOP = Path(__file__).resolve().parents[2]
-PLACES = (TOP / "rules", TOP.parent / "shared" / "rules", Path("/work/shared/rules"))
-NAME = "northern-war-blocks.md"
 CASES = Path(__file__).resolve().parent / "cases"
 NO_EFFECT = {
     "N6": "supply trains have no effect in the sample scenario (the attribute is stored)",
@@ -32,24 +24,6 @@ NO_EFFECT = {
 
 
 SECTIONS = {str(n) for n in range(1, 9)} | {f"N{n}" for n in range(1, 25)}
-
-
-def spec_text() -> str:
-    for folder in PLACES:
-        if (folder / NAME).exists():
-            return (folder / NAME).read_text("utf-8")
-    pytest.skip(f"the spec {NAME} is not at hand (looked in {', '.join(map(str, PLACES))})")
-
-
-def sections(text: str) -> set[str]:
-    """The spec's numbered sections with rules, and its part-B/C decisions."""
-    found: set[str] = set()
-    for head in re.finditer(r"^## (\d+)\. ", text, re.MULTILINE):
-        n = head.group(1)
-        if re.search(rf"^{n}\.\d+ ", text, re.MULTILINE):
-            found.add(n)
-    found |= set(re.findall(r"^(N\d+)\. ", text, re.MULTILINE))
-    return found
 
 
 def section_of(rule: str) -> str:
@@ -67,8 +41,7 @@ def cited() -> dict[str, list[str]]:
     return by
 
 
-def test_the_spec_reads_as_the_sections_listed_here():
-    assert sections(spec_text()) == SECTIONS  # sections 9 (examples) and 10 hold no rules
+def test_a_rule_number_names_its_section():
     assert section_of("N3 a") == section_of("N3(f)") == "N3" and section_of("5.17") == "5"
 
 
