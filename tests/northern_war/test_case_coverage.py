@@ -2,8 +2,8 @@
 least one case file's `rules` (issue 26: case files covering every rule section).
 
 A case covers a section by citing it or any rule in it: "5.7" covers section 5, "N3 a" covers
-N3. Left out, each with its reason, are the decisions that only say a part of the full game is absent from the sample
-(NO_EFFECT): no case can show what a scenario does not have.
+N3. Left out, each with its reason, are the decisions that only say a part of the full game is
+absent from the sample (NO_EFFECT): no case can show what a scenario does not have.
 
 The spec is not part of the repository: SECTIONS lists its numbered sections with rules (1 to 8;
 9 holds examples, 10 the open questions) and its part-B/C decisions N1 to N24, as it numbers them."""
