@@ -93,8 +93,8 @@ def draw(
         legend = t(
             "Your blocks face up (diamonds and the small number = strength, the rating such "
             "as B2 in the middle, the name below); others face down in their nation's colour; "
-            "'seen tN' = reconnoitred in game turn N (strength then); thick ring = victory "
-            "territory; [n] = fortress."
+            "'seen tN' = seen in game turn N, by reconnaissance or in battle (strength then); "
+            "thick ring = victory territory; [n] = fortress."
         )
     else:  # the public map: no block is anyone's face up here
         legend = t(
