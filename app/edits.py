@@ -45,7 +45,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
 from adjudicator.grammar import ParseError
-from app import names, post_queue, seat_secrets
+from app import names, post_queue, rewinds, seat_secrets
 from storage import GameTx
 from storage.dice import hidden_commit
 
@@ -114,6 +114,7 @@ def propose(tx: GameTx, ch: Any, item: object, now: datetime) -> None:
         "action": PROPOSED,
         "order": text,
         "why": None,
+        "needs": _needed(tx, ch.user, tx.head_index + 1).to_json(),
         "expires": (now + PROPOSAL_TTL).strftime("%Y-%m-%d %H:%M UTC"),
         "expires_at": (now + PROPOSAL_TTL).isoformat(),
     }
@@ -147,11 +148,23 @@ def what(p: dict[str, Any]) -> str:
 
 
 def proposal_text(p: dict[str, Any], by: str) -> str:
+    needs = p.get("needs")
+    if not isinstance(needs, dict):  # a proposal from before the consent rule of issue 27
+        return t(
+            "Edit {what} proposed by {by}. It needs `confirm edit` from a player or a second "
+            "moderator (until {until}); `cancel edit` withdraws it.",
+            what=what(p),
+            by=by,
+            until=p.get("expires"),
+        )
+    sides = needs.get("sides") or []
+    need = rewinds.Needed({s: s for s in sides}, False, needs["before"])
     return t(
-        "Edit {what} proposed by {by}. It needs `confirm edit` from a player or a second "
-        "moderator (until {until}); `cancel edit` withdraws it.",
+        "Edit {what} proposed by {by}. It needs `confirm edit` from {who} (until {until}); "
+        "`cancel edit` withdraws it.",
         what=what(p),
         by=by,
+        who=rewinds.who_text(need),
         until=p.get("expires"),
     )
 
@@ -184,21 +197,16 @@ def pending(tx: GameTx, now: datetime) -> Any:
     return last
 
 
+def _needed(tx: GameTx, proposer: str | None, before: int) -> rewinds.Needed:
+    """Who confirms an edit: any player but the proposer (and his linked accounts); while no
+    other player is seated, a moderator who has held the role since before the proposal."""
+    seats = tx.seats()
+    return rewinds.Needed(rewinds.players_of(tx, seats, set(seats), proposer), False, before)
+
+
 def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
     """Why `me` (a user and the accounts linked with him) may not confirm (None: he may)."""
-    if proposal.user in me:
-        return t(
-            "the proposer of an edit does not confirm it himself: a player or a second "
-            "moderator says `confirm edit` (or you withdraw it: `cancel edit`)"
-        )
-    if me & set(tx.moderators()):
-        return None
-    if not any(who in me for who in tx.seats().values()):
-        return t(
-            "only a player or a second moderator confirms an edit; a spectator may follow "
-            "it with `log`"
-        )
-    return None
+    return rewinds.refusal(tx, proposal, _needed(tx, proposal.user, proposal.index), me, [], "edit")
 
 
 def announcement(p: dict[str, Any], by: str | None, confirmed: str | None) -> str:
