@@ -263,10 +263,16 @@ def refusal(
         ours = {s for s, who in need.players.items() if who in me}
         if not ours and mine & need.barred:
             return barred
+        if not ours and me & set(tx.moderators()):
+            return t(
+                "only {who} confirms this {what}: a moderator's confirmation does not count "
+                "while that seat is filled",
+                who=who_text(need),
+                what=what,
+            )
         if not ours:
             return t(
-                "only {who} confirms this {what} (a moderator's confirmation does not count while "
-                "that seat is filled); a spectator may follow it with `log`",
+                "only {who} confirms this {what}; a spectator may follow it with `log`",
                 who=who_text(need),
                 what=what,
             )
