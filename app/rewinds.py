@@ -319,7 +319,8 @@ def consent(
     """Record one player's confirmation of a proposal that needs every player's."""
     sides = sorted(s for s, who in need.players.items() if who in me)
     payload = {"action": CONSENTED, "proposal": proposal.index, "sides": sides, "why": None}
-    return tx.append("moderation", "moderator", "confirm rewind", payload, user=user, key=key)
+    actor = sides[0] if sides else "moderator"  # the side he confirms for
+    return tx.append("moderation", actor, "confirm rewind", payload, user=user, key=key)
 
 
 def consent_text(p: dict[str, Any], by: str, waits: str | None = None) -> str:
