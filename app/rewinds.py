@@ -247,12 +247,20 @@ def refusal(
     """Why `me` (a user and his linked accounts) may not confirm the proposal (None: he may).
     what: "rewind" or "edit", for the wording."""
     if proposal.user in me or linked(tx, proposal.user) & me:
-        return t(
-            "the proposer of a {what} does not confirm it himself (nor an account linked with "
-            "him): {who} says `confirm {what}` (or you withdraw it: `cancel {what}`)",
-            what=what,
-            who=who_text(need),
+        said = (
+            t(
+                "the proposer of a rewind does not confirm it himself (nor an account linked "
+                "with him): {who} says `confirm rewind` (or you withdraw it: `cancel rewind`)",
+                who=who_text(need),
+            )
+            if what == "rewind"
+            else t(
+                "the proposer of an edit does not confirm it himself (nor an account linked "
+                "with him): {who} says `confirm edit` (or you withdraw it: `cancel edit`)",
+                who=who_text(need),
+            )
         )
+        return said
     mine = {side for side, who in tx.seats().items() if who in me}
     barred = t(
         "the rewind discards rolls of your side ({sides}): {others} confirms it",
@@ -264,20 +272,34 @@ def refusal(
         if not ours and mine & need.barred:
             return barred
         if not ours and me & set(tx.moderators()):
-            return t(
-                "only {who} confirms this {what}: a moderator's confirmation does not count "
-                "while that seat is filled",
-                who=who_text(need),
-                what=what,
+            said = (
+                t(
+                    "only {who} confirms this rewind: a moderator's confirmation does not count "
+                    "while that seat is filled",
+                    who=who_text(need),
+                )
+                if what == "rewind"
+                else t(
+                    "only {who} confirms this edit: a moderator's confirmation does not count "
+                    "while that seat is filled",
+                    who=who_text(need),
+                )
             )
+            return said
         if not ours:
-            return t(
-                "only {who} confirms this {what}; a spectator may follow it with `log`",
-                who=who_text(need),
-                what=what,
+            said = (
+                t(
+                    "only {who} confirms this rewind; a spectator may follow it with `log`",
+                    who=who_text(need),
+                )
+                if what == "rewind"
+                else t(
+                    "only {who} confirms this edit; a spectator may follow it with `log`",
+                    who=who_text(need),
+                )
             )
-        said = {s for r in done for s in r.payload.get("sides") or []}
-        if need.every and ours <= said:
+            return said
+        if need.every and ours <= {s for r in done for s in r.payload.get("sides") or []}:
             return t("you have confirmed it already; it waits for {who}", who=left_text(need, done))
         return None
     if mine & need.barred:
