@@ -13,7 +13,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import GameSystem
 from adjudicator.grammar.lexicon import all_of
-from app import after, changes, games, identities, names, post_queue, rewinds
+from app import after, changes, consent, games, identities, names, post_queue, rewinds
 from app.context import Core
 from app.messages import Outgoing
 from storage import Conflict, GameTx, chat_store
@@ -49,10 +49,10 @@ def confirm(
         p = found.payload
         need = rewinds.needed(tx, found.user, p.get("discarded") or [])
         done = rewinds.consents(tx, found)
-        why = rewinds.refusal(tx, found, need, me, done, "rewind")
+        why = consent.refusal(tx, found, need, me, done, "rewind")
         if why is not None:
             raise Rejection("not-eligible", why)
-        if left := rewinds.missing(need, done, me):  # every player confirms: one more is in
+        if left := consent.missing(need, done, me):  # every player confirms: one more is in
             row = rewinds.consent(tx, found, need, me, user, key)
             said = rewinds.consent_text(row.payload, user, all_of(sorted(left)))
             said = names.pretty(tx.conn, said)

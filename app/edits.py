@@ -45,7 +45,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
 from adjudicator.grammar import ParseError
-from app import names, post_queue, rewinds, seat_secrets
+from app import consent, names, post_queue, seat_secrets
 from storage import GameTx
 from storage.dice import hidden_commit
 
@@ -158,13 +158,13 @@ def proposal_text(p: dict[str, Any], by: str) -> str:
             until=p.get("expires"),
         )
     sides = needs.get("sides") or []
-    need = rewinds.Needed({s: s for s in sides}, False, needs["before"])
+    need = consent.Needed({s: s for s in sides}, False, needs["before"])
     return t(
         "Edit {what} proposed by {by}. It needs `confirm edit` from {who} (until {until}); "
         "`cancel edit` withdraws it.",
         what=what(p),
         by=by,
-        who=rewinds.who_text(need),
+        who=consent.who_text(need),
         until=p.get("expires"),
     )
 
@@ -197,16 +197,16 @@ def pending(tx: GameTx, now: datetime) -> Any:
     return last
 
 
-def _needed(tx: GameTx, proposer: str | None, before: int) -> rewinds.Needed:
+def _needed(tx: GameTx, proposer: str | None, before: int) -> consent.Needed:
     """Who confirms an edit: any player but the proposer (and his linked accounts); while no
     other player is seated, a moderator who has held the role since before the proposal."""
     seats = tx.seats()
-    return rewinds.Needed(rewinds.players_of(tx, seats, set(seats), proposer), False, before)
+    return consent.Needed(consent.players_of(tx, seats, set(seats), proposer), False, before)
 
 
 def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
     """Why `me` (a user and the accounts linked with him) may not confirm (None: he may)."""
-    return rewinds.refusal(tx, proposal, _needed(tx, proposal.user, proposal.index), me, [], "edit")
+    return consent.refusal(tx, proposal, _needed(tx, proposal.user, proposal.index), me, [], "edit")
 
 
 def announcement(p: dict[str, Any], by: str | None, confirmed: str | None) -> str:

@@ -39,15 +39,15 @@ Decision: PROPOSAL_TTL is 24 hours.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t, tn
-from adjudicator.grammar.lexicon import all_of, any_of
-from app import fold, identities, roles
+from app import consent as consent_rules
+from app import fold
+from app.consent import Needed, players_of, who_text
 from storage import GameTx
 
 PROPOSAL_TTL = timedelta(hours=24)
@@ -190,29 +190,7 @@ def pending(tx: GameTx, now: datetime) -> Any:
 def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
     """Why `me` (a user and his linked accounts) may not confirm a rewind (None: he may)."""
     need = needed(tx, proposal.user, proposal.payload.get("discarded") or [])
-    return refusal(tx, proposal, need, me, consents(tx, proposal), "rewind")
-
-
-@dataclass(frozen=True)
-class Needed:
-    """Who confirms a proposal: one of `players` (side -> user), or every one of them when
-    `every`; when there is none, a moderator who has held the role since before log row
-    `before`. A player of a side in `barred` (its rolls are discarded) never confirms."""
-
-    players: dict[str, str]
-    every: bool
-    before: int
-    barred: frozenset[str] = frozenset()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"sides": sorted(self.players), "every": self.every, "before": self.before}
-
-
-def linked(tx: GameTx, user: str | None) -> set[str]:
-    """`user` and the accounts linked with him (by their owner, or as the game's log records)."""
-    if user is None:
-        return set()
-    return {user, *identities.partners(tx.conn, user), *identities.recorded(tx, user)}
+    return consent_rules.refusal(tx, proposal, need, me, consents(tx, proposal), "rewind")
 
 
 def needed(tx: GameTx, proposer: str | None, rolls: list[dict[str, Any]]) -> Needed:
@@ -228,111 +206,9 @@ def needed(tx: GameTx, proposer: str | None, rolls: list[dict[str, Any]]) -> Nee
     return Needed(players_of(tx, seats, confirming, proposer), every, first, barred)
 
 
-def players_of(
-    tx: GameTx, seats: dict[str, str | None], sides: set[str], proposer: str | None
-) -> dict[str, str]:
-    """The seats among `sides` held by someone other than the proposer (or his accounts)."""
-    his = linked(tx, proposer)
-    return {s: who for s, who in seats.items() if s in sides and who and who not in his}
-
-
 def consents(tx: GameTx, proposal: Any) -> list[Any]:
     """The consent rows said since the proposal (each chained, in order)."""
     return [r for r in tx.rows(proposal.index + 1) if r.payload.get("action") == CONSENTED]
-
-
-def refusal(
-    tx: GameTx, proposal: Any, need: Needed, me: set[str], done: list[Any], what: str
-) -> str | None:
-    """Why `me` (a user and his linked accounts) may not confirm the proposal (None: he may).
-    what: "rewind" or "edit", for the wording."""
-    if proposal.user in me or linked(tx, proposal.user) & me:
-        said = (
-            t(
-                "the proposer of a rewind does not confirm it himself (nor an account linked "
-                "with him): {who} says `confirm rewind` (or you withdraw it: `cancel rewind`)",
-                who=who_text(need),
-            )
-            if what == "rewind"
-            else t(
-                "the proposer of an edit does not confirm it himself (nor an account linked "
-                "with him): {who} says `confirm edit` (or you withdraw it: `cancel edit`)",
-                who=who_text(need),
-            )
-        )
-        return said
-    mine = {side for side, who in tx.seats().items() if who in me}
-    barred = t(
-        "the rewind discards rolls of your side ({sides}): {others} confirms it",
-        sides=cat(*sorted(mine & need.barred), sep=", "),
-        others=who_text(need),
-    )
-    if need.players:
-        ours = {s for s, who in need.players.items() if who in me}
-        if not ours and mine & need.barred:
-            return barred
-        if not ours and me & set(tx.moderators()):
-            said = (
-                t(
-                    "only {who} confirms this rewind: a moderator's confirmation does not count "
-                    "while that seat is filled",
-                    who=who_text(need),
-                )
-                if what == "rewind"
-                else t(
-                    "only {who} confirms this edit: a moderator's confirmation does not count "
-                    "while that seat is filled",
-                    who=who_text(need),
-                )
-            )
-            return said
-        if not ours:
-            said = (
-                t(
-                    "only {who} confirms this rewind; a spectator may follow it with `log`",
-                    who=who_text(need),
-                )
-                if what == "rewind"
-                else t(
-                    "only {who} confirms this edit; a spectator may follow it with `log`",
-                    who=who_text(need),
-                )
-            )
-            return said
-        if need.every and ours <= {s for r in done for s in r.payload.get("sides") or []}:
-            return t("you have confirmed it already; it waits for {who}", who=left_text(need, done))
-        return None
-    if mine & need.barred:
-        return barred
-    if not me & roles.moderators_before(tx, need.before):
-        return t(
-            "no other player holds the confirming seat: a moderator who has held the role since "
-            "before row {row} (not the proposer, nor an account linked with him) confirms it",
-            row=need.before,
-        )
-    return None
-
-
-def missing(need: Needed, done: list[Any], me: set[str]) -> set[str]:
-    """The sides whose player has still to confirm after `me` (empty: apply it now)."""
-    if not need.every or not need.players:
-        return set()
-    said = {s for r in done for s in r.payload.get("sides") or []}
-    return {s for s, who in need.players.items() if who not in me} - said
-
-
-def who_text(need: Needed) -> str:
-    sides = sorted(need.players)
-    if not sides:
-        return t("a moderator who has held the role since before row {row}", row=need.before)
-    if need.every:
-        return t("every player ({sides})", sides=all_of(sides))
-    return t("the player of {sides}", sides=any_of(sides))
-
-
-def left_text(need: Needed, done: list[Any]) -> str:
-    said = {s for r in done for s in r.payload.get("sides") or []}
-    return cat(*sorted(set(need.players) - said), sep=", ")
 
 
 def consent(
