@@ -9,17 +9,22 @@ when it is applied:
   by the actor "moderator", chained and audited like any order, replayed by the fold;
 - in any other game, a moderator's edit is first checked against the position (a refused edit
   proposes nothing), then only proposed: a chained `moderation` row, action "edit-proposed",
-  naming the canonical text. It is applied by `confirm edit`, said by any seated player or a
-  second moderator, never by the proposer nor an account linked with him (app/confirm_edit.py);
-  `cancel edit` (the proposer or any moderator) withdraws it; it expires after PROPOSAL_TTL, or
-  as soon as the game moves on (any row after the proposal: the position it was checked
-  against is gone).
+  naming the canonical text and who confirms it (`needs`). It is applied by `confirm edit`
+  (app/confirm_edit.py) with the consent of a rewind across dice (app/consent.py): any seated
+  player but the proposer (nor an account linked with him); a moderator only while no seat is
+  held by anyone else, and only one who has held the role since before the proposal and is not
+  linked with the proposer. `cancel edit` (the proposer or any moderator) withdraws it; it
+  expires after PROPOSAL_TTL, or as soon as the game moves on (any row after the proposal: the
+  position it was checked against is gone).
 
-Decision: the confirmer is any player or a second moderator, the rule of a rewind that discards
-both sides' rolls: an edit cannot be said to harm one side (a correction of a lost report helps
-the side that lost it and costs the other), and the proposer's own side's player is a second
-person all the same. The applied row names the proposer (its user) and the confirmer
-(`confirmed_by`).
+Decision (issue 27): "the side whose rolls it discards" has no counterpart for an edit, which
+discards none and cannot be said to harm one side (a correction of a lost report helps the
+side that lost it and costs the other): so any seated player other than the proposer
+confirms, the proposer's own side's player being a second person all the same; "held the role
+before the first discarded roll" becomes "before the proposal". A second moderator no longer
+confirms while a player other than the proposer is seated (he did before: a moderator could
+approve his own edit with a second account). The applied row names the proposer (its user) and
+the confirmer (`confirmed_by`).
 
 A secret edit (the system's `is_secret`: it sets a hidden value, a hand, the deck's order, a
 block's strength or identity) is refused in a group chat, with the reason, and taken in a
