@@ -162,9 +162,10 @@ def pending(tx: GameTx, now: datetime) -> Any:
     players' consents to it (CONSENTED rows) may follow it."""
     rows = tx.rows(tx.head_index)
     last = rows[-1] if rows else None
-    if last is not None and last.kind == "moderation" and last.payload.get("action") == CONSENTED:
-        later = tx.rows(last.payload["proposal"])
-        if all(r.payload.get("action") == CONSENTED for r in later[1:]):
+    at = last.payload.get("proposal") if last is not None else None
+    if last is not None and last.payload.get("action") == CONSENTED and isinstance(at, int):
+        later = tx.rows(at)  # the proposal, then only its consents
+        if later and all(r.payload.get("action") == CONSENTED for r in later[1:]):
             last = later[0]
     if last is None or last.kind != "moderation" or last.payload.get("action") != PROPOSED:
         return Rejection(

@@ -250,3 +250,19 @@ def test_an_edit_needs_a_player_other_than_the_proposer_and_a_moderator_only_wit
     assert "confirmed by user6" in group.text(6, "confirm edit")
     assert chat.service.state(game).weather == "snow"
     clean(chat, game)
+
+
+def test_dice_of_no_side_the_proposers_own_seat_needs_no_consent_of_his(
+    chat, group, store, dice_race
+):
+    """Decision (app/rewinds.py): his proposal is his consent; the other player confirms."""
+    game = begin(group, "dice-race", ("red", "blue"))
+    assert "now plays red" in group.text(MOD, "seat red telegram:9 the moderator plays")
+    base = chat.service.record(game).head_index
+    chat.service.say(game, "system", "roll")
+    assert "from every player (blue)" in group.text(MOD, f"rewind {base} oops")
+    assert "does not confirm it himself" in group.text(MOD, "confirm rewind")
+    assert "confirmed by user2" in group.text(BLUE, "confirm rewind")
+    assert not [r for r in store.log(game) if r.payload.get("action") == rewinds.CONSENTED]
+    assert rewound(store, game) == 1
+    clean(chat, game)
