@@ -10,11 +10,13 @@ from typing import Any
 
 from adjudicator.core import commands as C
 from adjudicator.core.errors import Rejection
-from adjudicator.core.i18n import t
+from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import GameSystem
-from app import after, changes, games, identities, names, rewinds
+from adjudicator.grammar.lexicon import all_of
+from app import after, changes, consent, games, identities, names, post_queue, rewinds
 from app.context import Core
-from storage import Conflict, GameTx
+from app.messages import Outgoing
+from storage import Conflict, GameTx, chat_store
 
 
 def confirm(
@@ -30,8 +32,10 @@ def confirm(
     system = games.system_of(core.store, game)
 
     def run(tx: GameTx) -> str:
-        if key and (done := tx.find_key(key)):
-            return done_text(done[0].payload)
+        if key and (again := tx.find_key(key)):
+            if again[0].payload.get("action") == rewinds.CONSENTED:  # a retried delivery
+                return names.pretty(tx.conn, rewinds.consent_text(again[0].payload, user))
+            return done_text(again[0].payload)
         found = rewinds.pending(tx, now)
         if isinstance(found, Rejection):
             raise found
@@ -42,10 +46,18 @@ def confirm(
             payload = {"action": rewinds.CANCELLED, "proposal": found.index, "why": None}
             tx.append("moderation", "moderator", "cancel rewind", payload, user=user, key=key)
             return done_text(payload)
-        why = rewinds.eligible(tx, found, me)
+        p = found.payload
+        need = rewinds.needed(tx, found.user, p.get("discarded") or [])
+        done = rewinds.consents(tx, found)
+        why = consent.refusal(tx, found, need, me, done, "rewind")
         if why is not None:
             raise Rejection("not-eligible", why)
-        p = found.payload
+        if left := consent.missing(need, done, me):  # every player confirms: one more is in
+            row = rewinds.consent(tx, found, need, me, user, key)
+            said = rewinds.consent_text(row.payload, user, all_of(sorted(left)))
+            said = names.pretty(tx.conn, said)
+            _tell_others(tx, game, said, key, now, where)
+            return said
         item = C.Rewind(p["to"], p.get("why") or "")
         ch = _Change(system, found.user, key, core.seeds)
         state = system.state_from_json(tx.snapshot)
@@ -55,9 +67,12 @@ def confirm(
             "confirmed_by": user,
             "discarded": p.get("discarded") or [],
         }
+        if done:  # the players who confirmed before him (each a chained row)
+            extra["consents"] = [r.index for r in done]
         new = changes.apply_rewind(tx, ch, state, item, extra)
         here = system.situation(new)
-        note = rewinds.announcement(p.get("to"), found.user, user, p.get("discarded") or [])
+        by = cat(*dict.fromkeys([*(r.user for r in done), user]), sep=", ")
+        note = rewinds.announcement(p.get("to"), found.user, by, p.get("discarded") or [])
         note = names.pretty(tx.conn, note)  # users by the names the chats know
         after.confirmed(
             tx,
@@ -77,6 +92,18 @@ def confirm(
         return text
     except Conflict as exc:
         raise Rejection("conflict", str(exc)) from exc
+
+
+def _tell_others(
+    tx: GameTx, game: str, said: str, key: str | None, now: datetime, where: tuple[str, str] | None
+) -> None:
+    """A player's consent, to the game's other chats (the speaker's is answered)."""
+    others = [c for c in chat_store.bindings(tx.conn, game) if c != where]
+    if others:
+        outs = [Outgoing(p, c, said) for p, c in others]
+        post_queue.write_in(
+            tx.conn, game, outs, key=None if key is None else f"{key}:consent", now=now
+        )
 
 
 def done_text(p: dict[str, Any]) -> str:

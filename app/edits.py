@@ -9,17 +9,22 @@ when it is applied:
   by the actor "moderator", chained and audited like any order, replayed by the fold;
 - in any other game, a moderator's edit is first checked against the position (a refused edit
   proposes nothing), then only proposed: a chained `moderation` row, action "edit-proposed",
-  naming the canonical text. It is applied by `confirm edit`, said by any seated player or a
-  second moderator, never by the proposer nor an account linked with him (app/confirm_edit.py);
-  `cancel edit` (the proposer or any moderator) withdraws it; it expires after PROPOSAL_TTL, or
-  as soon as the game moves on (any row after the proposal: the position it was checked
-  against is gone).
+  naming the canonical text and who confirms it (`needs`). It is applied by `confirm edit`
+  (app/confirm_edit.py) with the consent of a rewind across dice (app/consent.py): any seated
+  player but the proposer (nor an account linked with him); a moderator only while no seat is
+  held by anyone else, and only one who has held the role since before the proposal and is not
+  linked with the proposer. `cancel edit` (the proposer or any moderator) withdraws it; it
+  expires after PROPOSAL_TTL, or as soon as the game moves on (any row after the proposal: the
+  position it was checked against is gone).
 
-Decision: the confirmer is any player or a second moderator, the rule of a rewind that discards
-both sides' rolls: an edit cannot be said to harm one side (a correction of a lost report helps
-the side that lost it and costs the other), and the proposer's own side's player is a second
-person all the same. The applied row names the proposer (its user) and the confirmer
-(`confirmed_by`).
+Decision (issue 27): "the side whose rolls it discards" has no counterpart for an edit, which
+discards none and cannot be said to harm one side (a correction of a lost report helps the
+side that lost it and costs the other): so any seated player other than the proposer
+confirms, the proposer's own side's player being a second person all the same; "held the role
+before the first discarded roll" becomes "before the proposal". A second moderator no longer
+confirms while a player other than the proposer is seated (he did before: a moderator could
+approve his own edit with a second account). The applied row names the proposer (its user) and
+the confirmer (`confirmed_by`).
 
 A secret edit (the system's `is_secret`: it sets a hidden value, a hand, the deck's order, a
 block's strength or identity) is refused in a group chat, with the reason, and taken in a
@@ -45,7 +50,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
 from adjudicator.grammar import ParseError
-from app import names, post_queue, seat_secrets
+from app import consent, names, post_queue, seat_secrets
 from storage import GameTx
 from storage.dice import hidden_commit
 
@@ -114,6 +119,7 @@ def propose(tx: GameTx, ch: Any, item: object, now: datetime) -> None:
         "action": PROPOSED,
         "order": text,
         "why": None,
+        "needs": _needed(tx, ch.user, tx.head_index + 1).to_json(),
         "expires": (now + PROPOSAL_TTL).strftime("%Y-%m-%d %H:%M UTC"),
         "expires_at": (now + PROPOSAL_TTL).isoformat(),
     }
@@ -147,11 +153,23 @@ def what(p: dict[str, Any]) -> str:
 
 
 def proposal_text(p: dict[str, Any], by: str) -> str:
+    needs = p.get("needs")
+    if not isinstance(needs, dict):  # a proposal from before the consent rule of issue 27
+        return t(
+            "Edit {what} proposed by {by}. It needs `confirm edit` from a player or a second "
+            "moderator (until {until}); `cancel edit` withdraws it.",
+            what=what(p),
+            by=by,
+            until=p.get("expires"),
+        )
+    sides = needs.get("sides") or []
+    need = consent.Needed({s: s for s in sides}, False, needs["before"])
     return t(
-        "Edit {what} proposed by {by}. It needs `confirm edit` from a player or a second "
-        "moderator (until {until}); `cancel edit` withdraws it.",
+        "Edit {what} proposed by {by}. It needs `confirm edit` from {who} (until {until}); "
+        "`cancel edit` withdraws it.",
         what=what(p),
         by=by,
+        who=consent.who_text(need),
         until=p.get("expires"),
     )
 
@@ -184,21 +202,16 @@ def pending(tx: GameTx, now: datetime) -> Any:
     return last
 
 
+def _needed(tx: GameTx, proposer: str | None, before: int) -> consent.Needed:
+    """Who confirms an edit: any player but the proposer (and his linked accounts); while no
+    other player is seated, a moderator who has held the role since before the proposal."""
+    seats = tx.seats()
+    return consent.Needed(consent.players_of(tx, seats, set(seats), proposer), False, before)
+
+
 def eligible(tx: GameTx, proposal: Any, me: set[str]) -> str | None:
     """Why `me` (a user and the accounts linked with him) may not confirm (None: he may)."""
-    if proposal.user in me:
-        return t(
-            "the proposer of an edit does not confirm it himself: a player or a second "
-            "moderator says `confirm edit` (or you withdraw it: `cancel edit`)"
-        )
-    if me & set(tx.moderators()):
-        return None
-    if not any(who in me for who in tx.seats().values()):
-        return t(
-            "only a player or a second moderator confirms an edit; a spectator may follow "
-            "it with `log`"
-        )
-    return None
+    return consent.refusal(tx, proposal, _needed(tx, proposal.user, proposal.index), me, [], "edit")
 
 
 def announcement(p: dict[str, Any], by: str | None, confirmed: str | None) -> str:

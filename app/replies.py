@@ -209,6 +209,8 @@ def moderation_text(p: dict[str, Any], by: str) -> str:
         return identities.identity_text(p, by)
     if action == rewinds.PROPOSED:
         return rewinds.proposal_text(p, by)
+    if action == rewinds.CONSENTED:
+        return rewinds.consent_text(p, by)
     if action == rewinds.CANCELLED:
         return t(
             "The rewind proposed at row {row} is cancelled; by {by}.", row=p["proposal"], by=by

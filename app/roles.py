@@ -221,4 +221,20 @@ def check_undo(
         )
 
 
-__all__ = ["actor_for", "check_undo", "moderate", "query_actor"]
+def moderators_before(tx: GameTx, index: int) -> set[str]:
+    """The moderators who hold the role now and have held it since before log row `index`: the
+    creator (the setup row) and each `moderator add`, unless a later `moderator remove` ended
+    it (a moderator removed and added again holds it from his last `add`)."""
+    since: dict[str, int] = {}
+    for row in [*tx.rows_of_kind("setup"), *tx.rows_of_kind("moderation")]:
+        p = row.payload or {}
+        if row.kind == "setup" and isinstance(p.get("creator"), str):
+            since[p["creator"]] = row.index
+        elif p.get("action") == "moderator-add" and isinstance(p.get("user"), str):
+            since[p["user"]] = row.index
+        elif p.get("action") == "moderator-remove":
+            since.pop(p.get("user"), None)  # type: ignore[arg-type]
+    return {u for u, i in since.items() if i < index} & set(tx.moderators())
+
+
+__all__ = ["actor_for", "check_undo", "moderate", "moderators_before", "query_actor"]

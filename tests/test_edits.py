@@ -4,8 +4,8 @@ a real SQLite store:
 - in a sandbox game an edit applies at once: a chained "order" row by the moderator, replayed by
   the fold, audited clean;
 - in any other game it is a proposal (a chained `moderation` row): `confirm edit` from a player
-  or a second moderator applies it (never the proposer, nor an account linked with him, nor a
-  spectator), `cancel edit` withdraws it, it lapses when the game moves on or after 24 h; the
+  applies it (never the proposer, nor an account linked with him, nor a spectator; a second
+  moderator only while no other player is seated: tests/test_rewind_consent.py), `cancel edit` withdraws it, it lapses when the game moves on or after 24 h; the
   applied row names the proposer and the confirmer and audits clean;
 - a secret edit (one that sets a hidden value) is refused in a group chat with the reason and
   taken in a private chat; its text is sealed in the chain, the log, the replies and the posts:
@@ -128,7 +128,7 @@ def test_an_edit_outside_a_sandbox_is_a_proposal_the_other_player_confirms(chat,
     refusal = group.text(MOD, "confirm edit")
     assert "does not confirm it himself" in refusal
     refusal = group.text(WATCHER, "confirm edit")
-    assert "only a player or a second moderator confirms an edit" in refusal
+    assert "only the player of german or soviet confirms this edit" in refusal
     assert chat.service.state(game).weather == "snow"
 
     said = group.text(BLUE, "confirm edit")
@@ -147,14 +147,18 @@ def test_an_edit_outside_a_sandbox_is_a_proposal_the_other_player_confirms(chat,
     clean(chat, game)
 
 
-def test_the_proposers_own_side_or_a_second_moderator_may_confirm_too(chat, group):
-    """Decision (app/edits.py): any player or a second moderator confirms an edit."""
+def test_the_proposers_own_side_confirms_too_but_not_a_second_moderator(chat, group):
+    """Decision (app/edits.py): any seated player but the proposer confirms an edit; a second
+    moderator no longer does while a player is seated (issue 27: he did before)."""
     game = hells_gate(group, sandbox=False)
     group.text(MOD, "flip 20tk")
     assert "applied" in Chat(chat, "telegram", GROUP).text(RED, "подтвердить правку")
     assert "now a moderator" in group.text(MOD, "moderator add telegram:5")
     group.text(MOD, "set weather mud")
-    assert "confirmed by user5" in group.text(5, "confirm edit")
+    refused = group.text(5, "confirm edit")
+    assert "a moderator's confirmation does not count while that seat is filled" in refused
+    assert chat.service.state(game).weather == "snow"
+    assert "confirmed by user1" in group.text(RED, "confirm edit")
     assert chat.service.state(game).weather == "mud"
     clean(chat, game)
 

@@ -4,8 +4,8 @@
   free seat is refused for anyone (a spectator, a stranger, the unseated player), and a free
   seat shows as free in `status` and in the phase post;
 - a rewind that discards rolls is only proposed outside a sandbox: `confirm rewind` by the
-  other side's player or a second moderator applies it (never the proposer, never the side
-  whose rolls it discards), `cancel rewind` withdraws it, it lapses after 24 h or when the game
+  other side's player applies it (never the proposer, never the side whose rolls it discards,
+  not a second moderator while that seat is filled: tests/test_rewind_consent.py), `cancel rewind` withdraws it, it lapses after 24 h or when the game
   moves on; the discarded rolls are announced in every chat and counted per moderator in the
   audit; the re-given order rolls from a fresh commitment;
 - the open epoch's commitment is in every post (the start's, a deadline default's that ends
@@ -128,7 +128,7 @@ def test_a_rewind_over_a_roll_waits_for_the_other_side_and_rerolls_from_a_new_co
 
     before = head(chat, game)
     assert "does not confirm it himself" in tg.text(1, "confirm rewind")
-    assert "only the other side's player or a second moderator" in tg.text(3, "confirm rewind")
+    assert "only the player of german confirms this rewind" in tg.text(3, "confirm rewind")
     assert head(chat, game) == before
 
     n = len(posts(store))
@@ -160,18 +160,19 @@ def test_a_rewind_over_a_roll_waits_for_the_other_side_and_rerolls_from_a_new_co
     assert "Rolls discarded by rewinds, per moderator (the proposer): telegram:1 1." in text
 
 
-def test_the_side_whose_roll_is_discarded_does_not_confirm_but_a_second_moderator_may(
-    chat, tg, store
-):
+def test_the_side_whose_roll_is_discarded_does_not_confirm_nor_a_second_moderator(chat, tg, store):
+    """Issue 27: a second moderator no longer confirms while the other side's seat is filled
+    (it did before: a moderator could approve his own re-roll with a second account)."""
     game = begin(tg, sandbox=False, mod=5, soviet=1, german=2)
     base = chat.service.record(game).head_index
     tg.text(1, first_attack(chat, game))
+    assert "is now a moderator" in tg.text(5, "moderator add telegram:6")
     assert "proposed by user5" in tg.text(5, f"rewind {base} wrong hex")
     assert "discards rolls of your side (soviet)" in tg.text(1, "confirm rewind")
-    assert "is now a moderator" in tg.text(5, "moderator add telegram:6")
-    assert "no rewind waits" in tg.text(6, "confirm rewind")  # the game moved on: it lapsed
-    assert "proposed by user5" in tg.text(5, f"rewind {base} wrong hex")
-    assert "confirmed by user6" in tg.text(6, "confirm rewind")  # a second moderator
+    refused = tg.text(6, "confirm rewind")
+    assert "a moderator's confirmation does not count while that seat is filled" in refused
+    assert chat.service.record(game).epoch == 1
+    assert "confirmed by user2" in tg.text(2, "confirm rewind")  # the other side's player
     assert chat.service.record(game).epoch == 2
 
 
