@@ -53,7 +53,8 @@ CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
         t("confirm rewind | cancel rewind | confirm edit | cancel edit"),
         t(
             "a proposed rewind over rolls, or a moderator's proposed edit of the position: "
-            "applied by the other side (an edit: any player) or a second moderator"
+            "applied by the other side's player (an edit: any other player); a moderator "
+            "confirms only while that seat is free"
         ),
         "all",
     ),

@@ -207,7 +207,8 @@ def test_in_a_sandbox_one_moderator_rewinds_at_once_and_the_rolls_are_announced(
 def test_help_documents_the_rewind_confirmation(chat, tg):
     begin(tg, sandbox=False)
     text = tg.text(1, "help rewind")
-    assert "confirm rewind" in text and "second moderator" in text
+    assert "confirm rewind" in text and "the other side's player" in text
+    assert "only while that seat is free" in text  # not a second moderator while it is filled
 
 
 # -- 6. commitments

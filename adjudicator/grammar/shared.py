@@ -201,8 +201,10 @@ ENTRIES: dict[str, Entry] = {
                 "Moderator: every order after that log row stops counting; the rows stay in the log "
                 "as rewound, the dice epoch ends (its seed is revealed) and a fresh one opens. "
                 "A rewind that discards rolls (outside a sandbox) is only proposed: it applies "
-                "when the other side's player or a second moderator says `confirm rewind` "
-                "(`cancel rewind` withdraws it; it lapses after 24 h or when the game moves on). "
+                "when the other side's player says `confirm rewind` (every player, for dice of no "
+                "side; a moderator who held the role before the roll only while that seat is "
+                "free; `cancel rewind` withdraws it; it lapses after 24 h or when the game moves "
+                "on). "
                 "Example: rewind 12 the weather roll was entered twice"
             )
         ),
