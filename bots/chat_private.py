@@ -82,6 +82,9 @@ def named_game(chat: Chat, ctx: Ctx, text: str) -> tuple[str | None, str]:
     return None, text
 
 
+SHOWN = 3  # games named in the greeting: three lines stay short on a phone
+
+
 def greets(words: list[str]) -> bool:
     """A first contact in a private chat that is no game's: a bare `help` (Telegram's Start
     button, `/start` with no deep link, is sent as `help`) or `help new`."""
@@ -111,9 +114,9 @@ def first_contact(chat: Chat, ctx: Ctx) -> str:
     played = my_games(chat, ctx.user)
     me = set(identities.accounts(chat.store, ctx.user))
     if played:
-        shown = [_seat(chat, game, me) for game in played[:5]]
-        if len(played) > 5:
-            shown.append(t("{n} more", n=len(played) - 5))
+        shown = [_seat(chat, game, me) for game in played[:SHOWN]]
+        if len(played) > SHOWN:  # the rest: `use <GAME>` refuses with the whole list
+            shown.append(t("{n} more", n=len(played) - SHOWN))
         said.append(t("You play {games}.", games=cat(*shown, sep=", ")))
     elif mine := moderated(chat, ctx.user):
         said.append(t("You moderate {games}.", games=cat(*(f"**{g}**" for g in mine), sep=", ")))
@@ -140,7 +143,7 @@ def first_contact(chat: Chat, ctx: Ctx) -> str:
 
 
 def _seat(chat: Chat, game: str, me: set[str]) -> str:
-    """ "**hg-1** (Soviet)": a game and the side(s) the user plays in it."""
+    """A game and the side(s) the user plays in it: "**NAME** (SIDE)"."""
     rec = chat.service.record(game)
     names = {s.id: s.name for s in games.system_of(chat.store, game).sides}
     sides = [names.get(s, s) for s, u in rec.seats.items() if u in me]

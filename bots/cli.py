@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.core import registry
-from adjudicator.core.i18n import say
+from adjudicator.core.i18n import say, t
 from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games, integrity, intext
 from app.context import Core
@@ -94,15 +94,15 @@ def cmd_say(args: argparse.Namespace) -> int:
         docs = [r.to_dict() for r in replies]
         print(json.dumps(docs[0] if len(docs) == 1 else docs, ensure_ascii=False, indent=2))
     else:
-        lang = language(args.lang)
+        lang, who = language(args.lang), args.actor or args.user
         for r in replies:  # the operator speaks for the side: its private lines are his
             print(
                 "\n".join(
                     [
                         say(r.reply, lang),
                         *(
-                            f"(only {args.actor or args.user} sees) {say(t, lang)}"
-                            for t in r.private_lines
+                            say(t("(only {who} sees) {line}", who=who, line=line), lang)
+                            for line in r.private_lines
                         ),
                     ]
                 )
