@@ -115,6 +115,19 @@ def test_a_deep_link_opens_its_choices_not_the_greeting(tmp_path):
             )
             after = [c for c in api.calls[since:] if c.method in E.SENDS]
             assert all("private chat is for" not in (c.rendered or "") for c in after)
+
+            # a payload that is no key's (an old or hand-made link): the greeting, not `start`
+            since = len(api.calls)
+            api.push_message("/start hello", chat_id=alice, user_id=alice, user_name="alice")
+            greeting = await E.until(
+                lambda: [
+                    c
+                    for c in api.calls[since:]
+                    if c.chat_id == alice and "private chat is for" in (c.rendered or "")
+                ],
+                "the greeting",
+            )
+            assert len(greeting) == 1
             await w.drained()
 
     E.run(scenario())
