@@ -192,6 +192,8 @@ class ChatService:
             if head == "whoami" and (game is not None or not incoming.private):
                 return chat_users.whoami(self, ctx, game)  # (a private chat: its game below)
             if game is None and incoming.private:
+                if chat_private.greets(words):  # first contact: `help`, Telegram's Start
+                    return chat_private.greeting(self, ctx, words)
                 if head == "use":
                     return chat_private.use(self, ctx, words)
                 game, text = chat_private.named_game(self, ctx, text)

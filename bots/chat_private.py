@@ -3,8 +3,8 @@ in, or the one he chose with `use NAME`, or the one named with `in NAME` after a
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import t, tn
-from app import identities
+from adjudicator.core.i18n import cat, lines, t, tn
+from app import games, identities
 from app.messages import Outgoing
 from bots.chat_base import Chat, ChatRefused, Ctx, over
 from storage import chat_store
@@ -82,4 +82,81 @@ def named_game(chat: Chat, ctx: Ctx, text: str) -> tuple[str | None, str]:
     return None, text
 
 
-__all__ = ["moderated", "my_games", "named_game", "private_game", "use"]
+SHOWN = 3  # games named in the greeting: three lines stay short on a phone
+
+
+def greets(words: list[str]) -> bool:
+    """A first contact in a private chat that is no game's: a bare `help` (Telegram's Start
+    button, `/start` with no deep link, is sent as `help`) or `help new`."""
+    said = [w.lower() for w in words]
+    return said in (["help"], ["help", "new"])
+
+
+def greeting(chat: Chat, ctx: Ctx, words: list[str]) -> list[Outgoing]:
+    """First contact: three lines in the user's language (what this chat is for, the games he
+    plays, where orders go); `help new` gives the long guide to creating a game."""
+    if [w.lower() for w in words] == ["help", "new"]:
+        from bots.chat_commands import no_game_help  # (it imports the help: not at load time)
+
+        return chat.answer(ctx, public=[no_game_help()])
+    return chat.answer(ctx, public=[first_contact(chat, ctx)])
+
+
+def first_contact(chat: Chat, ctx: Ctx) -> str:
+    """What this chat is for, which games the user plays (his side in each; else the ones he
+    moderates), where his orders go: at most three lines."""
+    said = [
+        t(
+            "This private chat is for your own messages from the games: choices, previews "
+            "and what only your side sees."
+        )
+    ]
+    played = my_games(chat, ctx.user)
+    me = set(identities.accounts(chat.store, ctx.user))
+    if played:
+        shown = [_seat(chat, game, me) for game in played[:SHOWN]]
+        if len(played) > SHOWN:  # the rest: `use <GAME>` refuses with the whole list
+            shown.append(t("{n} more", n=len(played) - SHOWN))
+        said.append(t("You play {games}.", games=cat(*shown, sep=", ")))
+    elif mine := moderated(chat, ctx.user):
+        said.append(t("You moderate {games}.", games=cat(*(f"**{g}**" for g in mine), sep=", ")))
+    else:
+        said.append(t("You play no game yet: take a side with `join <SIDE>` in a game's chat."))
+    if len(played) == 1:
+        said.append(
+            t(
+                "Orders: in the game's chat, or here as plain text (`options`); "
+                "`help in {game}`: its commands; `help new`: creating a game.",
+                game=played[0],
+            )
+        )
+    elif played:
+        said.append(
+            t(
+                "Orders: in each game's chat, or here after `use <GAME>`; "
+                "`help in <GAME>`: its commands; `help new`: creating a game."
+            )
+        )
+    else:
+        said.append(t("Orders go in a game's chat; `help new`: creating a game."))
+    return lines(said)
+
+
+def _seat(chat: Chat, game: str, me: set[str]) -> str:
+    """A game and the side(s) the user plays in it: "**NAME** (SIDE)"."""
+    rec = chat.service.record(game)
+    names = {s.id: s.name for s in games.system_of(chat.store, game).sides}
+    sides = [names.get(s, s) for s, u in rec.seats.items() if u in me]
+    return t("**{game}** ({sides})", game=game, sides=cat(*sides, sep=", "))
+
+
+__all__ = [
+    "first_contact",
+    "greeting",
+    "greets",
+    "moderated",
+    "my_games",
+    "named_game",
+    "private_game",
+    "use",
+]

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.core import registry
+from adjudicator.core.i18n import say, t
 from adjudicator.core.system import MODERATOR_ACTOR
 from app import audit, frames, games, integrity, intext
 from app.context import Core
+from app.i18n import language
 from app.service import GameService
 from bots import cli_base, cli_contract, cli_outbox, health, host
 from bots.cli_base import OK, REFUSED, USAGE, open_store
@@ -92,12 +94,16 @@ def cmd_say(args: argparse.Namespace) -> int:
         docs = [r.to_dict() for r in replies]
         print(json.dumps(docs[0] if len(docs) == 1 else docs, ensure_ascii=False, indent=2))
     else:
+        lang, who = language(args.lang), args.actor or args.user
         for r in replies:  # the operator speaks for the side: its private lines are his
             print(
                 "\n".join(
                     [
-                        r.reply,
-                        *(f"(only {args.actor or args.user} sees) {t}" for t in r.private_lines),
+                        say(r.reply, lang),
+                        *(
+                            say(t("(only {who} sees) {line}", who=who, line=line), lang)
+                            for line in r.private_lines
+                        ),
                     ]
                 )
             )
@@ -114,7 +120,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(service.show(args.name, args.view), ensure_ascii=False, indent=2))
     else:
-        print(service.status(args.name, args.view))
+        print(say(service.status(args.name, args.view), language(args.lang)))
     return OK
 
 
@@ -143,7 +149,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from bots.terminal import play
 
-    return play(GameService(_store(args, create=True)), args.name, sandbox=args.sandbox)
+    service = GameService(_store(args, create=True))
+    return play(service, args.name, sandbox=args.sandbox, lang=language(args.lang))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -179,7 +186,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         print(bad, file=sys.stderr)
         return USAGE
     try:
-        png = service.image(args.name, args.turn, args.phase, args.view)
+        png = service.image(
+            args.name, args.turn, args.phase, args.view, language=language(args.lang)
+        )
     except LookupError as exc:
         print(f"pbem: {exc}", file=sys.stderr)
         return USAGE

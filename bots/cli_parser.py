@@ -8,6 +8,7 @@ from bots import cli_contract, cli_outbox
 from bots.config import help_text
 
 DEFAULT_SYSTEM = "hells-gate"  # app.lifecycle's, not imported: `pbem --help` loads no engine
+LANGUAGES = ("en", "ru")  # app.i18n.LANGUAGES, not imported either (a test keeps them equal)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +26,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
 
+    lang = argparse.ArgumentParser(add_help=False)
+    lang.add_argument(
+        "--lang",
+        metavar="CODE",
+        choices=LANGUAGES,
+        default="en",
+        help="the language of the texts and map labels: en (default) or ru",
+    )
+
     p = argparse.ArgumentParser(prog="pbem", description="Play-by-message wargame adjudicator.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -37,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--sandbox", action="store_true", help="allow moderator commands")
     new.add_argument("--creator", metavar="USER", help="the game's first moderator")
 
-    say = sub.add_parser("say", parents=[common], help="send orders or queries as one side")
+    say = sub.add_parser("say", parents=[common, lang], help="send orders or queries as one side")
     say.add_argument("name")
     say.add_argument(
         "--as",
@@ -57,14 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
     say.add_argument("text", help="one order per line")
     say.add_argument("--json", action="store_true")
 
-    show = sub.add_parser("show", parents=[common], help="show the state of a game")
+    show = sub.add_parser("show", parents=[common, lang], help="show the state of a game")
     show.add_argument("name")
     show.add_argument("--json", action="store_true")
     show.add_argument(
         "--view", metavar="SIDE|public", help="what one side may see (default public)"
     )
 
-    play = sub.add_parser("play", parents=[common], help="two players at one keyboard")
+    play = sub.add_parser("play", parents=[common, lang], help="two players at one keyboard")
     play.add_argument("name", nargs="?", default="local")
     play.add_argument("--sandbox", action="store_true", help="when creating the game")
 
@@ -76,7 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--images", metavar="DIR", help="write the map image of every phase to DIR")
 
     render = sub.add_parser(
-        "render", parents=[common], help="write the map image of now or of the end of a past phase"
+        "render",
+        parents=[common, lang],
+        help="write the map image of now or of the end of a past phase",
     )
     render.add_argument("name")
     render.add_argument("-o", "--output", metavar="FILE", help="PNG file (default NAME.png)")

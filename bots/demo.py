@@ -169,6 +169,22 @@ def combat_lines(reply: Reply) -> list[str]:
     ]
 
 
+def _whole_lines(head: str, items: Sequence[str], width: int) -> list[str]:
+    """The phase's orders after `head`, "; " between them, on as many lines as they need: a
+    line is never cut; a long one goes on below, indented under the first order."""
+    out: list[str] = []
+    line = head
+    for n, item in enumerate(items):
+        part = item + (";" if n < len(items) - 1 else "")
+        if line.strip() and line != head and len(line) + 1 + len(part) > width:
+            out.append(line)
+            line = " " * len(head) + part
+        else:
+            line = line + part if line == head else f"{line} {part}"
+    out.append(line)
+    return out
+
+
 def _flush(
     write: Callable[[str], None],
     key: tuple[int | None, str] | None,
@@ -178,7 +194,7 @@ def _flush(
 ) -> None:
     if key is None:
         return
-    line = f"T{key[0]} {key[1]:<16} " + ("; ".join(said) or "-")
-    write(line if len(line) <= width else line[: width - 1] + "…")
+    for line in _whole_lines(f"T{key[0]} {key[1]:<16} ", said or ["-"], width):
+        write(line)
     for fight in fights:
         write(f"    {fight}")

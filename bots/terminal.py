@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 
+from adjudicator.core.i18n import EN, Language, lines, say, t
 from adjudicator.core.system import MODERATOR_ACTOR
 from app.service import GameService
 from storage import GameNotFound
@@ -38,18 +39,44 @@ def _pass_keyboard(
     side: str,
     read: Callable[[str], str],
     write: Callable[[str], None],
-) -> bool:
+    lang: Language = EN,
+) -> bool | None:
     """In a game with hidden information, the screen shows one side's view at a time: the
-    players pass the keyboard between sides (False: input ended)."""
+    players pass the keyboard between sides. The prompt waits for Enter alone; a line typed at
+    it is refused with the reason (it would be said as `side` before the screen is his) and the
+    prompt asked again, never dropped unsaid. False: input ended; None: `quit`."""
     write(
-        "\n" * 3 + f"--- Pass the keyboard to {side}. {side}: press Enter when the other "
-        "player cannot see the screen. ---"
+        "\n" * 3
+        + say(
+            t(
+                "--- Pass the keyboard to {side}. {side}: press Enter when the other player "
+                "cannot see the screen. ---",
+                side=side,
+            ),
+            lang,
+        )
     )
-    try:
-        read("")
-    except EOFError:
-        return False
-    write(service.status(name, side))
+    while True:
+        try:
+            line = read(say(t("[{side}: press Enter] ", side=side), lang)).strip()
+        except EOFError:
+            return False
+        if not line:
+            break
+        if line.lower() in QUIT:
+            return None
+        write(
+            say(
+                t(
+                    "Not taken: {line}. This prompt waits for Enter from {side} alone (the "
+                    "screen then shows {side}'s view); type the order again after it.",
+                    line=f"`{line}`",
+                    side=side,
+                ),
+                lang,
+            )
+        )
+    write(say(service.status(name, side), lang))
     return True
 
 
@@ -59,23 +86,29 @@ def play(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     sandbox: bool = False,
+    lang: Language = EN,
 ) -> int:
+    """Play at one keyboard until the game ends, input ends or `quit`; the game's texts said
+    in `lang`."""
     try:
         service.record(name)
     except GameNotFound:
-        write(service.new_game(name, sandbox=sandbox))
+        write(say(service.new_game(name, sandbox=sandbox), lang))
     system = service.system(name)
     sides = [s.id for s in system.sides]
-    write(
-        f"Playing {name!r}. Type orders, 'help', or 'quit'; prefix '{sides[-1]}:' etc. to speak "
-        "as another side."
+    said = t(
+        "Playing {name}. Type orders, `help`, or `quit`; prefix `{side}:` etc. to speak as "
+        "another side.",
+        name=repr(name),
+        side=sides[-1],
     )
+    write(say(said, lang))
     actors = [*sides, MODERATOR_ACTOR]
     at_keyboard: str | None = None
     while not system.situation(service.state(name)).over:
         mover = _to_move(service, name)
         if system.hidden_information and mover and mover != at_keyboard:
-            if not _pass_keyboard(service, name, mover, read, write):
+            if not _pass_keyboard(service, name, mover, read, write, lang):
                 break
             at_keyboard = mover
         try:
@@ -89,8 +122,8 @@ def play(
             break
         actor, text = split_actor(line, mover or MODERATOR_ACTOR, actors)
         for reply in service.say(name, actor, text):
-            write(reply.reply)
+            write(say(reply.reply, lang))
             if reply.private_lines and (not system.hidden_information or actor == at_keyboard):
-                write("\n".join(reply.private_lines))  # the speaking side's own
-    write(service.status(name))
+                write(say(lines(reply.private_lines), lang))  # the speaking side's own
+    write(say(service.status(name), lang))
     return 0

@@ -270,9 +270,10 @@ class TelegramBot(TelegramSender):
         parsed = parse_command(text_with_ids(message), self.app.bot.username)
         if parsed is None:  # "/cmd@otherbot": not for us
             return
-        if parsed == ("start", "") and message.chat.type == message.chat.PRIVATE:
-            # Telegram's "Start" button in a new private chat (what the notice asks for),
-            # not the game's `start`
+        if parsed[0] == "start" and message.chat.type == message.chat.PRIVATE:
+            # Telegram's "Start" button in a new private chat (what the notice asks for), or a
+            # link whose payload is no tap token (those are the taps' own): the greeting of
+            # the first contact (bots/chat_private.py), not the game's `start`
             parsed = ("help", "")
         await self._dispatch(update, order_text(*parsed))
 
