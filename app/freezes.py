@@ -2,7 +2,13 @@
 the moderators of every game the store freezes (app/integrity.py holds the checks and the repair).
 
 Every `Core` registers the listener when it is made (`listen(store, now)`, once per store); this
-module needs only the store and the clock, so it sits below `app.context`."""
+module needs only the store and the clock, so it sits below `app.context`.
+
+A freeze is the database's (storage/freeze_records.py), not a process's: the notice's outbox key
+is "frozen:<game>:<the freeze's number>", so every process that finds the same freeze (a running
+service, a fresh one, `pbem audit`), whatever row its check names, writes one post per chat
+between them; `pbem repair` closes the freeze and the next one is told again. `failure_of`
+names the freeze in the answers to questions (app/queries.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from typing import Any
 
 from adjudicator.core.i18n import t
 from app import notify
-from storage import Store
+from storage import Store, freeze_records
 from storage.caches import derive
 
 
@@ -28,15 +34,37 @@ def frozen_text(failure: dict[str, Any], name: str) -> str:
     )
 
 
+def notice_key(name: str, freeze: int) -> str:
+    """The outbox key of a freeze's notice (post_queue adds the platform and chat to it)."""
+    return f"frozen:{name}:{freeze}"
+
+
+def failure_of(store: Store, name: str) -> dict[str, Any] | None:
+    """The failure a game is frozen by: as this process found it, else as the database records
+    its open freeze (found by another process), else None."""
+    found = store.frozen.get(name)
+    return found if found is not None else freeze_records.open_failure(store, name)
+
+
 def tell_moderators(
     store: Store, now: Callable[[], datetime], name: str, failure: dict[str, Any]
 ) -> None:
-    """One post to every chat bound to the game, pinging the moderators the chain names."""
-    mods = list(derive(store.rows(name))["moderators"])
+    """One post to every chat bound to the game, pinging the moderators the chain names, once
+    per chat per freeze (the freeze's number in the outbox key)."""
+    at = now()
+    n, _ = freeze_records.open_freeze(store, name, failure, at)
+    try:
+        mods = list(derive(store.rows(name))["moderators"])
+    except Exception:  # a log that cannot be read names no moderator: the chats are told still
+        mods = []
     outs = notify.outgoings(store, name, frozen_text(failure, name), mods)
     if outs:
-        key = f"frozen:{name}:{failure['index']}:{failure['problem'][:40]}"
-        notify.write(store, name, outs, key=key, now=now())
+        notify.write(store, name, outs, key=notice_key(name, n), now=at)
+
+
+def thawed(store: Store, now: Callable[[], datetime], name: str) -> None:
+    """The game is back in service (`pbem repair`): its freeze is closed for every process."""
+    freeze_records.close_freeze(store, name, now())
 
 
 def listen(store: Store, now: Callable[[], datetime]) -> None:
@@ -53,4 +81,4 @@ def listen(store: Store, now: Callable[[], datetime]) -> None:
         store.tamper_listeners.append(told)
 
 
-__all__ = ["frozen_text", "listen", "tell_moderators"]
+__all__ = ["failure_of", "frozen_text", "listen", "notice_key", "tell_moderators", "thawed"]

@@ -22,7 +22,7 @@ from sqlmodel import col, delete, select
 
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
-from app import fold, games, sealing
+from app import fold, freezes, games, sealing
 from app.context import Core
 from storage import GameTx, Tampered, chain, trust
 from storage.caches import fill_caches
@@ -127,14 +127,17 @@ def repair(
             tx.open_epoch(turn, core.seeds())
         tx.finish()
     store._verified.discard(name)
-    if store.verify(name) is not None:
+    still = store.verify(name)
+    if still is not None:  # said as the audit says it, never as the failure's dict
         raise ValueError(
             t(
-                "game {name} still fails after the repair: {failure}",
+                "game {name} still fails after the repair: row {row}: {problem}",
                 name=repr(name),
-                failure=str(store.frozen[name]),
+                row=still.get("index"),
+                problem=still.get("problem"),
             )
         )
+    freezes.thawed(store, core.now, name)  # every process: the next freeze is told again
     return payload
 
 
