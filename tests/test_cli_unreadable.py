@@ -99,3 +99,15 @@ def test_repair_then_gives_a_game_whose_audit_passes(edited, capsys):
     assert "Repaired g" in out
     code, out, _ = run(capsys, "audit", "g", "--db", edited)
     assert code == 0, out
+
+
+def test_a_repair_that_still_fails_says_the_row_and_the_problem_not_a_dict(
+    prepared, tmp_path, capsys, monkeypatch
+):
+    path = tmp_path / "games.db"
+    shutil.copy(prepared, path)
+    failure = {"index": 3, "problem": "row 3: hash mismatch"}
+    monkeypatch.setattr(Store, "verify", lambda self, name: failure)  # a failure no repair ends
+    code, out, err = run(capsys, "repair", "g", "--db", str(path))
+    assert code == 1 and not out, out
+    assert "still fails after the repair: row 3: row 3: hash mismatch" in err, err
