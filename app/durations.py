@@ -122,8 +122,8 @@ def hours(value: float) -> timedelta:
 __all__ = [
     "MAX_DURATION",
     "Clock",
-    "bounded",
     "DeadlineError",
+    "bounded",
     "format_deadline",
     "format_duration",
     "hours",

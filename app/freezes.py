@@ -55,7 +55,7 @@ def tell_moderators(
     n, _ = freeze_records.open_freeze(store, name, failure, at)
     try:
         mods = list(derive(store.rows(name))["moderators"])
-    except Exception:  # a log that cannot be read names no moderator: the chats are told still
+    except Exception:  # noqa: BLE001 - a log that cannot be read names no moderator: told still
         mods = []
     outs = notify.outgoings(store, name, frozen_text(failure, name), mods)
     if outs:

@@ -25,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bots import cli
 
         return cli.run(args)
-    except Exception as exc:  # stored data no check expected (a host's edit): no traceback
+    except Exception as exc:  # noqa: BLE001 - data no check expected (a host's edit): a sentence
         return _unreadable(args, exc)
 
 
@@ -37,7 +37,7 @@ def _unreadable(args: Any, exc: Exception) -> int:
 
     from bots.cli_replay import unreadable
 
-    logging.getLogger("pbem").debug("unreadable data", exc_info=True)
+    logging.getLogger("pbem").debug("unreadable data", exc_info=exc)
     name = getattr(args, "name", None)
     said = unreadable(exc).replace("NAME", name or "NAME")
     what = f"game {name}: " if name else ""

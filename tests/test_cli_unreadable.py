@@ -63,7 +63,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = main([*argv])  # an exception escaping here fails the test: that is the point
     out, err = capsys.readouterr()
     for said in (out, err):
-        assert "Traceback" not in said and "{'" not in said and "File \"" not in said, said
+        assert "Traceback" not in said and "{'" not in said and 'File "' not in said, said
     return code, out, err
 
 
