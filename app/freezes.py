@@ -40,10 +40,16 @@ def notice_key(name: str, freeze: int) -> str:
 
 
 def failure_of(store: Store, name: str) -> dict[str, Any] | None:
-    """The failure a game is frozen by: as this process found it, else as the database records
-    its open freeze (found by another process), else None."""
-    found = store.frozen.get(name)
-    return found if found is not None else freeze_records.open_failure(store, name)
+    """The failure a game is frozen by, or None. The database's record decides, the same in
+    every process: an open freeze is named as it was first found (also when another process
+    found it), a freeze a repair closed is not (though this process remembers it until its
+    next write checks the game again); with no record at all, what this process found."""
+    record = freeze_records.read(store, name)
+    if record is None:
+        return store.frozen.get(name)
+    if not record.get("open"):
+        return None
+    return {"index": record.get("index"), "problem": str(record.get("problem") or "")}
 
 
 def tell_moderators(
@@ -52,7 +58,9 @@ def tell_moderators(
     """One post to every chat bound to the game, pinging the moderators the chain names, once
     per chat per freeze (the freeze's number in the outbox key)."""
     at = now()
-    n, _ = freeze_records.open_freeze(store, name, failure, at)
+    n, new = freeze_records.open_freeze(store, name, failure, at)
+    if not new:  # told when the freeze was opened, by whichever process found it first
+        return
     try:
         mods = list(derive(store.rows(name))["moderators"])
     except Exception:  # noqa: BLE001 - a log that cannot be read names no moderator: told still
@@ -68,7 +76,9 @@ def thawed(store: Store, now: Callable[[], datetime], name: str) -> None:
 
 
 def listen(store: Store, now: Callable[[], datetime]) -> None:
-    """Tell the moderators of every game the store freezes (once per store)."""
+    """Tell the moderators of every game the store freezes (registered once per store; the store
+    calls it at every freeze found, the database's record makes it one post per chat per
+    freeze)."""
     if not any(getattr(fn, "pbem_integrity", False) for fn in store.tamper_listeners):
 
         def told(name: str, failure: dict[str, Any]) -> None:

@@ -126,3 +126,18 @@ def test_a_freeze_record_that_is_no_record_is_a_new_freeze(game):
     tamper(game, "seat")
     assert not next_order(game).ok
     assert len(notices(game)) == 2
+
+
+def test_a_warm_process_tells_a_second_freeze_after_a_repair_by_another(game, stores):
+    """The service that found the first freeze, then `pbem repair` in another process, then a
+    second edit before the service wrote again: the service tells the second freeze too, and
+    between the repair and the edit its questions name no freeze."""
+    tamper(game, "seat")
+    assert not next_order(game).ok
+    assert main(["repair", "g", "--db", game.store.url, "--by", "mod"]) == 0
+    assert "FROZEN" not in game.say("g", None, "log 2", user="telegram:5")[0].reply
+    tamper(game, "moderator")
+    assert not next_order(game).ok
+    told = notices(game)
+    assert len(told) == 4 and "moderator table" in told[-1]["text"], told
+    assert "moderator table" in game.say("g", None, "log 2", user="telegram:5")[0].reply
