@@ -141,3 +141,24 @@ def test_a_warm_process_tells_a_second_freeze_after_a_repair_by_another(game, st
     told = notices(game)
     assert len(told) == 4 and "moderator table" in told[-1]["text"], told
     assert "moderator table" in game.say("g", None, "log 2", user="telegram:5")[0].reply
+
+
+def test_two_services_finding_one_freeze_at_once_post_one_notice_per_chat(game, stores):
+    import threading
+
+    services = [game, GameService(stores(game.store.url)), GameService(stores(game.store.url))]
+    tamper(game, "seat")
+    start = threading.Barrier(len(services))
+    refused: list[bool] = []
+
+    def write(service: GameService) -> None:
+        start.wait()
+        refused.append(not next_order(service).ok)
+
+    threads = [threading.Thread(target=write, args=(s,)) for s in services]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    assert refused == [True] * len(services)
+    assert sorted(r["chat_id"] for r in notices(game)) == ["-1001", "-1002"]
