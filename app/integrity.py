@@ -3,8 +3,9 @@
 - `check_snapshot(tx, system, state)`, before every order (constant time): the snapshot hashes to
   the state hash the last state-recording row chained (of the public view for a system with
   hidden information, app/sealing.py state_digest), and that row is a chained row.
-- the store tells the moderators once when a game freezes (app/freezes.py): a post to every chat
-  bound to the game, naming the first bad row and pinging the moderators the chain names.
+- the store tells the moderators once per freeze (app/freezes.py): a post to every chat bound to
+  the game, naming the first bad row and pinging the moderators the chain names; the freeze is
+  recorded in the database, so no other process posts it again, and a repair closes it.
 - `repair(core, name, user)`: rebuild from the last good row. The rows from the first bad one on
   are dropped (they are no longer the chain anyone saw: their hashes are listed in the repair
   row), the state is replayed from the kept rows, every cache is rewritten from the chain, and a
