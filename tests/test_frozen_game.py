@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -162,3 +163,31 @@ def test_two_services_finding_one_freeze_at_once_post_one_notice_per_chat(game, 
         th.join(60)
     assert refused == [True] * len(services)
     assert sorted(r["chat_id"] for r in notices(game)) == ["-1001", "-1002"]
+
+
+def test_a_forged_seat_in_a_game_with_hidden_information_sees_only_the_public(tmp_path):
+    """Stalin's War: the Axis seat given in the table to a stranger; his `status` is the
+    public's (no card of the Axis hand), with the freeze named; `hand` and `options` are refused."""
+    from storage import Store
+
+    store = Store(str(tmp_path / "sw.db"))
+    try:
+        service = GameService(store)
+        service.new_game("s", creator="mod", system="stalins-war")
+        for side, user in {"axis": "telegram:1", "soviet": "telegram:2"}.items():
+            assert service.say("s", None, f"seat {side} {user} seating", user="mod")[0].ok
+        assert service.say("s", None, "draw", user="telegram:1")[0].ok
+        own = service.say("s", None, "hand", user="telegram:1")[0].reply
+        shown = re.findall(r"^- (#\d+ [^:]+):", own, re.MULTILINE)  # "#3 Rail Gauge Conversion"
+        assert len(shown) == len(service.state("s").players["axis"].hand) == 6, own
+        public = service.say("s", None, "status", user="telegram:9")[0].reply
+        execute(store, "UPDATE seat SET \"user\" = 'telegram:666' WHERE side = 'axis'")
+        (status,) = service.say("s", None, "status", user=FORGED)
+        assert status.ok and not status.private and "Game s is FROZEN" in status.reply
+        assert not any(card in status.reply for card in shown), status.reply
+        assert status.reply.startswith(public.splitlines()[0])
+        for question in ("hand", "options"):
+            (reply,) = service.say("s", None, question, user=FORGED)
+            assert not reply.ok and reply.error["code"] == "frozen", reply.reply
+    finally:
+        store.close()
