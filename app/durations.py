@@ -17,7 +17,7 @@ from adjudicator.grammar import quoted
 MAX_DURATION = timedelta(days=365)
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)")
-_UNITS = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
+_SECONDS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
 
 
 class DeadlineError(ValueError):
@@ -45,11 +45,12 @@ def now_of(when: datetime | Clock) -> datetime:
 def parse_duration(text: str) -> timedelta:
     """ "48h", "90m", "2d", "1d12h", "1d 12h", "1.5h" -> timedelta (positive, at most a year)."""
     s = text.strip().lower()
-    pos, total = 0, timedelta()
+    pos, seconds, too_long = 0, 0.0, False
     for m in _DURATION.finditer(s):
         if s[pos : m.start()].strip():
             break
-        total += timedelta(**{_UNITS[m.group(2)]: float(m.group(1))})
+        seconds += float(m.group(1)) * _SECONDS[m.group(2)]  # a float: inf, never an error
+        too_long = too_long or not seconds <= MAX_DURATION.total_seconds()
         pos = m.end()
     if not s or pos == 0 or s[pos:].strip():
         raise DeadlineError(
@@ -58,11 +59,23 @@ def parse_duration(text: str) -> timedelta:
                 text=quoted(text.strip()),
             )
         )
-    if total <= timedelta():
+    if too_long:  # checked before any timedelta is made (99999999999999999999h overflows one)
+        raise too_long_error()
+    if seconds <= 0:
         raise DeadlineError(t("a duration must be longer than zero"))
-    if total > MAX_DURATION:
-        raise DeadlineError(t("a duration of more than a year is not a deadline"))
-    return total
+    return bounded(timedelta(seconds=seconds))
+
+
+def too_long_error() -> DeadlineError:
+    """The refusal of a duration, or a deadline moved, beyond a year."""
+    return DeadlineError(t("a duration of more than a year is not a deadline"))
+
+
+def bounded(delta: timedelta) -> timedelta:
+    """delta, if it is at most a year (MAX_DURATION); else DeadlineError."""
+    if delta > MAX_DURATION:
+        raise too_long_error()
+    return delta
 
 
 def format_duration(delta: timedelta) -> str:
@@ -97,17 +110,25 @@ def hours_of(delta: timedelta) -> float:
 
 
 def hours(value: float) -> timedelta:
-    return timedelta(hours=float(value))
+    """value hours; a stored value beyond a year either way (or no number) counts as a year, so
+    that no arithmetic on it overflows."""
+    h = float(value)
+    limit = MAX_DURATION.total_seconds() / 3600
+    if -limit <= h <= limit:
+        return timedelta(hours=h)
+    return -MAX_DURATION if h < 0 else MAX_DURATION
 
 
 __all__ = [
     "MAX_DURATION",
     "Clock",
     "DeadlineError",
+    "bounded",
     "format_deadline",
     "format_duration",
     "hours",
     "hours_of",
     "now_of",
     "parse_duration",
+    "too_long_error",
 ]

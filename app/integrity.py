@@ -3,8 +3,9 @@
 - `check_snapshot(tx, system, state)`, before every order (constant time): the snapshot hashes to
   the state hash the last state-recording row chained (of the public view for a system with
   hidden information, app/sealing.py state_digest), and that row is a chained row.
-- the store tells the moderators once when a game freezes (app/freezes.py): a post to every chat
-  bound to the game, naming the first bad row and pinging the moderators the chain names.
+- the store tells the moderators once per freeze (app/freezes.py): a post to every chat bound to
+  the game, naming the first bad row and pinging the moderators the chain names; the freeze is
+  recorded in the database, so no other process posts it again, and a repair closes it.
 - `repair(core, name, user)`: rebuild from the last good row. The rows from the first bad one on
   are dropped (they are no longer the chain anyone saw: their hashes are listed in the repair
   row), the state is replayed from the kept rows, every cache is rewritten from the chain, and a
@@ -22,7 +23,7 @@ from sqlmodel import col, delete, select
 
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
-from app import fold, games, sealing
+from app import fold, freezes, games, sealing
 from app.context import Core
 from storage import GameTx, Tampered, chain, trust
 from storage.caches import fill_caches
@@ -127,14 +128,17 @@ def repair(
             tx.open_epoch(turn, core.seeds())
         tx.finish()
     store._verified.discard(name)
-    if store.verify(name) is not None:
+    still = store.verify(name)
+    if still is not None:  # said as the audit says it, never as the failure's dict
         raise ValueError(
             t(
-                "game {name} still fails after the repair: {failure}",
+                "game {name} still fails after the repair: row {row}: {problem}",
                 name=repr(name),
-                failure=str(store.frozen[name]),
+                row=still.get("index"),
+                problem=still.get("problem"),
             )
         )
+    freezes.thawed(store, core.now, name)  # every process: the next freeze is told again
     return payload
 
 

@@ -22,16 +22,18 @@ DEFAULT_ROLLS = 10
 
 def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, line: str) -> Reply:
     store = core.store
-    if isinstance(query, C.Log):
-        return Reply(True, log_text(store, game, query.count), line=line)  # the public log
+    if isinstance(query, C.Log):  # the public log
+        text = log_text(store, game, query.count)
+        return Reply(True, lines([text, *freeze_lines(store, game)]), line=line)
     if isinstance(query, C.Rolls):
-        return Reply(True, rolls_text(store, game, query.count or DEFAULT_ROLLS), line=line)
+        text = rolls_text(store, game, query.count or DEFAULT_ROLLS)
+        return Reply(True, lines([text, *freeze_lines(store, game)]), line=line)
     rec = store.load(game, with_log=False)
     if isinstance(query, C.Audit):
         return _audit(core, game, rec, actor, line)
     failure = store.roles_failure(game)  # the roles a question is answered by, as chained
     if failure is not None:
-        raise Rejection("frozen", freezes.frozen_text(failure, game), None)
+        return _frozen_answer(game, system, rec, query, line, failure)
     state = system.state_from_json(rec.snapshot)
     also = identities.partners(store, actor.user)  # a linked account asks as its player
     who = roles.query_actor(system, rec, state, actor.side, actor.user, also)
@@ -49,10 +51,39 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
     text = found.text
     if isinstance(query, C.Status):
         text = lines([text, *fair_lines(rec), *trust_lines(store, system, rec)])
+    if isinstance(query, C.Status | C.Help):
+        text = lines([text, *freeze_lines(store, game)])
     private = _is_own(system, query) or (
         system.hidden_information and bool(viewer.sides) and not viewer.over
     )  # an answer from a side's own view is for its player only
     return Reply(True, text, combat=found.detail, line=line, private=private)
+
+
+def freeze_lines(store: Store, game: str) -> list[str]:
+    """The FROZEN notice, if the game is frozen (as this process or the database knows it):
+    a question in a frozen game is answered, and says so."""
+    failure = freezes.failure_of(store, game)
+    return [] if failure is None else [freezes.frozen_text(failure, game)]
+
+
+def _frozen_answer(
+    game: str, system: GameSystem, rec: GameRecord, query: Any, line: str, failure: dict[str, Any]
+) -> Reply:
+    """A question while the seat or moderator table disagrees with the chain: no seat and no
+    role of the tables is trusted, so it is answered as the public sees the game (status, help
+    and the system's public questions), with the freeze named; a question about a side's own
+    possibilities is refused with the freeze's reason."""
+    notice = freezes.frozen_text(failure, game)
+    if _is_own(system, query):
+        raise Rejection("frozen", notice, None)
+    try:
+        state = system.state_from_json(rec.snapshot)
+    except (KeyError, TypeError, ValueError, AttributeError):  # the snapshot too: say the freeze
+        return Reply(True, notice, line=line)
+    public = Viewer.of([], over=system.situation(state).over)
+    found = system.answer(system.view(state, public), "spectator", query)
+    shown = [found.text, *fair_lines(rec)] if isinstance(query, C.Status) else [found.text]
+    return Reply(True, lines([*shown, notice]), combat=found.detail, line=line)
 
 
 def _sides(system: GameSystem) -> set[str]:
@@ -111,7 +142,9 @@ def status(store: Store, game: str, system: GameSystem, view: str | None = None)
     to_move = system.situation(state).to_move
     shown = system.view(state, games.viewer_of(system, state, view))
     text = system.answer(shown, to_move[0] if to_move else "moderator", C.Status()).text
-    return lines([text, *fair_lines(rec), *trust_lines(store, system, rec)])
+    return lines(
+        [text, *fair_lines(rec), *trust_lines(store, system, rec), *freeze_lines(store, game)]
+    )
 
 
 def trust_lines(store: Store, system: GameSystem, rec: GameRecord) -> list[str]:
@@ -284,4 +317,12 @@ def rolls_text(store: Store, game: str, count: int = DEFAULT_ROLLS) -> str:
     return lines(said)
 
 
-__all__ = ["DEFAULT_ROLLS", "answer", "log_doc", "log_text", "rolls_text", "status"]
+__all__ = [
+    "DEFAULT_ROLLS",
+    "answer",
+    "freeze_lines",
+    "log_doc",
+    "log_text",
+    "rolls_text",
+    "status",
+]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from typing import Any
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -16,13 +17,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         return int(exc.code or 0)
-    if args.command == "replay":  # the store and the rules only (bots/cli_replay.py)
-        from bots import cli_base, cli_replay
+    try:
+        if args.command == "replay":  # the store and the rules only (bots/cli_replay.py)
+            from bots import cli_base, cli_replay
 
-        return cli_base.run(args, cli_replay.cmd_replay)
-    from bots import cli
+            return cli_base.run(args, cli_replay.cmd_replay)
+        from bots import cli
 
-    return cli.run(args)
+        return cli.run(args)
+    except Exception as exc:  # noqa: BLE001 - data no check expected (a host's edit): a sentence
+        return _unreadable(args, exc)
+
+
+def _unreadable(args: Any, exc: Exception) -> int:
+    """A command that ended on data it could not read: one sentence on stderr, exit 1 (the
+    traceback is logged with -vv)."""
+    import logging
+    import sys
+
+    from bots.cli_replay import unreadable
+
+    logging.getLogger("pbem").debug("unreadable data", exc_info=exc)
+    name = getattr(args, "name", None)
+    said = unreadable(exc).replace("NAME", name or "NAME")
+    what = f"game {name}: " if name else ""
+    print(f"pbem {args.command}: {what}{said}", file=sys.stderr)
+    return 1
 
 
 def entry() -> int:

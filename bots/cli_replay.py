@@ -33,8 +33,13 @@ def _open(url: str) -> None:
     _store = Store(url, migrate_schema=False)
 
 
+UNREADABLE = -1  # the "row" of a game whose stored rows cannot be replayed at all
+
+
 def _replay(name: str) -> tuple[str, int | None, str]:
-    """(name, the first differing row or None, the message)."""
+    """(name, the first differing row, UNREADABLE or None, the message). A game whose stored
+    data is not what pbem wrote (a payload that is no JSON object, a snapshot that is no state)
+    is reported as such, and the other games are replayed still."""
     from app import stored_replay
     from app.fold import ReplayMismatch
 
@@ -43,7 +48,47 @@ def _replay(name: str) -> tuple[str, int | None, str]:
         stored_replay.verify(_store, name)
     except ReplayMismatch as exc:
         return name, exc.index, str(exc)
+    except Exception as exc:  # noqa: BLE001 - any database content: a sentence, no traceback
+        return name, UNREADABLE, _checked(_store, name, exc)
     return name, None, ""
+
+
+def _checked(store: Store, name: str, exc: Exception) -> str:
+    """Why a game cannot be replayed: the first row its chain check finds bad (as `pbem audit`
+    names it), else what could not be read."""
+    try:
+        failure = store.verify(name)
+    except Exception:  # noqa: BLE001 - the check cannot read it either
+        failure = None
+    if failure is not None:
+        return (
+            f"its stored log fails its checks at row {failure.get('index')}: "
+            f"{failure.get('problem')}; `pbem repair NAME` rebuilds the game from its last good "
+            "row (docs/threat-model.md)"
+        )
+    return unreadable(exc)
+
+
+def unreadable(exc: BaseException) -> str:
+    """What a command says of stored data it could not read: the error's kind and first line
+    (at most 160 characters), never a Python value's repr."""
+    first = (str(exc).strip().splitlines() or [""])[0][:160]
+    said = f"{type(exc).__name__}: {first}" if first and "{'" not in first else type(exc).__name__
+    return (
+        f"its stored data is not what pbem wrote ({said}); `pbem repair NAME` rebuilds the "
+        "game from its log (docs/threat-model.md)"
+    )
+
+
+def game_names(store: Store) -> list[str]:
+    """Every game's name, in the order the games were made (nothing else of a game is read)."""
+    from sqlalchemy import select
+
+    from storage.models import Game, table
+
+    games = table(Game)
+    with store.reader.connect() as conn:
+        return [str(n) for n in conn.execute(select(games.c.name).order_by(games.c.id)).scalars()]
 
 
 def _warm(store: Store, name: str) -> None:
@@ -80,7 +125,7 @@ def cmd_replay(args: Any) -> int:
     result differ is reported with the first differing row (after the progress bar)."""
     store = open_store(args, existing=True)  # a wrong path is refused, never a new empty database
     if args.all:
-        names = [g.name for g in store.list_games()]
+        names = game_names(store)  # one game's unreadable row stops no other game's replay
     else:
         store.load(args.name, with_log=False)  # an unknown game is a usage error (exit 2)
         names = [args.name]
@@ -88,7 +133,10 @@ def cmd_replay(args: Any) -> int:
     differ: list[str] = []
     lines: list[str] = []
     for done, (name, index, problem) in enumerate(replay_all(store, names), 1):
-        if index is not None:
+        if index == UNREADABLE:
+            differ.append(name)
+            lines.append(f"{name}: cannot be replayed: {problem.replace('NAME', name)}")
+        elif index is not None:
             differ.append(name)
             lines.append(f"{name}: differs at row {index}: {problem}")
         else:
@@ -98,7 +146,7 @@ def cmd_replay(args: Any) -> int:
     if bar:
         bar.close()
     if args.all:
-        lines = [line for line in lines if ": differs at row " in line]
+        lines = [line for line in lines if ": differs at row " in line or ": cannot be " in line]
         lines.append(
             f"{len(names) - len(differ)} of {len(names)} games replay to their stored state"
             + (f"; differing: {', '.join(differ)}" if differ else ".")
@@ -127,4 +175,4 @@ class ProgressBar:
         self.stream.flush()
 
 
-__all__ = ["ProgressBar", "cmd_replay", "replay_all"]
+__all__ = ["UNREADABLE", "ProgressBar", "cmd_replay", "replay_all", "unreadable"]

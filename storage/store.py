@@ -102,7 +102,7 @@ class Store:
         self.frozen: dict[str, dict[str, Any]] = {}  # game -> its first failure (storage/trust.py)
         self.tamper_listeners: list[
             Callable[[str, dict[str, Any]], None]
-        ] = []  # told once per freeze
+        ] = []  # told of every freeze found
         # reads see one snapshot: the game row and its log rows agree (SQLite: a deferred BEGIN)
         snapshot = {"isolation_level": "REPEATABLE READ"} if self.dialect == "postgresql" else {}
         self.reader = self.engine.execution_options(pbem_read=True, **snapshot)
@@ -236,12 +236,13 @@ class Store:
             raise trust.Tampered(g.name, failure)
 
     def _freeze(self, name: str, failure: dict[str, Any]) -> None:
-        new = name not in self.frozen
-        self.frozen[name] = failure
-        if new:
+        """Every listener hears of every freeze found (app/freezes.py records the freeze in the
+        database and tells each chat once per freeze, whichever process finds it again)."""
+        if name not in self.frozen:
             log.error("game %r frozen: row %s: %s", name, failure["index"], failure["problem"])
-            for listener in list(self.tamper_listeners):
-                listener(name, failure)
+        self.frozen[name] = failure
+        for listener in list(self.tamper_listeners):
+            listener(name, failure)
 
     def verify(self, name: str) -> dict[str, Any] | None:
         """The whole chain and every cache of a game: its first failure, or None (the audit,

@@ -353,9 +353,13 @@ def test_13_3_a_kept_head_is_checked_in_an_export_without_the_database(game, cap
 
 
 def test_13_2_a_forged_seat_answers_no_question_as_that_side(game):
-    """Tamper case: seat table edited, then a question (a side's view is a power too)."""
+    """Tamper case: seat table edited, then a question (a side's view is a power too): status
+    is answered as the public sees the game, naming the freeze; a side's own question is not."""
     execute(game.store, "UPDATE seat SET \"user\" = 'telegram:666' WHERE side = 'german'")
     (reply,) = game.say("g", None, "status", user="telegram:666")
+    assert reply.ok and not reply.private, reply.reply
+    assert "is FROZEN" in reply.reply and "seat table gives german to telegram:666" in reply.reply
+    (reply,) = game.say("g", None, "options", user="telegram:666")
     assert not reply.ok and reply.error["code"] == "frozen", reply.reply
     assert "seat table gives german to telegram:666" in reply.error["message"]
 
