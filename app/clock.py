@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection
 from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import Situation
 from app.durations import (
+    MAX_DURATION,
     DeadlineError,
     format_deadline,
     format_duration,
@@ -212,7 +213,7 @@ def extend(store: Store, name: str, duration: timedelta | str, when: When) -> st
     now = now_of(when)
     with locked(store, name) as (conn, gc):
         if gc.clock_paused and gc.remaining_s is not None:
-            left = timedelta(seconds=gc.remaining_s) + duration
+            left = _within_a_year(timedelta(seconds=gc.remaining_s) + duration)
             save(conn, gc, {"remaining_s": int(left.total_seconds())})
             return t(
                 "Deadline extended by {by}: {left} left when the clock runs again.",
@@ -221,6 +222,7 @@ def extend(store: Store, name: str, duration: timedelta | str, when: When) -> st
             )
         if gc.deadline_at is None:
             raise DeadlineError(t("no deadline is running in this game: nothing to extend"))
+        _within_a_year(gc.deadline_at - now + duration)  # before the sum: no overflow
         at = gc.deadline_at + duration
         save(conn, gc, {"deadline_at": at, "sent": sent_for(gc, at, now, gc.sent)})
     log.info("game=%s deadline=%s extended_s=%d", name, at.isoformat(), duration.total_seconds())
@@ -229,6 +231,19 @@ def extend(store: Store, name: str, duration: timedelta | str, when: When) -> st
         by=format_duration(duration),
         deadline=format_deadline(at, now),
     )
+
+
+def _within_a_year(left: timedelta) -> timedelta:
+    """The time a moved deadline leaves, if it is at most a year (repeated `extend`s or a
+    deadline edited in the database must not carry it past what a date can hold)."""
+    if left > MAX_DURATION:
+        raise DeadlineError(
+            t(
+                "the deadline would be more than a year away ({left}): extend it by less",
+                left=format_duration(left),
+            )
+        )
+    return left
 
 
 def set_length(

@@ -78,3 +78,15 @@ def test_the_russian_commands_refuse_more_than_a_year_in_russian(tg, line):
     text = tg.text(1, line)
     assert text.startswith("Отказано") and YEAR_RU in text, text
     assert chat_store.clock(tg.service.store, game) == before
+
+
+def test_extends_that_would_carry_the_deadline_past_a_year_are_refused(tg):
+    """Each `extend` is at most a year, but repeated ones must not add up past what a date can
+    hold: the deadline a moved one leaves is at most a year away."""
+    game = started(tg)
+    assert "Deadline extended" in tg.text(1, "extend 300d")
+    before = chat_store.clock(tg.service.store, game)
+    text = tg.text(1, "extend 300d")
+    assert text.startswith("Refused") and "more than a year away" in text, text
+    assert chat_store.clock(tg.service.store, game) == before  # nothing changed
+    assert "Deadline extended" in tg.text(1, "extend 1d")  # within the year: taken
