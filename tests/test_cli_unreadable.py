@@ -14,6 +14,7 @@ import pytest
 
 from app.service import GameService
 from bots.cli_main import main
+from bots.demo import DemoSeeds  # fixed dice seeds: the same game on every run
 from storage import Store
 from tests.playing import play_random
 
@@ -40,7 +41,7 @@ def prepared(tmp_path_factory):
     """One database with the game "g" (played a while) and a second game "h" left intact."""
     path = tmp_path_factory.mktemp("unreadable") / "base.db"
     store = Store(str(path))
-    service = GameService(store)
+    service = GameService(store, seeds=DemoSeeds(2))
     for name in ("g", "h"):
         service.new_game(name, creator="mod")
         for side, user in USERS.items():

@@ -24,6 +24,7 @@ from app import edits, post_queue
 from app.service import GameService
 from bots.chat import ChatService
 from bots.clock import FakeClock
+from bots.demo import DemoSeeds  # fixed dice seeds: the same game on every run
 from storage import Store, state_hash
 from tests.systems import secret_edit
 from tests.test_chat_service import Chat, game_of
@@ -46,7 +47,7 @@ def store(tmp_path):
 
 @pytest.fixture
 def chat(store, clock):
-    return ChatService(GameService(store), clock=clock, images=False)
+    return ChatService(GameService(store, seeds=DemoSeeds(3)), clock=clock, images=False)
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from app import rewinds
 from app.service import GameService
 from bots.chat import ChatService
 from bots.clock import FakeClock
+from bots.demo import DemoSeeds  # fixed dice seeds: the same game on every run
 from storage import Store
 from tests.systems import race
 from tests.test_chat_service import DC_CHANNEL, Chat, game_of, posts
@@ -48,7 +49,7 @@ def store(tmp_path):
 
 @pytest.fixture
 def chat(store, clock):
-    return ChatService(GameService(store), clock=clock, images=False)
+    return ChatService(GameService(store, seeds=DemoSeeds(3)), clock=clock, images=False)
 
 
 @pytest.fixture
