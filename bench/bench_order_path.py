@@ -59,6 +59,12 @@ handling wrote more outbox rows than their replies: Hell's Gate's phase ends, ne
 order in the Northern War and Stalin's War.) None of the goals is reached; the gap is the
 order path's own CPU, 9-16 x what the rules and the commit need.
 
+The defaults (3 games per system) a few minutes later took 37 s: median x bare 10.5 (Borodino),
+10.9 (Hell's Gate), 17.6 (the Northern War), 19.0 (Stalin's War); CPU x 12.2, 15.8, 12.8, 17.2;
+`order path: median 6.00 ms (10.9 x bare commit), p99 14.39 ms (8.5 x bare p99)`. The median
+ratios held from one run to the other; the p99 ratio did not (23.2 x, then 8.5 x: with a few
+hundred pairs the bare p99 is one or two slow fsyncs), so read it over the default run or more.
+
 Not part of the test run.
 """
 
