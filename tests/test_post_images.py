@@ -127,7 +127,7 @@ def test_hells_gate_keeps_its_map_on_every_phase_post(store):
         pass
     posts = group_posts(store)[start:]
     phase_posts = [r for r in posts if r.outgoing.asks is not None or r.outgoing.render]
-    assert phase_posts and all(r.outgoing.render is not None for r in phase_posts)
+    assert len(phase_posts) >= 2 and all(r.outgoing.render is not None for r in phase_posts)
 
 
 class Bare:
