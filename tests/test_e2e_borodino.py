@@ -24,7 +24,9 @@ async def posted(w: E.World, chat, contains: str, since: int, image: bool = True
             lambda: [
                 c
                 for c in w.api.calls[since:]
-                if c.ok and c.chat_id == chat.chat_id and contains in (c.rendered or "")
+                if c.ok
+                and c.chat_id == chat.chat_id
+                and contains in (c.rendered or "")
                 and "reply_parameters" not in c.params
             ],
             f"the post with {contains!r}",
