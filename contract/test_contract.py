@@ -1,8 +1,9 @@
 """The contract every game system passes (adjudicator/core/system.py states it), checked for each
 system with a driver (contract/plugin.py): the grammar round trip, the one gate in both
-directions, the log's replay, a result within a bound, the deadline default, the images of the first post and the end, and that nothing
-anyone receives depends on a hidden value he may not see (two chat games differing only in the
-hidden seed, compared audience by audience by `hidden_leaks`)."""
+directions, the log's replay, a result within a bound, the images of the first post and the
+end, the deadline default, and that nothing anyone receives depends on a hidden value he may
+not see (two chat games differing only in the hidden seed, compared audience by audience by
+`hidden_leaks`)."""
 
 from __future__ import annotations
 
