@@ -72,11 +72,11 @@ def play(
         yield here, system.situation(service.state(game))
 
 
-def test_12_stalins_war_posts_its_board_once_a_turn_and_on_request(store):
+def test_stalins_war_posts_its_board_once_a_turn_and_on_request(store):
     chat, service, game = started(store, "stalins-war", ("axis", "soviet"))
     users = {"axis": FIRST, "soviet": SECOND}
     assert imaged(store) == 1  # the first post shows the board
-    turns, asked, posts = set(), 0, 0
+    turns, asked = set(), 0
     for n, (before, now) in enumerate(play(chat, service, game, users, orders=2000, seed=5)):
         turns.add(now.turn)
         if n in (7, 40):  # asked for: the board drawn in the answer, nothing posted
