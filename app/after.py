@@ -5,7 +5,9 @@ A post is due after a change that ends a phase, starts a turn, ends the game or 
 to a side (the platform's POST_EVENTS), and after a rewind; it tells what happened since the
 last posted map, whose move it is with a mention, the deadline and the head hash, and carries
 the map as a render spec (drawn by the outbox sender, off the message path; "focus": the system's
-focus image if its drawer offers one, for phones). A system with
+focus image if its drawer offers one, for phones) where the system's `post_image` says the
+post tells something with it (every post of a map game; Stalin's War once a turn; `map` draws it
+on request; a system without the member: every post). A system with
 `side_maps` also sends each seated side its own map (the spec with the side's "view") privately. Any other accepted
 change is mirrored, line by line, to the game's other chats, so linked chats follow the game move
 by move. The private events go by private message to their audience, and the speaker's own
@@ -50,6 +52,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
     posting = any(e.get("kind") in POST_EVENTS for r in done for e in r.events)
     rewound = [r for r in tx.written if r.kind == "rewind"]  # applied, not only proposed
     if posting or run.deadline_at or rewound:
+        was = None if rewound else system.situation(before)  # a rewind sets a position: None
         note = _default_note(tx, system, before, run, done) if run.deadline_at else None
         if rewound:  # every chat of the game learns which rolls stopped counting
             p = rewound[-1].payload
@@ -65,6 +68,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
             note=note,
             reply_chat=run.actor.where,
             images=run.core.images,
+            before=was,
         )
     else:
         _mirror(tx, run, done)
@@ -82,8 +86,11 @@ def post(
     start: bool = False,
     reply_chat: tuple[str, str] | None = None,
     images: bool = True,
+    before: Situation | None = None,
 ) -> list[int]:
-    """The after-phase post to every chat bound to the game (dedupe key f"{key}:post")."""
+    """The after-phase post to every chat bound to the game (dedupe key f"{key}:post"). before:
+    the situation before the change it follows (None: the first post, a rewind, an edit); the
+    post carries the image if `images` and the system's `post_image(before, here)` say so."""
     chats = chat_store.bindings(tx.conn, game)
     if not chats:
         return []
@@ -113,8 +120,9 @@ def post(
         side_names,
     )
     title = frames.heading(game, here)
+    drawn = images and carries_image(system, before, here)
     render = (
-        {"after": after, "upto": tx.head_index, "title": title, "focus": True} if images else None
+        {"after": after, "upto": tx.head_index, "title": title, "focus": True} if drawn else None
     )
     outs = [
         Outgoing(
@@ -141,6 +149,14 @@ def post(
     if render is not None and system.side_maps:
         ids += _side_maps(tx, game, here, render, key=key, now=now)
     return ids
+
+
+def carries_image(system: GameSystem, before: Situation | None, here: Situation) -> bool:
+    """Whether a post from `before` to `here` carries the image: the system's `post_image`
+    (the kit's default: every post); a system not written on the kit that lacks the member
+    carries it with every post, as before the member existed."""
+    ask = getattr(system, "post_image", None)
+    return True if ask is None else bool(ask(before, here))
 
 
 def confirmed(
@@ -316,4 +332,4 @@ def _mirror(tx: GameTx, run: Any, done: list[Reply]) -> None:
     post_queue.write_in(tx.conn, run.game, outs, key=key, now=run.now)
 
 
-__all__ = ["REPLY_FIRST", "after_change", "post", "private_posts"]
+__all__ = ["REPLY_FIRST", "after_change", "carries_image", "post", "private_posts"]

@@ -2,7 +2,7 @@
 
 `pbem contract SYSTEM [pytest args]` runs it against an installed system: the grammar round trip,
 the one gate in both directions, the log's replay, a result within a bound, the deadline default,
-and that nothing anyone receives depends on a hidden value he may not see. A system declares
+which posts carry an image, and that nothing anyone receives depends on a hidden value he may not see. A system declares
 its `Driver` (adjudicator/core/driver.py) in the entry-point group `pbem.contract`; a system
 installed without one is reported, not failed (docs/writing-a-game-system.md).
 

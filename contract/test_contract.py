@@ -1,16 +1,19 @@
 """The contract every game system passes (adjudicator/core/system.py states it), checked for each
 system with a driver (contract/plugin.py): the grammar round trip, the one gate in both
-directions, the log's replay, a result within a bound, the deadline default, and that nothing
-anyone receives depends on a hidden value he may not see (two chat games differing only in the
-hidden seed, compared audience by audience by `hidden_leaks`)."""
+directions, the log's replay, a result within a bound, the images of the first post and the
+end, the deadline default, and that nothing anyone receives depends on a hidden value he may
+not see (two chat games differing only in the hidden seed, compared audience by audience by
+`hidden_leaks`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
 
 from adjudicator.core.driver import Driver
+from app.after import carries_image
 from app.service import GameService
 from contract.gate import (
     MUTANTS,
@@ -80,6 +83,21 @@ def test_replaying_the_log_gives_the_stored_state(
     service, name, _, midway = played
     assert midway == [None]  # verified once midway: it raised nothing
     service.verify(name)
+
+
+def test_the_first_post_and_the_end_carry_the_image(
+    played: tuple[GameService, str, int, list[Any]],
+) -> None:
+    """`post_image` (core.system's module doc) answers a bool, True where no situation came
+    before (the first post, after a rewind or an edit) and at the game's end (a system without
+    the member: every post)."""
+    service, name, _, _ = played
+    system = service.system(name)
+    end = system.situation(service.state(name))
+    running = dataclasses.replace(end, result=None, key=end.key or "running")
+    assert carries_image(system, None, end) is True
+    assert carries_image(system, running, end) is True
+    assert carries_image(system, running, running) in (True, False)
 
 
 def test_the_deadline_default_is_always_legal(driver: Driver, store: Store) -> None:

@@ -1,7 +1,8 @@
 """End to end with the Borodino referee: a rally phase and a recovery phase played in a
 Telegram group and in a Discord channel, through the REAL python-telegram-bot and discord.py
 libraries against the local fakes (tests/e2e_support.py), with the real chat service, store,
-outbox sender (the boxes image with the posts) and dice committed per turn. The game is a
+outbox sender (the boxes image with the posts that end a Recovery Phase, the rally's and the
+placements' posts text only) and dice committed per turn. The game is a
 sandbox so that its creator, a moderator, can fix the dice."""
 
 from __future__ import annotations
@@ -11,12 +12,27 @@ from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegramAPI
 
 
-async def posted(w: E.World, chat, contains: str, since: int) -> str:
-    """The text of the post (with its image) holding `contains`, sent after index `since`."""
+async def posted(w: E.World, chat, contains: str, since: int, image: bool = True) -> str:
+    """The text of the post (with its image, if `image`) holding `contains`, sent after index
+    `since`."""
     if isinstance(chat, E.TelegramChat):
-        posts = await w.tg_posts(chat.chat_id, contains, since=since, photo=True)
+        posts = await w.tg_posts(chat.chat_id, contains, since=since, photo=image)
+        if image:
+            return posts[-1].rendered or ""
+        # the post, not the reply to the order (which refers to the order)
+        posts = await w.until(
+            lambda: [
+                c
+                for c in w.api.calls[since:]
+                if c.ok
+                and c.chat_id == chat.chat_id
+                and contains in (c.rendered or "")
+                and "reply_parameters" not in c.params
+            ],
+            f"the post with {contains!r}",
+        )
         return posts[-1].rendered or ""
-    await w.dc_posts(chat.channel_id, contains, since=since, image=True)
+    await w.dc_posts(chat.channel_id, contains, since=since, image=image)
 
     def post() -> list:  # the post, not the reply to the order (a reply refers to the order;
         # it may come before or after the post: chats are handled concurrently)
@@ -56,7 +72,7 @@ async def rally_and_recovery(w: E.World, chat) -> None:
     since = mark(w)
     a = await chat.say("alice", "rally odessa")
     assert "rallies: die 2 <= cohesion 3 (2.6)" in E.plain(a.public)
-    text = E.plain(await posted(w, chat, "rallies: die 2 <= cohesion 3", since))
+    text = E.plain(await posted(w, chat, "rallies: die 2 <= cohesion 3", since, image=False))
     assert "What happened:" in text and "Russian boxes: Withdrawn: -" in text
 
     # -- routs, then turn 1's Recovery Phase: the Withdrawn Boxes move (5.1)
@@ -75,7 +91,9 @@ async def rally_and_recovery(w: E.World, chat) -> None:
     assert "Who goes first (3.8): Russian 3, French 1: Russian first." in said
     assert "simbirsk (Simbirsk Infantry Regiment) recovers: die 2 <= cohesion 2 (3.5)" in said
     text = E.plain(
-        await posted(w, chat, "must decide: return the recovered unit(s) simbirsk", since)
+        await posted(
+            w, chat, "must decide: return the recovered unit(s) simbirsk", since, image=False
+        )
     )
     assert "Russian (" in text and "recovers: die 2" in text and "25e (25e Ligne) recovers" in text
     a = await chat.say("alice", "return simbirsk 0101")
@@ -97,7 +115,11 @@ def test_a_rally_phase_and_a_recovery_phase_in_a_telegram_group(tmp_path):
             E.World(str(tmp_path / "games.db"), E.now_clock(), telegram=api, label="bo-tg") as w,
         ):
             await rally_and_recovery(w, E.TelegramChat(w, E.TG_GROUP))
-            assert all(p.startswith(E.PNG_MAGIC) for p in w.tg_photos(E.TG_GROUP))
+            photos = w.tg_photos(E.TG_GROUP)
+            assert all(p.startswith(E.PNG_MAGIC) for p in photos)
+            # the start's, and one with each new turn (after a Recovery Phase): none with the
+            # rally's or the placements' posts
+            assert len(photos) == 3
 
     E.run(scenario())
 

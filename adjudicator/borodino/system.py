@@ -110,6 +110,12 @@ class BorodinoSystem(RulesSystem):
     def order_templates(self, state: State, side: str) -> tuple[str, ...]:
         return legal.templates(self.scenario, state, side)
 
+    def post_image(self, before: Situation | None, after: Situation) -> bool:
+        """The boxes image after a Recovery Phase (with its placements: the turn it ends, 5.1),
+        the first post and the end; a report's or a rally's post is text only (the image says
+        what the text says); `map` on request."""
+        return before is None or after.over or before.turn != after.turn
+
     def situation(self, state: State) -> Situation:
         moving = views.to_move(self.scenario, state)
         pending: tuple[Waiting, ...] = ()

@@ -34,6 +34,8 @@
   a hidden value, whose events the system addresses to the moderators and the side concerned.
 - `rules_version` (1): a system that versions a fix overrides it and takes
   `initial(sandbox, dice, rules=None)` (core.system's module doc).
+- `post_image` (core.system's module doc): every post carries the image; a system whose image
+  is bookkeeping overrides it (Stalin's War: once a turn).
 - `kind_of`, `is_private`, `is_secret` and the side's `help` come from the grammar verbs' flags
   (grammar Verb: kind, private, secret, sides); `order_templates` (), `view` the identity, `hidden_information`
   and `side_maps` False, `show` the state's JSON, `order_steps` the canonical text's words.
@@ -249,6 +251,10 @@ class RulesSystem:
 
     def default_order(self, state: Any) -> object:
         return C.Default()
+
+    def post_image(self, before: Situation | None, after: Situation) -> bool:
+        """Every post carries the image (a map game's; core.system's module doc)."""
+        return True
 
     def kind_of(self, order: object) -> str:
         return self.grammar.kind_of(order)

@@ -27,6 +27,12 @@ replays as it was played. A system whose `rules_version` is above 1 takes
 `initial(sandbox, dice, rules=N)` (N from 1 to `rules_version`; None: the newest) and keeps N in
 its state; the app records N in the setup row of a new game (payload "rules", left out for 1)
 and `start` sets a stored game up again under the N its setup row names (1 when it names none).
+Images: a post after a change carries the system's image (the map) where
+`post_image(before, after)` says so: `before` is the situation before the change that caused the
+post (None for the game's first post and a post after a rewind or a confirmed edit: a position
+set, not played), `after` the situation it leaves. A map game answers True for every post (the
+kit's default); a system whose image is bookkeeping shows it where it tells something (Stalin's
+War: once a turn; Borodino: after a Recovery Phase); `map` draws it on request at any time.
 Pure: no I/O, no clock, no global random.
 """
 
@@ -180,6 +186,12 @@ class GameSystem(Protocol):
     def rules_version(self) -> int:
         """The newest version of the system's rules (the module doc); 1 for a system that has
         never changed an outcome."""
+        ...
+
+    def post_image(self, before: Situation | None, after: Situation) -> bool:
+        """Whether the post after a change from `before` to `after` carries the image (the
+        module doc): True for every post of a map game; None for `before`: the game's first
+        post, or one after a rewind or an edit (which should carry it)."""
         ...
 
     def initial(self, sandbox: bool, dice: DiceSource) -> Outcome:

@@ -193,6 +193,11 @@ class StalinsWar(RulesSystem):
     def default_order(self, state: SwState) -> object:
         return legal.default_order(state)
 
+    def post_image(self, before: Situation | None, after: Situation) -> bool:
+        """The board once a turn: the first post, a new turn's and the end's carry it; an action
+        round's post is text only (its board differs by a marker or two); `map` on request."""
+        return before is None or after.over or before.turn != after.turn
+
     def situation(self, state: SwState) -> Situation:
         if state.result is not None:
             over = t("turn {turn}, game over", turn=state.turn)
