@@ -92,6 +92,29 @@ def test_no_post_or_reply_has_a_bracketed_plural_or_a_none_line(system, lang):
     assert not brackets, brackets[:3]
     nones = [m.group(0) for s in said for m in [NONE_LINE.search(s)] if m]
     assert not nones, nones[:3]
+    if lang == "ru":  # the game was really played in Russian
+        assert sum(bool(re.search("[а-я]", s)) for s in said) > len(said) * 0.9
+
+
+def test_a_moderator_extends_a_deadline_in_russian_units_in_a_chat():
+    store = Store(":memory:")
+    try:
+        group = Chat(ChatService(GameService(store), clock=FakeClock()), "telegram", GROUP)
+        for user, text in [
+            (MODERATOR, "язык ru"),
+            (MODERATOR, "новая hells-gate"),
+            (FIRST, "вступить советские"),
+            (SECOND, "вступить немецкие"),
+            (MODERATOR, "начать"),
+        ]:
+            group.say(user, text)
+        assert group.text(MODERATOR, "срок 12ч").startswith("Срок на каждую фазу: 12 ч.")
+        assert group.text(MODERATOR, "продлить 6ч").startswith("Срок продлён на 6 ч:")
+        assert group.text(MODERATOR, "продлить 1ч 30м").startswith("Срок продлён на 1 ч 30 мин:")
+        assert group.text(MODERATOR, "продлить 6 ч").startswith("Срок продлён на 6 ч:")
+        assert "не длительность" in group.text(MODERATOR, "продлить 6 часиков")
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize(
