@@ -17,8 +17,9 @@ from adjudicator.grammar import quoted
 MAX_DURATION = timedelta(days=365)
 
 # The English units and the Russian ones the bot writes ("через 12 ч", "3 ч 12 мин"): д, ч, м
-# (or мин), с; the longer unit first, so that "мин" is not read as "м" and a stray "ин".
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(мин|d|h|m|s|д|ч|м|с)")
+# (or мин), с, and дн (summary.in_words: "3 дн 4 ч"); the longer unit first, so that "мин" is
+# not read as "м" and a stray "ин".
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(мин|дн|d|h|m|s|д|ч|м|с)")
 _SECONDS = {
     "d": 86400.0,
     "h": 3600.0,
@@ -28,6 +29,7 @@ _SECONDS = {
     "ч": 3600.0,
     "м": 60.0,
     "мин": 60.0,
+    "дн": 86400.0,
     "с": 1.0,
 }
 

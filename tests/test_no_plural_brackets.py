@@ -127,6 +127,7 @@ def test_a_moderator_extends_a_deadline_in_russian_units_in_a_chat():
         ("90 мин", timedelta(minutes=90)),
         ("1ч 30м", timedelta(hours=1, minutes=30)),
         ("1д12ч", timedelta(days=1, hours=12)),
+        ("3 дн 4 ч", timedelta(days=3, hours=4)),  # as summary.in_words writes it
         ("3 ч 12 мин", timedelta(hours=3, minutes=12)),  # as format_duration writes it in Russian
         ("48h", timedelta(hours=48)),  # the English units as before
         ("1d 12h", timedelta(days=1, hours=12)),
