@@ -1,6 +1,6 @@
 """Durations and times as the deadline commands read and write them.
 
-parse_duration("48h" | "90m" | "2d" | "1d12h" | "1d 12h" | "1.5h") -> timedelta
+parse_duration("48h" | "90m" | "2d" | "1d12h" | "1d 12h" | "1.5h" | "6ч" | "1ч 30м" | "2д") -> timedelta
 format_duration(timedelta(hours=3, minutes=12)) -> "3 h 12 min"
 format_deadline(at, now) -> "2030-01-03 00:00 UTC (in 47 h)"
 """
@@ -16,8 +16,22 @@ from adjudicator.grammar import quoted
 
 MAX_DURATION = timedelta(days=365)
 
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)")
-_SECONDS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
+# The English units and the Russian ones the bot writes ("через 12 ч", "3 ч 12 мин"): д, ч, м
+# (or мин), с, and дн (summary.in_words: "3 дн 4 ч"); the longer unit first, so that "мин" is
+# not read as "м" and a stray "ин".
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(мин|дн|d|h|m|s|д|ч|м|с)")
+_SECONDS = {
+    "d": 86400.0,
+    "h": 3600.0,
+    "m": 60.0,
+    "s": 1.0,
+    "д": 86400.0,
+    "ч": 3600.0,
+    "м": 60.0,
+    "мин": 60.0,
+    "дн": 86400.0,
+    "с": 1.0,
+}
 
 
 class DeadlineError(ValueError):
@@ -43,7 +57,8 @@ def now_of(when: datetime | Clock) -> datetime:
 
 
 def parse_duration(text: str) -> timedelta:
-    """ "48h", "90m", "2d", "1d12h", "1d 12h", "1.5h" -> timedelta (positive, at most a year)."""
+    """ "48h", "90m", "2d", "1d12h", "1d 12h", "1.5h" (or in Russian units: "48ч", "90м" or
+    "90 мин", "2д", "1д 12ч") -> timedelta (positive, at most a year)."""
     s = text.strip().lower()
     pos, seconds, too_long = 0, 0.0, False
     for m in _DURATION.finditer(s):

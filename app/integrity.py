@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlmodel import col, delete, select
 
-from adjudicator.core.i18n import t
+from adjudicator.core.i18n import t, tn
 from adjudicator.core.system import GameSystem
 from app import fold, freezes, games, sealing
 from app.context import Core
@@ -298,12 +298,14 @@ def expect_head(rows: list[dict[str, Any]], text: str) -> tuple[bool, str]:
             at=at,
             problem=bad["problem"],
         )
-    return True, t(
+    return True, tn(
         "Expected head {head}... at row {at}: the log still holds it, and its "
-        "{n} later row(s) chain from it.",
+        "{n} later row chains from it.",
+        "Expected head {head}... at row {at}: the log still holds it, and its "
+        "{n} later rows chain from it.",
+        len(rows) - at - 1,
         head=head,
         at=at,
-        n=len(rows) - at - 1,
     )
 
 

@@ -151,16 +151,20 @@ def trust_lines(store: Store, system: GameSystem, rec: GameRecord) -> list[str]:
     """What `status` adds to the fair-dice lines: the salts the open epoch has received, and
     the free seats of a started game (filled only by a moderator's `seat`)."""
     said: list[str] = []
-    if rec.epoch:
+    if rec.epoch:  # no line while the epoch has received none
         salts = [
             t("{salt} ({side})", salt=repr(r.payload.get("salt")), side=r.actor)
             for r in store.log(rec.name)
             if r.kind == "salt" and r.payload.get("epoch") == rec.epoch
         ]
-        received = cat(*salts, sep=", ") if salts else t("none")
-        said.append(
-            t("Salts received for epoch {epoch}: {salts}.", epoch=rec.epoch, salts=received)
-        )
+        if salts:
+            said.append(
+                t(
+                    "Salts received for epoch {epoch}: {salts}.",
+                    epoch=rec.epoch,
+                    salts=cat(*salts, sep=", "),
+                )
+            )
     free = free_seats(store, system, rec.name, rec.seats)
     if free:
         said.append(free_seats_line(system, free))

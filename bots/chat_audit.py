@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from adjudicator.core.i18n import lines, say, t
+from adjudicator.core.i18n import lines, say, t, tn
 from app import audit, games, languages
 from app.messages import Outgoing
 from bots.chat_base import Chat, ChatRefused, Ctx
@@ -62,11 +62,12 @@ def run(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
         raise ChatRefused(str(exc)) from exc
     head = _head_hash(data)
     said: list[str] = [
-        t(
-            "**{game}**: {what}: {rows} row(s), 0-{last}, head hash {head}.",
+        tn(
+            "**{game}**: {what}: {n} row, 0-{last}, head hash {head}.",
+            "**{game}**: {what}: {n} rows, 0-{last}, head hash {head}.",
+            rows,
             game=game,
             what=_what(what),
-            rows=rows,
             last=rows - 1,
             head=head,
         )

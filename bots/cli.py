@@ -15,6 +15,7 @@ from typing import Any
 from adjudicator.core import registry
 from adjudicator.core.i18n import say, t
 from adjudicator.core.system import MODERATOR_ACTOR
+from adjudicator.core.text import plural
 from app import audit, frames, games, integrity, intext
 from app.context import Core
 from app.i18n import language
@@ -288,7 +289,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
     what = "it held" if failure is None else f"first bad row {failure['index']}"
     print(
         f"Repaired {args.name} ({what}): rebuilt from row {payload['from_row']}, "
-        f"{len(payload['dropped'])} row(s) after it dropped; the repair is logged at row "
+        f"{plural(len(payload['dropped']), 'row')} after it dropped; the repair is logged at row "
         f"{store.load(args.name, with_log=False).head_index}."
     )
     return OK

@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from texts.i18n import t
+from texts.i18n import t, tn
 
 AT_ROW = "row {row}: {problem}"  # a problem at a row; the audit report shows the problem alone
 IN_HEADER = "header: {problem}"
@@ -81,7 +81,12 @@ def row_defect(row: object) -> str | None:
         return error if isinstance(error, str) else str(error)
     missing = [f for f in CHAINED_FIELDS + LINK_FIELDS if f not in row]
     if missing:
-        return t("missing field(s) {fields}", fields=", ".join(missing))
+        return tn(
+            "missing field {fields}",
+            "missing fields {fields}",
+            len(missing),
+            fields=", ".join(missing),
+        )
     for f in LINK_FIELDS:
         if not isinstance(row[f], str):
             return t("{f} is not a string", f=f)

@@ -40,7 +40,7 @@ from storage.trust_rows import (
     tail,
 )
 from storage.tx_rows import Role
-from texts.i18n import t
+from texts.i18n import t, tn
 
 _cache, _entry, _fetch = cache, entry_at, fetch  # the rows the checks read (trust_rows.py)
 
@@ -294,10 +294,11 @@ def check_dice(s: Session, g: GameColumns) -> Failure | None:
     if (g.salt_digest or committed.EMPTY_SALT_DIGEST) != committed.salt_digest(salts):
         return _fail(
             at,
-            t(
-                "the stored salt digest of epoch {k} is not the digest of its {n} chained salt row(s)",
+            tn(
+                "the stored salt digest of epoch {k} is not the digest of its {n} chained salt row",
+                "the stored salt digest of epoch {k} is not the digest of its {n} chained salt rows",
+                len(salts),
                 k=k,
-                n=len(salts),
             ),
         )
     return None

@@ -109,7 +109,7 @@ def test_a_finished_game_verifies_in_the_page_and_on_the_command_line(
     header, rows = finished_duel
     verdict, code, out = verdicts(browser, tmp_path, "clean", header, rows, capsys)
     assert verdict.startswith("VERIFIED: 26 rows"), verdict
-    assert "3 revealed seed(s) match" in verdict and "hidden seed is revealed" in verdict
+    assert "3 revealed seeds match" in verdict and "hidden seed is revealed" in verdict
     assert code == 0 and "OK: the chain holds" in out
 
 
@@ -123,7 +123,7 @@ def test_the_page_shows_commitments_statistics_and_rolls(browser, finished_duel,
         assert epoch_row["payload"]["commitment"] in commitments
         assert epoch_row["created_at"] in commitments  # when it was posted
     stats = page.text("statistics")
-    assert "north: d10, 3 roll(s)" in stats and "south: d10, 3 roll(s)" in stats
+    assert "north: d10, 3 rolls" in stats and "south: d10, 3 rolls" in stats
     assert "expected 0.3" in stats and "p = " in stats
     table = page.evaluate("document.querySelectorAll('#rolls tr').length - 1")
     drawn = sum(len(r["payload"].get("rolls", [])) for r in rows if r["kind"] == "order")

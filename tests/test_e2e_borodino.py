@@ -91,9 +91,7 @@ async def rally_and_recovery(w: E.World, chat) -> None:
     assert "Who goes first (3.8): Russian 3, French 1: Russian first." in said
     assert "simbirsk (Simbirsk Infantry Regiment) recovers: die 2 <= cohesion 2 (3.5)" in said
     text = E.plain(
-        await posted(
-            w, chat, "must decide: return the recovered unit(s) simbirsk", since, image=False
-        )
+        await posted(w, chat, "must decide: return the recovered unit simbirsk", since, image=False)
     )
     assert "Russian (" in text and "recovers: die 2" in text and "25e (25e Ligne) recovers" in text
     a = await chat.say("alice", "return simbirsk 0101")

@@ -78,7 +78,7 @@ def test_a_turn_in_a_telegram_group_hands_by_private_message(tmp_path):
             [dm] = await w.tg_posts(E.TG_USERS["alice"].id, "Your hand")
             alice_hand = hand_of(dm.rendered)
             assert len(alice_hand) == 6 and "Your hand" not in a.public
-            assert "draws 6 card(s)" in a.public
+            assert "draws 6 cards" in a.public
             a = await said(group, "bob", "draw")
             [dm] = await w.tg_posts(E.TG_USERS["bob"].id, "Your hand")
             bob_hand = hand_of(dm.rendered)

@@ -166,7 +166,7 @@ def test_the_speakers_private_line_is_written_in_the_orders_one_commit(chat):
     incoming = tg.incoming(1, "draw")
     (answer,) = chat.handle(incoming)
     assert commits.n == 1, "the order and the private message to its speaker: one commit"
-    assert "draws 6 card(s)" in answer.text and "Your hand" not in answer.text
+    assert "draws 6 cards" in answer.text and "Your hand" not in answer.text
     assert not answer.private  # the group's answer; the hand goes by private message
     (row,) = mine(chat.store, game)
     assert row["dedupe_key"].startswith(f"{incoming.message_id}:mine|")

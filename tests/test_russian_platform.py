@@ -288,8 +288,9 @@ def test_durations_in_russian():
     with pytest.raises(durations.DeadlineError) as err:
         durations.parse_duration("soon")
     assert (
-        ru(str(err.value)) == "'soon' — не длительность: пишите, например, 48h, 90m, 2d или 1d12h"
+        ru(str(err.value)) == "'soon' — не длительность: пишите, например, 48ч, 90м, 2д или 1д 12ч"
     )
+    assert durations.parse_duration("3 дн 4 ч") == timedelta(days=3, hours=4)  # as it is written
 
 
 # -- the audit report

@@ -19,7 +19,7 @@ from adjudicator.borodino.board import (
 from adjudicator.borodino.data import SIDE_IDS, Scenario
 from adjudicator.borodino.state import State
 from adjudicator.core.events import MODERATORS_ONLY, Event, Viewer
-from adjudicator.core.i18n import Msg, cat, lines, name, t
+from adjudicator.core.i18n import Msg, cat, lines, name, t, tn
 
 DEFAULTS = t(
     "Deadline defaults (what a passed deadline does for the side on the clock):\n"
@@ -120,8 +120,10 @@ def to_move(scen: Scenario, state: State) -> tuple[str, ...]:
 def placement_prompt(scen: Scenario, state: State) -> Msg:
     side = state.placing[0]
     units = recovery.placeable(scen, state, side)
-    return t(
-        "return the recovered unit(s) {units} to the map (`return <UNIT> <HEX>`, 4.2-4.4)",
+    return tn(
+        "return the recovered unit {units} to the map (`return <UNIT> <HEX>`, 4.2-4.4)",
+        "return the recovered units {units} to the map (`return <UNIT> <HEX>`, 4.2-4.4)",
+        len(units),
         units=cat(*units, sep=", "),
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.core.decisions import Decision
 from adjudicator.core.errors import Rejection
-from adjudicator.core.i18n import Msg, t
+from adjudicator.core.i18n import Msg, t, tn
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate import reinforcements, victory
 from adjudicator.hells_gate.context import Ctx
@@ -287,7 +287,17 @@ def attempt_breakout(ctx: Ctx, unit_id: str) -> None:
         u.box, u.hex, u.oos, u.retreated = "broken_out", None, False, False
         ctx.emit(
             "UnitBrokeOut",
-            t(
+            tn(
+                "{unit} breaks out from {hex}: {die} + {n} refuge = {total}.",
+                "{unit} breaks out from {hex}: {die} + {n} refuges = {total}.",
+                len(found),
+                unit=ctx.name(unit_id),
+                hex=origin,
+                die=die,
+                total=total,
+            )
+            if ctx.state.rules >= 2
+            else t(  # rules 1: the wording its stored games logged (they replay to the letter)
                 "{unit} breaks out from {hex}: {die} + {n} refuge(s) = {total}.",
                 unit=ctx.name(unit_id),
                 hex=origin,
@@ -304,7 +314,15 @@ def attempt_breakout(ctx: Ctx, unit_id: str) -> None:
         eliminate(
             ctx,
             u,
-            t(
+            tn(
+                "fails to break out: {die} + {n} refuge = {total}",
+                "fails to break out: {die} + {n} refuges = {total}",
+                len(found),
+                die=die,
+                total=total,
+            )
+            if ctx.state.rules >= 2
+            else t(  # rules 1: the wording its stored games logged
                 "fails to break out: {die} + {n} refuge(s) = {total}",
                 die=die,
                 n=len(found),

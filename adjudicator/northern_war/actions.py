@@ -93,12 +93,22 @@ def recon(sc: Scenario, state: NWState, side: str, order: Recon) -> list[Event]:
         area=name,
         found=listed(lines, "; "),
     )
-    public = tn(
-        "{side} reconnoitres {area} ({n} block(s) revealed to it).",
-        "{side} reconnoitres {area} ({n} block(s) revealed to it).",
-        len(found),
-        side=Side(side),
-        area=name,
+    public = (
+        tn(
+            "{side} reconnoitres {area} ({n} block revealed to it).",
+            "{side} reconnoitres {area} ({n} blocks revealed to it).",
+            len(found),
+            side=Side(side),
+            area=name,
+        )
+        if state.rules >= 2
+        else tn(  # rules 1: the wording its stored games logged
+            "{side} reconnoitres {area} ({n} block(s) revealed to it).",
+            "{side} reconnoitres {area} ({n} block(s) revealed to it).",
+            len(found),
+            side=Side(side),
+            area=name,
+        )
     )
     return [
         Event("Reconnoitred", public, {"side": side, "area": order.area, "count": len(found)}),

@@ -210,15 +210,27 @@ def fire(
     rolled = dice.dice(state.strength[block], 6, f"battle {bt['area']} {block}")
     hits = sum(1 for d in rolled if d <= blk.number)  # rule 2.12
     bt["hits"], bt["target"] = hits, other(sc.side_of(block))
-    text = tn(
-        "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
-        "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
-        hits,
-        round=bt["round"],
-        block=blk.named,
-        rating=blk.rating,
-        strength=state.strength[block],
-        dice=shown(rolled),
+    said = {
+        "round": bt["round"],
+        "block": blk.named,
+        "rating": blk.rating,
+        "strength": state.strength[block],
+        "dice": shown(rolled),
+    }
+    text = (
+        tn(
+            "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit.",
+            "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hits.",
+            hits,
+            **said,
+        )
+        if state.rules >= 2
+        else tn(  # rules 1: the wording its stored games logged (they replay to the letter)
+            "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
+            "Round {round}: {block} ({rating}, strength {strength}) rolls {dice}: {n} hit(s).",
+            hits,
+            **said,
+        )
     )
     return [Event("BlockFired", text, {"block": block, "dice": list(rolled), "hits": hits})]
 
@@ -280,15 +292,25 @@ def resolve_sieges(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event
         when = board.label(sc, state)
         record = [state.count, str.__str__(when), area, rolled, hits, won]  # plain data
         state.sieges_seen.setdefault(who, []).append(record)
-        mine = tn(
-            "Siege of {area}: your blocks roll {dice}: {n} hit(s) against a garrison of "
-            "{garrison}.",
-            "Siege of {area}: your blocks roll {dice}: {n} hit(s) against a "
-            "garrison of {garrison}.",
-            hits,
-            area=name,
-            dice=shown(rolled),
-            garrison=fortress,
+        siege = {"area": name, "dice": shown(rolled), "garrison": fortress}
+        mine = (
+            tn(
+                "Siege of {area}: your blocks roll {dice}: {n} hit against a garrison of "
+                "{garrison}.",
+                "Siege of {area}: your blocks roll {dice}: {n} hits against a garrison of "
+                "{garrison}.",
+                hits,
+                **siege,
+            )
+            if state.rules >= 2
+            else tn(  # rules 1: the wording its stored games logged
+                "Siege of {area}: your blocks roll {dice}: {n} hit(s) against a garrison of "
+                "{garrison}.",
+                "Siege of {area}: your blocks roll {dice}: {n} hit(s) against a "
+                "garrison of {garrison}.",
+                hits,
+                **siege,
+            )
         )
         outcome = (
             t("the garrison surrenders; {area} passes to {side}", area=name, side=side(who))

@@ -26,6 +26,8 @@ def northern_war_masks(system: GameSystem, state: Any, side: str | None) -> Mask
             if owner == side:
                 rolled = " ".join(map(str, dice))
                 masks[f"your blocks roll {rolled}: {hits} hit(s)"] = "your blocks roll <dice>"
+                counted = f"{hits} hit{'' if hits == 1 else 's'}"  # the wording of rules 2
+                masks[f"your blocks roll {rolled}: {counted}"] = "your blocks roll <dice>"
                 masks[f"dice {rolled}, {hits} hit{'' if hits == 1 else 's'}"] = "<dice>"
     return masks
 

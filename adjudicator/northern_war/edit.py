@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.events import MODERATORS_ONLY, Audience, Event
-from adjudicator.core.i18n import Msg, t
+from adjudicator.core.i18n import Msg, t, tn
 from adjudicator.core.system import Outcome
 from adjudicator.northern_war import board, legal
 from adjudicator.northern_war import grammar_edit as E
@@ -276,10 +276,12 @@ def _exile(sc: Scenario, state: NWState, order: E.SetExile) -> list[Event]:
             "4.8",
         )
     state.exile_attempts = order.attempts
-    text = t(
-        "Moderator records {n} return attempt(s) of Charles XII so far: the next is attempt "
+    text = tn(
+        "Moderator records {n} return attempt of Charles XII so far: the next is attempt "
         "{next} (4.8).",
-        n=order.attempts,
+        "Moderator records {n} return attempts of Charles XII so far: the next is attempt "
+        "{next} (4.8).",
+        order.attempts,
         next=order.attempts + 1,
     )
     return [Event("ExileSet", text, {"attempts": order.attempts})]

@@ -180,7 +180,21 @@ def do_move(
         "dest": name_of[dest].named,
         "via": via,
     }
-    if winter_march:
+    if winter_march and state.rules >= 2:
+        text = tn(
+            "{nation}: {n} block marches in winter from {origin} to {dest}{via}.",
+            "{nation}: {n} blocks march in winter from {origin} to {dest}{via}.",
+            len(blocks),
+            **said,
+        )
+    elif state.rules >= 2:
+        text = tn(
+            "{nation}: {n} block moves from {origin} to {dest}{via}.",
+            "{nation}: {n} blocks move from {origin} to {dest}{via}.",
+            len(blocks),
+            **said,
+        )
+    elif winter_march:  # rules 1: the wording its stored games logged
         text = tn(
             "{nation}: {n} block(s) march in winter from {origin} to {dest}{via}.",
             "{nation}: {n} block(s) march in winter from {origin} to {dest}{via}.",
@@ -288,6 +302,12 @@ def winter(sc: Scenario, state: NWState, order: Winter) -> list[Event]:
     lost = Event(
         "WinterSteps",
         tn(
+            "Winter campaign: {n} Swedish block loses a step (6.5).",
+            "Winter campaign: {n} Swedish blocks each lose a step (6.5).",
+            len(order.blocks),
+        )
+        if state.rules >= 2
+        else tn(  # rules 1: the wording its stored games logged
             "Winter campaign: {n} Swedish block(s) each lose a step (6.5).",
             "Winter campaign: {n} Swedish block(s) each lose a step (6.5).",
             len(order.blocks),

@@ -66,7 +66,9 @@ def start_turn(sc: Scenario, state: NWState, dice: DiceSource) -> list[Event]:
         what = (
             t("an event")
             if rolls[s] == EVENT
-            else tn("{n} action(s)", "{n} action(s)", state.actions[s])
+            else tn("{n} action", "{n} actions", state.actions[s])
+            if state.rules >= 2
+            else tn("{n} action(s)", "{n} action(s)", state.actions[s])  # rules 1, as logged
         )
         rolled = t(
             "{side} rolls {rolls}: {what}.", side=Side(s), rolls=then(results[s][1]), what=what

@@ -191,7 +191,7 @@ def place(deck: Deck, state: SwState, order: PlaceHidden | PlaceOpen) -> list[Ev
         p.set_aside = sorted([*p.set_aside, number])
     events = [_public(deck, state, side, card.label if isinstance(order, PlaceOpen) else None)]
     if came == "hand" or where == "hand":
-        events.append(hand_event(deck, side, p, t("a moderator's edit")))
+        events.append(hand_event(deck, side, p, t("a moderator's edit"), state.rules))
     if isinstance(order, PlaceHidden):
         said = (
             t("Moderator puts {card} into the {side} hand.", card=card.label, side=_of(side))
@@ -231,7 +231,7 @@ def set_deck(deck: Deck, state: SwState, order: SetDeck) -> list[Event]:
     p.deck = [*cards, *p.deck]
     events = [_public(deck, state, side, None)]
     if "hand" in came:
-        events.append(hand_event(deck, side, p, t("a moderator's edit")))
+        events.append(hand_event(deck, side, p, t("a moderator's edit"), state.rules))
     said = t(
         "Moderator sets the top of the {side} draw deck, top first: {cards} (the rest below "
         "in its order, {n} cards in all).",

@@ -163,7 +163,10 @@ def play(deck: Deck, state: SwState, side: str, order: Play) -> list[Event]:
     ]
     if ops == 0:
         events += close_round(deck, state)
-    return [*events, hand_event(deck, side, p, t("you played {card}", card=card.label))]
+    return [
+        *events,
+        hand_event(deck, side, p, t("you played {card}", card=card.label), state.rules),
+    ]
 
 
 def record_rp(p: Player, rp: tuple[tuple[str, int], ...]) -> None:
@@ -211,7 +214,7 @@ def zero(deck: Deck, state: SwState, side: str, order: Zero, dice: DiceSource) -
     if p.banked == 0:
         events += close_round(deck, state)
     if order.swap is not None:
-        events.append(hand_event(deck, side, p, t("you replaced one card (9.9)")))
+        events.append(hand_event(deck, side, p, t("you replaced one card (9.9)"), state.rules))
     return events
 
 

@@ -75,14 +75,26 @@ def started(deck: Deck) -> Msg:
     )
 
 
-def hand_text(deck: Deck, side: str, p: Player, why: Msg | str) -> Msg:
-    head = tn(
-        "Your hand ({side}, {n} card(s), hand size {size}; after {why}):",
-        "Your hand ({side}, {n} card(s), hand size {size}; after {why}):",
-        len(p.hand),
-        side=NAMES[side],
-        size=p.hand_size,
-        why=why,
+def hand_text(deck: Deck, side: str, p: Player, why: Msg | str, rules: int = 1) -> Msg:
+    """`rules`: the game's rules version (1: the wording its stored games logged)."""
+    head = (
+        tn(
+            "Your hand ({side}, {n} card, hand size {size}; after {why}):",
+            "Your hand ({side}, {n} cards, hand size {size}; after {why}):",
+            len(p.hand),
+            side=NAMES[side],
+            size=p.hand_size,
+            why=why,
+        )
+        if rules >= 2
+        else tn(
+            "Your hand ({side}, {n} card(s), hand size {size}; after {why}):",
+            "Your hand ({side}, {n} card(s), hand size {size}; after {why}):",
+            len(p.hand),
+            side=NAMES[side],
+            size=p.hand_size,
+            why=why,
+        )
     )
     cards = [t("- {line}", line=deck.card(side, n).line()) for n in sorted(p.hand)]
     tail = t(

@@ -25,10 +25,14 @@ def phase_id(state: SwState) -> str:
     return f"{state.to_move}-{state.phase}"
 
 
-def hand_event(deck: Deck, side: str, p: Player, why: Msg | str) -> Event:
-    """The hand, as text, for its owner only (sent by private message after every change)."""
+def hand_event(deck: Deck, side: str, p: Player, why: Msg | str, rules: int = 1) -> Event:
+    """The hand, as text, for its owner only (sent by private message after every change);
+    `rules`: the game's rules version (its wording)."""
     return Event(
-        "HandShown", texts.hand_text(deck, side, p, why), {"side": side}, Audience.of_side(side)
+        "HandShown",
+        texts.hand_text(deck, side, p, why, rules),
+        {"side": side},
+        Audience.of_side(side),
     )
 
 
@@ -54,7 +58,7 @@ def deal(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]
     p = state.players[side]
     p.deck = list(dice.shuffle(p.deck, f"{side} deck", hidden=True))
     events = draw_cards(deck, state, side, p.hand_size, dice)
-    events.append(hand_event(deck, side, p, t("the deal (3.10)")))
+    events.append(hand_event(deck, side, p, t("the deal (3.10)"), state.rules))
     if side == AXIS:
         state.to_move = SOVIET
         return events
@@ -94,6 +98,15 @@ def draw_cards(deck: Deck, state: SwState, side: str, n: int, dice: DiceSource) 
             Event(
                 "CardsDrawn",
                 tn(
+                    "{side} draws {n} card: {hand} in hand, {deck} in the deck.",
+                    "{side} draws {n} cards: {hand} in hand, {deck} in the deck.",
+                    drawn,
+                    side=texts.NAMES[side],
+                    hand=len(p.hand),
+                    deck=len(p.deck),
+                )
+                if state.rules >= 2
+                else tn(  # rules 1: the wording its stored games logged (they replay to the letter)
                     "{side} draws {n} card(s): {hand} in hand, {deck} in the deck.",
                     "{side} draws {n} card(s): {hand} in hand, {deck} in the deck.",
                     drawn,
@@ -139,6 +152,14 @@ def discard(deck: Deck, state: SwState, side: str, order: Discard) -> list[Event
     public = Event(
         "CardsDiscarded",
         tn(
+            "{side} discards {n} card face down (4.1, 16.3); {hand} in hand.",
+            "{side} discards {n} cards face down (4.1, 16.3); {hand} in hand.",
+            len(order.cards),
+            side=texts.NAMES[side],
+            hand=len(p.hand),
+        )
+        if state.rules >= 2
+        else tn(  # rules 1: the wording its stored games logged
             "{side} discards {n} card(s) face down (4.1, 16.3); {hand} in hand.",
             "{side} discards {n} card(s) face down (4.1, 16.3); {hand} in hand.",
             len(order.cards),
@@ -147,7 +168,7 @@ def discard(deck: Deck, state: SwState, side: str, order: Discard) -> list[Event
         ),
         {"side": side, "cards": len(order.cards)},
     )
-    return [public, hand_event(deck, side, p, t("you discarded"))]
+    return [public, hand_event(deck, side, p, t("you discarded"), state.rules)]
 
 
 def decide(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Event]:
@@ -156,18 +177,30 @@ def decide(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Even
     said = state.discarded.get(side, 0)
     if side == SOVIET:
         state.to_move = AXIS
-        text = tn(
-            "The Soviet player discarded {n} card(s) (4.3). The Axis player discards any cards "
-            "and then says `draw`.",
-            "The Soviet player discarded {n} card(s) (4.3). The Axis player discards any cards "
-            "and then says `draw`.",
-            said,
+        text = (
+            tn(
+                "The Soviet player discarded {n} card (4.3). The Axis player discards any cards "
+                "and then says `draw`.",
+                "The Soviet player discarded {n} cards (4.3). The Axis player discards any cards "
+                "and then says `draw`.",
+                said,
+            )
+            if state.rules >= 2
+            else tn(  # rules 1: the wording its stored games logged
+                "The Soviet player discarded {n} card(s) (4.3). The Axis player discards any "
+                "cards and then says `draw`.",
+                "The Soviet player discarded {n} card(s) (4.3). The Axis player discards any "
+                "cards and then says `draw`.",
+                said,
+            )
         )
         return [Event("DrawDecided", text, {"side": side, "discarded": said})]
     events = [
         Event(
             "DrawDecided",
-            tn(
+            tn("The Axis player discarded {n} card.", "The Axis player discarded {n} cards.", said)
+            if state.rules >= 2
+            else tn(  # rules 1: the wording its stored games logged
                 "The Axis player discarded {n} card(s).",
                 "The Axis player discarded {n} card(s).",
                 said,
@@ -199,7 +232,10 @@ def draw_up(deck: Deck, state: SwState, side: str, dice: DiceSource) -> list[Eve
         )
     missing = max(0, p.hand_size - len(p.hand))  # rule 4.8: above the hand size, none drawn
     events += draw_cards(deck, state, side, missing, dice)
-    return [*events, hand_event(deck, side, p, t("the draw phase of turn {turn}", turn=state.turn))]
+    return [
+        *events,
+        hand_event(deck, side, p, t("the draw phase of turn {turn}", turn=state.turn), state.rules),
+    ]
 
 
 def end_of_turn(deck: Deck, state: SwState) -> list[Event]:

@@ -51,7 +51,7 @@ def answer(
         p = state.players.get(actor)
         if p is None or p.hidden:
             return t("Only a seated player sees his own hand (16.1).")
-        return texts.hand_text(deck, actor, p, t("you asked"))
+        return texts.hand_text(deck, actor, p, t("you asked"), state.rules)
     if isinstance(query, OptionsQ):
         orders = [said(o) for o in legal.legal_orders(deck, state, actor)]
         return options_text(state, orders, legal.templates(state, actor))

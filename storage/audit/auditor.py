@@ -25,7 +25,7 @@ from storage.audit.rolls import RollChecks
 from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport, _is_int
 from storage.audit.stats import dice_stats
 from storage.chain import at_row, chain_failure, row_defect
-from texts.i18n import t
+from texts.i18n import t, tn
 
 _Handler = Callable[["_Auditor", int, dict[str, Any], dict[str, Any]], None]  # a kind's checks
 
@@ -47,7 +47,12 @@ class _Auditor(HeaderChecks, RollChecks):
                 pos,
                 at_row(
                     pos,
-                    t("field(s) {join} are no part of a log row", join=", ".join(map(str, extra))),
+                    tn(
+                        "field {join} is no part of a log row",
+                        "fields {join} are no part of a log row",
+                        len(extra),
+                        join=", ".join(map(str, extra)),
+                    ),
                 ),
                 t("only {fields} and secret", fields=", ".join(ROW_FIELDS)),
                 extra,

@@ -12,6 +12,8 @@ const PAYLOAD_KINDS = new Set(["order", "epoch", "salt", "reveal", "reveal-hidde
 const RAW = Symbol("raw texts of the members"); // obj[RAW][key] = that member's JSON text
 const HEX64 = /^[0-9a-f]{64}$/;
 const utf8 = new TextEncoder();
+/** "1 roll", "3 rolls": a count with its noun in the right number. */
+const counted = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
 // ---------------------------------------------------------------- 1. reading the export
 // Each line is canonical JSON (sorted keys, no spaces, UTF-8). A row's hash covers the canonical
@@ -165,7 +167,7 @@ const short = (h) => (typeof h === "string" && h.length > 16 ? h.slice(0, 12) + 
 function rowDefect(row) {
   if ("_error" in row) return row._error;
   const missing = [...CHAINED, "prev_hash", "hash"].filter((f) => !(f in row));
-  if (missing.length) return "missing field(s) " + missing.join(", ");
+  if (missing.length) return (missing.length === 1 ? "missing field " : "missing fields ") + missing.join(", ");
   for (const f of ["prev_hash", "hash"]) if (typeof row[f] !== "string") return `${f} is not a string`;
   return null;
 }
@@ -375,7 +377,7 @@ async function audit(header, rows) {
   rows.forEach((row, pos) => {
     if (!good[pos]) return; // the chain check names it
     const extra = Object.keys(row).filter((k) => !ROW_KEYS.has(k));
-    if (extra.length) fail(pos, `field(s) ${extra.join(", ")} are no part of a log row`);
+    if (extra.length) fail(pos, extra.length === 1 ? `field ${extra[0]} is no part of a log row` : `fields ${extra.join(", ")} are no part of a log row`);
     const { kind, payload } = row;
     if (pos === 0 && kind !== "setup") fail(0, `row 0 is not the setup row (found ${JSON.stringify(kind)})`);
     if (PAYLOAD_KINDS.has(kind) && !isObj(payload)) return fail(pos, `${kind} row without a payload object`);
@@ -435,9 +437,9 @@ function verdictText(report, header) {
     const problem = f.problem.replace(new RegExp(`^row ${f.at}: `), "").replace(/^header: /, "");
     return f.inHeader ? `FAILED in the header: ${problem}` : `FAILED at row ${f.at}: ${problem}`;
   }
-  let text = `VERIFIED: ${report.rows.length} rows; the chain holds to head hash ${header.head_hash}; ${report.revealed} revealed seed(s) match their commitments; ${report.checked} draw(s) recomputed exactly`;
-  if (report.hiddenChecked) text += `; the hidden seed is revealed and ${report.hiddenChecked} hidden draw(s)/value(s) checked`;
-  if (report.sealed) text += `; ${report.sealed} hidden draw(s)/value(s) sealed until the game ends`;
+  let text = `VERIFIED: ${report.rows.length} rows; the chain holds to head hash ${header.head_hash}; ${report.revealed === 1 ? "1 revealed seed matches its commitment" : `${report.revealed} revealed seeds match their commitments`}; ${counted(report.checked, "draw")} recomputed exactly`;
+  if (report.hiddenChecked) text += `; the hidden seed is revealed and ${counted(report.hiddenChecked, "hidden draw or value", "hidden draws and values")} checked`;
+  if (report.sealed) text += `; ${counted(report.sealed, "hidden draw or value", "hidden draws and values")} sealed until the game ends`;
   if (report.open.length) text += `; epoch ${report.open.join(", ")} not revealed yet (its rolls are pending)`;
   return text + ".";
 }
@@ -506,7 +508,7 @@ function showStatistics(report) {
     const s = faceStats(g.values, g.faces);
     const most = Math.max(...s.counts, 1);
     const bars = s.counts.map((c, k) => el("div", { className: "bar" }, el("span", {}, `${k + 1}`), el("i", { style: `width:${(60 * c) / most}%` }), ` ${c} (expected ${s.expected.toFixed(1)})`));
-    box.append(el("section", { className: "side" }, el("h3", {}, `${g.side}: d${g.faces}, ${s.n} roll(s)`), ...(g.faces <= 20 ? bars : []),
+    box.append(el("section", { className: "side" }, el("h3", {}, `${g.side}: d${g.faces}, ${counted(s.n, "roll")}`), ...(g.faces <= 20 ? bars : []),
       el("p", {}, `chi-square ${s.chi2.toFixed(2)}, df ${g.faces - 1}, p = ${s.p.toFixed(3)}` + (s.n < 5 * g.faces ? ` (with fewer than ${5 * g.faces} rolls a p-value says little)` : ""))));
   }
 }
@@ -568,7 +570,7 @@ async function main() {
   verdict.dataset.rows = rows.length;
   $("game").textContent = `${header.name ?? "?"} (${header.game ?? "?"}), game uid ${header.game_uid ?? "?"}, head hash ${header.head_hash ?? "?"}`;
   $("timing").textContent = `Checked in this browser in ${ms.toFixed(0)} ms.`;
-  $("more").textContent = report.failures.length > 1 ? `${report.failures.length - 1} more problem(s) after it; the first one counts.` : "";
+  $("more").textContent = report.failures.length > 1 ? `${counted(report.failures.length - 1, "more problem", "more problems")} after it; the first one counts.` : "";
   showCommitments(report);
   showStatistics(report);
   showRolls(report);

@@ -104,7 +104,7 @@ def test_8_29_rules_2_the_refusal_is_said_in_russian_with_answers_that_parse(sce
     g = lone_389id(scenario)
     said = say(g.refuse("german", BARE).message, ru)
     assert ru.missing == set()
-    assert said.startswith("2 хита в C6: «потери» без продолжения не говорят"), said
+    assert said.startswith("2 удара в C6: «потери» без продолжения не говорят"), said
     assert "`потери 389id отход D6`" in said and "8.31" in said
     assert quoted(scenario, said) == set(g.legal("german"))
 

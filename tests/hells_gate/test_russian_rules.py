@@ -63,7 +63,7 @@ def test_8_27_hits_go_to_full_strength_units_first_in_russian(scenario, ru):
     rej = g.refuse("german", L(("kg168",)))
     assert rej.rule == "8.27"
     assert say(rej.message, ru) == (
-        "хиты в первую очередь применяются к полноценным двухшаговым частям: 88id"
+        "удары в первую очередь применяются к полноценным двухшаговым частям: 88id"
     )
     assert rej.message == "full-strength units take hits first: 88id"
 
@@ -72,17 +72,17 @@ def test_8_30_the_mandatory_soviet_retreat_is_put_and_refused_in_russian(scenari
     g, out = attack_c4(scenario, ["21grc", "48rc"], 2, side="german")
     pending = next(e for e in out.events if e.kind == "DecisionPending")
     assert say(pending.text, ru) == (
-        "Советский игрок должен распределить 2 хита в C4 (последний хит обязательно "
+        "Советский игрок должен распределить 2 удара в C4 (последний удар обязательно "
         "применяется как отступление в D4 или D5)."
     )
     rej = g.refuse("soviet", L(("48rc", "21grc")))
     assert rej.rule == "8.30"
     assert say(rej.message, ru) == (
-        "при 2 хитах советский игрок обязан применить последний хит как отступление (в D4 или D5)"
+        "при 2 ударах советский игрок обязан применить последний удар как отступление (в D4 или D5)"
     )
     waiting = g.refuse("german", O.End())
     assert say(waiting.message, ru).startswith(
-        "ждём советского игрока: он должен распределить 2 хита в C4"
+        "ждём советского игрока: он должен распределить 2 удара в C4"
     )
 
 
@@ -93,7 +93,7 @@ def test_8_23_a_decision_read_back_from_storage_is_still_said_in_russian(scenari
     rej = Game(scenario, stored).refuse("german", O.End())
     assert rej.rule == "8.23"
     assert say(rej.message, ru) == (
-        "ждём советского игрока: он должен распределить 2 хита в C4 (последний хит "
+        "ждём советского игрока: он должен распределить 2 удара в C4 (последний удар "
         "обязательно применяется как отступление в D4 или D5)"
     )
     assert rej.message == g.refuse("german", O.End()).message
@@ -105,7 +105,7 @@ def test_8_23_a_wrong_number_of_step_losses_is_refused_in_russian(scenario, ru):
     rej = g.refuse("german", L(("88id",)))
     assert rej.rule == "8.23"
     said = say(rej.message, ru)
-    assert said.startswith("2 хита в C4: укажите ровно 2 потери шага; указано: 1.")
+    assert said.startswith("2 удара в C4: укажите ровно 2 потери шага; указано: 1.")
 
 
 def test_8_4_f_at_most_two_units_attack_across_one_hexside_in_russian(scenario, ru):
@@ -184,7 +184,7 @@ def test_8_26_a_stored_event_is_said_in_russian_after_the_round_trip(scenario, r
     assert stored["text"] == "88id (88th Infantry Division) takes a hit and is reduced."
     said = say(event_text(stored), ru)
     assert said.startswith("88id (") and said.endswith(
-        ") получает хит и переворачивается на ослабленную сторону."
+        ") получает удар и переворачивается на ослабленную сторону."
     )
 
 
@@ -208,9 +208,9 @@ def test_6_2_a_cut_supply_line_is_explained_in_russian(scenario, ru):
 
 @pytest.mark.parametrize(
     ("n", "hits", "steps", "hexes"),
-    [(1, "1 хит", "1 потерю шага", "1 гекс"), (2, "2 хита", "2 потери шага", "2 гекса"),
-     (5, "5 хитов", "5 потерь шага", "5 гексов"), (11, "11 хитов", "11 потерь шага", "11 гексов"),
-     (21, "21 хит", "21 потерю шага", "21 гекс"), (24, "24 хита", "24 потери шага", "24 гекса")],
+    [(1, "1 удар", "1 потерю шага", "1 гекс"), (2, "2 удара", "2 потери шага", "2 гекса"),
+     (5, "5 ударов", "5 потерь шага", "5 гексов"), (11, "11 ударов", "11 потерь шага", "11 гексов"),
+     (21, "21 удар", "21 потерю шага", "21 гекс"), (24, "24 удара", "24 потери шага", "24 гекса")],
 )  # fmt: skip
 def test_8_23_russian_plural_forms_of_hits_step_losses_and_hexes(n, hits, steps, hexes, ru):
     assert say(plural(n, "hit"), ru) == hits

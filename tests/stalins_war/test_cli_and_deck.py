@@ -70,7 +70,7 @@ def test_pbem_new_with_the_sample_a_sandbox_and_an_owners_deck(tmp_path, capsys)
     assert cli.main(["new", "d", "--game", "stalins-war", "--scenario", str(bad), "--db", db]) == 2
     assert "hand_size" in capsys.readouterr().err
     assert cli.main(["say", "c", "--as", "axis", "draw", "--db", db]) == 0
-    assert "Your hand (Axis, 6 card(s)" in capsys.readouterr().out
+    assert "Your hand (Axis, 6 cards" in capsys.readouterr().out
     assert cli.main(["show", "c", "--view", "soviet", "--db", db]) == 0
     assert "Your hand" not in capsys.readouterr().out
 

@@ -150,8 +150,8 @@ def test_16_1_to_16_6_ten_chat_games_with_card_plays_tell_nobody_a_hand():
 
 
 def test_16_1_the_chat_scan_finds_a_hand_told_to_the_group(monkeypatch):
-    def leaky(deck, side, p, why):  # the canary: the hand goes to everyone
-        return Event("HandShown", texts.hand_text(deck, side, p, why))
+    def leaky(deck, side, p, why, rules=1):  # the canary: the hand goes to everyone
+        return Event("HandShown", texts.hand_text(deck, side, p, why, rules))
 
     monkeypatch.setattr(turns, "hand_event", leaky)
     monkeypatch.setattr(rounds, "hand_event", leaky)

@@ -275,7 +275,7 @@ def test_4_1_4_3_16_3_draw_phase_discards_are_counts_for_the_opponent(game):
     card = min(state.players["soviet"].hand)
     out = sw.apply(state, "soviet", sw.grammar.parse(f"discard {card}"), dice)
     public = [e.text for e in out.events if e.audience.public]
-    assert any("discards 1 card(s) face down" in t for t in public)
+    assert any("discards 1 card face down" in t for t in public)
     assert not any(f"#{card}" in t for t in public)
     assert refused(sw, state, "axis", "discard 7").rule == "4.2"
 

@@ -115,7 +115,8 @@ def test_4_1_a_discard_is_told_with_the_russian_plural_and_the_english_unchanged
     order = " ".join(str(k) for k in p.hand)
     out = sw.apply(state, "soviet", sw.grammar.parse(f"сбросить {order}"), HashDice(0))
     public = out.events[0]
-    assert public.text == f"Soviet discards {n} card(s) face down (4.1, 16.3); 0 in hand."
+    cards = "1 card" if n == 1 else f"{n} cards"
+    assert public.text == f"Soviet discards {cards} face down (4.1, 16.3); 0 in hand."
     assert say(public.text, RU) == (
         f"СССР сбрасывает {form} рубашкой вверх (4.1, 16.3); на руке: 0."
     )
