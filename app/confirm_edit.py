@@ -11,9 +11,9 @@ from typing import Any
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
-from app import after, changes, edits, games, identities, names
+from app import after, changes, consent, edits, games, identities, names
 from app.context import Actor, Core
-from storage import Conflict, GameTx
+from storage import GameTx
 
 
 def confirm(
@@ -36,11 +36,11 @@ def confirm(
         if isinstance(found, Rejection):
             raise found
         if cancel:
-            if found.user not in me and not me & set(tx.moderators()):
-                raise Rejection("moderator-only", t("the proposer or a moderator cancels an edit"))
-            payload = {"action": edits.CANCELLED, "proposal": found.index, "why": None}
-            tx.append("moderation", "moderator", "cancel edit", payload, user=user, key=key)
-            return done_text(payload)
+            refused = t("the proposer or a moderator cancels an edit")
+            speaker = (user, key)
+            return done_text(
+                consent.withdraw(tx, found, me, speaker, edits.CANCELLED, "cancel edit", refused)
+            )
         why = edits.eligible(tx, found, me)
         if why is not None:
             raise Rejection("not-eligible", why)
@@ -67,11 +67,7 @@ def confirm(
         )
         return note
 
-    try:
-        said: str = core.store.transact(game, run)
-        return said
-    except Conflict as exc:
-        raise Rejection("conflict", str(exc)) from exc
+    return consent.transact(core, game, run)
 
 
 def done_text(p: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ from adjudicator.grammar.lexicon import all_of
 from app import after, changes, consent, games, identities, names, post_queue, rewinds
 from app.context import Core
 from app.messages import Outgoing
-from storage import Conflict, GameTx, chat_store
+from storage import GameTx, chat_store
 
 
 def confirm(
@@ -30,6 +30,7 @@ def confirm(
 ) -> str:
     """`confirm rewind` (apply the pending proposal) or `cancel rewind`: the reply text."""
     system = games.system_of(core.store, game)
+    me = set(identities.accounts(core.store, user)) | {user}  # read before the transaction
 
     def run(tx: GameTx) -> str:
         if key and (again := tx.find_key(key)):
@@ -39,13 +40,14 @@ def confirm(
         found = rewinds.pending(tx, now)
         if isinstance(found, Rejection):
             raise found
-        me = set(identities.accounts(core.store, user)) | {user}
         if cancel:
-            if found.user not in me and not me & set(tx.moderators()):
-                raise Rejection("moderator-only", t("the proposer or a moderator cancels a rewind"))
-            payload = {"action": rewinds.CANCELLED, "proposal": found.index, "why": None}
-            tx.append("moderation", "moderator", "cancel rewind", payload, user=user, key=key)
-            return done_text(payload)
+            refused = t("the proposer or a moderator cancels a rewind")
+            speaker = (user, key)
+            return done_text(
+                consent.withdraw(
+                    tx, found, me, speaker, rewinds.CANCELLED, "cancel rewind", refused
+                )
+            )
         p = found.payload
         need = rewinds.needed(tx, found.user, p.get("discarded") or [])
         done = rewinds.consents(tx, found)
@@ -87,11 +89,7 @@ def confirm(
         )
         return note
 
-    try:
-        text: str = core.store.transact(game, run)
-        return text
-    except Conflict as exc:
-        raise Rejection("conflict", str(exc)) from exc
+    return consent.transact(core, game, run)
 
 
 def _tell_others(

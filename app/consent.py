@@ -13,13 +13,15 @@ in `Needed.barred` (a side whose rolls a rewind discards).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t
 from adjudicator.grammar.lexicon import all_of, any_of
 from app import identities, roles
-from storage import GameTx
+from storage import Conflict, GameTx
 
 
 @dataclass(frozen=True)
@@ -146,4 +148,43 @@ def left_text(need: Needed, done: list[Any]) -> str:
     return cat(*sorted(set(need.players) - said), sep=", ")
 
 
-__all__ = ["Needed", "linked", "missing", "players_of", "refusal", "who_text"]
+def withdraw(
+    tx: GameTx,
+    found: Any,
+    me: set[str],
+    said: tuple[str, str | None],
+    action: str,
+    words: str,
+    refused: str,
+) -> dict[str, Any]:
+    """`cancel rewind` / `cancel edit`: the proposer (or an account linked with him) or any
+    moderator withdraws the proposal `found` with a chained row (`words`, `action`) by the
+    speaker of `said` (user, idempotency key); anyone else is refused with `refused`. The
+    row's payload."""
+    if found.user not in me and not me & set(tx.moderators()):
+        raise Rejection("moderator-only", refused)
+    payload = {"action": action, "proposal": found.index, "why": None}
+    user, key = said
+    tx.append("moderation", "moderator", words, payload, user=user, key=key)
+    return payload
+
+
+def transact(core: Any, game: str, run: Callable[[GameTx], str]) -> str:
+    """A confirmation's transaction: a write that lost a race is refused, never raised."""
+    try:
+        said: str = core.store.transact(game, run)
+        return said
+    except Conflict as exc:
+        raise Rejection("conflict", str(exc)) from exc
+
+
+__all__ = [
+    "Needed",
+    "linked",
+    "missing",
+    "players_of",
+    "refusal",
+    "transact",
+    "who_text",
+    "withdraw",
+]
