@@ -4,6 +4,7 @@
     render.hexes      Layout: a flat-topped hex grid in pixels, with a side panel beside the map
     render.stacks     stack_geometry: counters of a stack tiled around a hex centre
     render.text       font, text, text_length, fit_size, fit_font, wrap, vertical_label
+    render.labels     recording, legibility: each label's box, measured as a phone shows it
     render.overlay    aa_patch, draw_arrow, draw_trail, shorten, badge_label: anti-aliased overlays
     render.placement  Occupancy, exit_distance, span, arrow_span, label_box: where overlays go
     render.legend     heading, sample_row, inline_row, symbol_columns: legend machinery

@@ -17,6 +17,7 @@ from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import labels
 from render.canvas import Colour, Point
 
 Font = ImageFont.FreeTypeFont  # the type of every font here
@@ -103,23 +104,47 @@ def _text_mask(
 
 
 def text(
-    img: Image.Image, xy: Point, s: str, size: int, fill: Colour, anchor: str = "la"
+    img: Image.Image,
+    xy: Point,
+    s: str,
+    size: int,
+    fill: Colour,
+    anchor: str = "la",
+    kind: str = "label",
 ) -> tuple[int, int, int, int]:
     """Draw text as ImageDraw.text would, from a cache of rendered masks (panels and labels
-    repeat the same strings from image to image). Returns the box drawn."""
+    repeat the same strings from image to image). Returns the box drawn (and records it as a
+    label of that kind while `render.labels.recording()` is open)."""
     mask, (left, top) = _text_mask(s, size, anchor, _is_wide(s))
     x, y = round(xy[0] + left), round(xy[1] + top)
     img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
-    return (x, y, x + mask.width, y + mask.height)
+    box = (x, y, x + mask.width, y + mask.height)
+    if labels.active():
+        labels.note(s, box, cap_height(size, _is_wide(s)), kind)
+    return box
+
+
+def drawn(s: str, box: tuple[int, int, int, int], size: int, kind: str = "label") -> None:
+    """Record a label drawn some other way (ImageDraw.text, a cached sprite pasted): its box in
+    the image and its font size."""
+    if labels.active():
+        labels.note(s, box, cap_height(size, _is_wide(s)), kind)
 
 
 PHONE_WIDTH = 1280  # what a chat shows of an image on a phone (Telegram's photo size)
 PHONE_MIN_PX = 9  # the least height of a capital or a digit there
 
 
-def cap_height(size: int) -> int:
-    """The ink height of a capital (or a digit) at this font size, in pixels."""
-    _left, top, _right, bottom = font_for("H", size).getbbox("H", anchor="ls")
+def cap_height(size: int, wide: bool | None = None) -> int:
+    """The ink height of a capital (or a digit) at this font size, in pixels (in the wide font
+    if wide, in the font drawn now if None)."""
+    return _cap_height(size, _wide.get() if wide is None else wide)
+
+
+@lru_cache(maxsize=256)
+def _cap_height(size: int, wide: bool) -> int:
+    f = (_wide_font(size) if wide else None) or font(size)
+    _left, top, _right, bottom = f.getbbox("H", anchor="ls")
     return int(bottom - top)
 
 
@@ -153,7 +178,9 @@ def text_fitted(
     x = round(xy[0] - mask.width / 2)
     y = round(xy[1] + cap_height(size) / 2 + top)
     img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
-    return (x, y, x + mask.width, y + mask.height)
+    box = (x, y, x + mask.width, y + mask.height)
+    drawn(s, box, size)
+    return box
 
 
 def fit_size(s: str, size: int, max_w: float, min_size: int = 7) -> int:
