@@ -179,8 +179,8 @@ ENTRIES: dict[str, Entry] = {
                 "Moderator: check the hash chain of the log, every revealed seed against its "
                 "commitment and every roll of every revealed epoch, with dice statistics per side "
                 "and purpose. Players and moderators: `audit export` sends the log as a file, "
-                "`audit page` a page that checks it in any browser (both without the open dice "
-                "epoch). Example: audit"
+                "`audit page` a page that checks it in any browser (the open dice epoch's rolls "
+                "are checkable after its turn). Example: audit"
             )
         ),
     ),
