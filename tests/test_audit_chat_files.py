@@ -1,6 +1,6 @@
 """`audit export` and `audit page` in chat, end to end on both platforms (tests/e2e_support.py:
 the real python-telegram-bot and discord.py against their local fakes): a player gets the files as
-document attachments, the open dice epoch left out and said so; a game with hidden information
+document attachments, the open dice epoch in them and said so; a game with hidden information
 gives no file before its end (its order rows hold what a side said in private) and everything,
 hidden draws included, after it; a spectator only once a moderator said `audit spectators on`
 (the default is off).

@@ -35,10 +35,11 @@ label { display: inline-block; margin: 0 1em .3em 0; } select { max-width: 100%;
 details { margin: .5em 0 1em; } summary { cursor: pointer; font-weight: bold; }
 @media (max-width: 40em) {
   body { margin: .8em auto; padding: 0 .6em; }
-  table, tbody, tr, td { display: block; width: 100%; }
+  table, tbody, tr { display: block; width: 100%; }
   table tr:first-child { display: none; }
-  tr { border: 1px solid #ccc; margin: 0 0 .5em; }
-  td { border: 0; padding: 1px 6px; }
+  tr { border: 1px solid #ccc; margin: 0 0 .4em; padding: 2px 0; }
+  td { display: inline-block; max-width: 100%; border: 0; padding: 0 6px; }
+  .bar i { max-width: 45%; }
   td::before { content: attr(data-label) ": "; font-family: system-ui, sans-serif; color: #555; }
 }
 """
