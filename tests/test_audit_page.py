@@ -532,6 +532,7 @@ def test_the_open_epochs_rows_are_in_the_page_and_nothing_overflows_the_screen(
     assert pending and all(s.startswith("checkable after turn 2") for s in pending), pending
     assert all(s.startswith("recomputed") for row, s in statuses if row < still_open.row)
     assert "not yet: checkable after turn 2" in page.text("commitments")
+    page.evaluate("document.querySelector('details').open = true")  # the explanation too
     laid = page.evaluate(OVERFLOW)
     assert laid["width"] == width and laid["scroll"] <= width, laid
     assert laid["beyond"] == [], laid["beyond"][:5]
