@@ -121,6 +121,17 @@ def _moderator(c: Cursor) -> Moderator:
     return Moderator(action, c.word(_USER), c.optional_rest())
 
 
+FULL = ("full", "полностью", "полный")  # `status full`: the hashes whole
+
+
+def _status(c: Cursor) -> Status:
+    word = c.peek()
+    if word is not None and word.lower() in FULL:
+        c.i += 1
+        return Status(full=True)
+    return Status()
+
+
 def _count(c: Cursor) -> int | None:
     return c.number(t("the count"), 1) if c.peek() is not None else None
 
@@ -128,8 +139,11 @@ def _count(c: Cursor) -> int | None:
 # -- the commands: usage line and help paragraph with an example (seat, unseat: see _seats)
 ENTRIES: dict[str, Entry] = {
     "status": (
-        t("status"),
-        t("Show the turn, the phase and any decision waiting. Example: status"),
+        t("status [full]"),
+        t(
+            "Show the turn, the phase and any decision waiting; `full` gives the dice "
+            "commitment and the head hash whole. Example: status"
+        ),
     ),
     "log": (t("log [<N>]"), t("Show the last N entries of the game log, or all. Example: log 10")),
     "help": (
@@ -251,8 +265,8 @@ def _verb(
 _COMMON = (
     _verb(
         "status",
-        lambda c: Status(),
-        {Status: lambda o: "status"},
+        _status,
+        {Status: lambda o: "status full" if o.full else "status"},
         "st",
         "s",
         group=QUESTIONS,
