@@ -13,13 +13,17 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from adjudicator.stalins_war import texts
+from adjudicator.stalins_war.state import EVENT
 from app import post_queue
 from app.hashes import SHORT, expect_head
+from app.i18n import language
 from app.service import GameService
 from bots.chat import ChatService
 from bots.clock import FakeClock
 from bots.demo import DemoSeeds, choose, legal_texts
 from storage import Store
+from tests.stalins_war.helpers import dealt
 from tests.test_chat_service import Chat
 
 GROUP = "-100888"
@@ -190,3 +194,23 @@ def test_13_3_a_posts_short_head_hash_is_checked_against_the_log(games, system):
         assert ok, (line, said)
     with pytest.raises(ValueError, match="at least its first 20"):
         expect_head(game.rows, kept[-1][:-2])  # 19 characters
+
+
+def test_11_a_card_played_as_an_event_tells_its_event_after_the_bracket_in_new_games():
+    """A card played as an event (rule 11): its event text, a sentence of its own, follows the
+    bracket in a game under rules version 2; a game under the first rules keeps the wording its
+    log holds (replay compares it)."""
+    sw, state, _ = dealt()
+    card = sw.deck.card("soviet", 2)
+    assert state.rules >= 2
+    said = texts.played(sw.deck, state, "soviet", card, EVENT)
+    assert str(said) == (
+        "Soviet plays #2 Evacuate Industry as an event (count 0 (0, N/A); event RP USSR +2). "
+        "Sample event: the Soviet player records 2 RP."
+    )
+    assert said.say(language("ru")).endswith("+2). Пример события: советский игрок отмечает 2 ОП.")
+    state.rules = 1
+    assert str(texts.played(sw.deck, state, "soviet", card, EVENT)) == (
+        "Soviet plays #2 Evacuate Industry as an event (count 0 (0, N/A); event: Sample event: "
+        "the Soviet player records 2 RP.; event RP USSR +2)."
+    )
