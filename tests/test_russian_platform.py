@@ -138,7 +138,9 @@ def test_russian_help_lists_the_russian_usage_lines():
 
 def test_english_help_is_unchanged():
     listing = GRAMMAR.help()
-    assert listing.startswith("Commands (type 'help <COMMAND>' for more):\nQuestions:\n  status [full]\n")
+    assert listing.startswith(
+        "Commands (type 'help <COMMAND>' for more):\nQuestions:\n  status [full]\n"
+    )
     assert GRAMMAR.help("log") == (
         "Usage: log [<N>]\nShow the last N entries of the game log, or all. Example: log 10"
     )

@@ -121,17 +121,6 @@ def _moderator(c: Cursor) -> Moderator:
     return Moderator(action, c.word(_USER), c.optional_rest())
 
 
-FULL = ("full", "полностью", "полный")  # `status full`: the hashes whole
-
-
-def _status(c: Cursor) -> Status:
-    word = c.peek()
-    if word is not None and word.lower() in FULL:
-        c.i += 1
-        return Status(full=True)
-    return Status()
-
-
 def _count(c: Cursor) -> int | None:
     return c.number(t("the count"), 1) if c.peek() is not None else None
 
@@ -140,10 +129,7 @@ def _count(c: Cursor) -> int | None:
 ENTRIES: dict[str, Entry] = {
     "status": (
         t("status [full]"),
-        t(
-            "Show the turn, the phase and any decision waiting; `full` gives the dice "
-            "commitment and the head hash whole. Example: status"
-        ),
+        t("Show the turn, phase and any decision waiting; `full`: hashes whole. Example: status"),
     ),
     "log": (t("log [<N>]"), t("Show the last N entries of the game log, or all. Example: log 10")),
     "help": (
@@ -265,7 +251,7 @@ def _verb(
 _COMMON = (
     _verb(
         "status",
-        _status,
+        lambda c: Status(bool(c.accept("full", "полностью", "полный"))),  # the hashes whole
         {Status: lambda o: "status full" if o.full else "status"},
         "st",
         "s",
