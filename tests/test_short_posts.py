@@ -16,7 +16,7 @@ import pytest
 from adjudicator.stalins_war import texts
 from adjudicator.stalins_war.state import EVENT
 from app import post_queue
-from app.hashes import SHORT, expect_head
+from app.hashes import SHORT, expect_head, parse_head
 from app.i18n import language
 from app.service import GameService
 from bots.chat import ChatService
@@ -214,3 +214,28 @@ def test_11_a_card_played_as_an_event_tells_its_event_after_the_bracket_in_new_g
         "Soviet plays #2 Evacuate Industry as an event (count 0 (0, N/A); event: Sample event: "
         "the Soviet player records 2 RP.; event RP USSR +2)."
     )
+
+
+@pytest.mark.parametrize(
+    ("kept", "index"),
+    [
+        ("Log row 57, head hash {h20}.", 57),
+        ("Строка журнала 57, хеш вершины {h20}.", 57),
+        ("Log: 58 rows, head hash {h20}.", 57),  # as status says it
+        ("Журнал: строк 58, хеш вершины {h20}.", 57),
+        ("{h20}", None),
+        ("head hash {h20}…", None),
+        ("Log row 57, head hash {h64}.", 57),  # the whole hash, as before
+        ("{H64}", None),
+    ],
+)
+def test_13_3_a_kept_head_is_read_whole_or_as_a_post_shows_it_in_either_language(kept, index):
+    h = "3f2a9c01d4e87b6a5f10" + "ab" * 22
+    text = kept.format(h20=h[:20], h64=h, H64=h.upper())
+    assert parse_head(text) == (index, h[: 64 if "64" in kept else 20])
+
+
+@pytest.mark.parametrize("kept", ["Log row 57, head hash 3f2a9c.", "3f2a9c01d4e87b6a5f1", "hello"])
+def test_13_3_a_kept_head_shorter_than_20_characters_is_refused(kept):
+    with pytest.raises(ValueError, match="first 20"):
+        parse_head(kept)
