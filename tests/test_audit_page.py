@@ -261,6 +261,12 @@ def test_a_pasted_head_hash_is_checked_at_its_row(browser, finished_duel, tmp_pa
     assert "at row 7" in check(rows[7]["hash"])
     assert check(f"Log row 8, head hash {rows[7]['hash']}.").startswith("NOT HELD: row 8")
     assert check("head hash " + "e" * 64).startswith("NOT HELD: no row")
+    # as a post shows it: the first 20 hex characters, in English or in Russian
+    assert check(f"Log row 7, head hash {rows[7]['hash'][:20]}.").startswith("HELD: ")
+    assert check(f"Строка журнала 7, хеш вершины {rows[7]['hash'][:20]}.").startswith("HELD: ")
+    assert check(f"Log row 8, head hash {rows[7]['hash'][:20]}.").startswith("NOT HELD: row 8")
+    assert "at row 7" in check(rows[7]["hash"][:20])
+    assert "at least its first 20" in check(f"Log row 7, head hash {rows[7]['hash'][:19]}.")
     page.close()
 
 

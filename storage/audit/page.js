@@ -566,12 +566,19 @@ function showRolls(report) {
   draw();
 }
 
+const SHORT_HASH = 20; // hex characters a post shows of a hash (80 bits: too long to grind)
+
 function checkHead(report) {
-  // A head hash saved from a post ("Log row 12, head hash 3f2a...") against the log.
-  const text = $("head-input").value, hash = (text.match(/[0-9a-f]{64}/) || [])[0], row = text.match(/row\s+(\d+)/i);
+  // A head hash saved from a post ("Log row 12, head hash 3f2a9c01d4e87b6a5f10") against the
+  // log: whole, or a prefix of at least SHORT_HASH hex characters, as posts show it.
+  const text = $("head-input").value, row = text.match(/(?:row|строка журнала|строка)\s+(\d+)/i);
+  const runs = (text.match(/\b[0-9a-f]{8,}\b/gi) || []).sort((a, b) => b.length - a.length);
+  const hash = runs.length ? runs[0].toLowerCase().slice(0, 64) : "";
   const out = $("head-check");
-  if (!hash) { out.textContent = text.trim() ? "No head hash (64 hex digits) in what you pasted." : ""; return; }
-  const at = report.rows.findIndex((r) => r.hash === hash);
+  if (!hash) { out.textContent = text.trim() ? `No head hash (at least its first ${SHORT_HASH} hex characters) in what you pasted.` : ""; return; }
+  if (hash.length < SHORT_HASH) { out.textContent = `The head hash ${hash} is only ${hash.length} hex characters long: paste at least its first ${SHORT_HASH}, as a post shows it.`; return; }
+  const held = (r) => typeof r.hash === "string" && r.hash.startsWith(hash);
+  const at = row && report.rows[Number(row[1])] && held(report.rows[Number(row[1])]) ? Number(row[1]) : report.rows.findIndex(held);
   const upto = report.first ? report.first.at : Infinity;
   if (row && Number(row[1]) !== at) out.textContent = `NOT HELD: row ${row[1]} of this log has another hash` + (at >= 0 ? ` (the hash is row ${at}'s)` : "") + ".";
   else if (at < 0) out.textContent = "NOT HELD: no row of this log has this hash: the log you saw it in is not this one.";
