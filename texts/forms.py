@@ -5,6 +5,7 @@ template, and every value the table does not know, are said as they are:
 
     "Вы играете за {side:acc}."                    # Германия -> "Вы играете за Германию."
     "{who} {who:должен/должна/должно/должны} решить"  # m/f/n/plural: "Германия (bob) должна"
+    "игра {system:q}"                               # in quotes: "игра «Судья „Бородино“»"
 
 The table (`Forms`) maps a name as the language says it (its nominative, "Германия") to its
 forms: a case code (CASES) to the word, and "gender" to one of GENDERS. Each package keeps its
@@ -16,7 +17,9 @@ Invariants:
   of them put in the case, the rest left as it is;
 - agreement: the one known name's gender; two or more names: plural; none: masculine (a person
   or an unknown name);
-- a spec that is neither a case nor agreement is str.format's own (">8").
+- "q" quotes the value in «», its own «» becoming „“ (a name in apposition keeps its nominative:
+  "в игре «Врата Ада»");
+- a spec that is neither a case, agreement nor "q" is str.format's own (">8").
 Pure: the table is given.
 """
 
@@ -29,6 +32,7 @@ from functools import cached_property
 
 CASES = ("nom", "gen", "dat", "acc", "ins", "pre")  # nominative ... prepositional
 GENDERS = ("m", "f", "n", "pl")  # the order of an agreement spec's words: "должен/должна/..."
+QUOTED = "q"  # the value in quotes: «Врата Ада»
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,10 +93,12 @@ class Said(str):
             return text
         if spec in CASES:
             return self.forms.case(text, spec)
+        if spec == QUOTED:
+            return f"«{text.replace('«', '„').replace('»', '“')}»"
         words = spec.split("/")
         if len(words) == len(GENDERS):
             return self.forms.agree(text, words)
         return format(text, spec)
 
 
-__all__ = ["CASES", "GENDERS", "NO_FORMS", "Forms", "Said"]
+__all__ = ["CASES", "GENDERS", "NO_FORMS", "QUOTED", "Forms", "Said"]
