@@ -29,6 +29,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Self
 
 CASES = ("nom", "gen", "dat", "acc", "ins", "pre")  # nominative ... prepositional
 GENDERS = ("m", "f", "n", "pl")  # the order of an agreement spec's words: "должен/должна/..."
@@ -82,7 +83,7 @@ class Said(str):
 
     forms: Forms
 
-    def __new__(cls, text: str, forms: Forms) -> Said:
+    def __new__(cls, text: str, forms: Forms) -> Self:
         self = super().__new__(cls, text)
         self.forms = forms
         return self
