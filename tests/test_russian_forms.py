@@ -23,6 +23,7 @@ RU = language("ru")
 TABLE = forms("ru")
 # the placeholders that carry a side's or a game's name (or a list of them, or "side (user)")
 NAMES = {"side", "sides", "who", "winner", "system", "waiting", "asked", "nation", "name", "free"}
+GAME_NAMES = {"system", "name"}  # those that hold a game system's name; the others a side's
 GAMES = {"game"}  # a game's own name ("korsun-1"): it takes no case, so no preposition before it
 # a preposition right before a name: the cases it may govern
 GOVERNS = (
@@ -40,6 +41,7 @@ PREPOSITIONS = {word: set(cases) for words, cases in GOVERNS for word in words}
 AGREEING = re.compile(
     r"(долж|свобод|занят|готов|обязан|вышл?)\w*$|\w+(л|ла|ло|ли)(ся|сь)?$", re.IGNORECASE
 )
+PRESENT = re.compile(r"\w+(ет|ёт|ит|ют|ят|ут|ат)(ся)?$", re.IGNORECASE)  # a present-tense verb
 NOT_AGREEING = {"или", "сила"}  # words that end like a past tense and are none
 # templates whose placeholder named like a side holds something else (a user, a die's sides), or
 # whose words after it are not about it
@@ -84,35 +86,46 @@ def with_names() -> list[tuple[Path, str, str | None, tuple[str, ...]]]:
     ]
 
 
-def package_names(path: Path) -> list[str]:
-    """The names a catalogue's templates are given: a game system's own (its forms table), the
-    platform's every name of every system."""
-    own = path.parent / "forms.toml"
-    if own.is_file():
-        return list(tomllib.loads(own.read_text("utf-8"))["names"])
-    return list(TABLE.names)
+def package_names(path: Path) -> dict[str, str]:
+    """The names a catalogue's templates are given, each with what it names (side, game,
+    nation): a game system's own (its forms table), the platform's every name of every system."""
+    own = (
+        [path.parent / "forms.toml"]
+        if (path.parent / "forms.toml").is_file()
+        else forms_files("ru")
+    )
+    return {
+        n: e["of"] for p in own for n, e in tomllib.loads(p.read_text("utf-8"))["names"].items()
+    }
 
 
-def expected(form: str, nominative: str, count: int | None) -> str:
-    """A Russian form with the name put in as the table says its placeholders ask for it."""
+def takes(field: str, of: str) -> bool:
+    """Whether a placeholder may hold a name of that kind ({system} a game's, {side} a side's)."""
+    return (of == "game") == (field in GAME_NAMES)
+
+
+def expected(form: str, values: dict[str, str], count: int | None) -> str:
+    """A Russian form with the names put in as the table says its placeholders ask for them."""
     out = []
     for literal, field, spec, _ in Formatter().parse(form):
         out.append(literal)
         if field is None:
             continue
-        if field not in NAMES:
-            out.append(str(count) if field == "n" and count is not None else "X")
-            continue
-        entry = TABLE.names[nominative]
+        value = str(count) if field == "n" and count is not None else values.get(field, "X")
+        entry = TABLE.names.get(value, {"gender": "m"})  # not a name: as it is, masculine
         if not spec:
-            out.append(nominative)
+            out.append(value)
         elif spec in CASES:
-            out.append(entry[spec])
+            out.append(entry.get(spec, value))
         elif spec == QUOTED:
-            out.append("«" + nominative.replace("«", "„").replace("»", "“") + "»")
+            out.append("«" + value.replace("«", "„").replace("»", "“") + "»")
         else:
             out.append(spec.split("/")[GENDERS.index(entry["gender"])])
     return "".join(out)
+
+
+def is_plural(nominative: str) -> bool:
+    return TABLE.names[nominative]["gender"] == "pl"
 
 
 # the table: every side and game name of every system, each with its cases and gender
@@ -156,7 +169,9 @@ def test_each_forms_table_is_a_systems_or_the_platforms_and_two_agree_on_a_name(
     seen: dict[str, tuple[dict[str, str], Path]] = {}
     differ = []
     for path in files:
-        for nom, entry in tomllib.loads(path.read_text("utf-8"))["names"].items():
+        for nom, table in tomllib.loads(path.read_text("utf-8"))["names"].items():
+            assert table.get("of") in ("side", "game", "nation"), f"{path}: what {nom} names"
+            entry = {k: v for k, v in table.items() if k != "of"}  # a side here, a nation there
             if nom in seen and seen[nom][0] != entry:
                 differ.append(f"{nom}: {seen[nom][1]} / {path}")
             seen.setdefault(nom, (entry, path))
@@ -169,20 +184,19 @@ def test_each_forms_table_is_a_systems_or_the_platforms_and_two_agree_on_a_name(
 def test_every_template_with_a_side_or_game_name_says_each_name_as_the_table_gives_it() -> None:
     wrong = []
     for path, msgid, plural, said in with_names():
-        spots = [f for f, _ in fields(msgid) if f in NAMES]
-        for nominative in package_names(path):
-            args: dict[str, object] = {f: "X" for f, _ in fields(msgid)}
-            args.update(dict.fromkeys(spots, nominative))
+        for nominative, of in package_names(path).items():
+            values = {
+                f: nominative if f in NAMES and takes(f, of) else "X" for f, _ in fields(msgid)
+            }
             cases = (
                 [(None, said[0])] if plural is None else list(zip((1, 2, 5), said, strict=False))
             )
             for count, form in cases:
-                if count is not None:
-                    args["n"] = count
+                args: dict[str, object] = {**values, **({"n": count} if count else {})}
                 msg = Msg(msgid, args, plural_template=plural, count="n" if plural else None)
-                if msg.say(RU) != expected(form, nominative, count):
+                if msg.say(RU) != expected(form, values, count):
                     wrong.append(
-                        f"{path.name}: {msg.say(RU)!r} != {expected(form, nominative, count)!r}"
+                        f"{path.name}: {msg.say(RU)!r} != {expected(form, values, count)!r}"
                     )
     assert not wrong, "\n".join(wrong[:20])
 
@@ -211,6 +225,24 @@ def test_a_word_that_agrees_with_a_name_after_it_is_chosen_by_the_names_gender()
             for m in re.finditer(r"\{(\w+)\}\s+(\w+)", form):
                 field, word = m[1], m[2]
                 if field in NAMES and word.lower() not in NOT_AGREEING and AGREEING.match(word):
+                    wrong.append(f"{path.relative_to(ROOT)}: {m[0]!r} in {form!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_verb_beside_a_name_agrees_in_number_where_the_package_has_a_plural_name() -> None:
+    """ "{side} оспаривает" is wrong for Borodino's "Русские": a verb in the present tense right
+    before or after a name asks for its number wherever one of the names it may be is plural."""
+    wrong = []
+    for path, msgid, _, said in ru_templates():
+        names = package_names(path)
+        if msgid in NOT_A_SIDE:
+            continue
+        for form in said:
+            around = r"\{(\w+)\}\s+(\w+)|(?<!\w)(\w+)\s+\{(\w+)\}"
+            for m in re.finditer(around, form):
+                field, word = (m[1], m[2]) if m[1] else (m[4], m[3])
+                plural = [n for n, of in names.items() if takes(field, of) and is_plural(n)]
+                if field in NAMES and PRESENT.match(word) and plural:
                     wrong.append(f"{path.relative_to(ROOT)}: {m[0]!r} in {form!r}")
     assert not wrong, "\n".join(wrong)
 
