@@ -200,6 +200,22 @@ def test_every_template_with_a_side_or_game_name_says_each_name_as_the_table_giv
     assert not wrong, "\n".join(wrong[:20])
 
 
+def test_every_spec_on_a_name_is_a_case_an_agreement_or_quotes() -> None:
+    """A mistyped spec ("{side:akk}", three words for four genders) would say the name as it is:
+    refused here instead."""
+    wrong = [
+        f"{path.relative_to(ROOT)}: {{{field}:{spec}}} in {form!r}"
+        for path, _, _, said in ru_templates()
+        for form in said
+        for field, spec in fields(form)
+        if field in NAMES
+        and spec
+        and spec not in (*CASES, QUOTED)
+        and len(spec.split("/")) != len(GENDERS)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_a_name_after_a_preposition_asks_for_a_case_that_preposition_governs() -> None:
     wrong = []
     for path, msgid, _, said in ru_templates():
@@ -310,6 +326,7 @@ FORMS = Forms(
         ("Германия", "q", "«Германия»"),
         ("Судья «Бородино»", "q", "«Судья „Бородино“»"),
         ("ab", ">4", "  ab"),  # str.format's own spec
+        ("Германия", "akk", "Германия"),  # a mistyped spec: the value as it is
         ("Германия", "", "Германия"),
     ],
 )

@@ -19,7 +19,8 @@ Invariants:
   or an unknown name);
 - "q" quotes the value in «», its own «» becoming „“ (a name in apposition keeps its nominative:
   "в игре «Врата Ада»");
-- a spec that is neither a case, agreement nor "q" is str.format's own (">8").
+- a spec that is neither a case, agreement nor "q" is str.format's own (">8"); one str.format
+  refuses gives the value as it is (a mistyped spec never loses a message).
 Pure: the table is given.
 """
 
@@ -99,7 +100,10 @@ class Said(str):
         words = spec.split("/")
         if len(words) == len(GENDERS):
             return self.forms.agree(text, words)
-        return format(text, spec)
+        try:
+            return format(text, spec)
+        except ValueError:  # a translation's mistyped spec: the value, not a lost message
+            return text
 
 
 __all__ = ["CASES", "GENDERS", "NO_FORMS", "QUOTED", "Forms", "Said"]
