@@ -137,9 +137,12 @@ def _report(
     if band and area in sc.territories:
         head = t("Battle in {area}", area=sc.territories[area].named)
         y = _band(image, y, say(head, language))
-    lines = [line for e in group for line in S.wrapped(say(event_text(e), language), INNER - 16)]
-    if len(lines) > LAST_LINES:
-        lines = ["...", *lines[-LAST_LINES + 1 :]]
+    said = [S.wrapped(say(event_text(e), language), INNER - 16) for e in group]
+    first = said.pop(0) if group[0].get("kind") == "BattleBegan" else []  # who fought whom
+    rest = [line for lines in said for line in lines]
+    if len(rest) > LAST_LINES:  # the end of a long battle: how it went at last
+        rest = ["...", *rest[-LAST_LINES + 1 :]]
+    lines = first + rest
     for line in lines:
         text.text(image, (S.MARGIN + 16, y), line, S.BODY, S.INK)
         y += S.LINE
