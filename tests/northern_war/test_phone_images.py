@@ -85,6 +85,36 @@ def test_every_label_is_legible_at_390_px_and_none_is_over_another(where, view, 
     assert territories <= {lab.text for lab in found}  # every name on the map
 
 
+def test_every_image_of_6_seeded_games_stays_legible_with_no_label_over_another():
+    """A name beside crowded circles must not cover a neighbour's strengths (seed 4 once put
+    "Pomerania" over a block's number)."""
+    checked, bad = 0, []
+    for seed in range(6):
+        events: list[dict[str, Any]] = []
+        for n, (_state, _side, _order, out) in enumerate(play(SYSTEM, seed)):
+            events += [e.to_dict() for e in out.events if e.audience.public]
+            if n % 7:
+                continue
+            for view in VIEWS:
+                viewer = Viewer.of([view]) if view else Viewer.public()
+                for lang in ("en", "ru"):
+                    with labels.recording() as found:
+                        image = drawer.compose(
+                            SYSTEM,
+                            SYSTEM.view(out.state, viewer),
+                            events,
+                            view=view,
+                            language=LANGUAGES[lang],
+                        )
+                    seen = labels.legibility(found, image.width)
+                    if seen.too_small or seen.overlapping:
+                        bad.append((seed, n, view, lang, seen.overlapping[:2]))
+                    checked += 1
+            events = []
+    assert not bad
+    assert checked > 150
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("view", VIEWS)
 def test_n24_the_battle_image_shows_the_blocks_engaged_with_their_strength(view, lang):

@@ -56,6 +56,13 @@ def blocks_box(centre: tuple[float, float], n: int) -> Box:
     return (x - half_w, y - half_h, x + half_w, y + half_h)
 
 
+def _squares(centre: tuple[float, float], n: int) -> Box:
+    """The box of the n squares alone."""
+    cols, rows = _grid(n)
+    w, h = cols * (S.SQUARE + 3) - 3, rows * (S.SQUARE + 3) - 3
+    return (centre[0] - w / 2, centre[1] - h / 2, centre[0] + w / 2, centre[1] + h / 2)
+
+
 def _hits(a: Box, b: Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
@@ -126,7 +133,8 @@ def draw_map(
     shapes = {x: blocks_box(lay.pos[x], len(here[x])) for x in sc.territories}
     battle = state.battle["area"] if state.battle else None
     for x in sc.territories:
-        _circle(pen, sc, state, x, lay.pos[x], battle == x)
+        ring = 5 if battle == x else 2 if len({_side(sc, b) for b in here[x]}) > 1 else 0
+        _circle(pen, sc, state, x, lay.pos[x], ring)
     for move in moves:
         path = [move.get("from"), *move.get("path", [])]
         if path[-1] != move.get("to"):
@@ -134,21 +142,30 @@ def draw_map(
         _arrow(pen, [lay.pos[a] for a in path if a in lay.pos])
     for x in sc.territories:
         _blocks(image, sc, state, lay.pos[x], here[x])
-    taken: list[Box] = []
+    taken = [_squares(lay.pos[x], len(here[x])) for x in sc.territories if here[x]]  # digits
     limit = (4.0, 4.0, S.WIDTH - 4.0, lay.height - 4.0)
     for x in sorted(sc.territories, key=lambda a: -len(here[a])):  # crowded ones first
         _name(image, sc, x, shapes, taken, limit, language)
 
 
+def _side(sc: Any, block: str) -> str:
+    """The side of a block of the view, face down (`?nation@...`) or not."""
+    if block.startswith("?"):
+        return str(sc.nations[block[1:].split("@")[0]].side)
+    return str(sc.side_of(block))
+
+
 def _circle(
-    pen: canvas.Draw, sc: Any, state: Any, x: str, at: tuple[float, float], fought: bool
+    pen: canvas.Draw, sc: Any, state: Any, x: str, at: tuple[float, float], ring: int
 ) -> None:
+    """A territory; ring: the width of a red ring around it (N3: 5 the battle now fought, 2 a
+    territory held by blocks of both sides, a battle to come; 0 none)."""
     cx, cy = at
     width = 5 if x in sc.victory else 1
     box = (cx - R, cy - R, cx + R, cy + R)
     pen.ellipse(box, fill=S.CONTROL[state.control[x]], outline=S.INK, width=width)
-    if fought:  # the battle now fought: a red ring around the territory
-        pen.ellipse((cx - R - 7, cy - R - 7, cx + R + 7, cy + R + 7), outline=S.BATTLE, width=5)
+    if ring:
+        pen.ellipse((cx - R - 7, cy - R - 7, cx + R + 7, cy + R + 7), outline=S.BATTLE, width=ring)
 
 
 def _blocks(

@@ -231,7 +231,7 @@ def legend(image: canvas.Canvas, sc: Any, view: str | None, language: Language) 
         flow.add(S.Item(say(said, language), S.CONTROL[side], None, square=True))
     marks: list[Msg] = [
         t("thick ring: victory territory; framed number: fortress"),
-        t("red ring: the battle now; arrow: a move since the last map"),
+        t("red ring: a battle (thick: the one fought now); arrow: a move since the last map"),
     ]
     y = flow.bottom()
     for said in marks:
