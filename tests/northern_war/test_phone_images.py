@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from adjudicator.core.events import Viewer, event_text
-from adjudicator.core.i18n import say
+from adjudicator.core.i18n import say, t
 from adjudicator.grammar import ParseError
 from adjudicator.northern_war import drawer
 from adjudicator.northern_war.areas import Areas
@@ -37,26 +37,37 @@ VIEWS = (None, "sweden", "coalition")
 
 @cache
 def positions() -> dict[str, tuple[Any, list[dict[str, Any]]]]:
-    """Situations of a seeded game: moves since the last map, a battle waiting for a decision,
-    and just after a battle (with the events of the whole battle, as an after-phase post)."""
+    """Situations of seeded games (2, then 3): moves since the last map, the battles to fight
+    (N3 a), a battle waiting for a decision, and just after a battle (with the events of the
+    whole battle, as an after-phase post)."""
     found: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
+    for seed in (2, 3):
+        _situations(seed, found)
+        if len(found) == 4:
+            return found
+    raise AssertionError(f"the seeded games reached only {sorted(found)}")
+
+
+def _situations(seed: int, found: dict[str, tuple[Any, list[dict[str, Any]]]]) -> None:
     moves: list[dict[str, Any]] = []
     report: list[dict[str, Any]] = []
-    for state, _side, _order, out in play(SYSTEM, 2):
+    for state, _side, _order, out in play(SYSTEM, seed):
         said = [e.to_dict() for e in out.events if e.audience.public]
         kinds = {e["kind"] for e in said}
         moves += [e for e in said if e["kind"] == "BlocksMoved"]
-        if len(moves) >= 3 and "moves" not in found:
-            found["moves"] = (out.state, moves)
-        if state.battle is not None and "battle" not in found:
-            found["battle"] = (state, [])
+        if len(moves) >= 3:
+            found.setdefault("moves", (out.state, list(moves)))
+        if state.battle is not None:
+            found.setdefault("battle", (state, []))
+        if state.pending is not None and state.pending["kind"] == "battle":
+            found.setdefault("choose", (state, []))
         if "BattleBegan" in kinds or report:
             report += said
-        if "BattleEnded" in kinds and "after" not in found:
-            found["after"] = (out.state, report)
-        if len(found) == 3:
-            return found
-    raise AssertionError(f"the seeded game reached only {sorted(found)}")
+        if "BattleEnded" in kinds:
+            found.setdefault("after", (out.state, list(report)))
+            report = []
+        if len(found) == 4:
+            return
 
 
 def drawn(where: str, view: str | None, lang: str) -> tuple[list[labels.Label], int]:
@@ -71,7 +82,7 @@ def drawn(where: str, view: str | None, lang: str) -> tuple[list[labels.Label], 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("view", VIEWS)
-@pytest.mark.parametrize("where", ["moves", "battle", "after"])
+@pytest.mark.parametrize("where", ["moves", "choose", "battle", "after"])
 def test_every_label_is_legible_at_390_px_and_none_is_over_another(where, view, lang):
     found, width = drawn(where, view, lang)
     seen = labels.legibility(found, width)
@@ -137,6 +148,22 @@ def test_n24_the_battle_image_shows_the_blocks_engaged_with_their_strength(view,
             and lab.box[2] <= row.box[0]
         ]
         assert beside, b
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_n3_a_the_image_of_the_battle_phase_names_the_battles_to_fight(lang):
+    sc = SYSTEM.scenario
+    state, _ = positions()["choose"]
+    found, _ = drawn("choose", None, lang)
+    (band,) = [
+        lab
+        for lab in found
+        if lab.text.startswith(
+            say(t("Battles to fight: {areas}", areas=""), LANGUAGES[lang]).strip()
+        )
+    ]
+    for x in state.pending["choices"]:
+        assert say(sc.territories[x].named, LANGUAGES[lang]) in band.text
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

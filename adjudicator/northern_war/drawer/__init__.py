@@ -50,7 +50,7 @@ def compose(
     """The image, before encoding (see the module doc)."""
     sc = system.scenario
     said = [e for e in events if isinstance(e, dict)]
-    moves = [e for e in said if e.get("kind") == "BlocksMoved"]
+    moves = _moves(said)
     lay = chart.Layout(sc)
     parts: list[Callable[[canvas.Canvas], float]] = [
         lambda im: panels.heading(im, sc, state, view, title, language),
@@ -75,6 +75,21 @@ def compose(
             labels.note(lab.text, (a, b + y, c, d + y), lab.cap, lab.kind)
         y += strip.height
     return image
+
+
+def _moves(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves to draw as arrows: each BlocksMoved, and each retreat from its battle's
+    territory (N3 g)."""
+    found: list[dict[str, Any]] = []
+    area = None
+    for e in events:
+        if e.get("kind") == "BattleBegan":
+            area = e.get("area")
+        elif e.get("kind") == "BlocksMoved":
+            found.append(e)
+        elif e.get("kind") == "BlockRetreated" and area is not None:
+            found.append({"from": area, "to": e.get("to"), "path": []})
+    return found
 
 
 def _map(

@@ -133,7 +133,7 @@ def draw_map(
     shapes = {x: blocks_box(lay.pos[x], len(here[x])) for x in sc.territories}
     battle = state.battle["area"] if state.battle else None
     for x in sc.territories:
-        ring = 5 if battle == x else 2 if len({_side(sc, b) for b in here[x]}) > 1 else 0
+        ring = 5 if battle == x else 3 if len({_side(sc, b) for b in here[x]}) > 1 else 0
         _circle(pen, sc, state, x, lay.pos[x], ring)
     for move in moves:
         path = [move.get("from"), *move.get("path", [])]
@@ -158,7 +158,7 @@ def _side(sc: Any, block: str) -> str:
 def _circle(
     pen: canvas.Draw, sc: Any, state: Any, x: str, at: tuple[float, float], ring: int
 ) -> None:
-    """A territory; ring: the width of a red ring around it (N3: 5 the battle now fought, 2 a
+    """A territory; ring: the width of a red ring around it (N3: 5 the battle now fought, 3 a
     territory held by blocks of both sides, a battle to come; 0 none)."""
     cx, cy = at
     width = 5 if x in sc.victory else 1

@@ -80,7 +80,8 @@ def battle(
     none."""
     groups = battle_groups(events)
     fought = state.battle
-    if fought is None and not groups:
+    choosing = fought is None and state.pending is not None and state.pending["kind"] == "battle"
+    if fought is None and not groups and not choosing:
         return 0.0
     y = 10.0
     if fought is not None:
@@ -89,6 +90,11 @@ def battle(
         groups = now[-1:]
     for group in groups[-2:]:
         y = _report(image, sc, group, y, fought is None, language)
+    if choosing:  # N3 a: the first player picks the next battle among these
+        areas = texts.listed(sc.territories[x].named for x in state.pending["choices"])
+        y = _band(image, y, say(t("Battles to fight: {areas}", areas=areas), language))
+        waiting = t("Waiting for {prompt}.", prompt=legal.prompt(sc, state))
+        y = S.paragraph(image, S.MARGIN, y, say(waiting, language), INNER, S.BATTLE) + 4
     return y + 6
 
 
