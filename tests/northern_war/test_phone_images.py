@@ -92,6 +92,8 @@ def test_every_label_is_legible_at_390_px_and_none_is_over_another(where, view, 
     names = {say(n.named, LANGUAGES[lang]) for n in SYSTEM.scenario.nations.values()}
     assert names <= {lab.text for lab in legend}  # the nations' colours, and what marks mean
     assert len(legend) >= len(names) + 3
+    command = {"en": "'areas'", "ru": "'территории'"}[lang]  # where to find the ids to type
+    assert any(command in lab.text for lab in legend)
     territories = {say(x.named, LANGUAGES[lang]) for x in SYSTEM.scenario.territories.values()}
     assert territories <= {lab.text for lab in found}  # every name on the map
 

@@ -238,6 +238,7 @@ def legend(image: canvas.Canvas, sc: Any, view: str | None, language: Language) 
     marks: list[Msg] = [
         t("thick ring: victory territory; framed number: fortress"),
         t("red ring: a battle (thick: the one fought now); arrow: a move since the last map"),
+        t("'areas' lists the territories by the ids to type"),
     ]
     y = flow.bottom()
     for said in marks:
