@@ -50,13 +50,15 @@ def areas_text(sc: Scenario, state: NWState) -> Msg:
 
 
 class AreaGrammar(GrammarKit):
-    """The kit's grammar, whose refusal of an unknown territory says that `areas` lists them."""
+    """The kit's grammar, whose refusal of an unknown or a missing territory says that `areas`
+    lists them."""
 
     def parse(self, text: str) -> object:
         try:
             return super().parse(text)
         except ParseError as exc:
-            if exc.code != "unknown-territory":
+            missing = exc.code == "syntax" and str(exc.message).startswith("a territory is missing")
+            if exc.code != "unknown-territory" and not missing:
                 raise
             hint = t("{refusal} Say 'areas' for the list of areas.", refusal=exc.message)
             raise ParseError(exc.code, hint, exc.rule) from None

@@ -237,12 +237,13 @@ def test_areas_has_its_help_in_both_languages():
 
 
 @pytest.mark.parametrize(
-    "line", ["recon narnia", "move charles narnia", "battle narnia", "place charles narnia"]
+    "line",
+    ["recon narnia", "move charles narnia", "battle narnia", "place charles narnia", "recon"],
 )
 def test_an_unknown_territory_is_refused_with_the_hint_that_areas_lists_them(line):
     with pytest.raises(ParseError) as refused:
         SYSTEM.grammar.parse(line)
-    assert refused.value.code == "unknown-territory"
+    assert refused.value.code == ("syntax" if line == "recon" else "unknown-territory")
     assert "Say 'areas' for the list of areas." in say(refused.value.message, language("en"))
     assert "команда 'территории'" in say(refused.value.message, RU)
 
