@@ -49,7 +49,8 @@ def compose(
 ) -> canvas.Canvas:
     """The image, before encoding (see the module doc)."""
     sc = system.scenario
-    said = [e for e in events if isinstance(e, dict)]
+    said = [e.to_dict() if hasattr(e, "to_dict") else e for e in events]  # stored or Event
+    said = [e for e in said if isinstance(e, dict)]
     moves = _moves(said)
     lay = chart.Layout(sc)
     parts: list[Callable[[canvas.Canvas], float]] = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.core.events import event_text
-from adjudicator.core.i18n import EN, Language, Msg, name, say, t
+from adjudicator.core.i18n import Language, Msg, name, say, t
 from adjudicator.northern_war import legal, texts
 from adjudicator.northern_war.drawer import style as S
 from render import canvas, text
@@ -246,4 +246,4 @@ def legend(image: canvas.Canvas, sc: Any, view: str | None, language: Language) 
     return y + 8
 
 
-__all__ = ["EN", "battle", "heading", "legend", "own_blocks", "seen"]
+__all__ = ["battle", "battle_groups", "block_said", "heading", "legend", "own_blocks", "seen"]
