@@ -235,13 +235,15 @@ CHANGED = {
     },
 }
 # Added since (issue 26): the shared question `options` (core/options.py), where a system has no
-# `options` of its own, and Borodino's bare `activate` (refused by its check, 2.1).
+# `options` of its own, Borodino's bare `activate` (refused by its check, 2.1) and the block
+# game's `areas`.
 ADDED = {
     **{
         (s, ("options", "Options")): ("query", True)
         for s in ("borodino", "northern-war", "hidden-duel", "dice-race", "secret-dice")
     },
     ("borodino", ("activate", "ActivateWhich")): ("order", False),
+    ("northern-war", ("areas", "Areas")): ("query", False),  # the list of the map's territories
 }
 KINDS = {k.id: k for k in (duel.SYSTEM, race.SYSTEM, secret_dice.SYSTEM)}
 

@@ -1,7 +1,7 @@
 """The order language of the block game (the issue's order list), built with the shared kit:
 move, recon, siege, policy, replace, winter, end, the decisions battle, hit, retreat and return
-charles, and the private question `blocks`; each also by its Russian words (RUSSIAN), blocks,
-territories and nations also by their Russian names. Pure."""
+charles, the private question `blocks` and the question `areas` (areas.py); each also by its
+Russian words (RUSSIAN), blocks, territories and nations also by their Russian names. Pure."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from adjudicator.core.i18n import name, t
 from adjudicator.core.system import Side
 from adjudicator.grammar import QUESTIONS, Cursor, GrammarKit, Kind, Lexicon, Verb
 from adjudicator.northern_war import orders as O
+from adjudicator.northern_war.areas import AreaGrammar, Areas
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.grammar_edit import EDIT_VERBS
 
@@ -109,6 +110,7 @@ RUSSIAN: dict[str, tuple[str, ...]] = {
     "retreat": ("отступление", "отход"),
     "return": ("возврат", "возвращение"),
     "blocks": ("блоки",),
+    "areas": ("территории", "области", "районы"),
 }
 NONE_RU = ("нет",)  # winter none: "зима нет"
 CHARLES_RU = ("карл", "карла")  # return charles: "возврат карла"
@@ -245,6 +247,18 @@ VERBS = (
         kind="query",
         private=True,
     ),
+    _verb(
+        "areas",
+        lambda c: Areas(),
+        {Areas: lambda o: "areas"},
+        t("areas"),
+        t(
+            "Every area of the map: the id to type in an order, its name, who holds it, its "
+            "fortress and its neighbours. Example: areas"
+        ),
+        QUESTIONS,
+        kind="query",
+    ),
 )
 
 
@@ -279,4 +293,5 @@ def lexicon(sc: Scenario) -> Lexicon:
 
 
 def grammar(sc: Scenario) -> GrammarKit:
-    return GrammarKit(lexicon(sc), SIDES, (*VERBS, *EDIT_VERBS))
+    """The kit's grammar; a refusal of an unknown territory says that `areas` lists them."""
+    return AreaGrammar(lexicon(sc), SIDES, (*VERBS, *EDIT_VERBS))

@@ -22,6 +22,7 @@ from adjudicator.core.system import MODERATOR_ACTOR, Answer, Outcome, Situation,
 from adjudicator.grammar import GrammarKit
 from adjudicator.northern_war import board, data, edit, legal, rules, views
 from adjudicator.northern_war import orders as O
+from adjudicator.northern_war.areas import Areas, areas_text
 from adjudicator.northern_war.data import Scenario
 from adjudicator.northern_war.grammar import SIDES, grammar
 from adjudicator.northern_war.rules import setup
@@ -138,6 +139,8 @@ class NorthernWar(RulesSystem):
         sides = [actor] if actor in {s.id for s in SIDES} else []
         if isinstance(query, O.Blocks):
             return Answer(views.blocks_text(self.scenario, state, sides))
+        if isinstance(query, Areas):
+            return Answer(areas_text(self.scenario, state))
         return Answer(views.status_text(self.scenario, state))
 
 

@@ -22,6 +22,7 @@ from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.grammar import DECISIONS, GROUP, VERBS
 from app import games
 from app.i18n import language
+from render import labels
 from tests.i18n_support import english_left, russian_share
 from tests.northern_war.helpers import hidden_from, perturbed, play, sample, viewers
 from tests.northern_war.test_hidden import fixed_like, visible_events
@@ -284,19 +285,14 @@ def test_the_maps_are_drawn_in_russian(view):
     assert RU.missing == set()
 
 
-def test_the_public_map_does_not_say_your_blocks_face_up(monkeypatch):
-    said: list[str] = []
-    real = drawer.text.text
-
-    def record(image, xy, text, *args, **kwargs):
-        said.append(text)
-        return real(image, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(drawer.text, "text", record)
+def test_the_public_map_does_not_say_your_blocks_face_up():
     state = next(s for s, *_ in play(SYSTEM, 2) if s.phase == "action")
-    drawer.draw(SYSTEM, SYSTEM.view(state, Viewer.public()), (), view=None, language=RU)
-    public = " ".join(said)
-    assert "Ваши блоки" not in public and "Все блоки лицом вниз" in public
-    said.clear()
-    drawer.draw(SYSTEM, SYSTEM.view(state, Viewer.of(["sweden"])), (), view="sweden")
-    assert "Your blocks face up" in " ".join(said)
+    with labels.recording() as found:
+        drawer.draw(SYSTEM, SYSTEM.view(state, Viewer.public()), (), view=None, language=RU)
+    public = " ".join(lab.text for lab in found)
+    assert "ваш блок" not in public and "Ваши блоки" not in public
+    assert "блок лицом вниз" in public
+    with labels.recording() as found:
+        drawer.draw(SYSTEM, SYSTEM.view(state, Viewer.of(["sweden"])), (), view="sweden")
+    said = " ".join(lab.text for lab in found)
+    assert "your block: its strength" in said and "Your blocks (sweden):" in said
