@@ -104,13 +104,16 @@ def _attack_label(
         line1 = column
     result = words.result_text(atk.hits, lang)
     line2 = say(t("die {die}: {result}", die=atk.die, result=result), lang)
-    lines = [(line1, SMALL + 1, 4), (line2, SMALL, 26)]
-    w = overlay.badge_label_width(lines, badge=24)
+    size = f.label_size  # SMALL, or larger on the whole map of a post
+    grow = size / SMALL
+    lines = [(line1, size + 1, 4), (line2, size, round(26 * grow))]
+    badge = round(24 * grow)
+    w = overlay.badge_label_width(lines, badge=badge)
     mx0, _, mx1, _ = f.lay.map_box
     bounds = (mx0 - 10, 2, mx1 + 14, f.img.height - 2)
     avoid = [*f.st.text_boxes, *f.dbg["names"].values(), *_symbol_boxes(f)]
-    box = label_box(f.lay, target, arrows, w, LABEL_H, f.occ, bounds, avoid=avoid)
+    box = label_box(f.lay, target, arrows, w, round(LABEL_H * grow), f.occ, bounds, avoid=avoid)
     overlay.badge_label(
-        f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT, badge=24, badge_size=SMALL
+        f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT, badge, badge_size=size
     )
     return box

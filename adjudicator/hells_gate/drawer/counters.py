@@ -10,14 +10,16 @@ Markers hang under the counter as a strip: yellow OOS, red RET.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import lru_cache
 
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.colours import RGB
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import UnitSpec
-from render import canvas
+from render import canvas, labels
 from render.canvas import Box, Canvas, Colour, Draw
+from render.labels import Label
 from render.text import text_fitted, wide_now
 
 K = 4  # supersampling of the shapes
@@ -109,6 +111,47 @@ def sprite(
     """The counter of one unit, size x size, plus the marker strip if it carries a marker
     (labels: the strip's words for the two markers, in the map's language); drawn once per
     font (render.text.wide_font)."""
+    return _sprite(spec, reduced, oos, retreated, size, strip, labels, wide_now())[0]
+
+
+def paste(
+    img: Canvas,
+    xy: tuple[int, int],
+    spec: UnitSpec,
+    reduced: bool,
+    oos: bool,
+    retreated: bool,
+    size: int,
+    strip: int,
+    labels: tuple[str, str] = ("OOS", "RET"),
+) -> Canvas:
+    """The counter's sprite pasted on img at xy, its texts recorded there (render.labels, kind
+    "counter": a counter's text, measured as any label); returns the sprite."""
+    spr, texts = _sprite(spec, reduced, oos, retreated, size, strip, labels, wide_now())
+    img.paste(spr, xy)
+    note_at(texts, xy)
+    return spr
+
+
+def note_at(texts: tuple[Label, ...], xy: tuple[float, float]) -> None:
+    """Record the labels of a sprite pasted at xy (their boxes are the sprite's)."""
+    if labels.active():
+        dx, dy = round(xy[0]), round(xy[1])
+        for lab in texts:
+            a, b, c, d = lab.box
+            labels.note(lab.text, (a + dx, b + dy, c + dx, d + dy), lab.cap, lab.kind)
+
+
+def sprite_with_labels(
+    spec: UnitSpec,
+    reduced: bool,
+    oos: bool,
+    retreated: bool,
+    size: int,
+    strip: int,
+    labels: tuple[str, str] = ("OOS", "RET"),
+) -> tuple[Canvas, tuple[Label, ...]]:
+    """The sprite (as `sprite` draws it) and its texts' labels, in its own pixels."""
     return _sprite(spec, reduced, oos, retreated, size, strip, labels, wide_now())
 
 
@@ -120,14 +163,17 @@ def _sprite(
     retreated: bool,
     size: int,
     strip: int,
-    labels: tuple[str, str],
+    marks: tuple[str, str],
     wide: bool,
-) -> Canvas:
-    img = _shapes(spec, reduced, size)
-    _face_text(img, spec, reduced, size)
-    if not (oos or retreated) or not strip:
-        return img
-    return _with_markers(img, oos, retreated, size, strip, labels)
+) -> tuple[Canvas, tuple[Label, ...]]:
+    """The sprite and its texts' labels, in its own pixels (kept with it, the sprite being
+    drawn once and pasted on many images)."""
+    with labels.recording() as found:
+        img = _shapes(spec, reduced, size)
+        _face_text(img, spec, reduced, size)
+        if (oos or retreated) and strip:
+            img = _with_markers(img, oos, retreated, size, strip, marks)
+    return img, tuple(replace(lab, kind="counter") for lab in found)
 
 
 def clear_cache() -> None:

@@ -11,14 +11,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from adjudicator.core.i18n import EN, ENGLISH, Language, Msg, say, t
-from adjudicator.hells_gate.drawer import colours
+from adjudicator.hells_gate.drawer import colours, legend
 from adjudicator.hells_gate.drawer.events import EventLike
-from adjudicator.hells_gate.drawer.sizes import SMALL
+from adjudicator.hells_gate.drawer.sizes import SMALL, phone_size
 from adjudicator.hells_gate.drawer.words import scenario_title
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
 from adjudicator.hells_gate.texts import phase_name, side_name, weather_name
-from render import canvas
+from render import canvas, labels
 from render.canvas import Canvas
 from render.text import text, text_length, wide_font, wrap
 
@@ -26,9 +26,8 @@ FOCUS_MAX = 1280  # the long side of a focus image, at most
 MAX_ENLARGE = 1.6  # a small area is enlarged at most this much
 SPREAD = 0.55  # actions over more than this share of the map: the whole map is shown
 PANEL_LINES = 6  # lines of "what happened" in the compact panel, at most
-LINE = 24
 PAD = 12
-MIN_WIDTH = 720  # the panel is at least this wide, the map centred above it
+MIN_WIDTH = 600  # the panel is at least this wide, the map centred above it
 
 
 def action_hexes(dbg: dict[str, Any]) -> set[str]:
@@ -44,14 +43,21 @@ def action_hexes(dbg: dict[str, Any]) -> set[str]:
     return hexes
 
 
+def whole_box(scenario: Scenario) -> tuple[int, int, int, int]:
+    """The whole map (and 8 px around): the map of a post whose actions are spread out."""
+    from adjudicator.hells_gate.drawer.frame import static_layer
+
+    mx0, my0, mx1, my1 = static_layer(scenario).layout.map_box
+    return (mx0 - 8, my0 - 8, mx1 + 8, my1 + 8)
+
+
 def crop_box(scenario: Scenario, dbg: dict[str, Any]) -> tuple[int, int, int, int]:
     """The part of the map to show: the actions' hexes (and attack labels) with half a hex
     around, or the whole map if they cover more than SPREAD of it (or there are none)."""
     from adjudicator.hells_gate.drawer.frame import static_layer
 
     lay = static_layer(scenario).layout
-    mx0, my0, mx1, my1 = lay.map_box
-    whole = (mx0 - 8, my0 - 8, mx1 + 8, my1 + 8)
+    whole = whole_box(scenario)
     hexes = [h for h in action_hexes(dbg) if h in scenario.hexes]
     if not hexes:
         return whole
@@ -79,12 +85,23 @@ def compose_focus(
     language: Language = EN,
 ) -> tuple[Canvas, dict[str, Any]]:
     """The focus image and what it shows: {"crop": box of the full map, "scale", "size",
-    "hexes": the actions' hexes, "panel_lines"}; every label in the language."""
+    "hexes": the actions' hexes, "panel_lines", "whole": whether it is the whole map, "legend":
+    the keys of its compact legend (the whole map's only)}; every label in the language.
+
+    The attack labels are drawn large enough to stay legible on a phone at the part's width
+    (on the whole map as large as its town names), and the whole map has a compact legend under
+    it. The labels recorded (render.labels) are in the focus image's pixels."""
     from adjudicator.hells_gate.drawer.frame import compose
 
-    full, dbg = compose(scenario, state, events, view, title, language=language)
+    with labels.recording():  # a first look, to find the part to show (not recorded)
+        full, dbg = compose(scenario, state, events, view, title, language=language)
+    box = crop_box(scenario, dbg)
     with wide_font(language.code != ENGLISH):
-        return _focus(scenario, state, full, dbg, title, language)
+        size = phone_size(box[2] - box[0])
+    full, dbg = compose(scenario, state, events, view, title, language=language, label_size=size)
+    box = crop_box(scenario, dbg)  # (the larger labels may take more room)
+    with wide_font(language.code != ENGLISH):
+        return _focus(scenario, state, full, dbg, box, title, language)
 
 
 def _focus(
@@ -92,27 +109,42 @@ def _focus(
     state: GameState,
     full: Canvas,
     dbg: dict[str, Any],
+    box: tuple[int, int, int, int],
     title: str | None,
     language: Language,
 ) -> tuple[Canvas, dict[str, Any]]:
-    box = crop_box(scenario, dbg)
+    whole = box == whole_box(scenario)
     cw, ch = box[2] - box[0], box[3] - box[1]
     width = min(FOCUS_MAX, round(cw * MAX_ENLARGE))
+    size = phone_size(width)
+    legend_h = 0
     for _ in range(3):  # the panel's height depends on its width, the map's scale on both
-        lines = _panel_lines(scenario, state, dbg, title, width - 2 * PAD, language)
-        panel_h = PAD * 2 + LINE * len(lines)
+        size = phone_size(width)
+        lines = _panel_lines(scenario, state, dbg, title, width - 2 * PAD, language, size)
+        if whole:
+            rows = legend.compact_rows(full, dbg["drawn"], language)
+            legend_h = PAD + legend.compact_row_h(size) * math.ceil(len(rows) / 2)
+        panel_h = PAD * 2 + _line_h(size) * len(lines) + legend_h
         scale = min(FOCUS_MAX / cw, (FOCUS_MAX - panel_h) / ch, MAX_ENLARGE)
         w, h = math.floor(cw * scale), math.floor(ch * scale)
         width = max(w, MIN_WIDTH)
     out = canvas.new_image((width, h + panel_h), colours.PANEL_BG)
     out.paste(full.crop(box).resize((w, h), canvas.LANCZOS), ((width - w) // 2, 0))
+    labels.crop(box)
+    labels.scale(w / cw)
+    labels.shift((width - w) // 2, 0)
     d = canvas.draw(out)
     d.line((0, h, width, h), fill=colours.PANEL_LINE, width=2)
-    y = h + PAD
-    for s, colour, size in lines:
+    keys: list[str] = []
+    if whole:
+        keys = legend.draw_compact(out, PAD, h + PAD, width - 2 * PAD, dbg["drawn"], size, language)
+        d.line((0, h + legend_h, width, h + legend_h), fill=colours.PANEL_LINE, width=1)
+    y = h + legend_h + PAD
+    for s, colour, line_size in lines:
         body = s.lstrip(" ")
-        text(out, (PAD + text_length(s[: len(s) - len(body)], size), y), body, size, colour)
-        y += LINE
+        x = PAD + text_length(s[: len(s) - len(body)], line_size)
+        text(out, (x, y), body, line_size, colour)
+        y += _line_h(size)
     info = {
         "crop": box,
         "scale": scale,
@@ -120,8 +152,15 @@ def _focus(
         "hexes": sorted(action_hexes(dbg)),
         "panel_lines": [s for s, _, _ in lines],
         "map_height": h,
+        "whole": whole,
+        "legend": keys,
     }
     return out, info
+
+
+def _line_h(size: int) -> int:
+    """The distance between the panel's lines of text at size."""
+    return round(size * 1.4)
 
 
 def _panel_lines(
@@ -131,6 +170,7 @@ def _panel_lines(
     title: str | None,
     width: float,
     lang: Language = EN,
+    size: int = SMALL,
 ) -> list[tuple[str, colours.RGB, int]]:
     """Title; turn, phase, whose move, weather, VP; then what happened, wrapped, at most
     PANEL_LINES lines (the last one says how many more the full map lists)."""
@@ -159,17 +199,17 @@ def _panel_lines(
     game = say(scenario_title(scenario), lang)
     shown = say(title, lang) if title else game
     head: list[tuple[str, colours.RGB, int]] = [
-        (s, colours.PANEL_TEXT, SMALL + 2) for s in wrap(shown, SMALL + 2, width)
+        (s, colours.PANEL_TEXT, size + 2) for s in wrap(shown, size + 2, width)
     ]
-    head += [(s, colours.PANEL_MUTED, SMALL) for s in wrap(say(status, lang), SMALL, width)]
+    head += [(s, colours.PANEL_MUTED, size) for s in wrap(say(status, lang), size, width)]
     body = [
-        ("    " * (i > 0) + s, colour, SMALL)
+        ("    " * (i > 0) + s, colour, size)
         for line, colour, _ in dbg["happened_items"]
-        for i, s in enumerate(wrap(line, SMALL, width - 30))
+        for i, s in enumerate(wrap(line, size, width - 30))
     ]
     if len(body) > PANEL_LINES:
         more = len(body) - PANEL_LINES + 1
         body = body[: PANEL_LINES - 1] + [
-            (say(t("... {n} more lines: say `map full`", n=more), lang), colours.PANEL_MUTED, SMALL)
+            (say(t("... {n} more lines: say `map full`", n=more), lang), colours.PANEL_MUTED, size)
         ]
     return head + body

@@ -23,12 +23,12 @@ from adjudicator.hells_gate.drawer import (
 )
 from adjudicator.hells_gate.drawer.events import EventLike, Summary, summarise
 from adjudicator.hells_gate.drawer.layers import Frame, Static
-from adjudicator.hells_gate.drawer.sizes import COUNTER, STRIP
+from adjudicator.hells_gate.drawer.sizes import COUNTER, SMALL, STRIP
 from adjudicator.hells_gate.drawer.stacking import IntBox
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
 from adjudicator.hells_gate.victory import victory_points
-from render import canvas, overlay, png
+from render import canvas, labels, overlay, png
 from render.cache import LayerCache
 from render.canvas import Canvas
 from render.placement import Occupancy, exit_distance
@@ -67,7 +67,8 @@ def static_layer(scenario: Scenario, language: Language = EN) -> Static:
 
 
 def _add_palette(scenario: Scenario, layer: Static) -> None:
-    layer.palette = probe.palette(scenario, compose)
+    with labels.recording():  # the probe's images are not the one being recorded
+        layer.palette = probe.palette(scenario, compose)
 
 
 def clear_cache() -> None:
@@ -93,11 +94,12 @@ def compose(
     title: str | None = None,
     *,
     language: Language = EN,
+    label_size: int = SMALL,
 ) -> tuple[Canvas, dict[str, Any]]:
     """The RGB image of the map and, for tests, what was drawn where (see draw_debug); every
-    label in `language` (in a font with its letters)."""
+    label in `language` (in a font with its letters); the attack labels' text at label_size."""
     with wide_font(language.code != ENGLISH):
-        return _compose(scenario, state, events, view, title, language)
+        return _compose(scenario, state, events, view, title, language, label_size)
 
 
 def _compose(
@@ -107,13 +109,16 @@ def _compose(
     view: str | None,
     title: str | None,
     language: Language,
+    label_size: int = SMALL,
 ) -> tuple[Canvas, dict[str, Any]]:
     st = static_layer(scenario, language)
     img = st.image.copy()
+    counters.note_at(st.labels, (0, 0))  # the static layer's texts, drawn once
     summary = summarise(scenario, events)
     units = visible_units(scenario, state, view)
     dbg = _debug(scenario, st, img, view)
     f = Frame(scenario, state, st, img, dbg, {u.id for u in units}, lang=language)
+    f.label_size = label_size
     placements = _place(f, units)
     _occupancy(f)
     _names(f)
@@ -206,6 +211,7 @@ def _names(f: Frame) -> None:
         p = f.plans.get(h)
         box = p.name if p is not None and p.name is not None else ns.place(None)
         f.img.paste(ns.image, box[:2], ns.image)
+        counters.note_at(ns.labels, box[:2])
         f.occ.box(box, 60)
         f.text_occ.box(box, 255, pad=5)
         f.dbg["names"][h] = box
@@ -253,10 +259,9 @@ def _counters(f: Frame, placements: Sequence[Placement]) -> None:
         spec = f.scenario.units[u.id]
         reduced = bool(u.reduced and spec.steps == 2)
         strip = STRIP if box[3] - box[1] > size else 0
-        labels = words.strip_labels(f.lang)
-        spr = counters.sprite(spec, reduced, u.oos, u.retreated, size, strip, labels)
+        strip_words = words.strip_labels(f.lang)
         d.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=colours.SHADOW)
-        f.img.paste(spr, box[:2])
+        counters.paste(f.img, box[:2], spec, reduced, u.oos, u.retreated, size, strip, strip_words)
         marks = [m for m, on in (("oos", u.oos), ("retreat", u.retreated)) if on]
         for m in marks:
             f.dbg["markers"][m].append(u.id)

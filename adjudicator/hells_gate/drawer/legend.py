@@ -17,7 +17,8 @@ from adjudicator.hells_gate.scenario import Scenario
 from render import canvas, overlay
 from render import legend as toolkit
 from render.canvas import Canvas, Draw
-from render.text import font_for, wrap
+from render.labels import Label
+from render.text import wrap
 
 Row = tuple[str, Msg, Callable[[float, float], None]]  # key, label, draw(x, y)
 
@@ -52,14 +53,16 @@ def draw_legend(img: Canvas, scenario: Scenario, st: Static, language: Language 
     toolkit.heading(d, x0, top, W, heading, colours.PANEL_LINE, colours.PANEL_TEXT, SMALL)
     y = top + 34
     samples = _samples(scenario, language)
-    sprites = [(spr, label) for _, spr, label in samples]
+    sprites = [(spr, label) for _, (spr, _), label in samples]
     toolkit.sample_row(
         img, d, x0, y, W, sprites, colours.PANEL_TEXT, size=SMALL, label_dy=SAMPLE + STRIP + 2
     )
+    for i, (_, (spr, texts), _) in enumerate(samples):  # as sample_row places them
+        counters.note_at(texts, (round(x0 + W / len(samples) * (i + 0.5) - spr.width / 2), y))
     st.legend.extend((key, label.replace("\n", " ")) for key, _, label in samples)
     y += samples_h
     for line in about:
-        d.text((x0, y), line, font=font_for(line, SMALL), fill=colours.PANEL_MUTED)
+        toolkit.write(d, (x0, y), line, SMALL, colours.PANEL_MUTED)
         y += LINE
     for pair in (nato[:2], nato[2:]):
         items = [(_nato_box(kind), label) for kind, label in pair]
@@ -95,8 +98,11 @@ ROW = 28  # between rows of symbols
 NATO_H = 28  # between rows of unit types
 
 
-def _samples(scenario: Scenario, language: Language) -> list[tuple[str, Canvas, str]]:
-    """(key, counter sprite, label): a Soviet, a German and a reduced unit, the two markers."""
+def _samples(
+    scenario: Scenario, language: Language
+) -> list[tuple[str, tuple[Canvas, tuple[Label, ...]], str]]:
+    """(key, (counter sprite, its labels), label): a Soviet, a German and a reduced unit, the two
+    markers."""
     units = scenario.units.values()
     sov = next(u for u in units if u.side == "soviet")
     ger = next(u for u in units if u.side == "german")
@@ -104,14 +110,15 @@ def _samples(scenario: Scenario, language: Language) -> list[tuple[str, Canvas, 
     S = SAMPLE
     marks = strip_labels(language)
     unit = say(t("unit"), language)  # the id on the sample marker counters
-    oos = counters.sprite(dataclasses.replace(sov, id=unit), False, True, False, S, STRIP, marks)
-    ret = counters.sprite(dataclasses.replace(ger, id=unit), False, False, True, S, STRIP, marks)
+    drawn = counters.sprite_with_labels
+    oos = drawn(dataclasses.replace(sov, id=unit), False, True, False, S, STRIP, marks)
+    ret = drawn(dataclasses.replace(ger, id=unit), False, False, True, S, STRIP, marks)
     return [
         (key, spr, say(label, language))
         for key, spr, label in (
-            ("soviet_unit", counters.sprite(sov, False, False, False, S, 0), t("Soviet\n(star)")),
-            ("german_unit", counters.sprite(ger, False, False, False, S, 0), t("German\n(cross)")),
-            ("reduced", counters.sprite(red, True, False, False, S, 0), t("reduced\nside")),
+            ("soviet_unit", drawn(sov, False, False, False, S, 0), t("Soviet\n(star)")),
+            ("german_unit", drawn(ger, False, False, False, S, 0), t("German\n(cross)")),
+            ("reduced", drawn(red, True, False, False, S, 0), t("reduced\nside")),
             ("oos", oos, t("out of\nsupply")),
             ("retreat", ret, t("retreat\nmarker")),
         )
@@ -252,3 +259,52 @@ def _retreat(img: Canvas, x: float, y: float) -> None:
         halo_w=2,
         dash=6,
     )
+
+
+COMPACT = ("river", "woods", "cherkassy", "town", "supply_soviet", "supply_german", "airfield")
+COMPACT_IF_DRAWN = (
+    "tychinovka",
+    "attack_soviet",
+    "attack_german",
+    "retreat_arrow",
+    "move_soviet",
+    "move_german",
+)
+
+
+def compact_rows(img: Canvas, drawn: set[str], language: Language = EN) -> list[tuple[str, str]]:
+    """(key, label) of a compact legend on img (the whole map of a post): the map's lines and
+    symbols, and the arrows and marker of this image (drawn: what the map drew)."""
+    d = canvas.draw(img)
+    keys = [*COMPACT, *(k for k in COMPACT_IF_DRAWN if k in drawn)]
+    rows = {key: (say(label, language), fn) for key, label, fn in _rows(img, d)}
+    return [(key, rows[key][0]) for key in keys if key in rows]
+
+
+def draw_compact(
+    img: Canvas, x0: float, y: float, width: float, drawn: set[str], size: int, language: Language
+) -> list[str]:
+    """The compact legend (compact_rows) in two columns from (x0, y), its text at size; returns
+    the keys drawn."""
+    d = canvas.draw(img)
+    rows = {key: fn for key, _, fn in _rows(img, d)}
+    shown = compact_rows(img, drawn, language)
+    toolkit.symbol_columns(
+        d,
+        x0,
+        y,
+        width,
+        [(rows[key], label) for key, label in shown],
+        colours.PANEL_TEXT,
+        size=size,
+        row_h=compact_row_h(size),
+    )
+    return [key for key, _ in shown]
+
+
+def compact_row_h(size: int) -> int:
+    return max(ROW, round(size * 1.45))
+
+
+def _rows(img: Canvas, d: Draw) -> list[Row]:
+    return _terrain_rows(img, d) + _symbol_rows(img, d)
