@@ -111,7 +111,11 @@ def _attack_label(
     w = overlay.badge_label_width(lines, badge=badge)
     mx0, _, mx1, _ = f.lay.map_box
     bounds = (mx0 - 10, 2, mx1 + 14, f.img.height - 2)
-    avoid = [*f.st.text_boxes, *f.dbg["names"].values(), *_symbol_boxes(f)]
+    # the hex ids too, unless the labels are large (the whole map of a post, where the ids are
+    # not to be read and a label clear of them all is rare); other labels always
+    ids = f.st.text_boxes if size == SMALL else []
+    others = [a["label_box"] for a in f.dbg["attacks"]]
+    avoid = [*ids, *f.dbg["names"].values(), *_symbol_boxes(f), *others]
     box = label_box(f.lay, target, arrows, w, round(LABEL_H * grow), f.occ, bounds, avoid=avoid)
     overlay.badge_label(
         f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT, badge, badge_size=size

@@ -252,5 +252,7 @@ def draw_badge(img: Canvas, box: tuple[int, int, int, int], label: str, more: st
     d.rectangle((x0 + 2, y0 + 2, x1 + 2, y1 + 2), fill=colours.SHADOW)
     d.rectangle((x0, y0, x1, y1), fill=colours.HILITE, outline=colours.INK)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    text_fitted(img, (cx, cy - 9), label, SMALL + 4, (255, 255, 255), x1 - x0 - 6)
-    text_fitted(img, (cx, cy + 16), more, SMALL, (255, 255, 255), x1 - x0 - 6)
+    with labels.recording() as found:  # a counter's texts, as a counter's
+        text_fitted(img, (cx, cy - 9), label, SMALL + 4, (255, 255, 255), x1 - x0 - 6)
+        text_fitted(img, (cx, cy + 16), more, SMALL, (255, 255, 255), x1 - x0 - 6)
+    note_at(tuple(replace(lab, kind="counter") for lab in found), (0, 0))

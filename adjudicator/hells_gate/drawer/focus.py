@@ -95,11 +95,19 @@ def compose_focus(
 
     with labels.recording():  # a first look, to find the part to show (not recorded)
         full, dbg = compose(scenario, state, events, view, title, language=language)
-    box = crop_box(scenario, dbg)
-    with wide_font(language.code != ENGLISH):
-        size = phone_size(box[2] - box[0])
+    box, size = crop_box(scenario, dbg), SMALL
+    for _ in range(3):  # larger labels may take more room: a larger part, larger labels
+        with wide_font(language.code != ENGLISH):
+            needed = phone_size(box[2] - box[0])
+        if needed <= size:
+            break
+        size = needed
+        with labels.recording():
+            full, dbg = compose(
+                scenario, state, events, view, title, language=language, label_size=size
+            )
+        box = crop_box(scenario, dbg)
     full, dbg = compose(scenario, state, events, view, title, language=language, label_size=size)
-    box = crop_box(scenario, dbg)  # (the larger labels may take more room)
     with wide_font(language.code != ENGLISH):
         return _focus(scenario, state, full, dbg, box, title, language)
 

@@ -23,6 +23,9 @@ def display_name(name: str) -> str:
     return name.split(" (")[0]
 
 
+HALO = 2  # the white halo around a name's letters
+
+
 def whole_map_width(lay: Layout) -> int:
     """The width of the whole map as a post shows it (the map and 8 px around, focus.py)."""
     return lay.map_w + 16
@@ -55,7 +58,7 @@ def _line_image(label: str, f: Font, city: bool, dot: bool) -> Canvas:
     """One line of the label with its halo (and a town's dot if dot), on a transparent
     background."""
     left = 13 if dot else 0
-    l, t, r, b = f.getbbox(label, stroke_width=2, anchor="ls")  # whole pixels, typed as floats
+    l, t, r, b = f.getbbox(label, stroke_width=HALO, anchor="ls")  # whole pixels, typed as floats
     w, h = int(left + (r - l) + 2), int((b - t) + 2)
     img = canvas.new_image((w, h), (*colours.HALO, 0), "RGBA")  # halo colour, transparent
     d = canvas.draw(img)
@@ -66,7 +69,7 @@ def _line_image(label: str, f: Font, city: bool, dot: bool) -> Canvas:
         font=f,
         fill=colours.CITY_EDGE if city else colours.TOWN,
         anchor="ls",
-        stroke_width=2,
+        stroke_width=HALO,
         stroke_fill=colours.HALO,
     )
     if dot:
@@ -116,22 +119,30 @@ def _label_image(lines: list[str], size: int, city: bool, max_w: float) -> NameS
     for i, (s, p) in enumerate(zip(lines, parts)):
         x, y = (w - p.width) // 2, i * step
         img.alpha_composite(p, (x, y))
-        found.append(Label(s, (x, y, x + p.width, y + p.height), cap_height(size)))
+        ink = (x + HALO, y + HALO, x + p.width - HALO, y + p.height - HALO)  # within the halo
+        found.append(Label(s, ink, cap_height(size)))
     return NameSprite(img, (0, 0), (0, 0), (0, 0), tuple(found))
 
 
 def name_sprite(
-    lay: Layout, hex_id: str, spec: HexSpec, id_bottom: float, language: Language = EN
+    lay: Layout,
+    hex_id: str,
+    spec: HexSpec,
+    id_bottom: float,
+    language: Language = EN,
+    symbols: bool = True,
 ) -> NameSprite:
     """The name of the town in a hex (spec: the hex's scenario data) in the language (its
-    name_ru in Russian), id_bottom: the bottom of the hex id's text."""
+    name_ru in Russian), id_bottom: the bottom of the hex id's text; symbols: whether the hex
+    has symbols at its corners (a name in a hex without is allowed wider)."""
     if spec.name is None:
         raise ValueError(f"{hex_id} has no town name")
     name = town_name(spec, display_name(spec.name), language)
     city = spec.terrain == "cherkassy"
     label = name.upper() if city else name
     size = phone_size(whole_map_width(lay))
-    max_w = 2 * (0.79 * lay.R - 20)  # clear of the symbols at the hex's left and right corners
+    # clear of the symbols at the hex's left and right corners, if any
+    max_w = 2 * (0.79 * lay.R - 20) if symbols else 1.45 * lay.R
     ns = _label_image(split_name(label, size, max_w - 14), size, city, max_w)
     w, h = ns.image.size
     cx, cy = lay.center(hex_id)

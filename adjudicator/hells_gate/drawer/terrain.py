@@ -136,7 +136,8 @@ def _texts(img: Canvas, scenario: Scenario, st: Static, north: Point, language: 
         box = text(img, (cx, y), h, ID_SIZE, colours.HEX_ID, anchor="mt", kind="id")
         st.text_boxes.append(box)
         if spec.name:
-            st.names[h] = names.name_sprite(lay, h, spec, box[3], language)
+            has_symbols = bool(st.slots.get(h))
+            st.names[h] = names.name_sprite(lay, h, spec, box[3], language, has_symbols)
 
 
 def draw_trees(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
