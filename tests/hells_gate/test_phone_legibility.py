@@ -77,7 +77,11 @@ def test_every_post_image_is_legible_on_a_390_px_phone(demo, kind, lang):
     seen = labels.legibility(found, img.width)
     assert len(seen.labels) > 20, kind  # names, counters, the panel: recorded
     w, h = img.size
-    off = [lab for lab in found if lab.box[2] <= 0 or lab.box[0] >= w or lab.box[3] <= 0 or lab.box[1] >= h]
+    off = [
+        lab
+        for lab in found
+        if lab.box[2] <= 0 or lab.box[0] >= w or lab.box[3] <= 0 or lab.box[1] >= h
+    ]
     assert not off, f"labels recorded off the image: {off[:4]}"
     small = [(lab.text, round(lab.cap, 1)) for lab in seen.too_small if lab.kind != "counter"]
     assert not small, f"{kind}: {small[:8]}"
@@ -86,9 +90,7 @@ def test_every_post_image_is_legible_on_a_390_px_phone(demo, kind, lang):
     least = 7 if not info["whole"] and info["crop"][2] - info["crop"][0] <= 700 else COUNTER_LIMIT
     assert min(lab.cap for lab in counters) >= least, kind
     over = [
-        (a.text, b.text)
-        for a, b in seen.overlapping
-        if a.kind != "counter" and b.kind != "counter"
+        (a.text, b.text) for a, b in seen.overlapping if a.kind != "counter" and b.kind != "counter"
     ]
     assert not over, f"{kind}: {over}"
 

@@ -23,6 +23,8 @@ from render.labels import Label
 from render.text import text_fitted, wide_now
 
 K = 4  # supersampling of the shapes
+ID = SMALL + 3  # the unit id: the counter's largest text, squeezed sideways where long
+STRENGTH = SMALL + 1
 
 
 def printed_strength(spec: UnitSpec, reduced: bool) -> str:
@@ -213,10 +215,10 @@ def _face_text(img: Canvas, spec: UnitSpec, reduced: bool, size: int) -> None:
     _, text = face_colours(spec.side, reduced)
     header, bw, _, bx0, _ = _box_geometry(size)
     head_text = full_text if reduced else text
-    text_fitted(img, (size / 2, header / K / 2), spec.id, SMALL, head_text, size - 6)
-    text_fitted(img, ((bx0 + bw / 2) / K, size * 0.42), spec.size, SMALL, text, size - 6)
+    text_fitted(img, (size / 2, header / K / 2 - 0.5), spec.id, ID, head_text, size - 4)
+    text_fitted(img, ((bx0 + bw / 2) / K, size * 0.435), spec.size, SMALL, text, size - 6)
     strength = printed_strength(spec, reduced)
-    text_fitted(img, (size / 2, size * 0.875), strength, SMALL + 1, text, size - 6)
+    text_fitted(img, (size / 2, size * 0.875), strength, STRENGTH, text, size - 6)
 
 
 def _with_markers(

@@ -51,28 +51,39 @@ def whole_box(scenario: Scenario) -> tuple[int, int, int, int]:
     return (mx0 - 8, my0 - 8, mx1 + 8, my1 + 8)
 
 
-def crop_box(scenario: Scenario, dbg: dict[str, Any]) -> tuple[int, int, int, int]:
-    """The part of the map to show: the actions' hexes (and attack labels) with half a hex
-    around, or the whole map if they cover more than SPREAD of it (or there are none)."""
+def crop_box(scenario: Scenario, dbg: dict[str, Any]) -> tuple[tuple[int, int, int, int], bool]:
+    """The part of the map to show and whether it is the whole map: the actions' hexes (and
+    attack labels) with half a hex around, or the whole map if they cover more than SPREAD of it
+    (or there are none); grown to show every attack label whole (a label may stand beyond the
+    map's edge)."""
     from adjudicator.hells_gate.drawer.frame import static_layer
 
     lay = static_layer(scenario).layout
     whole = whole_box(scenario)
     hexes = [h for h in action_hexes(dbg) if h in scenario.hexes]
-    if not hexes:
-        return whole
-    boxes = [
-        (x - lay.R * 1.5, y - lay.h, x + lay.R * 1.5, y + lay.h)
-        for x, y in (lay.center(h) for h in hexes)
-    ] + [a["label_box"] for a in dbg["attacks"]]
-    x0 = max(whole[0], min(b[0] for b in boxes))
-    y0 = max(whole[1], min(b[1] for b in boxes))
-    x1 = min(whole[2], max(b[2] for b in boxes))
-    y1 = min(whole[3], max(b[3] for b in boxes))
-    share = (x1 - x0) * (y1 - y0) / ((whole[2] - whole[0]) * (whole[3] - whole[1]))
-    if share > SPREAD:
-        return whole
-    return (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+    labels_at = [a["label_box"] for a in dbg["attacks"]]
+    box: tuple[float, float, float, float] = whole
+    if hexes:
+        boxes = [
+            (x - lay.R * 1.5, y - lay.h, x + lay.R * 1.5, y + lay.h)
+            for x, y in (lay.center(h) for h in hexes)
+        ] + labels_at
+        box = (
+            max(whole[0], min(b[0] for b in boxes)),
+            max(whole[1], min(b[1] for b in boxes)),
+            min(whole[2], max(b[2] for b in boxes)),
+            min(whole[3], max(b[3] for b in boxes)),
+        )
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    spread = not hexes or area / ((whole[2] - whole[0]) * (whole[3] - whole[1])) > SPREAD
+    if spread:
+        box = whole
+    edge = (0, 0, lay.panel_box[0] - 2, lay.size[1])  # the map's part of the image
+    for b in labels_at:
+        box = (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
+    box = (max(box[0], edge[0]), max(box[1], edge[1]), min(box[2], edge[2]), min(box[3], edge[3]))
+    out = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3]))
+    return out, spread
 
 
 def compose_focus(
@@ -95,7 +106,7 @@ def compose_focus(
 
     with labels.recording():  # a first look, to find the part to show (not recorded)
         full, dbg = compose(scenario, state, events, view, title, language=language)
-    box, size = crop_box(scenario, dbg), SMALL
+    (box, whole), size = crop_box(scenario, dbg), SMALL
     for _ in range(3):  # larger labels may take more room: a larger part, larger labels
         with wide_font(language.code != ENGLISH):
             needed = phone_size(box[2] - box[0])
@@ -104,12 +115,21 @@ def compose_focus(
         size = needed
         with labels.recording():
             full, dbg = compose(
-                scenario, state, events, view, title, language=language, label_size=size
+                scenario,
+                state,
+                events,
+                view,
+                title,
+                language=language,
+                label_size=size,
+                brief=whole,
             )
-        box = crop_box(scenario, dbg)
-    full, dbg = compose(scenario, state, events, view, title, language=language, label_size=size)
+        box, whole = crop_box(scenario, dbg)
+    full, dbg = compose(
+        scenario, state, events, view, title, language=language, label_size=size, brief=whole
+    )
     with wide_font(language.code != ENGLISH):
-        return _focus(scenario, state, full, dbg, box, title, language)
+        return _focus(scenario, state, full, dbg, (box, whole), title, language)
 
 
 def _focus(
@@ -117,11 +137,11 @@ def _focus(
     state: GameState,
     full: Canvas,
     dbg: dict[str, Any],
-    box: tuple[int, int, int, int],
+    shown: tuple[tuple[int, int, int, int], bool],
     title: str | None,
     language: Language,
 ) -> tuple[Canvas, dict[str, Any]]:
-    whole = box == whole_box(scenario)
+    box, whole = shown
     cw, ch = box[2] - box[0], box[3] - box[1]
     width = min(FOCUS_MAX, round(cw * MAX_ENLARGE))
     size = phone_size(width)

@@ -95,11 +95,13 @@ def compose(
     *,
     language: Language = EN,
     label_size: int = SMALL,
+    brief: bool = False,
 ) -> tuple[Canvas, dict[str, Any]]:
     """The RGB image of the map and, for tests, what was drawn where (see draw_debug); every
-    label in `language` (in a font with its letters); the attack labels' text at label_size."""
+    label in `language` (in a font with its letters); the attack labels' text at label_size,
+    only their odds if brief (the die and the hits are in the panel)."""
     with wide_font(language.code != ENGLISH):
-        return _compose(scenario, state, events, view, title, language, label_size)
+        return _compose(scenario, state, events, view, title, language, label_size, brief)
 
 
 def _compose(
@@ -110,6 +112,7 @@ def _compose(
     title: str | None,
     language: Language,
     label_size: int = SMALL,
+    brief: bool = False,
 ) -> tuple[Canvas, dict[str, Any]]:
     st = static_layer(scenario, language)
     img = st.image.copy()
@@ -118,7 +121,7 @@ def _compose(
     units = visible_units(scenario, state, view)
     dbg = _debug(scenario, st, img, view)
     f = Frame(scenario, state, st, img, dbg, {u.id for u in units}, lang=language)
-    f.label_size = label_size
+    f.label_size, f.brief_labels = label_size, brief
     placements = _place(f, units)
     _occupancy(f)
     _names(f)

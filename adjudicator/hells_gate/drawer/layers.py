@@ -51,6 +51,7 @@ class Frame:
     text_occ: Occupancy = field(init=False)  # hex ids and names, for arrows (set by _occupancy)
     lang: Language = field(default_factory=lambda: EN)  # the language of the labels
     label_size: int = SMALL  # the attack labels' text size (larger on the whole map of a post)
+    brief_labels: bool = False  # attack labels with the odds only (the whole map of a post)
 
     @property
     def lay(self) -> Layout:
