@@ -130,6 +130,7 @@ def _compose(
     _counters(f, placements)
     attacks.draw_retreats(f, summary)
     attacks.draw_attacks(f, summary)
+    _names_over_arrows(f)
     vp = state.vp if state.vp else victory_points(scenario, state)
     panel.draw_panel(img, st, scenario, state, summary, vp, view, title, f.dbg, language)
     f.dbg["image"] = img
@@ -219,6 +220,34 @@ def _names(f: Frame) -> None:
         f.text_occ.box(box, 255, pad=5)
         f.dbg["names"][h] = box
         f.drawn.add("town")
+
+
+def _names_over_arrows(f: Frame) -> None:
+    """A town name an arrow crosses is drawn again over it (unless a label is there): the name
+    stays legible, the arrow shows on both sides of it."""
+    arrows = [r["arrow"] for r in f.dbg["retreats"]]
+    arrows += [seg for a in f.dbg["attacks"] for seg in a["arrows"]]
+    labels_at = [a["label_box"] for a in f.dbg["attacks"]]
+    for h, box in f.dbg["names"].items():
+        if any(_meets(box, lb) for lb in labels_at):
+            continue
+        if any(_crosses(box, p, q) for p, q in arrows):
+            ns = f.st.names[h]
+            f.img.paste(ns.image, box[:2], ns.image)
+
+
+def _meets(a: Sequence[float], b: Sequence[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _crosses(box: Sequence[float], p: Sequence[float], q: Sequence[float]) -> bool:
+    """Whether the segment p-q passes through box (sampled every 2 px)."""
+    n = max(1, round(math.hypot(q[0] - p[0], q[1] - p[1]) / 2))
+    return any(
+        box[0] <= p[0] + (q[0] - p[0]) * i / n <= box[2]
+        and box[1] <= p[1] + (q[1] - p[1]) * i / n <= box[3]
+        for i in range(n + 1)
+    )
 
 
 def _moves(f: Frame, summary: Summary) -> None:
