@@ -118,10 +118,18 @@ def test_the_focus_crop_keeps_its_labels_in_its_own_pixels(demo):
     title, frame = picked["attack"]
     img, info, found = _image(scenario, title, frame, EN)
     assert not info["whole"]
-    attack_lines = [lab for lab in found if lab.text.startswith("die ")]
-    assert attack_lines
-    x0, y0 = info["crop"][:2]
-    assert all(0 <= lab.box[0] < img.width and 0 <= lab.box[1] < img.height for lab in attack_lines)
+    x0, y0, x1, _ = info["crop"]
+    factor = img.width / (x1 - x0)  # the crop fills the width (it is wider than the panel)
+    pasted = [a["label_box"] for a in info["attacks"]]
+    assert pasted
+    for box in pasted:  # each attack label's box on the full map, moved and scaled as the crop
+        left, top = (box[0] - x0) * factor, (box[1] - y0) * factor
+        inside = [
+            lab
+            for lab in found
+            if abs(lab.box[1] - top) < 30 * factor and left < lab.box[0] < left + 60 * factor
+        ]
+        assert inside, (box, left, top)
 
 
 def _reduced_then_destroyed():

@@ -182,6 +182,7 @@ def _focus(
         "map_height": h,
         "whole": whole,
         "legend": keys,
+        "attacks": dbg["attacks"],
     }
     return out, info
 
