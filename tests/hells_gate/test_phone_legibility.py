@@ -2,32 +2,36 @@
 (render.labels): every kind of post image (the focus crop of an attack, of moves, of a retreat,
 and the whole map when the actions are spread out or there are none), in English and Russian.
 
-Every label has capitals at least 7 px high at 390 px wide, except the hex ids (exempt) and a
-counter's own texts on a part wider than a counter's text allows (`COUNTER_LIMIT`): a counter is
-64 px wide and holds four rows of text, its id among them; 7 px at 390 px on the whole map
-(1042 px) is a capital of 19 px, a font of 26-28 px, which does not fit a counter that four of
-share a hex. No two labels are drawn over each other, but for a counter's text under an attack
-label (a label over counters is placed where it covers the least of them). The whole map has a
-legend of its lines and symbols.
+Every label has capitals at least 7 px high at 390 px wide, hex ids exempt. The whole map draws
+its units as chips whose ids are as large as the town names (drawer/chips.py). A crop draws full
+counters (id, size, type, strength in 64 px): their texts reach 7 px on a crop up to about 720 px
+of the map wide, the id (a size larger) up to about 830 px; on a wider crop the size mark and the
+strength are a little smaller (`WIDE_CROP_COUNTER`). No two labels are drawn over each other,
+but for a counter's text under an attack label on a crop (a label is placed where it covers the
+least of the counters). The whole map has a legend of its chips, lines and symbols.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from adjudicator.hells_gate.drawer import clear_cache, compose_focus
+from adjudicator.hells_gate.drawer import chips, clear_cache, compose_focus
 from adjudicator.hells_gate.drawer.events import summarise
+from adjudicator.hells_gate.drawer.frame import static_layer
 from adjudicator.hells_gate.drawer.happened import happened_lines
+from adjudicator.hells_gate.drawer.names import whole_map_width
+from adjudicator.hells_gate.drawer.sizes import phone_size
 from app import frames as app_frames
 from app.i18n import language
 from app.service import GameService
 from bots.demo import run_demo
 from render import labels
+from render.text import cap_height, wide_font
 from storage import Store
 from texts.i18n import EN
 
 RU = language("ru")
-COUNTER_LIMIT = 4.5  # the least a counter's text may be on the whole map (px at 390 px)
+WIDE_CROP_COUNTER = 6.0  # the least a counter's text may be on a crop wider than 720 px
 
 
 def _kind(summary) -> str | None:
@@ -88,10 +92,13 @@ def test_every_post_image_is_legible_on_a_390_px_phone(demo, kind, lang):
     assert not small, f"{kind}: {small[:8]}"
     counters = [lab for lab in seen.labels if lab.kind == "counter"]
     assert counters, kind
-    least = 7 if not info["whole"] and info["crop"][2] - info["crop"][0] <= 700 else COUNTER_LIMIT
+    wide_crop = not info["whole"] and info["crop"][2] - info["crop"][0] > 720
+    least = WIDE_CROP_COUNTER if wide_crop else 7
     assert min(lab.cap for lab in counters) >= least, kind
     over = [
-        (a.text, b.text) for a, b in seen.overlapping if a.kind != "counter" and b.kind != "counter"
+        (a.text, b.text)
+        for a, b in seen.overlapping
+        if info["whole"] or (a.kind != "counter" and b.kind != "counter")
     ]
     assert not over, f"{kind}: {over}"
 
@@ -107,6 +114,9 @@ def test_the_whole_map_of_a_post_has_a_legend_and_legible_names(demo, lang):
     assert "attack_soviet" in info["legend"]  # the arrows it shows
     legend = [lab for lab in found if lab.kind == "legend"]
     assert len(legend) == len(info["legend"])
+    assert all(0 <= lab.box[0] and lab.box[2] <= img.width for lab in legend)
+    for key in ("soviet_unit", "german_unit"):  # the chips of the units
+        assert key in info["legend"]
     korsun = "Корсунь-" if lang is RU else "Korsun-"
     lines = [lab for lab in found if lab.text.startswith(korsun)]
     assert lines, "the long town name written on two lines"
@@ -181,3 +191,12 @@ def test_an_attack_without_shifts_says_its_column_once(demo, lang):
     lines = [s for s, _, _ in happened_lines(scenario, shifted, [], 10**6, lang)]
     said = next(s for s in lines if "C6" in s)
     assert "4:1" in said and "= 3:1" in said, said
+
+
+@pytest.mark.parametrize("wide", [False, True], ids=["latin", "cyrillic-font"])
+def test_every_unit_id_fits_a_chip_at_the_size_of_the_whole_maps_names(demo, wide):
+    scenario, _ = demo
+    with wide_font(wide):
+        size = phone_size(whole_map_width(static_layer(scenario).layout))
+        assert cap_height(size) * 390 / whole_map_width(static_layer(scenario).layout) >= 7
+        assert chips.sizes_fit(size, list(scenario.units))

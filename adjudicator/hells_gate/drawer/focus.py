@@ -151,11 +151,12 @@ def _focus(
         lines = _panel_lines(scenario, state, dbg, title, width - 2 * PAD, language, size)
         if whole:
             rows = legend.compact_rows(full, dbg["drawn"], language)
-            legend_h = PAD + legend.compact_row_h(size) * math.ceil(len(rows) / 2)
+            said = [label for _, label in rows]
+            legend_h = PAD + legend.compact_height(said, size, width - 2 * PAD)
         panel_h = PAD * 2 + _line_h(size) * len(lines) + legend_h
         scale = min(FOCUS_MAX / cw, (FOCUS_MAX - panel_h) / ch, MAX_ENLARGE)
         w, h = math.floor(cw * scale), math.floor(ch * scale)
-        width = max(w, MIN_WIDTH)
+        width = w if whole else max(w, MIN_WIDTH)  # (a wider whole map would be smaller)
     out = canvas.new_image((width, h + panel_h), colours.PANEL_BG)
     out.paste(full.crop(box).resize((w, h), canvas.LANCZOS), ((width - w) // 2, 0))
     labels.crop(box)

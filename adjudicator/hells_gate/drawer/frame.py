@@ -12,6 +12,7 @@ from typing import Any
 from adjudicator.core.i18n import EN, ENGLISH, Language, say, t
 from adjudicator.hells_gate.drawer import (
     attacks,
+    chips,
     colours,
     counters,
     panel,
@@ -188,7 +189,10 @@ def _place(f: Frame, units: Sequence[UnitState]) -> list[Placement]:
     for h, us in stacks.items():
         slots = list(f.st.slots.get(h, {}))
         marks = [u.oos or u.retreated for u in us]
-        p = stacking.plan(f.lay, h, marks, ids[h], f.st.names.get(h), slots)
+        if f.brief_labels:  # the whole map of a post: chips with ids a phone can read
+            p, _ = chips.plan(f.lay, h, len(us), f.st.names.get(h), f.label_size)
+        else:
+            p = stacking.plan(f.lay, h, marks, ids[h], f.st.names.get(h), slots)
         f.plans[h] = p
         f.boxes_by_hex[h] = list(p.tiles)
         for u, box in zip(us, p.boxes):
@@ -278,9 +282,11 @@ def _tychinovka(f: Frame) -> None:
     used = f.st.slots.get(tych, {})
     slot = next((s for s in ("left", "right") if s not in used), "right")
     sx, sy = symbols.slot_center(f.lay, tych, slot)
-    symbols.draw_tychinovka(canvas.draw(f.img), sx, sy, 14)
+    r = 20 if f.brief_labels else 14  # on the whole map of a post, its text as large as names
+    size = f.label_size if f.brief_labels else None
+    symbols.draw_tychinovka(canvas.draw(f.img), sx, sy, r, size)
     f.dbg["markers"]["tychinovka"] = tych
-    f.dbg["tychinovka_box"] = (sx - 14, sy - 14, sx + 14, sy + 14)
+    f.dbg["tychinovka_box"] = (sx - r, sy - r, sx + r, sy + r)
     f.occ.box(f.dbg["tychinovka_box"], 60)
     f.drawn.add("tychinovka")
 
@@ -292,8 +298,14 @@ def _counters(f: Frame, placements: Sequence[Placement]) -> None:
         reduced = bool(u.reduced and spec.steps == 2)
         strip = STRIP if box[3] - box[1] > size else 0
         strip_words = words.strip_labels(f.lang)
-        d.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=colours.SHADOW)
-        counters.paste(f.img, box[:2], spec, reduced, u.oos, u.retreated, size, strip, strip_words)
+        if f.brief_labels:
+            chip = chips.Chip(u.side, reduced, u.oos, u.retreated)
+            chips.draw(f.img, box, u.id, chip, f.label_size)
+        else:
+            d.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=colours.SHADOW)
+            counters.paste(
+                f.img, box[:2], spec, reduced, u.oos, u.retreated, size, strip, strip_words
+            )
         marks = [m for m, on in (("oos", u.oos), ("retreat", u.retreated)) if on]
         for m in marks:
             f.dbg["markers"][m].append(u.id)
@@ -314,5 +326,8 @@ def _counters(f: Frame, placements: Sequence[Placement]) -> None:
     for h, p in f.plans.items():
         if p.badge is not None:
             hidden = len(f.dbg["stacks"][h]) - len(p.boxes)
-            counters.draw_badge(f.img, p.badge, f"+{hidden}", say(t("more"), f.lang))
+            if f.brief_labels:
+                chips.draw_badge(f.img, p.badge, f"+{hidden}", f.label_size)
+            else:
+                counters.draw_badge(f.img, p.badge, f"+{hidden}", say(t("more"), f.lang))
             f.dbg["badges"][h] = p.badge

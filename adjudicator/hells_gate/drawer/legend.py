@@ -16,11 +16,12 @@ from adjudicator.hells_gate.drawer.words import strip_labels
 from adjudicator.hells_gate.scenario import Scenario
 from render import canvas, overlay
 from render import legend as toolkit
-from render.canvas import Canvas, Draw
+from render.canvas import Canvas, Colour, Draw
 from render.labels import Label
-from render.text import wrap
+from render.text import text_length, wrap
 
-Row = tuple[str, Msg, Callable[[float, float], None]]  # key, label, draw(x, y)
+Draw_ = Callable[[float, float], None]  # draws a legend's symbol with its top-left at x, y
+Row = tuple[str, Msg, Draw_]  # key, label, draw(x, y)
 
 SAMPLE = COUNTER  # side of the sample counters: as on the map
 NATO_LABELS = [
@@ -272,12 +273,23 @@ COMPACT_IF_DRAWN = (
 )
 
 
+CHIPS = ("soviet_unit", "german_unit")
+CHIPS_IF_DRAWN = ("reduced", "oos", "retreat")
+LABEL_DX = 46  # a symbol's left edge to its label (render.legend.symbol_columns)
+
+
 def compact_rows(img: Canvas, drawn: set[str], language: Language = EN) -> list[tuple[str, str]]:
-    """(key, label) of a compact legend on img (the whole map of a post): the map's lines and
-    symbols, and the arrows and marker of this image (drawn: what the map drew)."""
+    """(key, label) of a compact legend on img (the whole map of a post): its unit chips
+    (drawer/chips.py), the map's lines and symbols, and the arrows and marker of this image
+    (drawn: what the map drew)."""
     d = canvas.draw(img)
-    keys = [*COMPACT, *(k for k in COMPACT_IF_DRAWN if k in drawn)]
-    rows = {key: (say(label, language), fn) for key, label, fn in _rows(img, d)}
+    keys = [
+        *CHIPS,
+        *(k for k in CHIPS_IF_DRAWN if k in drawn),
+        *COMPACT,
+        *(k for k in COMPACT_IF_DRAWN if k in drawn),
+    ]
+    rows = {key: (say(label, language).replace("\n", " "), fn) for key, label, fn in _rows(img, d)}
     return [(key, rows[key][0]) for key in keys if key in rows]
 
 
@@ -297,9 +309,21 @@ def draw_compact(
         [(rows[key], label) for key, label in shown],
         colours.PANEL_TEXT,
         size=size,
+        columns=compact_columns([label for _, label in shown], size, width),
         row_h=compact_row_h(size),
     )
     return [key for key, _ in shown]
+
+
+def compact_columns(labels: list[str], size: int, width: float) -> int:
+    """Three columns if every label fits one (after its symbol), else two."""
+    widest = max((text_length(s, size) for s in labels), default=0)
+    return 3 if LABEL_DX + widest + 10 <= width / 3 else 2
+
+
+def compact_height(labels: list[str], size: int, width: float) -> int:
+    """The height of the compact legend with these labels."""
+    return compact_row_h(size) * math.ceil(len(labels) / compact_columns(labels, size, width))
 
 
 def compact_row_h(size: int) -> int:
@@ -307,4 +331,28 @@ def compact_row_h(size: int) -> int:
 
 
 def _rows(img: Canvas, d: Draw) -> list[Row]:
-    return _terrain_rows(img, d) + _symbol_rows(img, d)
+    return _chip_rows(d) + _terrain_rows(img, d) + _symbol_rows(img, d)
+
+
+def _chip_rows(d: Draw) -> list[Row]:
+    """(key, label, draw(x, y)) of the unit chips of the whole map of a post."""
+
+    def chip(side: str, reduced: bool = False, band: Colour | None = None) -> Draw_:
+        c = colours.SIDE[side]
+
+        def fn(x: float, y: float) -> None:
+            face = c["reduced"] if reduced else c["face"]
+            d.rectangle((x, y, x + 34, y + 20), fill=face, outline=c["line"], width=2)
+            if band is not None:
+                d.rectangle((x + 2, y + 14, x + 32, y + 18), fill=band)
+                d.line((x + 2, y + 13, x + 32, y + 13), fill=colours.INK)
+
+        return fn
+
+    return [
+        ("soviet_unit", t("Soviet unit"), chip("soviet")),
+        ("german_unit", t("German unit"), chip("german")),
+        ("reduced", t("reduced\nside"), chip("german", reduced=True)),
+        ("oos", t("out of\nsupply"), chip("soviet", band=colours.OOS)),
+        ("retreat", t("retreat\nmarker"), chip("german", band=colours.RETREAT)),
+    ]

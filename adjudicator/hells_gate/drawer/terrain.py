@@ -136,7 +136,8 @@ def _texts(img: Canvas, scenario: Scenario, st: Static, north: Point, language: 
         box = text(img, (cx, y), h, ID_SIZE, colours.HEX_ID, anchor="mt", kind="id")
         st.text_boxes.append(box)
         if spec.name:
-            has_symbols = bool(st.slots.get(h))
+            marker = scenario.flags.get("tychinovka_marker_hex")  # its slot, on turn 2
+            has_symbols = bool(st.slots.get(h)) or h == marker
             st.names[h] = names.name_sprite(lay, h, spec, box[3], language, has_symbols)
 
 
