@@ -2,6 +2,10 @@
 actions are (attacks, retreats, moves), cropped and enlarged, with a compact panel below; the
 whole map when the actions are spread out or there are none. At most FOCUS_MAX px on its long
 side, so that a chat shows it without shrinking it (Telegram shows photos at 1280 px).
+
+A phone shows it about 390 px wide (sizes.PHONE): the panel's text, the attack labels and, on the
+whole map, the units' ids are drawn large enough for capitals 7 px high there (sizes.phone_size);
+the whole map draws its units as chips (drawer/chips.py) and has a compact legend.
 """
 
 from __future__ import annotations
