@@ -6,8 +6,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from render.canvas import Canvas, Colour, Draw
-from render.text import font_for
+from render.canvas import Canvas, Colour, Draw, Point
+from render.text import drawn, font_for
+
+
+def write(d: Draw, xy: Point, s: str, size: int, ink: Colour, anchor: str = "la") -> None:
+    """A legend's text drawn as ImageDraw.text draws it, and recorded as a "legend" label."""
+    f = font_for(s, size)
+    d.text(xy, s, font=f, fill=ink, anchor=anchor)
+    x0, y0, x1, y1 = d.textbbox(xy, s, font=f, anchor=anchor)
+    drawn(s, (round(x0), round(y0), round(x1), round(y1)), size, "legend")
 
 
 def heading(
@@ -22,7 +30,7 @@ def heading(
 ) -> None:
     """A rule across the width and the title under it."""
     d.line((x0, top, x0 + width, top), fill=line_colour, width=2)
-    d.text((x0, top + 8), title, font=font_for(title, size), fill=ink)
+    write(d, (x0, top + 8), title, size, ink)
 
 
 def sample_row(
@@ -44,7 +52,7 @@ def sample_row(
         img.paste(spr, (round(cx - spr.width / 2), y))
         for j, line in enumerate(label.split("\n")):
             xy = (cx, y + label_dy + j * (size + 4))
-            d.text(xy, line, font=font_for(line, size), fill=ink, anchor="mt")
+            write(d, xy, line, size, ink, "mt")
 
 
 def inline_row(
@@ -64,7 +72,7 @@ def inline_row(
         bx = x0 + cw * i
         img.paste(sym, (round(bx), y))
         xy = (bx + sym.width + gap, y + sym.height / 2)
-        d.text(xy, label, font=font_for(label, size), fill=ink, anchor="lm")
+        write(d, xy, label, size, ink, "lm")
 
 
 def symbol_columns(
@@ -89,6 +97,4 @@ def symbol_columns(
         x = x0 + col * colw
         yy = y + row * row_h
         fn(x, yy)
-        d.text(
-            (x + label_dx, yy + label_dy), label, font=font_for(label, size), fill=ink, anchor="lm"
-        )
+        write(d, (x + label_dx, yy + label_dy), label, size, ink, "lm")

@@ -80,8 +80,9 @@ def draw_focus(
     language: Language = EN,
 ) -> bytes:
     """The focus image of a phase post (drawer/focus.py): the area of the last phase's actions,
-    cropped and enlarged, a compact panel below, at most 1280 px on its long side; its labels
-    in `language`."""
+    cropped and enlarged, a compact panel below, at most 1280 px on its long side; or the whole
+    map, its units as chips (drawer/chips.py) and a compact legend; its labels in `language`,
+    legible on a phone 390 px wide."""
     img, _ = compose_focus(system.scenario, state, events, view, title, language=language)
     return png.encode(img, static_layer(system.scenario, language).palette)
 

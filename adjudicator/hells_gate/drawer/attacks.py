@@ -13,6 +13,7 @@ from adjudicator.hells_gate.drawer.sizes import SMALL
 from render import overlay
 from render.canvas import Colour
 from render.placement import Segment, arrow_span, label_box
+from render.text import text_length
 
 LABEL_H = 50
 
@@ -104,13 +105,33 @@ def _attack_label(
         line1 = column
     result = words.result_text(atk.hits, lang)
     line2 = say(t("die {die}: {result}", die=atk.die, result=result), lang)
-    lines = [(line1, SMALL + 1, 4), (line2, SMALL, 26)]
-    w = overlay.badge_label_width(lines, badge=24)
+    size = f.label_size  # SMALL, or larger on the whole map of a post
+    grow = size / SMALL
+    step = round(22 * grow)
+    parts = [] if f.brief_labels else [line2]
+    if (
+        parts and size > SMALL and text_length(line2, size) > 1.4 * f.lay.R
+    ):  # large: narrower, taller
+        head, colon, rest = line2.partition(": ")
+        parts = [head + colon.rstrip(), rest] if colon and rest else parts
+    lines = [(line1, size + 1, 4)] + [(s, size, 4 + step * (i + 1)) for i, s in enumerate(parts)]
+    badge = round(24 * grow)
+    w = overlay.badge_label_width(lines, badge=badge)
+    height = round(LABEL_H * grow) + step * (len(parts) - 1)
+    if not parts:  # one line, the badge as high as the box
+        badge = round(size * 1.3)
+        height = badge + 8
+        lines = [(line1, size + 1, (height - size) // 2 - 1)]
+        w = overlay.badge_label_width(lines, badge=badge)
     mx0, _, mx1, _ = f.lay.map_box
     bounds = (mx0 - 10, 2, mx1 + 14, f.img.height - 2)
-    avoid = [*f.st.text_boxes, *f.dbg["names"].values(), *_symbol_boxes(f)]
-    box = label_box(f.lay, target, arrows, w, LABEL_H, f.occ, bounds, avoid=avoid)
+    # the hex ids too, but on the whole map of a post (where they are not to be read and its
+    # large labels would rarely find a place clear of them all); other labels always
+    ids = [] if f.brief_labels else f.st.text_boxes
+    others = [a["label_box"] for a in f.dbg["attacks"]]
+    avoid = [*ids, *f.dbg["names"].values(), *_symbol_boxes(f), *others]
+    box = label_box(f.lay, target, arrows, w, height, f.occ, bounds, avoid=avoid)
     overlay.badge_label(
-        f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT, badge=24, badge_size=SMALL
+        f.img, box, str(atk.number), lines, colour, colours.PANEL_TEXT, badge, badge_size=size
     )
     return box

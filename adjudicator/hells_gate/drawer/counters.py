@@ -10,17 +10,21 @@ Markers hang under the counter as a strip: yellow OOS, red RET.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import lru_cache
 
 from adjudicator.hells_gate.drawer import colours
 from adjudicator.hells_gate.drawer.colours import RGB
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.scenario import UnitSpec
-from render import canvas
+from render import canvas, labels
 from render.canvas import Box, Canvas, Colour, Draw
+from render.labels import Label
 from render.text import text_fitted, wide_now
 
 K = 4  # supersampling of the shapes
+ID = SMALL + 3  # the unit id: the counter's largest text, squeezed sideways where long
+STRENGTH = SMALL + 1
 
 
 def printed_strength(spec: UnitSpec, reduced: bool) -> str:
@@ -109,6 +113,47 @@ def sprite(
     """The counter of one unit, size x size, plus the marker strip if it carries a marker
     (labels: the strip's words for the two markers, in the map's language); drawn once per
     font (render.text.wide_font)."""
+    return _sprite(spec, reduced, oos, retreated, size, strip, labels, wide_now())[0]
+
+
+def paste(
+    img: Canvas,
+    xy: tuple[int, int],
+    spec: UnitSpec,
+    reduced: bool,
+    oos: bool,
+    retreated: bool,
+    size: int,
+    strip: int,
+    labels: tuple[str, str] = ("OOS", "RET"),
+) -> Canvas:
+    """The counter's sprite pasted on img at xy, its texts recorded there (render.labels, kind
+    "counter": a counter's text, measured as any label); returns the sprite."""
+    spr, texts = _sprite(spec, reduced, oos, retreated, size, strip, labels, wide_now())
+    img.paste(spr, xy)
+    note_at(texts, xy)
+    return spr
+
+
+def note_at(texts: tuple[Label, ...], xy: tuple[float, float]) -> None:
+    """Record the labels of a sprite pasted at xy (their boxes are the sprite's)."""
+    if labels.active():
+        dx, dy = round(xy[0]), round(xy[1])
+        for lab in texts:
+            a, b, c, d = lab.box
+            labels.note(lab.text, (a + dx, b + dy, c + dx, d + dy), lab.cap, lab.kind)
+
+
+def sprite_with_labels(
+    spec: UnitSpec,
+    reduced: bool,
+    oos: bool,
+    retreated: bool,
+    size: int,
+    strip: int,
+    labels: tuple[str, str] = ("OOS", "RET"),
+) -> tuple[Canvas, tuple[Label, ...]]:
+    """The sprite (as `sprite` draws it) and its texts' labels, in its own pixels."""
     return _sprite(spec, reduced, oos, retreated, size, strip, labels, wide_now())
 
 
@@ -120,14 +165,17 @@ def _sprite(
     retreated: bool,
     size: int,
     strip: int,
-    labels: tuple[str, str],
+    marks: tuple[str, str],
     wide: bool,
-) -> Canvas:
-    img = _shapes(spec, reduced, size)
-    _face_text(img, spec, reduced, size)
-    if not (oos or retreated) or not strip:
-        return img
-    return _with_markers(img, oos, retreated, size, strip, labels)
+) -> tuple[Canvas, tuple[Label, ...]]:
+    """The sprite and its texts' labels, in its own pixels (kept with it, the sprite being
+    drawn once and pasted on many images)."""
+    with labels.recording() as found:
+        img = _shapes(spec, reduced, size)
+        _face_text(img, spec, reduced, size)
+        if (oos or retreated) and strip:
+            img = _with_markers(img, oos, retreated, size, strip, marks)
+    return img, tuple(replace(lab, kind="counter") for lab in found)
 
 
 def clear_cache() -> None:
@@ -167,10 +215,10 @@ def _face_text(img: Canvas, spec: UnitSpec, reduced: bool, size: int) -> None:
     _, text = face_colours(spec.side, reduced)
     header, bw, _, bx0, _ = _box_geometry(size)
     head_text = full_text if reduced else text
-    text_fitted(img, (size / 2, header / K / 2), spec.id, SMALL, head_text, size - 6)
-    text_fitted(img, ((bx0 + bw / 2) / K, size * 0.42), spec.size, SMALL, text, size - 6)
+    text_fitted(img, (size / 2, header / K / 2 - 0.5), spec.id, ID, head_text, size - 4)
+    text_fitted(img, ((bx0 + bw / 2) / K, size * 0.435), spec.size, SMALL, text, size - 6)
     strength = printed_strength(spec, reduced)
-    text_fitted(img, (size / 2, size * 0.875), strength, SMALL + 1, text, size - 6)
+    text_fitted(img, (size / 2, size * 0.875), strength, STRENGTH, text, size - 6)
 
 
 def _with_markers(
@@ -206,5 +254,7 @@ def draw_badge(img: Canvas, box: tuple[int, int, int, int], label: str, more: st
     d.rectangle((x0 + 2, y0 + 2, x1 + 2, y1 + 2), fill=colours.SHADOW)
     d.rectangle((x0, y0, x1, y1), fill=colours.HILITE, outline=colours.INK)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    text_fitted(img, (cx, cy - 9), label, SMALL + 4, (255, 255, 255), x1 - x0 - 6)
-    text_fitted(img, (cx, cy + 16), more, SMALL, (255, 255, 255), x1 - x0 - 6)
+    with labels.recording() as found:  # a counter's texts, as a counter's
+        text_fitted(img, (cx, cy - 9), label, SMALL + 4, (255, 255, 255), x1 - x0 - 6)
+        text_fitted(img, (cx, cy + 16), more, SMALL, (255, 255, 255), x1 - x0 - 6)
+    note_at(tuple(replace(lab, kind="counter") for lab in found), (0, 0))

@@ -98,8 +98,9 @@ def _note(s: Summary, kind: str | None, ev: dict[str, Any]) -> None:
     elif kind == "UnitRetreated":
         if ev.get("origin") and ev.get("hex"):
             s.retreats.append((ev["unit"], ev["origin"], ev["hex"]))
-    elif kind == "UnitEliminated":
+    elif kind == "UnitEliminated":  # listed as destroyed only, not also as reduced before
         s.destroyed.append((ev["unit"], ev.get("hex"), ev.get("text", "")))
+        s.flipped = [u for u in s.flipped if u != ev["unit"]]
     elif kind == "ReinforcementEntered":
         s.entered.append((ev["unit"], ev.get("hex")))
     elif kind == "ReinforcementLost":

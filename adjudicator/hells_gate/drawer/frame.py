@@ -12,6 +12,7 @@ from typing import Any
 from adjudicator.core.i18n import EN, ENGLISH, Language, say, t
 from adjudicator.hells_gate.drawer import (
     attacks,
+    chips,
     colours,
     counters,
     panel,
@@ -23,12 +24,12 @@ from adjudicator.hells_gate.drawer import (
 )
 from adjudicator.hells_gate.drawer.events import EventLike, Summary, summarise
 from adjudicator.hells_gate.drawer.layers import Frame, Static
-from adjudicator.hells_gate.drawer.sizes import COUNTER, STRIP
+from adjudicator.hells_gate.drawer.sizes import COUNTER, SMALL, STRIP
 from adjudicator.hells_gate.drawer.stacking import IntBox
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState, UnitState
 from adjudicator.hells_gate.victory import victory_points
-from render import canvas, overlay, png
+from render import canvas, labels, overlay, png
 from render.cache import LayerCache
 from render.canvas import Canvas
 from render.placement import Occupancy, exit_distance
@@ -67,7 +68,8 @@ def static_layer(scenario: Scenario, language: Language = EN) -> Static:
 
 
 def _add_palette(scenario: Scenario, layer: Static) -> None:
-    layer.palette = probe.palette(scenario, compose)
+    with labels.recording():  # the probe's images are not the one being recorded
+        layer.palette = probe.palette(scenario, compose)
 
 
 def clear_cache() -> None:
@@ -93,11 +95,14 @@ def compose(
     title: str | None = None,
     *,
     language: Language = EN,
+    label_size: int = SMALL,
+    brief: bool = False,
 ) -> tuple[Canvas, dict[str, Any]]:
     """The RGB image of the map and, for tests, what was drawn where (see draw_debug); every
-    label in `language` (in a font with its letters)."""
+    label in `language` (in a font with its letters); the attack labels' text at label_size,
+    only their odds if brief (the die and the hits are in the panel)."""
     with wide_font(language.code != ENGLISH):
-        return _compose(scenario, state, events, view, title, language)
+        return _compose(scenario, state, events, view, title, language, label_size, brief)
 
 
 def _compose(
@@ -107,13 +112,17 @@ def _compose(
     view: str | None,
     title: str | None,
     language: Language,
+    label_size: int = SMALL,
+    brief: bool = False,
 ) -> tuple[Canvas, dict[str, Any]]:
     st = static_layer(scenario, language)
     img = st.image.copy()
+    counters.note_at(st.labels, (0, 0))  # the static layer's texts, drawn once
     summary = summarise(scenario, events)
     units = visible_units(scenario, state, view)
     dbg = _debug(scenario, st, img, view)
     f = Frame(scenario, state, st, img, dbg, {u.id for u in units}, lang=language)
+    f.label_size, f.brief_labels = label_size, brief
     placements = _place(f, units)
     _occupancy(f)
     _names(f)
@@ -122,6 +131,7 @@ def _compose(
     _counters(f, placements)
     attacks.draw_retreats(f, summary)
     attacks.draw_attacks(f, summary)
+    _names_over_arrows(f)
     vp = state.vp if state.vp else victory_points(scenario, state)
     panel.draw_panel(img, st, scenario, state, summary, vp, view, title, f.dbg, language)
     f.dbg["image"] = img
@@ -179,7 +189,10 @@ def _place(f: Frame, units: Sequence[UnitState]) -> list[Placement]:
     for h, us in stacks.items():
         slots = list(f.st.slots.get(h, {}))
         marks = [u.oos or u.retreated for u in us]
-        p = stacking.plan(f.lay, h, marks, ids[h], f.st.names.get(h), slots)
+        if f.brief_labels:  # the whole map of a post: chips with ids a phone can read
+            p, _ = chips.plan(f.lay, h, len(us), f.st.names.get(h), f.label_size)
+        else:
+            p = stacking.plan(f.lay, h, marks, ids[h], f.st.names.get(h), slots)
         f.plans[h] = p
         f.boxes_by_hex[h] = list(p.tiles)
         for u, box in zip(us, p.boxes):
@@ -206,10 +219,39 @@ def _names(f: Frame) -> None:
         p = f.plans.get(h)
         box = p.name if p is not None and p.name is not None else ns.place(None)
         f.img.paste(ns.image, box[:2], ns.image)
+        counters.note_at(ns.labels, box[:2])
         f.occ.box(box, 60)
         f.text_occ.box(box, 255, pad=5)
         f.dbg["names"][h] = box
         f.drawn.add("town")
+
+
+def _names_over_arrows(f: Frame) -> None:
+    """A town name an arrow crosses is drawn again over it (unless a label is there): the name
+    stays legible, the arrow shows on both sides of it."""
+    arrows = [r["arrow"] for r in f.dbg["retreats"]]
+    arrows += [seg for a in f.dbg["attacks"] for seg in a["arrows"]]
+    labels_at = [a["label_box"] for a in f.dbg["attacks"]]
+    for h, box in f.dbg["names"].items():
+        if any(_meets(box, lb) for lb in labels_at):
+            continue
+        if any(_crosses(box, p, q) for p, q in arrows):
+            ns = f.st.names[h]
+            f.img.paste(ns.image, box[:2], ns.image)
+
+
+def _meets(a: Sequence[float], b: Sequence[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _crosses(box: Sequence[float], p: Sequence[float], q: Sequence[float]) -> bool:
+    """Whether the segment p-q passes through box (sampled every 2 px)."""
+    n = max(1, round(math.hypot(q[0] - p[0], q[1] - p[1]) / 2))
+    return any(
+        box[0] <= p[0] + (q[0] - p[0]) * i / n <= box[2]
+        and box[1] <= p[1] + (q[1] - p[1]) * i / n <= box[3]
+        for i in range(n + 1)
+    )
 
 
 def _moves(f: Frame, summary: Summary) -> None:
@@ -240,9 +282,11 @@ def _tychinovka(f: Frame) -> None:
     used = f.st.slots.get(tych, {})
     slot = next((s for s in ("left", "right") if s not in used), "right")
     sx, sy = symbols.slot_center(f.lay, tych, slot)
-    symbols.draw_tychinovka(canvas.draw(f.img), sx, sy, 14)
+    r = 20 if f.brief_labels else 14  # on the whole map of a post, its text as large as names
+    size = f.label_size if f.brief_labels else None
+    symbols.draw_tychinovka(canvas.draw(f.img), sx, sy, r, size)
     f.dbg["markers"]["tychinovka"] = tych
-    f.dbg["tychinovka_box"] = (sx - 14, sy - 14, sx + 14, sy + 14)
+    f.dbg["tychinovka_box"] = (sx - r, sy - r, sx + r, sy + r)
     f.occ.box(f.dbg["tychinovka_box"], 60)
     f.drawn.add("tychinovka")
 
@@ -253,10 +297,15 @@ def _counters(f: Frame, placements: Sequence[Placement]) -> None:
         spec = f.scenario.units[u.id]
         reduced = bool(u.reduced and spec.steps == 2)
         strip = STRIP if box[3] - box[1] > size else 0
-        labels = words.strip_labels(f.lang)
-        spr = counters.sprite(spec, reduced, u.oos, u.retreated, size, strip, labels)
-        d.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=colours.SHADOW)
-        f.img.paste(spr, box[:2])
+        strip_words = words.strip_labels(f.lang)
+        if f.brief_labels:
+            chip = chips.Chip(u.side, reduced, u.oos, u.retreated)
+            chips.draw(f.img, box, u.id, chip, f.label_size)
+        else:
+            d.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=colours.SHADOW)
+            counters.paste(
+                f.img, box[:2], spec, reduced, u.oos, u.retreated, size, strip, strip_words
+            )
         marks = [m for m, on in (("oos", u.oos), ("retreat", u.retreated)) if on]
         for m in marks:
             f.dbg["markers"][m].append(u.id)
@@ -277,5 +326,8 @@ def _counters(f: Frame, placements: Sequence[Placement]) -> None:
     for h, p in f.plans.items():
         if p.badge is not None:
             hidden = len(f.dbg["stacks"][h]) - len(p.boxes)
-            counters.draw_badge(f.img, p.badge, f"+{hidden}", say(t("more"), f.lang))
+            if f.brief_labels:
+                chips.draw_badge(f.img, p.badge, f"+{hidden}", f.label_size)
+            else:
+                counters.draw_badge(f.img, p.badge, f"+{hidden}", say(t("more"), f.lang))
             f.dbg["badges"][h] = p.badge

@@ -103,22 +103,32 @@ def _attack_lines(s: Summary, W: float, lang: Language) -> list[Line]:
     for a in s.attacks:
         shifts = ", ".join(shift_text(sh, lang) for sh in a.shifts)
         kind = t(" decisive") if a.decisive else (t(" overstack") if a.overstack else "")
-        said = t(
-            "{n}. {hex} by {units}: {attack}:{defense}, {raw}{shifts} = {final}{kind}, "
-            "die{nb}{die}:{nb}{result}",
-            n=a.number,
-            hex=a.hex,
-            units=" ".join(a.attackers),
-            attack=a.attack_strength,
-            defense=a.defense_strength,
-            raw=a.raw_column,
-            shifts=f" ({shifts})" if shifts else "",
-            final=a.final_column,
-            kind=kind,
-            nb=NB,
-            die=a.die,
-            result=result_text(a.hits, lang).replace(" ", NB),
-        )
+        args: dict[str, Any] = {
+            "n": a.number,
+            "hex": a.hex,
+            "units": " ".join(a.attackers),
+            "attack": a.attack_strength,
+            "defense": a.defense_strength,
+            "final": a.final_column,
+            "kind": kind,
+            "nb": NB,
+            "die": a.die,
+            "result": result_text(a.hits, lang).replace(" ", NB),
+        }
+        if shifts:  # the column, its shifts and the column they give
+            said = t(
+                "{n}. {hex} by {units}: {attack}:{defense}, {raw}{shifts} = {final}{kind}, "
+                "die{nb}{die}:{nb}{result}",
+                raw=a.raw_column,
+                shifts=f" ({shifts})",
+                **args,
+            )
+        else:  # nothing shifted: the column alone
+            said = t(
+                "{n}. {hex} by {units}: {attack}:{defense}, {final}{kind}, "
+                "die{nb}{die}:{nb}{result}",
+                **args,
+            )
         line = say(said, lang)
         for i, part in enumerate(wrap(line, SMALL, W - 30)):
             lines.append(("    " * (i > 0) + part, colours.PANEL_TEXT, SMALL))

@@ -10,11 +10,13 @@ from typing import Any
 
 from adjudicator.core.i18n import EN, Language
 from adjudicator.hells_gate.drawer.names import NameSprite
+from adjudicator.hells_gate.drawer.sizes import SMALL
 from adjudicator.hells_gate.drawer.stacking import IntBox, StackPlan
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
 from render.canvas import Box, Canvas
 from render.hexes import Layout
+from render.labels import Label
 from render.placement import Occupancy
 
 
@@ -30,6 +32,7 @@ class Static:
     names: dict[str, NameSprite] = field(default_factory=dict)  # hex -> its town's name
     palette: Canvas | None = None  # set once the layer is cached (drawer/probe.py)
     panel_x: int = 0
+    labels: tuple[Label, ...] = ()  # every text drawn on it (render.labels), hex ids as "id"
 
 
 @dataclass
@@ -47,6 +50,8 @@ class Frame:
     occ: Occupancy = field(init=False)  # everything, for labels (set by _occupancy)
     text_occ: Occupancy = field(init=False)  # hex ids and names, for arrows (set by _occupancy)
     lang: Language = field(default_factory=lambda: EN)  # the language of the labels
+    label_size: int = SMALL  # the attack labels' text size (larger on the whole map of a post)
+    brief_labels: bool = False  # attack labels with the odds only (the whole map of a post)
 
     @property
     def lay(self) -> Layout:

@@ -16,10 +16,12 @@ from adjudicator.hells_gate.drawer.words import strip_labels
 from adjudicator.hells_gate.scenario import Scenario
 from render import canvas, overlay
 from render import legend as toolkit
-from render.canvas import Canvas, Draw
-from render.text import font_for, wrap
+from render.canvas import Canvas, Colour, Draw
+from render.labels import Label
+from render.text import text_length, wrap
 
-Row = tuple[str, Msg, Callable[[float, float], None]]  # key, label, draw(x, y)
+Draw_ = Callable[[float, float], None]  # draws a legend's symbol with its top-left at x, y
+Row = tuple[str, Msg, Draw_]  # key, label, draw(x, y)
 
 SAMPLE = COUNTER  # side of the sample counters: as on the map
 NATO_LABELS = [
@@ -52,14 +54,16 @@ def draw_legend(img: Canvas, scenario: Scenario, st: Static, language: Language 
     toolkit.heading(d, x0, top, W, heading, colours.PANEL_LINE, colours.PANEL_TEXT, SMALL)
     y = top + 34
     samples = _samples(scenario, language)
-    sprites = [(spr, label) for _, spr, label in samples]
+    sprites = [(spr, label) for _, (spr, _), label in samples]
     toolkit.sample_row(
         img, d, x0, y, W, sprites, colours.PANEL_TEXT, size=SMALL, label_dy=SAMPLE + STRIP + 2
     )
+    for i, (_, (spr, texts), _) in enumerate(samples):  # as sample_row places them
+        counters.note_at(texts, (round(x0 + W / len(samples) * (i + 0.5) - spr.width / 2), y))
     st.legend.extend((key, label.replace("\n", " ")) for key, _, label in samples)
     y += samples_h
     for line in about:
-        d.text((x0, y), line, font=font_for(line, SMALL), fill=colours.PANEL_MUTED)
+        toolkit.write(d, (x0, y), line, SMALL, colours.PANEL_MUTED)
         y += LINE
     for pair in (nato[:2], nato[2:]):
         items = [(_nato_box(kind), label) for kind, label in pair]
@@ -95,8 +99,11 @@ ROW = 28  # between rows of symbols
 NATO_H = 28  # between rows of unit types
 
 
-def _samples(scenario: Scenario, language: Language) -> list[tuple[str, Canvas, str]]:
-    """(key, counter sprite, label): a Soviet, a German and a reduced unit, the two markers."""
+def _samples(
+    scenario: Scenario, language: Language
+) -> list[tuple[str, tuple[Canvas, tuple[Label, ...]], str]]:
+    """(key, (counter sprite, its labels), label): a Soviet, a German and a reduced unit, the two
+    markers."""
     units = scenario.units.values()
     sov = next(u for u in units if u.side == "soviet")
     ger = next(u for u in units if u.side == "german")
@@ -104,14 +111,15 @@ def _samples(scenario: Scenario, language: Language) -> list[tuple[str, Canvas, 
     S = SAMPLE
     marks = strip_labels(language)
     unit = say(t("unit"), language)  # the id on the sample marker counters
-    oos = counters.sprite(dataclasses.replace(sov, id=unit), False, True, False, S, STRIP, marks)
-    ret = counters.sprite(dataclasses.replace(ger, id=unit), False, False, True, S, STRIP, marks)
+    drawn = counters.sprite_with_labels
+    oos = drawn(dataclasses.replace(sov, id=unit), False, True, False, S, STRIP, marks)
+    ret = drawn(dataclasses.replace(ger, id=unit), False, False, True, S, STRIP, marks)
     return [
         (key, spr, say(label, language))
         for key, spr, label in (
-            ("soviet_unit", counters.sprite(sov, False, False, False, S, 0), t("Soviet\n(star)")),
-            ("german_unit", counters.sprite(ger, False, False, False, S, 0), t("German\n(cross)")),
-            ("reduced", counters.sprite(red, True, False, False, S, 0), t("reduced\nside")),
+            ("soviet_unit", drawn(sov, False, False, False, S, 0), t("Soviet\n(star)")),
+            ("german_unit", drawn(ger, False, False, False, S, 0), t("German\n(cross)")),
+            ("reduced", drawn(red, True, False, False, S, 0), t("reduced\nside")),
             ("oos", oos, t("out of\nsupply")),
             ("retreat", ret, t("retreat\nmarker")),
         )
@@ -252,3 +260,99 @@ def _retreat(img: Canvas, x: float, y: float) -> None:
         halo_w=2,
         dash=6,
     )
+
+
+COMPACT = ("river", "woods", "cherkassy", "town", "supply_soviet", "supply_german", "airfield")
+COMPACT_IF_DRAWN = (
+    "tychinovka",
+    "attack_soviet",
+    "attack_german",
+    "retreat_arrow",
+    "move_soviet",
+    "move_german",
+)
+
+
+CHIPS = ("soviet_unit", "german_unit")
+CHIPS_IF_DRAWN = ("reduced", "oos", "retreat")
+LABEL_DX = 46  # a symbol's left edge to its label (render.legend.symbol_columns)
+
+
+def compact_rows(img: Canvas, drawn: set[str], language: Language = EN) -> list[tuple[str, str]]:
+    """(key, label) of a compact legend on img (the whole map of a post): its unit chips
+    (drawer/chips.py), the map's lines and symbols, and the arrows and marker of this image
+    (drawn: what the map drew)."""
+    d = canvas.draw(img)
+    keys = [
+        *CHIPS,
+        *(k for k in CHIPS_IF_DRAWN if k in drawn),
+        *COMPACT,
+        *(k for k in COMPACT_IF_DRAWN if k in drawn),
+    ]
+    rows = {key: (say(label, language).replace("\n", " "), fn) for key, label, fn in _rows(img, d)}
+    return [(key, rows[key][0]) for key in keys if key in rows]
+
+
+def draw_compact(
+    img: Canvas, x0: float, y: float, width: float, drawn: set[str], size: int, language: Language
+) -> list[str]:
+    """The compact legend (compact_rows) in two columns from (x0, y), its text at size; returns
+    the keys drawn."""
+    d = canvas.draw(img)
+    rows = {key: fn for key, _, fn in _rows(img, d)}
+    shown = compact_rows(img, drawn, language)
+    toolkit.symbol_columns(
+        d,
+        x0,
+        y,
+        width,
+        [(rows[key], label) for key, label in shown],
+        colours.PANEL_TEXT,
+        size=size,
+        columns=compact_columns([label for _, label in shown], size, width),
+        row_h=compact_row_h(size),
+    )
+    return [key for key, _ in shown]
+
+
+def compact_columns(labels: list[str], size: int, width: float) -> int:
+    """Three columns if every label fits one (after its symbol), else two."""
+    widest = max((text_length(s, size) for s in labels), default=0)
+    return 3 if LABEL_DX + widest + 10 <= width / 3 else 2
+
+
+def compact_height(labels: list[str], size: int, width: float) -> int:
+    """The height of the compact legend with these labels."""
+    return compact_row_h(size) * math.ceil(len(labels) / compact_columns(labels, size, width))
+
+
+def compact_row_h(size: int) -> int:
+    return max(ROW, round(size * 1.45))
+
+
+def _rows(img: Canvas, d: Draw) -> list[Row]:
+    return _chip_rows(d) + _terrain_rows(img, d) + _symbol_rows(img, d)
+
+
+def _chip_rows(d: Draw) -> list[Row]:
+    """(key, label, draw(x, y)) of the unit chips of the whole map of a post."""
+
+    def chip(side: str, reduced: bool = False, band: Colour | None = None) -> Draw_:
+        c = colours.SIDE[side]
+
+        def fn(x: float, y: float) -> None:
+            face = c["reduced"] if reduced else c["face"]
+            d.rectangle((x, y, x + 34, y + 20), fill=face, outline=c["line"], width=2)
+            if band is not None:
+                d.rectangle((x + 2, y + 14, x + 32, y + 18), fill=band)
+                d.line((x + 2, y + 13, x + 32, y + 13), fill=colours.INK)
+
+        return fn
+
+    return [
+        ("soviet_unit", t("Soviet unit"), chip("soviet")),
+        ("german_unit", t("German unit"), chip("german")),
+        ("reduced", t("reduced\nside"), chip("german", reduced=True)),
+        ("oos", t("out of\nsupply"), chip("soviet", band=colours.OOS)),
+        ("retreat", t("retreat\nmarker"), chip("german", band=colours.RETREAT)),
+    ]

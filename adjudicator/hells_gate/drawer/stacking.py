@@ -93,12 +93,13 @@ def plan(
         if badge and shown == MAX_TILES:
             continue  # the badge takes the place of a counter
         tile_marks = list(marks[:shown]) + ([False] if badge else [])
-        for place in names:
-            name_box: Box | None = None
-            if name is not None and place is not None:
-                w, h = name.image.size
-                name_box = (place[0], place[1], place[0] + w, place[1] + h)
-            for dy in (0, 8, -8, 16, -16, 24, -24, 32, -32, 40, -40):
+        # a stack centred on its hex (the name above or under it) before one moved off it
+        for dy in (0, 8, -8, 16, -16, 24, -24, 32, -32, 40, -40):
+            for place in names:
+                name_box: Box | None = None
+                if name is not None and place is not None:
+                    w, h = name.image.size
+                    name_box = (place[0], place[1], place[0] + w, place[1] + h)
                 tiles = _tiles(tile_marks, cy + dy, cx)
                 grown = [(t[0], t[1], t[2] + SHADOW, t[3] + SHADOW) for t in tiles]
                 keep_out = blocked + ([name_box] if name_box else [])

@@ -7,7 +7,7 @@ from adjudicator.hells_gate.drawer import colours, counters
 from adjudicator.hells_gate.drawer.sizes import SMALL
 from render.canvas import Draw
 from render.hexes import Layout
-from render.text import font
+from render.text import drawn, font
 
 AIRCRAFT = [  # seen from above, in tenths of the disc's radius
     (0, -7.5),
@@ -58,10 +58,13 @@ def draw_airfield(d: Draw, cx: float, cy: float, r: float) -> None:
     d.polygon([(cx + x * u, cy + y * u) for x, y in AIRCRAFT], fill=colours.AIRFIELD)
 
 
-def draw_tychinovka(d: Draw, cx: float, cy: float, r: float) -> None:
-    """The turn-2 Tychinovka marker (rule 12.8): an orange square marker, 'T2' and a bar."""
+def draw_tychinovka(d: Draw, cx: float, cy: float, r: float, size: int | None = None) -> None:
+    """The turn-2 Tychinovka marker (rule 12.8): an orange square marker, 'T2' at font size
+    `size` (by default as large as the marker allows)."""
     d.rectangle(
         (cx - r, cy - r, cx + r, cy + r), fill=colours.TYCHINOVKA, outline=colours.INK, width=1
     )
-    size = max(SMALL, round(r * 1.1))
+    size = size or max(SMALL, round(r * 1.1))
     d.text((cx, cy + 0.5), "T2", font=font(size), fill=colours.INK, anchor="mm")
+    x0, y0, x1, y1 = d.textbbox((cx, cy + 0.5), "T2", font=font(size), anchor="mm")
+    drawn("T2", (round(x0), round(y0), round(x1), round(y1)), size, "counter")  # a marker's

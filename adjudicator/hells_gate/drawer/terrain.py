@@ -12,14 +12,16 @@ from __future__ import annotations
 from adjudicator.core.i18n import EN, Language, say, t
 from adjudicator.hells_gate.drawer import colours, legend, names, symbols
 from adjudicator.hells_gate.drawer.layers import Static
-from adjudicator.hells_gate.drawer.sizes import SMALL
+from adjudicator.hells_gate.drawer.names import whole_map_width
+from adjudicator.hells_gate.drawer.sizes import phone_size
 from adjudicator.hells_gate.scenario import Scenario
-from render import canvas
+from render import canvas, labels
 from render.canvas import Canvas, Colour, Draw, Point
 from render.hexes import Layout
-from render.text import font_for, vertical_label
+from render.text import drawn, text, vertical_label
 
 SUPERSAMPLE = 2  # the static layer is drawn at 2x and reduced once
+ID_SIZE = 21  # hex ids: read on a focus crop or the full map (exempt from the phone's floor)
 
 
 def build(scenario: Scenario, language: Language = EN) -> Static:
@@ -35,10 +37,12 @@ def build(scenario: Scenario, language: Language = EN) -> Static:
     north = _north_arrow(d, lay, k)
     img = big.reduce(k)
     st = Static(lay, img, slots=slots, panel_x=lay.panel_box[0])
-    # text, at 1x
-    _texts(img, scenario, st, north, language)
-    _dnieper_label(img, lay, language)
-    legend.draw_legend(img, scenario, st, language)
+    # text, at 1x; its labels kept with the layer, to be recorded on every image made of it
+    with labels.recording() as found:
+        _texts(img, scenario, st, north, language)
+        _dnieper_label(img, lay, language)
+        legend.draw_legend(img, scenario, st, language)
+    st.labels = tuple(found)
     return st
 
 
@@ -123,19 +127,18 @@ def _north_arrow(d: Draw, lay: Layout, k: int) -> Point:
 def _texts(img: Canvas, scenario: Scenario, st: Static, north: Point, language: Language) -> None:
     """The N of the north arrow, the hex ids and the town names' sprites."""
     lay = st.layout
-    d = canvas.draw(img)
     nx, ny = north
     n = say(t("N"), language)  # north
-    d.text((nx, ny + 16), n, font=font_for(n, 18), fill=colours.EDGE, anchor="mt")
-    id_font = font_for("A1", 21)
+    text(img, (nx, ny + 14), n, phone_size(whole_map_width(lay)), colours.EDGE, anchor="mt")
     for h, spec in scenario.hexes.items():
         cx, cy = lay.center(h)
         y = cy - lay.h / 2 + 4
-        d.text((cx, y), h, font=id_font, fill=colours.HEX_ID, anchor="mt")
-        box = d.textbbox((cx, y), h, font=id_font, anchor="mt")
+        box = text(img, (cx, y), h, ID_SIZE, colours.HEX_ID, anchor="mt", kind="id")
         st.text_boxes.append(box)
         if spec.name:
-            st.names[h] = names.name_sprite(lay, h, spec, box[3], language)
+            marker = scenario.flags.get("tychinovka_marker_hex")  # its slot, on turn 2
+            has_symbols = bool(st.slots.get(h)) or h == marker
+            st.names[h] = names.name_sprite(lay, h, spec, box[3], language, has_symbols)
 
 
 def draw_trees(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
@@ -191,8 +194,11 @@ def draw_city(d: Draw, lay: Layout, hex_id: str, k: int) -> None:
 def _dnieper_label(img: Canvas, lay: Layout, language: Language) -> None:
     """The Dnieper's name, vertical, in the water beyond the east edge."""
     label = say(t("DNIEPER"), language)
-    tmp = vertical_label(label, SMALL, colours.RIVER_LABEL, colours.WATER)
+    size = phone_size(whole_map_width(lay))
+    tmp = vertical_label(label, size, colours.RIVER_LABEL, colours.WATER, height=size + 4)
     mx1 = lay.map_box[2]
     # the notch between the last column's hexes 3 and 4 (or the middle of the edge)
     y = lay.margin + lay.h * (lay.nrows // 2)
-    img.paste(tmp, (round(mx1 - tmp.width - 3), round(y - tmp.height / 2)))
+    x0, y0 = round(mx1 - tmp.width - 1), round(y - tmp.height / 2)
+    img.paste(tmp, (x0, y0))
+    drawn(label, (x0, y0, x0 + tmp.width, y0 + tmp.height), size)  # its letters stand sideways
