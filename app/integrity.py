@@ -11,6 +11,11 @@
   row), the state is replayed from the kept rows, every cache is rewritten from the chain, and a
   chained `moderation` row with action "repair" records what was done; the open dice epoch is
   revealed and a fresh one opened (a seed that the dropped rows may have used is never used again).
+  The database's append-only guards (storage/append_only.py) refuse the deletes: the repair lifts
+  them inside its own transaction and installs them again before it commits, so no other
+  connection sees the database unguarded; its row records it ("guards": the guards it found
+  down, and those it lifted). A repair is also how a host puts back a guard that was dropped:
+  the game's check then holds again.
 - `expect_head(rows, text)`: whether the log still holds a head hash a player kept from a post.
 """
 
@@ -25,7 +30,7 @@ from adjudicator.core.i18n import t, tn
 from adjudicator.core.system import GameSystem
 from app import fold, freezes, games, sealing
 from app.context import Core
-from storage import GameTx, Tampered, chain, trust
+from storage import GameTx, Tampered, append_only, chain, trust
 from storage.caches import fill_caches
 from storage.engine import dump
 from storage.models import DiceSecret, LogEntry
@@ -88,7 +93,9 @@ def repair(
     system = games.system_of(store, name)
     failure = store.verify(name)
     with store._session() as s, s.begin():
-        g = store._game(s, name, lock=True)
+        g = store._game(s, name, lock=True)  # first: a lift waits for readers, never for him
+        down = [f"{p.guard.name} {p.how}" for p in append_only.problems(s.connection())]
+        lifted = append_only.lift(s.connection())  # installed again below, in this transaction
         entries = list(
             s.exec(select(LogEntry).where(LogEntry.game_id == g.id).order_by(col(LogEntry.index)))
         )
@@ -114,6 +121,7 @@ def repair(
             source = f"repair from an export of {len(kept)} rows"
         payload, turn = _rebuild(s, g, system, kept, failure)
         payload["dropped"] = dropped
+        payload["guards"] = {"down": down, "lifted": lifted}
         tx = GameTx(s, g)
         tx.append("moderation", "moderator", source, payload, user=user)
         if g.epoch:  # a seed the dropped rows may have used never rolls again
@@ -127,6 +135,7 @@ def repair(
             tx.reveal_epoch()
             tx.open_epoch(turn, core.seeds())
         tx.finish()
+        append_only.install(s.connection())
     store._verified.discard(name)
     still = store.verify(name)
     if still is not None:  # said as the audit says it, never as the failure's dict

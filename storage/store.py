@@ -35,7 +35,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
-from storage import caches, trust, tx_writes
+from storage import append_only, caches, trust, tx_writes
 from storage.engine import (
     DEFAULT_DB,
     HEAD_REVISION,
@@ -255,6 +255,22 @@ class Store:
             self._verified.add(name)
             self.frozen.pop(name, None)
         return failure
+
+    def unguarded(self) -> list[append_only.Problem]:
+        """The append-only guards the database lacks, or has changed (storage/append_only.py)."""
+        with self.reader.connect() as conn:
+            return append_only.problems(conn)
+
+    def freeze_unguarded(self) -> list[append_only.Problem]:
+        """A service's start: when a guard is down, every game of the database is frozen (and
+        told as any freeze is) until a host puts it back (`pbem repair`); what is down."""
+        found = self.unguarded()
+        if found:
+            for game in self.list_games():
+                failure = append_only.failure(found, game.head_index)
+                if failure is not None:
+                    self._freeze(game.name, failure)
+        return found
 
     def roles_failure(self, name: str) -> dict[str, Any] | None:
         """The seats and moderators a question is answered by, against their chained rows (a

@@ -21,14 +21,15 @@ from app.service import GameService
 from bots.cli import main
 from storage import Store, chain, chat_store
 from storage import outbox as outbox_rows
+from tests.host_edits import host_execute
 from tests.playing import legal_text, play_random
 
 USERS = {"soviet": "telegram:1", "german": "telegram:2"}
 
 
 def execute(store: Store, sql: str, **params) -> None:
-    with store.engine.begin() as conn:
-        conn.execute(text(sql), params)
+    """A host's edit: he drops the append-only guards first (tests/host_edits.py)."""
+    host_execute(store, sql, **params)
 
 
 def scalar(store: Store, sql: str, **params):
