@@ -10,7 +10,6 @@ from sqlalchemy import text
 
 from storage import Store, append_only
 
-
 GUARDED = re.compile(r"\b(logentry|dicesecret|uid|scenario_text)\b")  # what a guard keeps
 
 
