@@ -37,6 +37,7 @@ from storage.models import DiceSecret, LogEntry
 from storage.records import record
 
 FROZEN = "frozen"
+LIFTED = ("logentry", "dicesecret")  # the tables whose rows a repair drops or changes
 
 
 def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
@@ -95,7 +96,7 @@ def repair(
     with store._session() as s, s.begin():
         g = store._game(s, name, lock=True)  # first: a lift waits for readers, never for him
         down = [f"{p.guard.name} {p.how}" for p in append_only.problems(s.connection())]
-        lifted = append_only.lift(s.connection())  # installed again below, in this transaction
+        lifted = append_only.lift(s.connection(), LIFTED)  # restored below, in this transaction
         entries = list(
             s.exec(select(LogEntry).where(LogEntry.game_id == g.id).order_by(col(LogEntry.index)))
         )
@@ -135,7 +136,7 @@ def repair(
             tx.reveal_epoch()
             tx.open_epoch(turn, core.seeds())
         tx.finish()
-        append_only.install(s.connection())
+        append_only.restore(s.connection())  # the lifted ones, and any a host dropped
     store._verified.discard(name)
     still = store.verify(name)
     if still is not None:  # said as the audit says it, never as the failure's dict

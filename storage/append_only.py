@@ -18,9 +18,13 @@ The tables (storage/models.py), and what their guards refuse:
 
 - `install(conn)`: create the guards, replacing any of the same name. Every migration run ends
   with it (storage/migrations/env.py: SQLite's batch mode rebuilds a table without its triggers).
-- `lift(conn)`: drop them inside the caller's transaction: `pbem repair` does, records it in its
-  chained row and installs them again before it commits (app/integrity.py), so no other
-  connection ever sees the database unguarded.
+- `lift(conn, tables)`: drop the guards of these tables inside the caller's transaction, and
+  `restore(conn)`: create again those that are not in place (only those). `pbem repair` lifts
+  the log's and the seeds' guards, records it in its chained row and restores them before it
+  commits (app/integrity.py), so no other connection ever sees the database unguarded. (On
+  PostgreSQL dropping a trigger locks its table: the game table's guard, which a repair does not
+  need lifted, is left alone, so a repair that holds its game row never waits on a writer that
+  waits on that row.)
 - `problems(conn)`: every guard missing, changed or disabled. What is compared is the triggers'
   SQL, not only their names: on SQLite the statement the schema holds, on PostgreSQL the
   trigger's definition, whether it is enabled, and its function's body.
@@ -146,26 +150,44 @@ def guards(conn: Connection) -> tuple[Guard, ...]:
 def install(conn: Connection) -> None:
     """Create every guard, replacing one of the same name (in the caller's transaction)."""
     lift(conn)
-    if conn.dialect.name == "postgresql":
+    _create(conn, guards(conn))
+
+
+def restore(conn: Connection) -> list[str]:
+    """Create again the guards that are missing, changed or disabled, and only those (a guard
+    in place is not touched: on PostgreSQL, no lock is taken on its table); their names."""
+    down = [p.guard for p in problems(conn)]
+    _drop(conn, down)
+    _create(conn, down)
+    return [g.name for g in down]
+
+
+def lift(conn: Connection, tables: tuple[str, ...] = TABLES) -> list[str]:
+    """Drop the guards of these tables (in the caller's transaction, which must `restore` them
+    before it commits); the names of those that were there."""
+    there = set(_stored(conn))
+    lifted = [g for g in guards(conn) if g.table in tables]
+    _drop(conn, lifted)
+    return [g.name for g in lifted if g.name in there]
+
+
+def _drop(conn: Connection, which: list[Guard] | tuple[Guard, ...]) -> None:
+    for guard in which:
+        on = f" ON {guard.table}" if conn.dialect.name == "postgresql" else ""
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {guard.name}{on}")
+
+
+def _create(conn: Connection, which: list[Guard] | tuple[Guard, ...]) -> None:
+    if not which:
+        return
+    if conn.dialect.name == "postgresql":  # no lock on any table: a function is replaced
         for function, body in PG_FUNCTIONS.items():
             conn.exec_driver_sql(
                 f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger "
                 f"LANGUAGE plpgsql AS $pbem${body}$pbem$"
             )
-    for guard in guards(conn):
+    for guard in which:
         conn.exec_driver_sql(guard.sql)
-
-
-def lift(conn: Connection) -> list[str]:
-    """Drop every guard there is (in the caller's transaction, which must install them again
-    before it commits); the names of those that were there."""
-    there = set(_stored(conn))
-    for guard in guards(conn):
-        if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {guard.name} ON {guard.table}")
-        else:
-            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {guard.name}")
-    return [g.name for g in guards(conn) if g.name in there]
 
 
 @dataclass(frozen=True)
@@ -249,4 +271,4 @@ def failure(found: list[Problem], head: int) -> dict[str, Any] | None:
     }
 
 
-__all__ = ["Guard", "Problem", "failure", "guards", "install", "lift", "problems"]
+__all__ = ["Guard", "Problem", "failure", "guards", "install", "lift", "problems", "restore"]

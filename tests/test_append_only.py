@@ -262,8 +262,10 @@ def test_a_guard_dropped_while_serving_is_found_by_the_audit(service):
     drop(service.store, "pbem_dicesecret_no_update", "dicesecret")
     ok, report, _ = service.audit("h")
     assert not ok and "table dicesecret lost its guard" in report, report
-    reply = order(service, "h")  # the audit froze it: every write checks it whole again
-    assert not reply.ok and reply.error["code"] == "frozen", reply.reply
+    for name in ("h", "g"):  # the audit froze every game: each write checks its game whole again
+        reply = order(service, name)
+        assert not reply.ok and reply.error["code"] == "frozen", reply.reply
+        assert "table dicesecret" in reply.error["message"], reply.reply
 
 
 def test_a_disabled_guard_or_a_changed_function_is_found_on_postgresql(db_url, stores):
@@ -288,13 +290,15 @@ def test_a_disabled_guard_or_a_changed_function_is_found_on_postgresql(db_url, s
 # -- repair under the guards
 def test_repair_restores_a_dropped_guard_for_each_game_and_logs_it(service, stores, capsys):
     drop(service.store, "pbem_logentry_no_update", "logentry")
+    drop(service.store, "pbem_game_fixed", "game")  # a guard the repair need not lift itself
     fresh = restarted(service, stores)
     url = fresh.store.url
     assert main(["repair", "g", "--db", url, "--by", "mod"]) == 0
     assert "0 rows after it dropped" in capsys.readouterr().out
     assert problems(fresh.store) == []
     (row,) = [r for r in fresh.store.log("g") if r.payload.get("action") == "repair"]
-    assert row.payload["guards"]["down"] == ["pbem_logentry_no_update missing"]
+    down = ["pbem_logentry_no_update missing", "pbem_game_fixed missing"]
+    assert row.payload["guards"]["down"] == down
     assert "pbem_logentry_no_delete" in row.payload["guards"]["lifted"]
     assert "append-only" in row.payload["why"]
     assert order(fresh, "g").ok
