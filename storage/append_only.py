@@ -165,7 +165,7 @@ def restore(conn: Connection) -> list[str]:
 def lift(conn: Connection, tables: tuple[str, ...] = TABLES) -> list[str]:
     """Drop the guards of these tables (in the caller's transaction, which must `restore` them
     before it commits); the names of those that were there."""
-    there = set(_stored(conn))
+    there = set(held(conn))
     lifted = [g for g in guards(conn) if g.table in tables]
     _drop(conn, lifted)
     return [g.name for g in lifted if g.name in there]
@@ -218,7 +218,7 @@ def _normal(sql: str) -> str:
     return " ".join(sql.split())
 
 
-def _stored(conn: Connection) -> dict[str, tuple[str, str, bool]]:
+def held(conn: Connection) -> dict[str, tuple[str, str, bool]]:
     """name -> (table, its SQL as comparable, enabled) of every trigger pbem may have made."""
     if conn.dialect.name != "postgresql":
         q = "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'"
@@ -241,7 +241,7 @@ def _stored(conn: Connection) -> dict[str, tuple[str, str, bool]]:
 
 def problems(conn: Connection) -> list[Problem]:
     """Every guard that is not as `install` makes it, in the order of TABLES."""
-    stored = _stored(conn)
+    stored = held(conn)
     found = []
     for guard in guards(conn):
         there = stored.get(guard.name)
@@ -271,4 +271,14 @@ def failure(found: list[Problem], head: int) -> dict[str, Any] | None:
     }
 
 
-__all__ = ["Guard", "Problem", "failure", "guards", "install", "lift", "problems", "restore"]
+__all__ = [
+    "Guard",
+    "Problem",
+    "failure",
+    "guards",
+    "held",
+    "install",
+    "lift",
+    "problems",
+    "restore",
+]

@@ -118,7 +118,7 @@ def test_a_seed_is_written_once_and_only_revealed(service):
 def stored_sql(store: Store) -> dict[str, str]:
     """name -> what the database holds of each guard (its SQL, as comparable)."""
     with store.engine.connect() as conn:
-        return {n: sql for n, (_, sql, _) in append_only._stored(conn).items()}
+        return {n: sql for n, (_, sql, _) in append_only.held(conn).items()}
 
 
 def test_a_fresh_database_holds_every_guard_with_its_sql(db_url, stores):
@@ -243,6 +243,32 @@ def test_a_dropped_guard_is_found_at_start_and_every_game_is_frozen(service, sto
     assert_all_frozen(fresh, "logentry", "was dropped")
     notices = [r for r in chat_store_posts(fresh) if "FROZEN" in r]
     assert len(notices) == 1 and "table logentry" in notices[0], notices
+
+
+def test_pbem_serve_checks_the_guards_when_it_starts(tmp_path, caplog):
+    import asyncio
+    import io
+
+    from bots import serve as S
+    from bots.config import Config
+
+    path = str(tmp_path / "games.db")
+    store = Store(path)
+    new_game(GameService(store, seeds=DemoSeeds(3)), "g", orders=2)
+    drop(store, "pbem_dicesecret_no_delete", "dicesecret")
+    store.close()
+    config = Config.load({"PBEM_DB": path})
+    with caplog.at_level(logging.ERROR, logger="pbem.serve"):
+        code = asyncio.run(S.serve(config, stdin=io.StringIO(""), stdout=io.StringIO()))
+    assert code == 0  # it serves on: questions are answered, orders refused
+    said = " ".join(r.getMessage() for r in caplog.records if r.name == "pbem.serve")
+    assert "table dicesecret: trigger pbem_dicesecret_no_delete missing" in said, said
+    store = Store(path)
+    try:
+        failure = freeze_records.open_failure(store, "g")
+        assert failure is not None and "table dicesecret lost its guard" in failure["problem"]
+    finally:
+        store.close()
 
 
 def chat_store_posts(service: GameService) -> list[str]:
