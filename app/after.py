@@ -31,6 +31,7 @@ from adjudicator.core.events import (
 from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import GameSystem, Situation
 from app import clock, fold, frames, names, post_queue, rewinds, seat_secrets
+from app.hashes import shown
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
@@ -115,7 +116,13 @@ def post(
             tx.g.paused_why if tx.paused else None,
             now,
             note,
-            _trust_lines(tx, system, seats, started=start or gc.started_at is not None),
+            _trust_lines(
+                tx,
+                system,
+                seats,
+                started=start or gc.started_at is not None,
+                opening=start or any(r.kind == "epoch" for r in tx.written),
+            ),
         ),
         side_names,
     )
@@ -192,10 +199,16 @@ def asks(game: str, here: Situation) -> dict[str, str] | None:
 
 
 def _trust_lines(
-    tx: GameTx, system: GameSystem, seats: dict[str, str | None], *, started: bool
+    tx: GameTx,
+    system: GameSystem,
+    seats: dict[str, str | None],
+    *,
+    started: bool,
+    opening: bool = False,
 ) -> list[str]:
     """The free seats of a started game, and the open epoch's commitment: every post carries
-    it, so the first post of a turn shows it in every chat before the first roll it covers."""
+    it, short; the post that opens the epoch (the game's first post, the first of a turn, the
+    one after a rewind) in full, so every chat sees it whole before the first roll it covers."""
     said = []
     free = [s.id for s in system.sides if not seats.get(s.id)] if started else []
     if free:
@@ -210,7 +223,7 @@ def _trust_lines(
                 "Dice: epoch {epoch} (turn {turn}), commitment {commitment}; salts {salts}.",
                 epoch=g.epoch,
                 turn=g.epoch_turn,
-                commitment=g.epoch_commitment,
+                commitment=shown(g.epoch_commitment, opening),
                 salts=salts,
             )
         )

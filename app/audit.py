@@ -6,9 +6,10 @@ the export's game system, checking every row's events and state hash and the fin
 against the header's `state_sha256`. `pbem audit NAME` and the chat `audit` run the same checks
 on a stored game.
 
-`player_export` is what a player gets in chat (`audit export`, `audit page`): every row up to the
-open dice epoch (left out: its seed is still secret, its rolls could not be checked), never an
-unrevealed seed, hidden information only once the game has ended. Decision: a game with hidden
+`player_export` is what a player gets in chat (`audit export`, `audit page`): every row, the open
+dice epoch's too (its rows' chain and its commitment are checked now; its rolls are recomputed
+once its seed is revealed, when the epoch closes: the page marks them "checkable after turn N"),
+never an unrevealed seed, hidden information only once the game has ended. Decision: a game with hidden
 information gives no player file before its end (Withheld): its chained order rows carry the
 texts a side gave in private (`move lewenhaupt courland`, `discard 12`), which only that side
 may read while the game runs, and a row cannot be cut out of the chain it is hashed into. `load_export` reads a file for
@@ -18,6 +19,7 @@ with one clear sentence instead of a report of nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -256,13 +258,24 @@ def open_epoch_row(rows: list[dict[str, Any]]) -> int | None:
     return opened[0]["index"] if opened else None
 
 
+@dataclass(frozen=True)
+class OpenEpoch:
+    """The dice epoch still open in an export: its number, its turn (None: a game without
+    turns) and the row that opened it; its rolls are checkable once it closes."""
+
+    epoch: int
+    turn: int | None
+    row: int
+
+
 class Withheld(TextError):
     """A running game with hidden information: no player file before its end (module doc)."""
 
 
-def player_export(store: Store, name: str) -> tuple[bytes, int | None, int]:
-    """(the export's bytes, the open epoch left out (None: none), the row it starts at): every
-    row before the open epoch. Never an unrevealed seed; hidden values only after the end."""
+def player_export(store: Store, name: str) -> tuple[bytes, OpenEpoch | None, int]:
+    """(the export's bytes, the open dice epoch (None: none), the row count): every row, the open
+    epoch's included (its seed stays secret: its rolls are checkable once it closes). Never an
+    unrevealed seed; hidden values only after the end."""
     system = games.system_of(store, name)
     if system.hidden_information:
         rec = store.load(name, with_log=False)
@@ -276,16 +289,15 @@ def player_export(store: Store, name: str) -> tuple[bytes, int | None, int]:
                 )
             )
     header, rows = export_doc(store, name)
-    cut = open_epoch_row(rows)
-    left_out = None
-    if cut is not None:
-        left_out = rows[cut]["payload"].get("epoch")
-        rows = rows[:cut]
-        header = header | {"rows": cut, "head_hash": rows[-1]["hash"]}
-        header.pop("state_sha256", None)  # the final state is not the state at the cut
+    at = open_epoch_row(rows)
+    still_open = None
+    if at is not None:
+        payload = rows[at]["payload"]
+        turn = payload.get("turn")
+        still_open = OpenEpoch(int(payload["epoch"]), turn if isinstance(turn, int) else None, at)
     data = ("\n".join(export_lines(header, rows)) + "\n").encode()
     _refuse_unrevealed(store, name, data)
-    return data, left_out, len(rows)
+    return data, still_open, len(rows)
 
 
 def write_page(path: str | Path, data: bytes) -> None:
@@ -298,6 +310,7 @@ def write_page(path: str | Path, data: bytes) -> None:
 
 __all__ = [
     "ExportUnreadable",
+    "OpenEpoch",
     "Withheld",
     "audit_game",
     "check",

@@ -6,7 +6,9 @@ system brings its translations with it and touches nothing outside its package).
 merges every catalogue of that language found under the platform's packages and the packages of
 the installed game systems into one gettext translation (Babel reads the .po files and writes
 the .mo that gettext reads, in memory), with the language's plural rule from the catalogues'
-header (Russian: three forms, 1 удар, 2 удара, 5 ударов).
+header (Russian: three forms, 1 удар, 2 удара, 5 ударов). Beside the catalogues, a package's
+`locale/<code>/forms.toml` gives the cases and genders of its names (its sides', its game's) that
+a translation asks for with `{side:acc}` (texts.forms).
 
     lang = language("ru")
     say(t("{unit} is Disordered.", unit="odessa"), lang)   # the Russian text
@@ -24,6 +26,7 @@ from __future__ import annotations
 import gettext
 import io
 import sys
+import tomllib
 from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import import_module
@@ -34,6 +37,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from adjudicator.core.i18n import EN, ENGLISH, Language, Msg, say
+from texts.forms import CASES, Forms
 
 LANGUAGES = {ENGLISH: "English", "ru": "Русский"}  # code -> its own name
 PLATFORM_PACKAGES = ("adjudicator", "app", "bots", "render", "storage")
@@ -47,7 +51,7 @@ def language(code: str | None) -> Language:
 
 @cache
 def _language(code: str) -> Language:
-    return EN if code == ENGLISH else Language(code, _translation(code))
+    return EN if code == ENGLISH else Language(code, _translation(code), forms=forms(code))
 
 
 def normal_code(code: str | None) -> str | None:
@@ -65,6 +69,25 @@ def catalogue_files(code: str) -> list[Path]:
     for root in _package_dirs():
         found += sorted(p for p in root.rglob(f"locale/{code}/*.po") if p.is_file())
     return list(dict.fromkeys(found))
+
+
+def forms_files(code: str) -> list[Path]:
+    """Every forms table of a language (`locale/<code>/forms.toml`) under the same packages."""
+    found = [p for root in _package_dirs() for p in sorted(root.rglob(f"locale/{code}/forms.toml"))]
+    return list(dict.fromkeys(found))
+
+
+@cache
+def forms(code: str) -> Forms:
+    """The cases and genders of the names a language declines, from every package's table:
+    `[names."Германия"]` with `gender` (m, f, n, pl) and a word for each case (texts.forms.CASES).
+    A name two tables give differently is a mistake (the first is kept; a test compares them)."""
+    names: dict[str, dict[str, str]] = {}
+    for path in forms_files(code):
+        for nominative, table in tomllib.loads(path.read_text("utf-8")).get("names", {}).items():
+            entry = {k: str(v) for k, v in table.items() if k in (*CASES, "gender")}
+            names.setdefault(nominative, {"nom": nominative, **entry})
+    return Forms(names)
 
 
 def read_catalogue(path: Path) -> Catalog:
@@ -136,6 +159,8 @@ __all__ = [
     "catalogue_files",
     "conflicts",
     "event_msg",
+    "forms",
+    "forms_files",
     "language",
     "normal_code",
     "read_catalogue",

@@ -12,24 +12,25 @@
   chained `moderation` row with action "repair" records what was done; the open dice epoch is
   revealed and a fresh one opened (a seed that the dropped rows may have used is never used again).
   The database's append-only guards (storage/append_only.py) refuse the deletes: the repair lifts
-  them inside its own transaction and installs them again before it commits, so no other
-  connection sees the database unguarded; its row records it ("guards": the guards it found
-  down, and those it lifted). A repair is also how a host puts back a guard that was dropped:
-  the game's check then holds again.
-- `expect_head(rows, text)`: whether the log still holds a head hash a player kept from a post.
+  the log's and the seeds' inside its own transaction and restores every guard that is down
+  before it commits, so no other connection sees the database unguarded; its row records it
+  ("guards": the guards it found down, and those it lifted). A repair is also how a host puts
+  back a guard that was dropped: the game's check then holds again.
+- `expect_head(rows, text)`: whether the log still holds a head hash a player kept from a post
+  (app/hashes.py; a prefix of at least 20 hex characters, as posts show it, is enough).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from sqlmodel import col, delete, select
 
-from adjudicator.core.i18n import t, tn
+from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
 from app import fold, freezes, games, sealing
 from app.context import Core
+from app.hashes import expect_head, parse_head
 from storage import GameTx, Tampered, append_only, chain, trust
 from storage.caches import fill_caches
 from storage.engine import dump
@@ -235,88 +236,6 @@ def _restore_epochs(s: Any, g: Any, kept: list[dict[str, Any]]) -> None:
     g.epoch_turn = opened[k]["payload"].get("turn") if k else None
     g.epoch_commitment = opened[k]["payload"].get("commitment") if k else None
     g.epoch_next_n, g.salt_digest = 1, None
-
-
-_POSTED = re.compile(  # a post in English or in Russian ("Строка журнала N, хеш вершины H")
-    r"(?:log row|row|строка журнала|строка)\s+(\d+)\D{0,20}?(?:head hash|хеш вершины)\s+([0-9a-f]{64})",
-    re.IGNORECASE,
-)
-_COUNTED = re.compile(r"(\d+)\s+rows?,\s*head hash\s+([0-9a-f]{64})", re.IGNORECASE)
-
-
-def parse_head(text: str) -> tuple[int | None, str]:
-    """(row index or None, hash) of what a player kept: a bare hash, or a post's
-    "Log row N, head hash H" / "Log: N rows, head hash H"."""
-    if m := _POSTED.search(text):
-        return int(m.group(1)), m.group(2).lower()
-    if m := _COUNTED.search(text):
-        return int(m.group(1)) - 1, m.group(2).lower()
-    h = re.search(r"[0-9a-fA-F]{64}", text)
-    if h is None:
-        raise ValueError(
-            t(
-                "no head hash in it: give the 64-hex head hash, or the text of a post "
-                '("Log row N, head hash H")'
-            )
-        )
-    return None, h.group(0).lower()
-
-
-def expect_head(rows: list[dict[str, Any]], text: str) -> tuple[bool, str]:
-    """Whether the log still holds the kept head at its position (and still chains to it)."""
-    index, digest = parse_head(text)
-    at = next((r["index"] for r in rows if r.get("hash") == digest), None)
-    head = digest[:16]
-    where = t("row {row}", row=index) if index is not None else t("its row")
-    if at is None:
-        if index is not None and index >= len(rows):
-            why = t("the log has only {n} rows now: it was truncated", n=len(rows))
-        elif index is not None:
-            why = t(
-                "row {row} now has hash {hash}...: rewritten",
-                row=index,
-                hash=str(rows[index].get("hash"))[:16],
-            )
-        else:
-            why = t("no row has it: the log was truncated or rewritten")
-        return False, t(
-            "Expected head {head}... at {where}: NOT in the log ({why}).",
-            head=head,
-            where=where,
-            why=why,
-        )
-    if index is not None and at != index:
-        return False, t(
-            "Expected head {head}... at row {row}: it stands at row {at}.",
-            head=head,
-            row=index,
-            at=at,
-        )
-    bad = chain.chain_failure(rows)
-    if bad is not None and bad["index"] <= at:
-        return False, t(
-            "Expected head {head}... is at row {at}, but {problem}.",
-            head=head,
-            at=at,
-            problem=bad["problem"],
-        )
-    if bad is not None:
-        return True, t(
-            "Expected head {head}... at row {at}: the log still holds it; a later row "
-            "breaks the chain ({problem}).",
-            head=head,
-            at=at,
-            problem=bad["problem"],
-        )
-    return True, tn(
-        "Expected head {head}... at row {at}: the log still holds it, and its "
-        "{n} later row chains from it.",
-        "Expected head {head}... at row {at}: the log still holds it, and its "
-        "{n} later rows chain from it.",
-        len(rows) - at - 1,
-        head=head,
-        at=at,
-    )
 
 
 __all__ = [

@@ -50,7 +50,7 @@ def answer(core: Core, game: str, system: GameSystem, actor: Actor, query: Any, 
     found = system.answer(system.view(state, viewer), who, query)
     text = found.text
     if isinstance(query, C.Status):
-        text = lines([text, *fair_lines(rec), *trust_lines(store, system, rec)])
+        text = lines([text, *fair_lines(rec, query.full), *trust_lines(store, system, rec)])
     if isinstance(query, C.Status | C.Help):
         text = lines([text, *freeze_lines(store, game)])
     private = _is_own(system, query) or (
@@ -82,7 +82,9 @@ def _frozen_answer(
         return Reply(True, notice, line=line)
     public = Viewer.of([], over=system.situation(state).over)
     found = system.answer(system.view(state, public), "spectator", query)
-    shown = [found.text, *fair_lines(rec)] if isinstance(query, C.Status) else [found.text]
+    shown = (
+        [found.text, *fair_lines(rec, query.full)] if isinstance(query, C.Status) else [found.text]
+    )
     return Reply(True, lines([*shown, notice]), combat=found.detail, line=line)
 
 
@@ -134,16 +136,23 @@ def _audit(core: Core, game: str, rec: GameRecord, actor: Actor, line: str) -> R
     return Reply(ok, text, error, line=line)
 
 
-def status(store: Store, game: str, system: GameSystem, view: str | None = None) -> str:
+def status(
+    store: Store, game: str, system: GameSystem, view: str | None = None, full: bool = False
+) -> str:
     """The situation and the fair-dice lines: what `status` answers the operator, as the side
-    `view` (None: the public) may see it."""
+    `view` (None: the public) may see it; full: the hashes whole."""
     rec = store.load(game, with_log=False)
     state = system.state_from_json(rec.snapshot)
     to_move = system.situation(state).to_move
     shown = system.view(state, games.viewer_of(system, state, view))
     text = system.answer(shown, to_move[0] if to_move else "moderator", C.Status()).text
     return lines(
-        [text, *fair_lines(rec), *trust_lines(store, system, rec), *freeze_lines(store, game)]
+        [
+            text,
+            *fair_lines(rec, full),
+            *trust_lines(store, system, rec),
+            *freeze_lines(store, game),
+        ]
     )
 
 

@@ -14,6 +14,7 @@ from adjudicator.core.i18n import Msg, lines, t
 from adjudicator.core.text import plural
 from adjudicator.grammar import quoted
 from app import edits, identities, rewinds, sealing
+from app.hashes import short, shown
 from storage import GameRecord, GameTx, LogRecord
 
 
@@ -86,7 +87,9 @@ def change_reply(
     said += [row_text(tx, r) for r in rows[1:]]
     if is_summary(rows):
         last = rows[-1]
-        said.append(t("Log row {index}, head hash {hash}.", index=last.index, hash=last.hash))
+        said.append(
+            t("Log row {index}, head hash {hash}.", index=last.index, hash=short(last.hash))
+        )
     return Reply(
         True,
         lines(said),
@@ -103,22 +106,27 @@ def change_reply(
     )
 
 
-def fair_lines(rec: GameRecord) -> list[str]:
-    """The dice commitment and the log head: shown by status, show and new."""
+def fair_lines(rec: GameRecord, full: bool = False) -> list[str]:
+    """The dice commitment and the log head: shown by status, show and new, their hashes
+    short (`full`: whole, as `status full` gives them)."""
     if rec.epoch:
         salts = t("open (`salt <TEXT>`)") if rec.salts_open else t("closed (the epoch has rolled)")
         dice = t(
             "Dice: epoch {epoch} (turn {turn}), commitment {commitment}; salts {salts}.",
             epoch=rec.epoch,
             turn=rec.epoch_turn,
-            commitment=rec.epoch_commitment,
+            commitment=shown(rec.epoch_commitment, full),
             salts=salts,
         )
     else:
         dice = t("Dice: no open epoch (the game is over; every seed is revealed).")
     said: list[str] = [
         dice,
-        t("Log: {rows} rows, head hash {hash}.", rows=rec.head_index + 1, hash=rec.head_hash),
+        t(
+            "Log: {rows} rows, head hash {hash}.",
+            rows=rec.head_index + 1,
+            hash=shown(rec.head_hash, full),
+        ),
     ]
     if rec.paused:
         said.append(
@@ -135,17 +143,17 @@ def row_text(tx: GameTx, row: LogRecord) -> str:
             "Players may add `salt <TEXT>` until its first roll.",
             epoch=p["epoch"],
             turn=p["turn"],
-            commitment=p["commitment"],
+            commitment=short(p["commitment"]),
         )
     if row.kind == "reveal":
         return t(
             "Dice epoch {epoch} is over: its seed was {seed} (its SHA-256 is the "
             "commitment posted before its first roll).",
             epoch=p["epoch"],
-            seed=p["seed"],
+            seed=short(p["seed"]),
         )
     if row.kind == "reveal-hidden":
-        return t("The hidden seed is revealed: {seed}.", seed=p["hidden_seed"])
+        return t("The hidden seed is revealed: {seed}.", seed=short(p["hidden_seed"]))
     if row.kind == "salt":
         return t(
             "Salt added to dice epoch {epoch}: {salt}.", epoch=p["epoch"], salt=repr(p["salt"])
@@ -229,11 +237,11 @@ def row_details(row: LogRecord, viewer: Viewer | None = None) -> list[str]:
     if row.kind in ("order", "setup"):
         return [_event_line(e, row.secret, viewer or Viewer.public()) for e in row.events]
     if row.kind == "epoch":
-        return [t("commitment {commitment}", commitment=p["commitment"])]
+        return [t("commitment {commitment}", commitment=short(p["commitment"]))]
     if row.kind == "reveal":
-        return [t("seed {seed}", seed=p["seed"])]
+        return [t("seed {seed}", seed=short(p["seed"]))]
     if row.kind == "reveal-hidden":
-        return [t("hidden seed {seed}", seed=p["hidden_seed"])]
+        return [t("hidden seed {seed}", seed=short(p["hidden_seed"]))]
     if row.kind == "undo":
         return [t("undoes row {rows}", rows=", ".join(map(str, p["targets"])))]
     if row.kind in ("rewind", "moderation") and p.get("why"):

@@ -99,8 +99,10 @@ class GameService:
         doc["moderators"] = list(rec.moderators)
         return doc
 
-    def status(self, name: str, view: str | None = None) -> str:
-        return queries.status(self.store, name, self.system(name), view)
+    def status(self, name: str, view: str | None = None, full: bool = True) -> str:
+        """`status` as the operator's own views show it (`pbem show`, the local terminal: no
+        phone), its hashes whole unless not `full`."""
+        return queries.status(self.store, name, self.system(name), view, full)
 
     def fair_lines(self, name: str) -> list[str]:
         return fair_lines(self.record(name))

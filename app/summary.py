@@ -10,7 +10,9 @@ deadline) and this module words it:
     - 11th Panzer retreats C6 → C7.
     First (alice) must take the losses at C6 (8.23).
     Deadline: 2026-12-02 14:00 UTC (in 11 h 40 min).
-    Log row 57, head hash 3f2a….
+    Log row 57, head hash 3f2a9c01d4e87b6a5f10.
+
+A hash shows its first 20 hex characters (app/hashes.py).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from adjudicator.core.i18n import lines as text_lines
 from adjudicator.core.i18n import t, tn
 from adjudicator.core.system import Side, Situation
 from adjudicator.grammar.lexicon import all_of
+from app.hashes import short
 
 MAX_LINES = 30
 
@@ -143,7 +146,9 @@ def post_text(post: Post, names: Mapping[str, str | None]) -> str:
         elif post.deadline_at is not None and post.now is not None:
             lines.append(t("Deadline: {when}.", when=when(post.deadline_at, post.now)))
     lines += post.extra
-    lines.append(t("Log row {row}, head hash {hash}.", row=post.head_index, hash=post.head_hash))
+    lines.append(
+        t("Log row {row}, head hash {hash}.", row=post.head_index, hash=short(post.head_hash))
+    )
     return text_lines(lines)
 
 

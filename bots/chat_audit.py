@@ -2,8 +2,8 @@
 that verifies it in any browser), and `audit spectators on|off`.
 
 Who may ask: every player (a user seated in the game) and every moderator, at any time. The open
-dice epoch is always left out (its seed is secret until it ends, so its rolls could not be
-checked) and the reply says so; a game with hidden information gives its files only once it
+dice epoch is in the files (its rows' chain and commitment are checked; its seed is secret until
+it ends, so its rolls are checkable only after that turn) and the reply says so; a game with hidden information gives its files only once it
 has ended (app.audit.player_export, Withheld). Spectators (anyone else in the chat) get the files only where a
 moderator said `audit spectators on`. Decision: the default is OFF: a game's players and
 moderators choose whether onlookers may pull the whole log as files (everything in it has been
@@ -57,7 +57,7 @@ def run(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
             )
         )
     try:
-        data, left_out, rows = audit.player_export(chat.store, game)
+        data, still_open, rows = audit.player_export(chat.store, game)
     except audit.Withheld as exc:
         raise ChatRefused(str(exc)) from exc
     head = _head_hash(data)
@@ -72,7 +72,7 @@ def run(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
             head=head,
         )
     ]
-    said += _notes(chat, game, left_out, rows)
+    said += _notes(chat, game, still_open)
     if what == "export":
         name = f"{game}-audit.jsonl"
         said.append(
@@ -112,17 +112,30 @@ def _head_hash(data: bytes) -> str:
     return str(json.loads(data.split(b"\n", 1)[0]).get("head_hash"))
 
 
-def _notes(chat: Chat, game: str, left_out: int | None, rows: int) -> list[str]:
-    if left_out is None:
+def _notes(chat: Chat, game: str, still_open: audit.OpenEpoch | None) -> list[str]:
+    if still_open is None:
         notes: list[str] = [t("Nothing left out: every dice epoch's seed is revealed.")]
+    elif still_open.turn is None:
+        notes = [
+            t(
+                "Dice epoch {epoch} is still open (rows from {row} on): its rows are in the file"
+                " and checked, its rolls become checkable when the epoch closes and its seed is"
+                " revealed; ask again then.",
+                epoch=still_open.epoch,
+                row=still_open.row,
+            )
+        ]
     else:
-        left = t(
-            "Left out: dice epoch {epoch}, still open (rows from {rows} on): its seed is"
-            " secret until the epoch ends; ask again then to check its rolls.",
-            epoch=left_out,
-            rows=rows,
-        )
-        notes = [left]
+        notes = [
+            t(
+                "Dice epoch {epoch} (turn {turn}) is still open (rows from {row} on): its rows"
+                " are in the file and checked, its rolls become checkable after turn {turn},"
+                " when its seed is revealed; ask again then.",
+                epoch=still_open.epoch,
+                turn=still_open.turn,
+                row=still_open.row,
+            )
+        ]
     if games.system_of(chat.store, game).hidden_information:
         over = games.system_of(chat.store, game).situation(chat.service.state(game)).over
         notes.append(

@@ -134,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--expect-head",
         metavar="HASH",
         help="say whether the log still holds this head hash at its row: a bare hash, or the"
-        ' text a post ends with ("Log row N, head hash H"); catches truncation and rewrites',
+        ' text a post ends with ("Log row N, head hash H"); whole, or its first 20 (or more) hex'
+        " characters, as posts show it; catches truncation and rewrites",
     )
     audit.add_argument(
         "--html",

@@ -754,7 +754,7 @@ def test_the_text_report_lists_fixed_rolls_as_fixed(game):
     assert "Fixed by a moderator" in text and "not in the statistics" in text
     fixed_line = next(line for line in text.splitlines() if f"row {where['fixed']:>4}" in line)
     assert "weather = 6" in fixed_line and "(fixed)" in fixed_line
-    assert "not revealed yet 3" in text and "2 rolls pending" in text
+    assert "Epochs not revealed yet: 3" in text and "2 rolls pending" in text
     assert "side soviet" in text and "purpose combat" in text
     for seed in SEEDS.values():
         assert seed not in text
@@ -874,3 +874,12 @@ def test_the_audit_modules_need_no_database(module):
         "storage",
     }
     assert imported <= allowed, imported - allowed
+
+
+def test_the_text_report_gives_the_head_whole_and_no_none_lines(game):
+    header, rows, _ = game
+    text = format_report(audit(header, rows))
+    assert (
+        rows[-1]["hash"] in text.splitlines()[0]
+    )  # whole: a kept 20-character prefix is read here
+    assert not any(line.rstrip(".").endswith((" none", ": none")) for line in text.splitlines())

@@ -22,7 +22,7 @@ from adjudicator.core import registry
 from app import audit
 from app.service import GameService
 from bots import cli
-from bots.demo import legal_texts
+from bots.demo import DemoSeeds, choose, demo_uid, legal_texts
 from storage import Store
 from storage.audit import audit as server_audit
 from storage.audit import chi2_sf, export_lines, parse_export
@@ -30,7 +30,7 @@ from storage.audit.page import page_html
 from storage.chain import link
 from storage.dice import CommittedDice, face_from_digest, roll_value, salt_digest
 from tests import test_audit_offline as offline
-from tests.browser import CHROMIUM, Browser
+from tests.browser import CHROMIUM, WAIT_FOR_VERDICT, Browser
 from tests.systems import duel
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium (.ci/run installs it)")
@@ -233,7 +233,7 @@ def test_the_synthetic_log_gives_the_same_rows_as_the_server(browser, tmp_path, 
     with a rechained forged roll, a wrong hidden seed and a salt moved after a roll."""
     header, rows, _ = offline.build()
     verdict, _, out = verdicts(browser, tmp_path, "synthetic", header, copy.deepcopy(rows), capsys)
-    assert verdict.startswith("VERIFIED") and "epoch 3 not revealed yet" in verdict, verdict
+    assert verdict.startswith("VERIFIED") and "epoch 3 (turn 3) is open" in verdict, verdict
     assert "OK: the chain holds" in out
     k = next(i for i, r in enumerate(rows) if r["kind"] == "reveal-hidden")
     forged = copy.deepcopy(rows)
@@ -261,6 +261,12 @@ def test_a_pasted_head_hash_is_checked_at_its_row(browser, finished_duel, tmp_pa
     assert "at row 7" in check(rows[7]["hash"])
     assert check(f"Log row 8, head hash {rows[7]['hash']}.").startswith("NOT HELD: row 8")
     assert check("head hash " + "e" * 64).startswith("NOT HELD: no row")
+    # as a post shows it: the first 20 hex characters, in English or in Russian
+    assert check(f"Log row 7, head hash {rows[7]['hash'][:20]}.").startswith("HELD: ")
+    assert check(f"Строка журнала 7, хеш вершины {rows[7]['hash'][:20]}.").startswith("HELD: ")
+    assert check(f"Log row 8, head hash {rows[7]['hash'][:20]}.").startswith("NOT HELD: row 8")
+    assert "at row 7" in check(rows[7]["hash"][:20])
+    assert "at least its first 20" in check(f"Log row 7, head hash {rows[7]['hash'][:19]}.")
     page.close()
 
 
@@ -437,7 +443,133 @@ def test_pbem_audit_html_writes_the_same_page_from_the_database_and_from_an_expo
     assert "Wrote the audit page to" in capsys.readouterr().out
     assert one.read_bytes() == two.read_bytes()
     page = browser.open(one)
-    assert page.verdict.startswith("VERIFIED") and "epoch 1 not revealed yet" in page.verdict
+    assert page.verdict.startswith("VERIFIED") and "epoch 1 (turn 1) is open" in page.verdict
     assert "sealed until the game ends" in page.verdict and page.requests == [one.as_uri()]
-    assert "pending: its seed is not revealed yet" in page.text("rolls")
+    assert "checkable after turn 1 (its seed is revealed when the epoch closes)" in page.text(
+        "rolls"
+    )
+    page.close()
+
+
+# ---------------------------------------------------------------- a game in play, on a phone
+
+PHONE, DESKTOP = 390, 1366
+
+OVERFLOW = """
+(() => {
+  const width = window.innerWidth, doc = document.documentElement;
+  const beyond = [...document.querySelectorAll("body *")]
+    .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > width + 0.5)
+    .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right ${e.getBoundingClientRect().right}`);
+  return { width, scroll: doc.scrollWidth, beyond };
+})()
+"""
+
+
+@pytest.fixture(scope="module")
+def hells_gate_in_play():
+    """(the export's bytes, its open epoch, rows) of a Hell's Gate game in its second turn with
+    rolls in that turn's open epoch: what `audit page` gives a player right after a roll."""
+    store = Store(":memory:")
+    service = GameService(store, seeds=DemoSeeds(7), uids=lambda: demo_uid(7, "hg"))
+    service.new_game("hg", system="hells-gate")
+    system = service.system("hg")
+    rng = random.Random(7)
+    for _ in range(2000):
+        data, still_open, _ = audit.player_export(store, "hg")
+        rows = parse_export(data)[1]
+        opened = (
+            [r for r in rows[still_open.row :] if r["payload"].get("rolls")] if still_open else []
+        )
+        if still_open and still_open.turn == 2 and len(opened) >= 2:
+            break
+        side = system.situation(service.state("hg")).to_move[0]
+        (reply, *_) = service.say(
+            "hg", side, choose(rng, legal_texts(system, service.state("hg"), side))
+        )
+        assert reply.ok, reply
+    else:
+        raise AssertionError("no rolls in turn 2")
+    yield data, still_open, rows
+    store.close()
+
+
+def _at_width(browser, path, width: int):
+    """The page opened width CSS pixels wide (a phone: 390), scaled 1:1 as a phone shows it."""
+    page = browser.open("about:blank", wait=False)
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=width, height=844, deviceScaleFactor=1, mobile=width < 600,
+    )  # fmt: skip
+    page.call("Page.navigate", url=path.resolve().as_uri())
+    browser.wait_for("Page.loadEventFired", page)
+    page.verdict = page.evaluate(WAIT_FOR_VERDICT)
+    return page
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_the_open_epochs_rows_are_in_the_page_and_nothing_overflows_the_screen(
+    browser, hells_gate_in_play, tmp_path, width
+):
+    """Right after a roll: the page holds every row, the open epoch's too (the chain to the last
+    row, its commitment posted before its first roll), its rolls marked checkable after the
+    turn; the plain verdict first; nothing wider than a phone's 390 px or a laptop's screen."""
+    data, still_open, rows = hells_gate_in_play
+    assert still_open.turn == 2 and rows[still_open.row]["kind"] == "epoch"
+    path = tmp_path / f"play-{width}.html"
+    path.write_text(page_html(data), encoding="utf-8")
+    page = _at_width(browser, path, width)
+    assert page.verdict.startswith(f"VERIFIED: {len(rows)} rows"), page.verdict
+    assert f"head hash {rows[-1]['hash']}" in page.verdict  # the chain holds to the last row
+    assert f"epoch {still_open.epoch} (turn 2) is open" in page.verdict
+    assert f"commitment was posted at row {still_open.row}, before its first roll" in page.verdict
+    plain = page.text("plain")
+    assert plain.startswith(
+        "Every die in this game so far was fixed before it was rolled and is recorded unchanged."
+    )
+    assert "can be recomputed after turn 2" in plain and "docs/" not in page.text("result")
+    explained = page.evaluate("document.querySelector('details').textContent")
+    assert "commitment" in explained and "docs/audit.md" not in explained
+    statuses = page.evaluate(
+        "[...document.querySelectorAll('#rolls tr')].slice(1).map(r => [+r.cells[0].textContent,"
+        " r.cells[7].textContent])"
+    )
+    pending = [status for row, status in statuses if row > still_open.row]
+    assert pending and all(s.startswith("checkable after turn 2") for s in pending), pending
+    assert all(s.startswith("recomputed") for row, s in statuses if row < still_open.row)
+    assert "not yet: checkable after turn 2" in page.text("commitments")
+    page.evaluate("document.querySelector('details').open = true")  # the explanation too
+    laid = page.evaluate(OVERFLOW)
+    assert laid["width"] == width and laid["scroll"] <= width, laid
+    assert laid["beyond"] == [], laid["beyond"][:5]
+    page.close()
+
+
+def test_an_edit_in_the_open_epoch_fails_at_its_row(browser, hells_gate_in_play, tmp_path):
+    """The open epoch's rows are chained like every other: a roll changed in it (and its hash
+    with it) fails at that row, and so does a salt moved after the epoch's first roll."""
+    data, still_open, _ = hells_gate_in_play
+    header, rows = parse_export(data)
+    k = next(i for i in range(still_open.row, len(rows)) if rows[i]["payload"].get("rolls"))
+    edited = copy.deepcopy(rows)
+    edited[k]["payload"]["rolls"][0]["value"] = edited[k]["payload"]["rolls"][0]["value"] % 6 + 1
+    (tmp_path / "e.html").write_text(page_html(export_bytes(header, edited)), encoding="utf-8")
+    page = browser.open(tmp_path / "e.html")
+    assert page.verdict.startswith(f"FAILED at row {k}:"), page.verdict
+    assert page.text("plain").startswith(f"This log does NOT check out at row {k}")
+    page.close()
+    salted = copy.deepcopy(rows)
+    salt = {
+        **salted[k],
+        "kind": "salt",
+        "actor": "x",
+        "payload": {"epoch": still_open.epoch, "salt": "late"},
+    }
+    salted.insert(k + 1, salt)
+    for i, r in enumerate(salted):
+        r["index"] = i
+    h, salted = relinked(dict(header) | {"rows": len(salted)}, salted)
+    (tmp_path / "s.html").write_text(page_html(export_bytes(h, salted)), encoding="utf-8")
+    page = browser.open(tmp_path / "s.html")
+    assert page.verdict.startswith(f"FAILED at row {k + 1}: salt after epoch"), page.verdict
     page.close()

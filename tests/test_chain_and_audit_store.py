@@ -302,8 +302,12 @@ def test_no_seed_appears_in_any_message_or_export_before_its_epoch_ends(tmp_path
     for body, secret in seen:
         for seed in secret:
             assert seed not in body and seed[:16] not in body
-    # and once revealed, the seeds are there for everyone to check
-    assert all(seed in service.log_text("g") for seed in everything)
+    # and once revealed, the seeds are there for everyone to check: whole in the export (and its
+    # audit page), their first 20 hex characters in the log, as a phone shows a hash
+    path = tmp_path / "end.jsonl"
+    service.export("g", path)
+    assert all(seed in path.read_text(encoding="utf-8") for seed in everything)
+    assert all(seed[:20] in service.log_text("g") for seed in everything)
 
 
 # -- hidden information (designed now, for the card and block games): a synthetic hidden draw

@@ -270,7 +270,9 @@ def test_show_and_status_give_the_open_epochs_commitment_and_the_head_hash(capsy
     }
     assert doc["log"] == {"rows": 2, "head_hash": rec.head_hash}
     code, out, _ = run(capsys, "say", "g", "--as", "german", "status", "--db", db)
-    assert code == 0 and rec.epoch_commitment in out
+    assert code == 0 and f"commitment {rec.epoch_commitment[:20]};" in out  # as a chat says it
+    code, out, _ = run(capsys, "say", "g", "--as", "german", "status full", "--db", db)
+    assert code == 0 and rec.epoch_commitment in out and rec.head_hash in out
 
 
 def test_new_game_names_its_creator_as_the_first_moderator(capsys, db):

@@ -77,11 +77,14 @@ def test_stalins_war_posts_its_board_once_a_turn_and_on_request(store):
     users = {"axis": FIRST, "soviet": SECOND}
     assert imaged(store) == 1  # the first post shows the board
     turns, asked = set(), 0
+    per_turn = {1: 1}  # the images posted in each turn (the first post's in turn 1)
     for n, (before, now) in enumerate(play(chat, service, game, users, orders=2000, seed=5)):
         turns.add(now.turn)
+        per_turn[now.turn] = per_turn.get(now.turn, 0) + imaged(store) - sum(per_turn.values())
         if n in (7, 40):  # asked for: the board drawn in the answer, nothing posted
             (answer,) = chat.say(FIRST, "map")
             assert answer.image is not None and answer.image[:4] == b"\x89PNG"
+            assert imaged(store) == sum(per_turn.values())  # the answer posts nothing
             asked += 1
     here = service.system(game).situation(service.state(game))
     assert here.over, "the game did not end within the orders given"
@@ -92,6 +95,10 @@ def test_stalins_war_posts_its_board_once_a_turn_and_on_request(store):
     assert images >= len(turns) - 1  # each new turn's post carries it
     assert posts > 3 * images  # the action rounds' posts are text only
     assert asked == 2
+    # at most one a turn; the last turn's may add the end's (the final board)
+    final_turn = max(per_turn)
+    assert all(k <= 1 for turn, k in per_turn.items() if turn != final_turn), per_turn
+    assert per_turn[final_turn] <= 2 and sum(per_turn.values()) == images, per_turn
     last = group_posts(store)[-1].outgoing
     assert last.render is not None  # the end's post shows the final board
 

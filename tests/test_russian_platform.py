@@ -138,7 +138,9 @@ def test_russian_help_lists_the_russian_usage_lines():
 
 def test_english_help_is_unchanged():
     listing = GRAMMAR.help()
-    assert listing.startswith("Commands (type 'help <COMMAND>' for more):\nQuestions:\n  status\n")
+    assert listing.startswith(
+        "Commands (type 'help <COMMAND>' for more):\nQuestions:\n  status [full]\n"
+    )
     assert GRAMMAR.help("log") == (
         "Usage: log [<N>]\nShow the last N entries of the game log, or all. Example: log 10"
     )
@@ -203,7 +205,7 @@ def test_a_word_near_no_command_gets_no_suggestion_in_russian():
         ("модератор", ("модератор добавить или удалить? но ничего не указано. Формат: модератор "
                       "добавить <ПОЛЬЗОВАТЕЛЬ> [<ПРИЧИНА...>] | модератор удалить "
                       "<ПОЛЬЗОВАТЕЛЬ> [<ПРИЧИНА...>]")),
-        ("статус сейчас", "лишнее в конце: 'сейчас'. Формат: статус"),
+        ("статус сейчас", "лишнее в конце: 'сейчас'. Формат: статус [полностью]"),
     ],
 )  # fmt: skip
 def test_parse_errors_are_said_in_russian_with_the_russian_usage(line, russian):

@@ -288,7 +288,7 @@ def saved_post(service: GameService) -> str:
         if lines:
             index = int(lines[-1].split()[2].rstrip(","))
             head = scalar(service.store, "SELECT head_hash FROM game")
-            assert lines[-1] == f"Log row {index}, head hash {head}.", lines  # the post's anchor
+            assert lines[-1] == f"Log row {index}, head hash {head[:20]}.", lines  # its anchor
             assert index == scalar(service.store, "SELECT head_index FROM game")
             return lines[-1]
     raise AssertionError("no phase post in 40 orders")
@@ -301,7 +301,20 @@ def test_13_3_a_kept_head_is_confirmed(game, capsys):
     out = capsys.readouterr().out
     assert code == 0 and "the log still holds it" in out, out
     bare = kept.split("head hash ")[1].rstrip(".")
+    assert len(bare) == 20  # as a post shows it
     assert main(["audit", "g", "--db", game.store.url, "--expect-head", bare]) == 0
+    index = int(kept.split()[2].rstrip(","))
+    whole = next(r["hash"] for r in raw_rows(game.store) if r["index"] == index)
+    assert main(["audit", "g", "--db", game.store.url, "--expect-head", whole]) == 0  # as before
+    capsys.readouterr()
+
+
+def test_13_3_a_kept_head_shorter_than_20_hex_characters_is_refused(game, capsys):
+    kept = saved_post(game)
+    cut = kept.rstrip(".")[:-1]  # 19 hex characters
+    code = main(["audit", "g", "--db", game.store.url, "--expect-head", cut])
+    err = capsys.readouterr().err
+    assert code != 0 and "19 hex characters long: give at least its first 20" in err, err
 
 
 def test_13_3_truncation_is_caught_by_a_kept_head(game, capsys):

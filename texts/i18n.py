@@ -18,7 +18,9 @@ Invariants:
 - to_json/from_json round trip: from_json(m.to_json()) says the same in every language;
 - a text the catalogue lacks is said in English (`Language.missing` records its msgid), so a
   missing translation never loses a message;
-- ids, hex ids and what a user typed are plain str arguments and are never translated.
+- ids, hex ids and what a user typed are plain str arguments and are never translated;
+- a translation's placeholder may ask for a name's case or a word that agrees with it
+  ("за {side:acc}", "{side:должен/должна/должно/должны}"): the language's `forms` (texts.forms).
 Pure: the catalogue is given (`Language`); reading catalogue files is the platform's (app.i18n).
 """
 
@@ -28,6 +30,8 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self
+
+from texts.forms import NO_FORMS, Forms, Said
 
 ENGLISH = "en"
 
@@ -47,6 +51,7 @@ class Language:
     code: str = ENGLISH
     catalogue: Catalogue | None = None
     missing: set[str] = field(default_factory=set)  # msgids said in English for want of one
+    forms: Forms = NO_FORMS  # its names' cases and genders: "{side:acc}" (texts.forms)
 
     def gettext(self, template: str) -> str:
         if self.catalogue is None:
@@ -205,7 +210,7 @@ def _render(
     else:
         plain = language.catalogue is None  # (no catalogue: the template itself)
         pattern = template if plain or not wants_words(template) else language.gettext(template)
-    return pattern.format(**{k: _said(v, language) for k, v in args.items()})
+    return pattern.format(**{k: Said(_said(v, language), language.forms) for k, v in args.items()})
 
 
 def _said(value: Any, language: Language) -> str:

@@ -11,14 +11,30 @@ from typing import Any
 from adjudicator.borodino.board import collapse_at, group_mark, losses, side_name
 from adjudicator.borodino.data import SIDE_IDS
 from adjudicator.borodino.state import State
-from adjudicator.core.i18n import EN, Language, Msg, name, say, t
-from render import canvas, png, text
+from adjudicator.core.i18n import EN, ENGLISH, Language, Msg, name, say, t
+from render import canvas, labels, png, text
 
-WIDTH = 760
+# Drawn for a phone: a chat shows the image 390 px wide, where a 480 px image's 12 px text keeps
+# capitals 7 px high (tests/test_small_system_images.py); so every text is 12 px or more, long
+# titles wrap, and each Activation Group's threshold bar has a line of its own, full width.
+WIDTH = 480
 INK, PAPER, GRID = (25, 25, 25), (246, 243, 232), (120, 120, 120)
 SIDE_COLOURS = {"russian": (46, 125, 50), "french": (30, 80, 170)}  # green / blue counters
 LOST, HELD, MARK = (190, 50, 40), (205, 205, 195), (20, 20, 20)
-CHIP_W, CHIP_H = 64, 22
+CHIP_W, CHIP_H = 80, 24
+SMALL, MEDIUM = 12, 14  # font sizes: the least, and titles
+LINE = 17  # the height of a line of SMALL text
+CELL, BAR_H = 40, 24  # the widest cell of a threshold bar, and its height
+
+
+def _lines(
+    img: canvas.Canvas, x: int, y: int, said: str, size: int, width: int, fill: Any = INK
+) -> int:
+    """said wrapped to width from (x, y); the y below it."""
+    for line in text.wrap(said, size, width):
+        text.text(img, (x, y), line, size, fill)
+        y += size + 5
+    return y
 
 
 def _chip(
@@ -30,23 +46,41 @@ def _chip(
     )
     if dashed:  # recovered, awaiting placement: a white band (not only a colour: 4.5)
         pen.rectangle((x + 2, y + CHIP_H - 6, x + CHIP_W - 2, y + CHIP_H - 2), fill=(255, 255, 255))
-    size = text.fit_size(uid, 12, CHIP_W - 6)
-    text.text(img, (x + CHIP_W / 2, y + 9), uid, size, (255, 255, 255), anchor="mm")
+    text.text_fitted(img, (x + CHIP_W / 2, y + 10), uid, SMALL, (255, 255, 255), CHIP_W - 6)
 
 
 def _box(
     img: canvas.Canvas, pen: canvas.Draw, y: int, title: str, units: Sequence[tuple[str, str, bool]]
 ) -> int:
     """A box titled `title` (said in the reader's language) with its units' chips."""
-    per_row = (WIDTH - 40) // (CHIP_W + 6)
-    rows = max(1, -(-len(units) // per_row))
-    height = 26 + rows * (CHIP_H + 6)
-    pen.rectangle((10, y, WIDTH - 10, y + height), outline=GRID, width=1)
-    text.text(img, (18, y + 4), f"{title} ({len(units)})", 13, INK)
+    per_row = (WIDTH - 28) // (CHIP_W + 6)
+    rows = -(-len(units) // per_row)
+    said = text.wrap(f"{title} ({len(units)})", SMALL, WIDTH - 36)
+    top = 8 + len(said) * LINE
+    height = top + rows * (CHIP_H + 6) + (4 if rows else 0)
+    pen.rectangle((8, y, WIDTH - 8, y + height), outline=GRID, width=1)
+    for k, line in enumerate(said):
+        text.text(img, (16, y + 6 + k * LINE), line, SMALL, INK)
     for n, (uid, side, dashed) in enumerate(units):
-        x = 18 + (n % per_row) * (CHIP_W + 6)
-        _chip(img, pen, x, y + 22 + (n // per_row) * (CHIP_H + 6), uid, side, dashed)
-    return y + height + 8
+        x = 16 + (n % per_row) * (CHIP_W + 6)
+        _chip(img, pen, x, y + top + (n // per_row) * (CHIP_H + 6), uid, side, dashed)
+    return y + height + 6
+
+
+def _bar(img: canvas.Canvas, pen: canvas.Draw, y: int, lost: int, n: int) -> None:
+    """The group's units as cells, the lost ones red, each numbered where it is wide enough,
+    and the threshold: a heavy line after the cell whose loss collapses the group (6.3)."""
+    x0 = 16
+    cell = min(CELL, (WIDTH - 2 * x0) // max(n, 1))
+    for i in range(n):
+        x = x0 + i * cell
+        pen.rectangle((x, y, x + cell - 3, y + BAR_H), fill=LOST if i < lost else HELD, outline=INK)
+        if cell >= 24:
+            colour = (255, 255, 255) if i < lost else INK
+            text.text(img, (x + (cell - 3) / 2, y + BAR_H / 2), str(i + 1), SMALL, colour, "mm")
+    if n:
+        tx = x0 + collapse_at(n) * cell - 2  # the threshold: the unit whose loss collapses it
+        pen.rectangle((tx - 2, y - 6, tx + 2, y + BAR_H + 6), fill=MARK)
 
 
 def _losses(
@@ -54,21 +88,15 @@ def _losses(
 ) -> int:
     scen = system.scenario
     head = t("Activation Groups: units lost against the collapse threshold (6.3)")
-    text.text(img, (14, y), say(head, lang), 13, INK)
-    y += 20
+    y = _lines(img, 12, y, say(head, lang), MEDIUM, WIDTH - 24) + 4
     for gid, group in scen.groups.items():
         lost, n = losses(scen, state, gid)
         said = t("{id} ({name})", id=gid, name=side_name(group.side))
-        text.text(img, (14, y + 2), say(said, lang), 12, INK)
-        x0, cell = 200, 34
-        for i in range(n):
-            fill = LOST if i < lost else HELD
-            pen.rectangle(
-                (x0 + i * cell, y, x0 + i * cell + cell - 4, y + 16), fill=fill, outline=INK
-            )
+        colour = SIDE_COLOURS.get(group.side, INK)
+        y = _lines(img, 16, y, say(said, lang), MEDIUM, WIDTH - 32, colour) + 8
         if n:
-            tx = x0 + collapse_at(n) * cell - 2  # the threshold: the unit whose loss collapses it
-            pen.line((tx, y - 4, tx, y + 20), fill=MARK, width=3)
+            _bar(img, pen, y, lost, n)
+            y += BAR_H + 12
         said = (
             t("{lost} of {n} lost; collapses at {at}", lost=lost, n=n, at=collapse_at(n))
             if n
@@ -76,8 +104,7 @@ def _losses(
         )
         if gid in state.collapsed or gid in state.out_of_game:
             said = t("{said}: {mark}", said=said, mark=group_mark(state, gid, n))
-        text.text(img, (x0 + max(n, 1) * cell + 10, y + 2), say(said, lang), 12, INK)
-        y += 26
+        y = _lines(img, 16, y, say(said, lang), SMALL, WIDTH - 32) + 8
     return y
 
 
@@ -91,12 +118,16 @@ def draw(
     language: Language = EN,
 ) -> bytes:
     """The boxes image, its labels said in `language`."""
-    scen, lang = system.scenario, language
-    img = canvas.new_image((WIDTH, 620), PAPER)
+    with text.wide_font(language.code != ENGLISH):  # every text in one font, measured in it
+        return _draw(system, state, title, language)
+
+
+def _draw(system: Any, state: State, title: str | None, lang: Language) -> bytes:
+    scen = system.scenario
+    img = canvas.new_image((WIDTH, 3000), PAPER)  # cut to what is drawn
     pen = canvas.draw(img)
     heading: Msg | str = title or name(scen.title, ru=scen.title_ru)
-    text.text(img, (14, 10), say(heading, lang), 14, INK)
-    y = 36
+    y = _lines(img, 12, 10, say(heading, lang), MEDIUM, WIDTH - 24) + 6
     for side in SIDE_IDS:
         mine = [(u, s) for u, s in state.units.items() if scen.units[u].side == side]
         y = _box(
@@ -117,5 +148,6 @@ def draw(
         (u, scen.units[u].side, False) for u, s in state.units.items() if s.where == "eliminated"
     ]
     y = _box(img, pen, y, say(t("Permanently Eliminated"), lang), gone)
-    y = _losses(img, pen, system, state, y + 4, lang)
-    return png.encode(img.crop((0, 0, WIDTH, min(620, y + 10))))
+    y = _losses(img, pen, system, state, y + 6, lang)
+    labels.crop((0, 0, WIDTH, y + 4))
+    return png.encode(img.crop((0, 0, WIDTH, y + 4)))

@@ -88,7 +88,10 @@ class Moderator:
 # -- shared questions and sandbox orders: every system parses them, its rules answer them
 @dataclass(frozen=True)
 class Status:
-    """Where the game stands: turn, phase, whose move, any decision waiting."""
+    """Where the game stands: turn, phase, whose move, any decision waiting. full: the dice
+    commitment and the head hash whole (`status full`), not their first characters."""
+
+    full: bool = False
 
 
 @dataclass(frozen=True)

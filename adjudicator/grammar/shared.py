@@ -128,8 +128,8 @@ def _count(c: Cursor) -> int | None:
 # -- the commands: usage line and help paragraph with an example (seat, unseat: see _seats)
 ENTRIES: dict[str, Entry] = {
     "status": (
-        t("status"),
-        t("Show the turn, the phase and any decision waiting. Example: status"),
+        t("status [full]"),
+        t("Show the turn, phase and any decision waiting; `full`: hashes whole. Example: status"),
     ),
     "log": (t("log [<N>]"), t("Show the last N entries of the game log, or all. Example: log 10")),
     "help": (
@@ -179,8 +179,8 @@ ENTRIES: dict[str, Entry] = {
                 "Moderator: check the hash chain of the log, every revealed seed against its "
                 "commitment and every roll of every revealed epoch, with dice statistics per side "
                 "and purpose. Players and moderators: `audit export` sends the log as a file, "
-                "`audit page` a page that checks it in any browser (both without the open dice "
-                "epoch). Example: audit"
+                "`audit page` a page that checks it in any browser (the open dice epoch's rolls "
+                "are checkable after its turn). Example: audit"
             )
         ),
     ),
@@ -251,8 +251,8 @@ def _verb(
 _COMMON = (
     _verb(
         "status",
-        lambda c: Status(),
-        {Status: lambda o: "status"},
+        lambda c: Status(bool(c.accept("full", "полностью", "полный"))),  # the hashes whole
+        {Status: lambda o: "status full" if o.full else "status"},
         "st",
         "s",
         group=QUESTIONS,

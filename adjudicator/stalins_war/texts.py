@@ -127,10 +127,20 @@ def played(deck: Deck, state: SwState, side: str, card: Card, mode: str) -> Msg:
         parts.append(t("count {count} ({box})", count=p.count, box=box))
     if mode in (RP, RP_OPS, RP_EVENT):
         parts.append(t("RP {rp}", rp=card.rp_said(card.rp, "+")))
-    if mode in (EVENT, RP_EVENT):
+    event = mode in (EVENT, RP_EVENT)
+    if event and state.rules < 2:  # the wording games under the first rules logged
         parts.append(t("event: {event}", event=card.event_text))
-        if card.gives_rp:
-            parts.append(t("event RP {rp}", rp=card.rp_said(card.event_rp, "+")))
+    if event and card.gives_rp:
+        parts.append(t("event RP {rp}", rp=card.rp_said(card.event_rp, "+")))
+    if event and state.rules >= 2:  # the card's event text, a sentence of its own after them
+        return t(
+            "{side} plays {card} {mode} ({parts}). {event}",
+            side=NAMES[side],
+            card=card.label,
+            mode=MODE_WORDS[mode],
+            parts=cat(*parts, sep="; "),
+            event=card.event_text,
+        )
     return t(
         "{side} plays {card} {mode} ({parts}).",
         side=NAMES[side],

@@ -278,8 +278,9 @@ async function audit(header, rows) {
       const k = p.epoch;
       if (k !== epochs.size + 1) return fail(pos, `epochs must be numbered 1, 2, ... in order (expected ${epochs.size + 1}, found ${JSON.stringify(k)})`);
       if (!HEX64.test(p.commitment)) return fail(pos, `epoch ${k} commitment is not a SHA-256 hex digest`);
-      epochs.set(k, { number: k, row: pos, commitment: p.commitment, salts: [], firstDraw: null, lastN: 0, rolls: [], revealRow: null, seed: null });
-      commitments.push({ what: `epoch ${k}`, row: pos, at: row.created_at, commitment: p.commitment, revealed: null });
+      const turn = isInt(p.turn) ? p.turn : null; // the turn the epoch's dice belong to (none: a game without turns)
+      epochs.set(k, { number: k, turn, row: pos, commitment: p.commitment, salts: [], firstDraw: null, lastN: 0, rolls: [], revealRow: null, seed: null });
+      commitments.push({ what: `epoch ${k}`, turn, row: pos, at: row.created_at, commitment: p.commitment, revealed: null });
       const hc = p.hidden_commitment;
       if (hc == null) return;
       if (!HEX64.test(hc)) fail(pos, "hidden commitment is not a SHA-256 hex digest");
@@ -353,7 +354,7 @@ async function audit(header, rows) {
       return;
     }
     if (!isInt(rec.value) || rec.value < 1 || rec.value > faces) return fail(pos, `${where}: roll value is not 1-${faces}`);
-    roll.status = "pending: its seed is not revealed yet";
+    roll.status = `${checkableAfter(ep.turn, ep.number)} (its seed is revealed when the epoch closes)`;
     ep.rolls.push(roll);
   }
 
@@ -426,7 +427,7 @@ async function audit(header, rows) {
   return {
     ok: failures.length === 0, first: failures[0] || null, failures, rows, hashes, rolls, commitments, checked, sealed,
     revealed: [...epochs.values()].filter((e) => e.seed !== null).length,
-    open: [...epochs.values()].filter((e) => e.revealRow === null).map((e) => e.number),
+    open: [...epochs.values()].filter((e) => e.revealRow === null).map((e) => ({ number: e.number, turn: e.turn, row: e.row, firstDraw: e.firstDraw, rolls: e.rolls.length })),
     hiddenChecked: hiddenSeed === null ? 0 : hiddenDraws.length + hiddenValues.length,
   };
 }
@@ -440,8 +441,38 @@ function verdictText(report, header) {
   let text = `VERIFIED: ${report.rows.length} rows; the chain holds to head hash ${header.head_hash}; ${report.revealed === 1 ? "1 revealed seed matches its commitment" : `${report.revealed} revealed seeds match their commitments`}; ${counted(report.checked, "draw")} recomputed exactly`;
   if (report.hiddenChecked) text += `; the hidden seed is revealed and ${counted(report.hiddenChecked, "hidden draw or value", "hidden draws and values")} checked`;
   if (report.sealed) text += `; ${counted(report.sealed, "hidden draw or value", "hidden draws and values")} sealed until the game ends`;
-  if (report.open.length) text += `; epoch ${report.open.join(", ")} not revealed yet (its rolls are pending)`;
+  for (const e of report.open) {
+    text += `; epoch ${e.number}${e.turn === null ? "" : ` (turn ${e.turn})`} is open: its rows are chained and its commitment was posted at row ${e.row}`;
+    text += e.firstDraw === null ? ", before any roll" : `, before its first roll (row ${e.firstDraw}); its ${counted(e.rolls, "roll")} ${e.rolls === 1 ? "is" : "are"} ${checkableAfter(e.turn, e.number)}`;
+  }
   return text + ".";
+}
+
+function checkableAfter(turn, epoch) {
+  return turn === null ? `checkable once epoch ${epoch} closes` : `checkable after turn ${turn}`;
+}
+
+function plainText(report) {
+  // The verdict in plain words, for a player: what it means for the dice, before the technical line.
+  return plainSentences(report).join(" ");
+}
+
+function plainSentences(report) {
+  // [the verdict itself, what it leaves for later...]
+  const f = report.first;
+  if (f && f.inHeader) return ["This file does NOT check out: its first line (the header) does not match the log it carries. Do not rely on it: ask for a fresh page and show this one to the game's moderators."];
+  if (f) return [`This log does NOT check out at row ${f.at}: something there was changed after it was posted, or does not match what was fixed before the dice were rolled.`, `Nothing from row ${f.at} on can be trusted: show this page to the game's moderators (the details are below).`];
+  const random = report.rolls.filter((r) => !r.status.startsWith("fixed")).length;
+  const fixed = report.rolls.length - random;
+  const out = [random ? "Every die in this game so far was fixed before it was rolled and is recorded unchanged." : "No die has been rolled in this game yet; every row of its log is recorded unchanged."];
+  for (const e of report.open.filter((o) => o.rolls)) {
+    const which = e.turn === null ? `of dice epoch ${e.number}` : `of turn ${e.turn}`;
+    const when = e.turn === null ? `once that epoch closes` : `after turn ${e.turn}`;
+    out.push(`The ${counted(e.rolls, "roll")} ${which} can be recomputed ${when}, when their secret seed is revealed: ask for a new page then. Until then this page shows they were fixed in advance and not changed since.`);
+  }
+  if (report.sealed) out.push(`${counted(report.sealed, "hidden draw or value", "hidden draws and values")} ${report.sealed === 1 ? "stays" : "stay"} sealed until the game ends; a page asked for then checks ${report.sealed === 1 ? "it" : "them"} too.`);
+  if (fixed) out.push(`${counted(fixed, "roll was", "rolls were")} set by a moderator, not rolled (marked in the table).`);
+  return out;
 }
 
 // ---------------------------------------------------------------- 4. statistics (as storage/audit/stats.py)
@@ -485,11 +516,15 @@ function el(tag, attrs, ...children) {
   for (const c of children) e.append(c instanceof Node ? c : String(c));
   return e;
 }
-const table = (heads, rows) => el("table", {}, el("tr", {}, ...heads.map((h) => el("th", {}, h))), ...rows.map((r) => el("tr", {}, ...r.map((c) => el("td", {}, c)))));
+function table(heads, rows) {
+  // Each cell carries its column's name: a narrow screen shows each row as a card of "name value".
+  const cell = (c, k) => { const td = el("td", {}, c); td.dataset.label = heads[k]; return td; };
+  return el("table", {}, el("tr", {}, ...heads.map((h) => el("th", {}, h))), ...rows.map((r) => el("tr", {}, ...r.map(cell))));
+}
 
 function showCommitments(report) {
   $("commitments").replaceChildren(table(["commitment", "row", "posted at", "revealed"], report.commitments.map((c) => [
-    `${c.what}: ${c.commitment}`, c.row, c.at, c.revealed ? `row ${c.revealed.row}, ${c.revealed.at}` : "not yet"])));
+    `${c.what}: ${c.commitment}`, c.row, c.at, c.revealed ? `row ${c.revealed.row}, ${c.revealed.at}` : c.what === "hidden seed" ? "not yet: when the game ends" : `not yet: ${checkableAfter(c.turn, c.what.split(" ")[1])}`])));
 }
 
 function showStatistics(report) {
@@ -531,12 +566,19 @@ function showRolls(report) {
   draw();
 }
 
+const SHORT_HASH = 20; // hex characters a post shows of a hash (80 bits: too long to grind)
+
 function checkHead(report) {
-  // A head hash saved from a post ("Log row 12, head hash 3f2a...") against the log.
-  const text = $("head-input").value, hash = (text.match(/[0-9a-f]{64}/) || [])[0], row = text.match(/row\s+(\d+)/i);
+  // A head hash saved from a post ("Log row 12, head hash 3f2a9c01d4e87b6a5f10") against the
+  // log: whole, or a prefix of at least SHORT_HASH hex characters, as posts show it.
+  const text = $("head-input").value, row = text.match(/(?:row|строка журнала|строка)\s+(\d+)/i);
+  const runs = (text.match(/\b[0-9a-f]{8,}\b/gi) || []).sort((a, b) => b.length - a.length);
+  const hash = runs.length ? runs[0].toLowerCase().slice(0, 64) : "";
   const out = $("head-check");
-  if (!hash) { out.textContent = text.trim() ? "No head hash (64 hex digits) in what you pasted." : ""; return; }
-  const at = report.rows.findIndex((r) => r.hash === hash);
+  if (!hash) { out.textContent = text.trim() ? `No head hash (at least its first ${SHORT_HASH} hex characters) in what you pasted.` : ""; return; }
+  if (hash.length < SHORT_HASH) { out.textContent = `The head hash ${hash} is only ${hash.length} hex characters long: paste at least its first ${SHORT_HASH}, as a post shows it.`; return; }
+  const held = (r) => typeof r.hash === "string" && r.hash.startsWith(hash);
+  const at = row && report.rows[Number(row[1])] && held(report.rows[Number(row[1])]) ? Number(row[1]) : report.rows.findIndex(held);
   const upto = report.first ? report.first.at : Infinity;
   if (row && Number(row[1]) !== at) out.textContent = `NOT HELD: row ${row[1]} of this log has another hash` + (at >= 0 ? ` (the hash is row ${at}'s)` : "") + ".";
   else if (at < 0) out.textContent = "NOT HELD: no row of this log has this hash: the log you saw it in is not this one.";
@@ -555,8 +597,10 @@ function fromBase64(b64) {
 async function main() {
   const verdict = $("verdict");
   if (!(globalThis.crypto && crypto.subtle)) {
+    $("plain").textContent = "This browser cannot run the check: open this file in a current Firefox, Chrome, Edge or Safari.";
     verdict.textContent = "NO WEBCRYPTO: this browser offers no WebCrypto (crypto.subtle), so this page cannot check anything. Open the file in a current Firefox, Chrome, Edge or Safari.";
     verdict.className = "bad";
+    $("result").className = "bad";
     return;
   }
   const started = performance.now();
@@ -564,8 +608,11 @@ async function main() {
   const [header, rows] = readExport(bytes);
   const report = await audit(header, rows);
   const ms = performance.now() - started;
+  const [first, ...rest] = plainSentences(report);
+  $("plain").replaceChildren(el("strong", {}, first), ...(rest.length ? [" " + rest.join(" ")] : []));
   verdict.textContent = verdictText(report, header);
   verdict.className = report.ok ? "ok" : "bad";
+  $("result").className = report.ok ? "ok" : "bad";
   verdict.dataset.ms = ms.toFixed(1);
   verdict.dataset.rows = rows.length;
   $("game").textContent = `${header.name ?? "?"} (${header.game ?? "?"}), game uid ${header.game_uid ?? "?"}, head hash ${header.head_hash ?? "?"}`;
@@ -581,5 +628,10 @@ async function main() {
   };
 }
 
-globalThis.pbemAudit = { rollValue, faceFromDigest, Draws, audit, readExport, verdictText, chi2sf, saltDigestOf: (salts) => saltDigest(salts.map((s) => JSON.stringify(s))) };
-main().catch((e) => { const v = $("verdict"); v.textContent = `FAILED in the page: ${e && e.message}`; v.className = "bad"; });
+globalThis.pbemAudit = { rollValue, faceFromDigest, Draws, audit, readExport, verdictText, plainText, chi2sf, saltDigestOf: (salts) => saltDigest(salts.map((s) => JSON.stringify(s))) };
+main().catch((e) => {
+  const v = $("verdict");
+  $("plain").textContent = "The check itself broke in this browser: nothing is verified.";
+  v.textContent = `FAILED in the page: ${e && e.message}`;
+  v.className = $("result").className = "bad";
+});

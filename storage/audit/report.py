@@ -32,8 +32,6 @@ def _stat_line(label: str, s: dict[str, Any]) -> str:
 
 def _title(report: AuditReport) -> str:
     g = report.game
-    head = g.get("head_hash")
-    shown = f"{head[:16]}..." if isinstance(head, str) else head
     return tn(
         "Audit of game {name} ({game}, uid {uid}): {n} rows, head hash {head}",
         "Audit of game {name} ({game}, uid {uid}): {n} rows, head hash {head}",
@@ -41,7 +39,7 @@ def _title(report: AuditReport) -> str:
         name=repr(g.get("name")),
         game=g.get("game") or "?",
         uid=g.get("game_uid"),
-        head=shown,
+        head=g.get("head_hash"),  # whole: the audit is where a kept prefix is checked
     )
 
 
@@ -86,16 +84,18 @@ def _without_prefix(problem: str, prefixes: tuple[str, ...]) -> str:
 
 
 def _epochs(report: AuditReport) -> list[str]:
-    rev = cat(*map(str, report.epochs_revealed), sep=", ") if report.epochs_revealed else t("none")
-    line = t("Epochs: revealed {epochs}", epochs=rev)
+    out: list[str] = []
+    if report.epochs_revealed:
+        rev = cat(*map(str, report.epochs_revealed), sep=", ")
+        out.append(t("Epochs: revealed {epochs}", epochs=rev))
     if report.epochs_open:
-        line = t(
-            "{line}; not revealed yet {epochs} ({rolls} pending until the seed is revealed)",
-            line=line,
-            epochs=", ".join(map(str, report.epochs_open)),
-            rolls=plural(report.rolls_pending, "roll"),
+        out.append(
+            t(
+                "Epochs not revealed yet: {epochs} ({rolls} pending until the seed is revealed)",
+                epochs=", ".join(map(str, report.epochs_open)),
+                rolls=plural(report.rolls_pending, "roll"),
+            )
         )
-    out: list[str] = [line]
     if report.hidden_revealed:
         out.append(
             t(
@@ -115,7 +115,7 @@ def _epochs(report: AuditReport) -> list[str]:
 
 def _fixed(report: AuditReport) -> list[str]:
     if not report.fixed:
-        return [t("Fixed rolls: none.")]
+        return [t("No roll was fixed by a moderator.")]
     title = t(
         "Fixed by a moderator ({n}; not random, never recomputed, not in the statistics):",
         n=report.rolls_fixed,
