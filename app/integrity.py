@@ -11,6 +11,11 @@
   row), the state is replayed from the kept rows, every cache is rewritten from the chain, and a
   chained `moderation` row with action "repair" records what was done; the open dice epoch is
   revealed and a fresh one opened (a seed that the dropped rows may have used is never used again).
+  The database's append-only guards (storage/append_only.py) refuse the deletes: the repair lifts
+  the log's and the seeds' inside its own transaction and restores every guard that is down
+  before it commits, so no other connection sees the database unguarded; its row records it
+  ("guards": the guards it found down, and those it lifted). A repair is also how a host puts
+  back a guard that was dropped: the game's check then holds again.
 - `expect_head(rows, text)`: whether the log still holds a head hash a player kept from a post
   (app/hashes.py; a prefix of at least 20 hex characters, as posts show it, is enough).
 """
@@ -26,13 +31,14 @@ from adjudicator.core.system import GameSystem
 from app import fold, freezes, games, sealing
 from app.context import Core
 from app.hashes import expect_head, parse_head
-from storage import GameTx, Tampered, chain, trust
+from storage import GameTx, Tampered, append_only, chain, trust
 from storage.caches import fill_caches
 from storage.engine import dump
 from storage.models import DiceSecret, LogEntry
 from storage.records import record
 
 FROZEN = "frozen"
+LIFTED = ("logentry", "dicesecret")  # the tables whose rows a repair drops or changes
 
 
 def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
@@ -89,7 +95,9 @@ def repair(
     system = games.system_of(store, name)
     failure = store.verify(name)
     with store._session() as s, s.begin():
-        g = store._game(s, name, lock=True)
+        g = store._game(s, name, lock=True)  # first: a lift waits for readers, never for him
+        down = [f"{p.guard.name} {p.how}" for p in append_only.problems(s.connection())]
+        lifted = append_only.lift(s.connection(), LIFTED)  # restored below, in this transaction
         entries = list(
             s.exec(select(LogEntry).where(LogEntry.game_id == g.id).order_by(col(LogEntry.index)))
         )
@@ -115,6 +123,7 @@ def repair(
             source = f"repair from an export of {len(kept)} rows"
         payload, turn = _rebuild(s, g, system, kept, failure)
         payload["dropped"] = dropped
+        payload["guards"] = {"down": down, "lifted": lifted}
         tx = GameTx(s, g)
         tx.append("moderation", "moderator", source, payload, user=user)
         if g.epoch:  # a seed the dropped rows may have used never rolls again
@@ -128,6 +137,7 @@ def repair(
             tx.reveal_epoch()
             tx.open_epoch(turn, core.seeds())
         tx.finish()
+        append_only.restore(s.connection())  # the lifted ones, and any a host dropped
     store._verified.discard(name)
     still = store.verify(name)
     if still is not None:  # said as the audit says it, never as the failure's dict

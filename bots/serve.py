@@ -58,7 +58,7 @@ from bots.serve_terminal import (
     local_user_id,
     terminal_loop,
 )
-from bots.startup import StartFailed, explain, unreachable
+from bots.startup import StartFailed, check_guards, explain, unreachable
 from bots.supervise import Supervised
 from storage import Store
 
@@ -182,6 +182,7 @@ async def serve(
     log.info("start mode=%s db=%s", "bots" if bots_wanted else "terminal", _db_label(store))
     started = _Run(config, store, clock, stop)
     started.sleep = sleep
+    await asyncio.to_thread(check_guards, store)  # a guard down: every game frozen, and told
     code = 0
     try:
         await started.main(stdin, stdout, ready)

@@ -1,4 +1,5 @@
-"""A failed start of `pbem serve` told in one line: what failed, and what to check.
+"""A failed start of `pbem serve` told in one line: what failed, and what to check; and the
+check of the database's append-only guards at the start (`check_guards`).
 
 The traceback goes to the DEBUG log only (`PBEM_LOG_LEVEL=DEBUG`); the platforms' libraries are
 imported lazily, so a process with one bot never loads the other's.
@@ -6,8 +7,33 @@ imported lazily, so a process with one bot never loads the other's.
 
 from __future__ import annotations
 
+import logging
 import socket
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from storage import Store
+
+log = logging.getLogger("pbem.serve")
+
+
+def check_guards(store: Store) -> bool:
+    """At the start of `pbem serve`: whether the database keeps the game logs append-only
+    (storage/append_only.py). When a guard is missing, changed or disabled, every game is
+    frozen (its moderators told) and one line says which tables and what the host must do."""
+    found = store.freeze_unguarded()
+    if not found:
+        return True
+    what = "; ".join(f"table {p.guard.table}: trigger {p.guard.name} {p.how}" for p in found)
+    log.error(
+        "the database no longer keeps the game logs append-only (%s): every game is frozen. "
+        "Check each game with `pbem audit GAME`, then run `pbem repair GAME` for each (as the "
+        "database's owner on PostgreSQL): it re-creates the triggers and records it in the "
+        "game's log (docs/hosting.md)",
+        what,
+    )
+    return False
 
 
 class StartFailed(Exception):
@@ -123,4 +149,4 @@ def explain(exc: BaseException) -> str:
     return f"{what}: {advice}"
 
 
-__all__ = ["StartFailed", "StartRefused", "explain", "unreachable"]
+__all__ = ["StartFailed", "StartRefused", "check_guards", "explain", "unreachable"]

@@ -4,7 +4,8 @@
 names the first table row that disagrees (the audit's table check), `fill_caches` rewrites the
 tables from the chain (`pbem repair`). `full_failure` checks a whole game (once per process and by
 the audit): the chain, every row's epoch column, then every cache table against what the chain
-derives and every seed against its commitment, then the head. See storage/trust.py.
+derives and every seed against its commitment, then the head, and last the database's
+append-only guards (storage/append_only.py). See storage/trust.py.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from storage import append_only
 from storage.chain import chain_failure
 from storage.models import DiceSecret, GameColumns, Moderator, Seat, stored_id
 from storage.trust import Failure, _fail, check_head, check_seed, epoch_column_problem
@@ -146,7 +148,10 @@ def full_failure(s: Session, g: GameColumns) -> Failure | None:
         problem = epoch_column_problem(row)
         if problem:
             return _fail(row["index"], problem)
-    return table_failure(s, g, rows) or check_head(s, g)
+    failure = table_failure(s, g, rows) or check_head(s, g)
+    if failure is None:  # the log holds: is the database still keeping it append-only?
+        failure = append_only.failure(append_only.problems(s.connection()), g.head_index)
+    return failure
 
 
 __all__ = ["derive", "fill_caches", "full_failure", "table_failure"]

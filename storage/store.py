@@ -35,7 +35,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
-from storage import caches, trust, tx_writes
+from storage import append_only, caches, trust, tx_writes
 from storage.engine import (
     DEFAULT_DB,
     HEAD_REVISION,
@@ -237,12 +237,21 @@ class Store:
 
     def _freeze(self, name: str, failure: dict[str, Any]) -> None:
         """Every listener hears of every freeze found (app/freezes.py records the freeze in the
-        database and tells each chat once per freeze, whichever process finds it again)."""
-        if name not in self.frozen:
-            log.error("game %r frozen: row %s: %s", name, failure["index"], failure["problem"])
-        self.frozen[name] = failure
-        for listener in list(self.tamper_listeners):
-            listener(name, failure)
+        database and tells each chat once per freeze, whichever process finds it again). A
+        guard down is the database's, not the game's: every game of the database is frozen."""
+        games = [(name, failure)]
+        if failure.get("guards"):
+            games += [
+                (g.name, failure | {"index": g.head_index})
+                for g in self.list_games()
+                if g.name != name and not self.frozen.get(g.name, {}).get("guards")
+            ]
+        for game, found in games:
+            if game not in self.frozen:
+                log.error("game %r frozen: row %s: %s", game, found["index"], found["problem"])
+            self.frozen[game] = found
+            for listener in list(self.tamper_listeners):
+                listener(game, found)
 
     def verify(self, name: str) -> dict[str, Any] | None:
         """The whole chain and every cache of a game: its first failure, or None (the audit,
@@ -255,6 +264,21 @@ class Store:
             self._verified.add(name)
             self.frozen.pop(name, None)
         return failure
+
+    def unguarded(self) -> list[append_only.Problem]:
+        """The append-only guards the database lacks, or has changed (storage/append_only.py)."""
+        with self.reader.connect() as conn:
+            return append_only.problems(conn)
+
+    def freeze_unguarded(self) -> list[append_only.Problem]:
+        """A service's start: when a guard is down, every game of the database is frozen (and
+        told as any freeze is) until a host puts it back (`pbem repair`); what is down."""
+        found = self.unguarded()
+        first = next(iter(self.list_games()), None)
+        failure = append_only.failure(found, first.head_index if first else 0)
+        if first is not None and failure is not None:
+            self._freeze(first.name, failure)
+        return found
 
     def roles_failure(self, name: str) -> dict[str, Any] | None:
         """The seats and moderators a question is answered by, against their chained rows (a

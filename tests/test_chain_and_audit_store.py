@@ -21,6 +21,7 @@ from app.service import GameService
 from bots.cli import main
 from storage import Store
 from storage.chain import link
+from tests.host_edits import host_execute, restore_guards
 from tests.playing import play_random
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,8 +61,8 @@ def raw_rows(store: Store) -> list[dict]:
 
 
 def execute(store: Store, sql: str, **params) -> None:
-    with store.engine.begin() as conn:
-        conn.execute(text(sql), params)
+    """A host's edit: he drops the append-only guards first (tests/host_edits.py)."""
+    host_execute(store, sql, **params)
 
 
 def one_byte_changed(value) -> object:
@@ -95,6 +96,9 @@ def test_changing_one_byte_of_any_row_fails_the_audit_naming_that_row(game):
                 v=row[column],
                 id=row["id"],
             )
+    ok, report, _ = game.audit("g")  # every row is back, but the guards the host dropped are not
+    assert not ok and "table logentry lost its guard" in report, report
+    restore_guards(store)
     assert game.audit("g")[0]
 
 

@@ -20,6 +20,7 @@ from storage.chain import GENESIS, row_hash, verify_chain
 from storage.dice import commitment
 from storage.models import Game
 from storage.store import HEAD_REVISION, MIGRATIONS, state_hash
+from tests.host_edits import host_execute
 
 EVENT = {"kind": "PhaseEnded", "text": "soviet-combat ended"}
 SCENARIO = "[scenario]\nid = 'x'\n"
@@ -257,8 +258,7 @@ def test_games_are_separate_and_listed(db_url, stores):
 def test_a_row_that_is_not_json_is_read_for_the_audit_not_crashed_on(db_url, stores):
     store = stores(db_url)
     new(store)
-    with store.engine.begin() as conn:
-        conn.execute(text("UPDATE logentry SET payload = '{broken' WHERE \"index\" = 1"))
+    host_execute(store, "UPDATE logentry SET payload = '{broken' WHERE \"index\" = 1")
     rows = store.rows("g1")
     assert rows[1]["payload"] == "{broken"
     assert verify_chain(rows)[0] == 1

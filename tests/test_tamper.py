@@ -21,14 +21,15 @@ from app.service import GameService
 from bots.cli import main
 from storage import Store, chain, chat_store
 from storage import outbox as outbox_rows
+from tests.host_edits import host_execute
 from tests.playing import legal_text, play_random
 
 USERS = {"soviet": "telegram:1", "german": "telegram:2"}
 
 
 def execute(store: Store, sql: str, **params) -> None:
-    with store.engine.begin() as conn:
-        conn.execute(text(sql), params)
+    """A host's edit: he drops the append-only guards first (tests/host_edits.py)."""
+    host_execute(store, sql, **params)
 
 
 def scalar(store: Store, sql: str, **params):
@@ -260,6 +261,9 @@ def test_13_1_repair_brings_a_frozen_game_back_and_is_logged(game, stores, capsy
     repair = [r for r in log if r.kind == "moderation" and r.payload.get("action") == "repair"]
     assert len(repair) == 1 and repair[0].payload["from_row"] == k - 1
     assert repair[0].user == "mod" and len(repair[0].payload["dropped"]) == 3
+    # the host dropped the log's guards to edit it: the repair row says so, and put them back
+    assert "pbem_logentry_no_update missing" in repair[0].payload["guards"]["down"]
+    assert fresh.store.unguarded() == []
     assert next_order(fresh).ok
     ok, report, _ = fresh.audit("g")
     assert ok, report

@@ -2,7 +2,9 @@
 
 Run in code by storage.store.migrate (a connection is handed over in config.attributes), or by
 hand: `alembic -c storage/migrations/alembic.ini -x url=sqlite:///pbem.db upgrade head`.
-SQLite gets batch mode (render_as_batch): it cannot ALTER most things in place.
+SQLite gets batch mode (render_as_batch): it cannot ALTER most things in place, and rebuilds a
+table without its triggers: so every run that ends at or after the revision of the append-only
+guards installs them again (storage/append_only.py), in the migration's own transaction.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from sqlmodel import SQLModel
 
 import storage.chat_models  # the chat tables (migration 0002) on SQLModel.metadata too
 import storage.models  # noqa: F401 - registers the tables on SQLModel.metadata
+from storage import append_only
 
 config = context.config
 target_metadata = SQLModel.metadata
@@ -36,6 +39,18 @@ def _configure(connection: Connection) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
+        if _guarded():
+            append_only.install(connection)
+
+
+def _guarded() -> bool:
+    """Whether the schema is now at or after the revision that made the append-only guards."""
+    script = context.script
+    for head in context.get_context().get_current_heads():
+        for rev in script.iterate_revisions(head, "base"):
+            if rev.revision == append_only.REVISION:
+                return True
+    return False
 
 
 def run_offline() -> None:
