@@ -15,7 +15,7 @@ from datetime import timedelta
 import pytest
 
 from adjudicator.core.i18n import EN, say
-from app import deadlines, identities, post_queue
+from app import deadlines, identities, notify, post_queue
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from bots.chat import ChatService
@@ -107,7 +107,9 @@ def reminders(store: Store) -> list[post_queue.Row]:
 
 
 def scheduler_pass(store: Store, clock: FakeClock) -> None:
-    deadlines.adjudicate_due(store, clock.now(), core=GameService(store).core)
+    """One pass of the scheduler (the fake clock jumps: no outage is seen in a jump)."""
+    core = GameService(store).core
+    deadlines.adjudicate_due(store, clock.now(), core=core, outage_after=timedelta(days=999))
 
 
 # ------------------------------------------------------------------ names
@@ -203,25 +205,27 @@ def test_games_with_no_game_and_a_game_not_started(chat):
 
 
 # ------------------------------------------------------------------ remind
-def test_remind_on_then_a_turn_change_sends_one_private_message_to_the_opted_in_player_only(
+def test_remind_on_then_a_phase_change_sends_one_private_message_to_the_opted_in_player_only(
     path, store, chat, clock
 ):
     group = Chat(chat, "telegram", GROUP)
     name = started(group)
-    assert "Reminders on" in private(chat, 2).text(2, "remind on")
-    assert "Reminders off" in private(chat, 1).text(1, "remind off")
-    scheduler_pass(store, clock)
-    assert reminders(store) == []  # Soviet (user 1, not opted in) is to move
-    group.text(1, "end")  # Soviet ends its phases: the game waits for German
-    while "german" not in chat.service.status(name).lower().split("to move")[0]:
-        group.text(1, "end")
+    assert "Reminders on" in private(chat, 1).text(1, "remind on")
+    assert "Reminders off" in private(chat, 2).text(2, "remind off")
     scheduler_pass(store, clock)
     scheduler_pass(store, clock)  # a second pass adds nothing
-    (row,) = reminders(store)
+    (first,) = reminders(store)
+    assert "soviet-combat" in say(first.outgoing.text, EN)
+    assert "phase ends" not in group.text(1, "end")  # the game waits for the next phase
+    assert "soviet-movement" in notify.standing(store, name).situation.label
+    scheduler_pass(store, clock)
+    scheduler_pass(store, clock)
+    (_, row) = reminders(store)  # one more: for the new phase, to user 1 only
     out = row.outgoing
-    assert (out.platform, out.user_id, out.chat_id, out.private) == ("telegram", "2", GROUP, True)
+    assert (out.platform, out.user_id, out.chat_id, out.private) == ("telegram", "1", GROUP, True)
     text = say(out.text, EN)
-    assert text.startswith(f"**{name}**: your move (German), turn 1, ") and "Deadline" in text
+    assert text.startswith(f"**{name}**: your move (Soviet), turn 1, ") and "Deadline" in text
+    assert all(r.outgoing.user_id == "1" for r in reminders(store))  # never to user 2
     # a restart: a new store and service on the same database, outbox purged of sent rows
     store.close()
     again = Store(path)
@@ -278,7 +282,7 @@ def test_games_and_reminders_tell_only_what_every_chat_is_told(store, chat, cloc
     said += private(chat, 1).text(1, "games").split("\n")[1:2]
     said += private(chat, 2).text(2, "games").split("\n")[1:2]
     assert len(said) == 4
-    label = r"turn \d+, [\w -]+"
+    label = r"[\w ,-]+"  # "1700, turn 1, entry": public, as every post says it
     deadline = r"\d{4}-\d\d-\d\d \d\d:\d\d UTC \(in [\d hmin]+\)"
     shapes = [
         rf"\*\*{name}\*\*: your move \((Sweden|Coalition)\), {label}\. Deadline {deadline}\. "
