@@ -809,7 +809,13 @@ class Case:
 HIT = (("alice", "dice 6"), ("alice", "attack A1 with 47rc"))  # 1 hit: German must decide
 CASES: list[Case] = [
     # the chat's own commands
-    Case("new", "alice", "new hells-gate sandbox", r"New game hells-gate-\d+: a sandbox game", side=True),
+    Case(
+        "new",
+        "alice",
+        "new hells-gate sandbox",
+        r"New game hells-gate-\d+: a sandbox game",
+        side=True,
+    ),
     Case(
         "join",
         "bob",

@@ -285,12 +285,18 @@ def test_games_and_reminders_tell_only_what_every_chat_is_told(store, chat, cloc
     label = r"[\w ,-]+"  # "1700, turn 1, entry": public, as every post says it
     deadline = r"\d{4}-\d\d-\d\d \d\d:\d\d UTC \(in [\d hmin]+\)"
     shapes = [
-        rf"\*\*{name}\*\*: your move \((Sweden|Coalition)\), {label}\. Deadline {deadline}\. "
-        r"\(`remind off` stops these messages\.\)",
-        rf"\*\*{name}\*\*: [\d hmin]+ left for your move \((Sweden|Coalition)\), {label}\. "
-        rf"Deadline {deadline}\.",
-        rf"\*\*{name}\*\* \((Sweden|Coalition)\): (your move|waiting for \w+ \(user\d\)), "
-        rf"{label}; deadline {deadline}",
+        (
+            rf"\*\*{name}\*\*: your move \((Sweden|Coalition)\), {label}\. Deadline {deadline}\. "
+            r"\(`remind off` stops these messages\.\)"
+        ),
+        (
+            rf"\*\*{name}\*\*: [\d hmin]+ left for your move \((Sweden|Coalition)\), {label}\. "
+            rf"Deadline {deadline}\."
+        ),
+        (
+            rf"\*\*{name}\*\* \((Sweden|Coalition)\): (your move|waiting for \w+ \(user\d\)), "
+            rf"{label}; deadline {deadline}"
+        ),
     ]
     for text in said:
         assert any(re.fullmatch(s, text) for s in shapes), text
