@@ -300,3 +300,43 @@ def test_games_and_reminders_tell_only_what_every_chat_is_told(store, chat, cloc
     ]
     for text in said:
         assert any(re.fullmatch(s, text) for s in shapes), text
+
+
+# ------------------------------------------------------------------ end to end on Telegram
+def test_games_and_remind_end_to_end_on_telegram(tmp_path):
+    """The REAL python-telegram-bot against the local fake of the Bot API: `/games` in the
+    group and in a private chat, `/remind on` there, and the private "your move" the
+    scheduler's pass sends, once."""
+    from tests import e2e_support as E
+    from tests.fakes.telegram_api import FakeTelegramAPI
+
+    alice = E.TG_USERS["alice"].id
+
+    async def scenario():
+        clock = E.now_clock()
+        async with (
+            FakeTelegramAPI() as api,
+            E.World(str(tmp_path / "games.db"), clock, telegram=api) as w,
+        ):
+            group = E.TelegramChat(w, E.TG_GROUP)
+            game = await E.started_game(w, group)
+            a = await group.say("carol", "games", via="command")  # `/games`
+            assert a.public.startswith(f"{game}: waiting for Soviet (alice), turn 1, ")
+            dm = E.TelegramChat(w, alice)
+            a = await dm.say("alice", "remind on", via="command")  # `/remind on`
+            assert a.seen[0].where == "dm" and "Reminders on" in a.text
+            a = await dm.say("alice", "games", via="plain")
+            assert a.text.startswith("You play 1 game:") and "your move" in a.text
+            assert "Private reminders: on" in a.text
+            since = len(api.calls)
+            await w.tick()
+            await w.tick()
+            await w.drained()
+            told = [
+                c
+                for c in api.calls[since:]
+                if c.ok and c.chat_id == alice and "your move (Soviet)" in (c.rendered or "")
+            ]
+            assert len(told) == 1 and told[0].rendered.startswith(f"{game}: your move")
+
+    E.run(scenario())
