@@ -1,5 +1,7 @@
 """Reminders before a deadline: each once, the most urgent one due (never a burst of stale
-ones), to every chat of the game, pinging the players to move.
+ones), to every chat of the game, pinging the players to move; and, to the players who asked
+for them (`remind on`), privately: "your move" once per situation, and each reminder before a
+deadline (app/move_reminders.py).
 
 The reminder's post and its mark as sent are written in one transaction, on the locked game row,
 and only while the deadline is still the one reminded of.
@@ -11,7 +13,7 @@ import logging
 from datetime import datetime
 
 from adjudicator.core.i18n import t, tn
-from app import clock, notify
+from app import clock, move_reminders, notify
 from app.clock import GameClock
 from app.durations import format_deadline, format_duration, hours
 from storage import Store
@@ -60,6 +62,10 @@ def key_of(game: str, deadline: datetime, h: float) -> str:
 
 def remind(store: Store, gc: GameClock, now: datetime, poster: notify.Poster) -> None:
     """Post the reminder due now, if one is (see the module doc)."""
+    try:
+        move_reminders.your_move(store, gc, now, poster)
+    except Exception:  # a private nicety: never the deadline's reminder for it
+        log.exception("game=%s private move reminders failed; retried at the next tick", gc.name)
     h = due_hours(gc, now)
     if h is None or gc.deadline_at is None:
         return
@@ -70,6 +76,8 @@ def remind(store: Store, gc: GameClock, now: datetime, poster: notify.Poster) ->
         if fresh.deadline_at != deadline or not fresh.running() or h in fresh.sent:
             return  # changed meanwhile: the next pass looks again
         poster.emit(conn, gc.name, outs, key_of(gc.name, deadline, h))
+        for user, dm in move_reminders.near(store, conn, standing, deadline, now):
+            poster.emit(conn, gc.name, dm, f"{key_of(gc.name, deadline, h)}:dm:{user}")
         sent = clock.sorted_hours([*fresh.sent, *(x for x in fresh.reminder_hours if x >= h)])
         clock.save(conn, fresh, {"sent": sent}, now=now)
     log.info("game=%s reminder_h=%g deadline=%s", gc.name, h, deadline.isoformat())

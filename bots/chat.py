@@ -43,7 +43,7 @@ from app.context import Actor
 from app.messages import Incoming, Outgoing
 from app.service import GameService
 from app.submit import submit
-from bots import chat_audit, chat_language, chat_private, chat_users, dm_wait
+from bots import chat_audit, chat_language, chat_my_games, chat_private, chat_users, dm_wait
 from bots import chat_commands as commands
 from bots.chat_base import ChatRefused, Ctx, mirror
 from bots.chat_commands import LIFECYCLE
@@ -189,6 +189,8 @@ class ChatService:
                 return commands.run(self, ctx, head, game, words)
             if head == "identity":
                 return chat_users.identity(self, ctx, words)
+            if head in chat_my_games.WORDS:  # `games`, `remind`: the player's, in any chat
+                return chat_my_games.run(self, ctx, game, words)
             if head == "whoami" and (game is not None or not incoming.private):
                 return chat_users.whoami(self, ctx, game)  # (a private chat: its game below)
             if game is None and incoming.private:

@@ -5,7 +5,6 @@ app.clock), the game systems are found in the registry, and the sides come from 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -13,17 +12,17 @@ from adjudicator.core import registry
 from adjudicator.core.i18n import cat, lines, say, t
 from adjudicator.core.system import SystemType, side_words
 from adjudicator.grammar import quoted
-from app import clock, games, identities, languages, lifecycle, post_queue
+from app import clock, game_names, games, identities, languages, lifecycle, post_queue
 from app.game_clock import When
 from app.messages import Outgoing
 from app.summary import who
 from bots import chat_help, chat_language, dm_wait
 from bots.chat_base import Chat, ChatRefused, Ctx, mirror, over, started
 from storage import GameExists, Store, chat_store
+from storage import game_names as names_taken
 from storage import outbox as outbox_rows
 
 LIFECYCLE = ("new", "join", "leave", "start", "link", "deadline", "extend", "map", "help")
-_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def _initials(system_id: str) -> str:
@@ -89,9 +88,17 @@ def _sides_help(game: str | None, chat: Chat) -> str:
 def new(chat: Chat, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoing]:
     kind = system_words().get(words[1].lower()) if len(words) > 1 else None
     flags = [w.lower() for w in words[2:]]
-    if kind is None or any(f != "sandbox" for f in flags):
+    chosen = [f for f in flags if f != "sandbox"]
+    if kind is None or len(chosen) > 1:
         ids = ", ".join(f"`new {s.id}`" for s in registry.systems())
-        raise ChatRefused(t("say {ids}; add `sandbox` for a sandbox game.", ids=ids))
+        raise ChatRefused(
+            t(
+                "say {ids}; add `sandbox` for a sandbox game, and a name if you want one "
+                "(`new {id} korsun`).",
+                ids=ids,
+                id=lifecycle.DEFAULT_SYSTEM,
+            )
+        )
     sandbox = "sandbox" in flags
     bound = chat_store.binding_key(chat.store, ctx.platform, ctx.chat_id)
     if bound is not None and ctx.key is not None and bound[1] == ctx.key:
@@ -108,11 +115,14 @@ def new(chat: Chat, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoi
                     )
                 )
             replace = bound[0]
-        name = _reserve_name(chat, ctx, kind, replace)
+        name = _reserve_name(chat, ctx, kind, replace, chosen[0] if chosen else None)
     try:
         lifecycle.new_game(chat.core, name, sandbox=sandbox, creator=ctx.user, system_id=kind.id)
     except GameExists:
-        pass  # made by the first delivery of this message
+        if bound is None or bound[1] != ctx.key:  # not this message's: another chat's, made
+            chat_store.unbind(chat.store, ctx.platform, ctx.chat_id)  # meanwhile
+            raise ChatRefused(names_taken.NameTaken(name).args[0]) from None
+        # else made by the first delivery of this message
     what = (
         t("a sandbox game of {system}", system=kind.name)
         if sandbox
@@ -131,30 +141,36 @@ def new(chat: Chat, ctx: Ctx, game: str | None, words: list[str]) -> list[Outgoi
     return chat.answer(ctx, public=[text])
 
 
-def _reserve_name(chat: Chat, ctx: Ctx, kind: SystemType, replace: str | None) -> str:
-    """Bind the chat to a fresh game name (before the game is made: see chat_models)."""
-    slug = _SLUG.sub("", ctx.chat_id.lower()) or "chat"
-    prefix = f"{_initials(kind.id)}-{ctx.platform}-{slug}-"
-    taken = set(chat_store.game_names(chat.store, prefix))
-    n = len(taken) + 1
+def _reserve_name(
+    chat: Chat, ctx: Ctx, kind: SystemType, replace: str | None, chosen: str | None
+) -> str:
+    """Bind the chat to the game's name before the game is made (see chat_models): the name
+    the creator chose, or the system's id and the next number free in the database."""
+    if chosen is not None:
+        name = game_names.normal(chosen)
+        if (why := game_names.problem(name)) is not None:
+            raise ChatRefused(why)
     for _ in range(100):
-        name = f"{prefix}{n}"
-        if name not in taken:
-            try:
-                chat_store.bind(
-                    chat.store,
-                    ctx.platform,
-                    ctx.chat_id,
-                    name,
-                    key=ctx.key,
-                    now=ctx.now,
-                    replace=replace,
-                )
-            except chat_store.ChatBound as exc:
-                raise ChatRefused(str(exc)) from exc
-            return name
-        n += 1
-    raise ChatRefused(t("no free game name for this chat"))
+        if chosen is None:
+            name = game_names.numbered(kind.id, names_taken.starting(chat.store, kind.id))
+        try:
+            names_taken.reserve(
+                chat.store,
+                ctx.platform,
+                ctx.chat_id,
+                name,
+                key=ctx.key,
+                now=ctx.now,
+                replace=replace,
+            )
+        except names_taken.NameTaken as exc:
+            if chosen is not None:
+                raise ChatRefused(exc.args[0]) from exc
+            continue  # reserved by another chat meanwhile: the next number
+        except chat_store.ChatBound as exc:
+            raise ChatRefused(str(exc)) from exc
+        return name
+    raise ChatRefused(t("no free game name: say `new` again"))
 
 
 # ------------------------------------------------------------------ seats and the start

@@ -59,6 +59,22 @@ CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
         "all",
     ),
     "whoami": (t("whoami"), t("your identity, linked accounts and seats"), "all"),
+    "games": (
+        t("games"),
+        t(
+            "in a private chat: every game you play, whose move and the deadline; in a group: "
+            "its game; alias `игры`"
+        ),
+        "all",
+    ),
+    "remind": (
+        t("remind [on | off]"),
+        t(
+            "a private message when a game waits for your move, and before its deadline; "
+            "alias `напоминать вкл|выкл`"
+        ),
+        "all",
+    ),
     "identity": (
         t("identity link | identity confirm <CODE>"),
         t("link your Discord and Telegram accounts into one player (the code comes by DM)"),
@@ -74,7 +90,7 @@ CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "help": (t("help [all | <COMMAND>]"), t("this help; `help all` every command"), "all"),
 }
-ALIASES = {"язык": "language"}
+ALIASES = {"язык": "language", "игры": "games", "напоминать": "remind"}
 
 
 def _table(grammar: Any) -> VerbTable | None:

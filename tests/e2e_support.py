@@ -809,7 +809,13 @@ class Case:
 HIT = (("alice", "dice 6"), ("alice", "attack A1 with 47rc"))  # 1 hit: German must decide
 CASES: list[Case] = [
     # the chat's own commands
-    Case("new", "alice", "new hells-gate sandbox", r"New game hg-\S+: a sandbox game", side=True),
+    Case(
+        "new",
+        "alice",
+        "new hells-gate sandbox",
+        r"New game hells-gate-\d+: a sandbox game",
+        side=True,
+    ),
     Case(
         "join",
         "bob",
@@ -834,8 +840,8 @@ CASES: list[Case] = [
         setup=(("alice", "new hells-gate"), ("alice", "join soviet"), ("bob", "join german")),
         side=True,
     ),
-    Case("link", "alice", "link", r"Link code for hg-\S+: [A-Z0-9]{8} \(single use"),
-    Case("link CODE", "carol", "link {code}", r"This chat now follows hg-", side=True),
+    Case("link", "alice", "link", r"Link code for hells-gate-\d+: [A-Z0-9]{8} \(single use"),
+    Case("link CODE", "carol", "link {code}", r"This chat now follows hells-gate-", side=True),
     Case("deadline", "carol", "deadline", r"48 h per phase, 12 h per combat decision"),
     Case(
         "deadline set",
@@ -845,7 +851,7 @@ CASES: list[Case] = [
         after=(("alice", "deadline 48h"),),
     ),
     Case("extend", "alice", "extend 2h", r"Deadline extended by 2 h: now"),
-    Case("map", "carol", "map", r"hg-\S+: turn 1, soviet-combat", image=True),
+    Case("map", "carol", "map", r"hells-gate-\d+: turn 1, soviet-combat", image=True),
     Case("help", "carol", "help", r"You are a spectator\.\nQuestions: preview, options"),
     # the order language: players' orders
     Case("attack", "alice", "attack A1 with 47rc", r"die 6: 1 hit", setup=(("alice", "dice 6"),)),

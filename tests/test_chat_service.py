@@ -120,7 +120,7 @@ def test_help_in_a_chat_without_a_game_explains_how_to_start(tg):
 def test_new_join_start_and_the_seats_it_takes(chat, tg, store):
     text = tg.text(1, "new hells-gate")
     game = game_of(chat, tg)
-    assert game == "hg-telegram-100500-1" and f"New game **{game}**" in text
+    assert game == "hells-gate-1" and f"New game **{game}**" in text
     rec = chat.service.record(game)
     assert rec.moderators == ("telegram:1",) and not rec.sandbox
     assert "one game per chat" in tg.text(1, "new hells-gate sandbox")

@@ -297,6 +297,8 @@ def test_slash_map_status_options_help_and_sync():
                 "link",
                 "language",
                 "deadline",
+                "games",
+                "remind",
             }
             [text_option] = synced["order"]["options"]
             assert (text_option["name"], text_option["type"], text_option["required"]) == (
@@ -309,6 +311,7 @@ def test_slash_map_status_options_help_and_sync():
             ru = {name: c["name_localizations"].get("ru") for name, c in synced.items()}
             assert ru["order"] == "приказ" and ru["start"] == "начать" and ru["new"] == "новая"
             assert ru["options"] == "варианты" and ru["language"] == "язык"
+            assert ru["games"] == "игры" and ru["remind"] == "напоминать"
             assert synced["order"]["description_localizations"]["ru"].startswith("Отдать приказ")
             assert text_option["name_localizations"]["ru"] == "текст"
             await fake.send_command("map", user=alice)

@@ -36,7 +36,7 @@ def test_a_whole_short_game_in_a_discord_channel(tmp_path):
 
             # -- the chat lifecycle, through every way of talking to the bot
             a = await channel.say("alice", "new hells-gate sandbox")  # @pbem new ...
-            assert f"New game hg-discord-{fake.channel_id}-1: a sandbox game" in a.public
+            assert "New game hells-gate-1: a sandbox game" in a.public
             game = w.game(*channel.key)
             a = await channel.say("alice", "join soviet", via="slash")  # /order text:...
             assert "Alice now plays soviet" in a.public and a.seen[0].where == "chat"

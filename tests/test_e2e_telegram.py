@@ -38,7 +38,7 @@ def test_a_whole_short_game_in_a_telegram_group(tmp_path):
 
             # -- the chat lifecycle
             a = await group.say("alice", "new hells-gate sandbox")
-            assert "New game hg-telegram-1001001-1: a sandbox game" in a.public
+            assert "New game hells-gate-1: a sandbox game" in a.public
             game = w.game(*group.key)
             assert "alice now plays soviet" in (await group.say("alice", "join soviet")).public
             a = await group.say("bob", "join german", via="command")  # `/join german`

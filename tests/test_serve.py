@@ -70,11 +70,11 @@ def test_serve_without_tokens_plays_a_script_on_the_terminal_and_exits_at_eof(tm
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "No game is played in this chat yet" in out  # help before any game
-    assert "New game **hg-terminal-local-1**: a sandbox game" in out
+    assert "New game **hells-gate-1**: a sandbox game" in out
     assert "You now play soviet." in out and "bob now plays german." in out
-    assert "**hg-terminal-local-1** begins: Soviet (you) against German (bob)" in out
-    assert "**hg-terminal-local-1: turn 1, soviet-combat**" in out  # the post after start
-    assert "[map image hg-terminal-local-1-" in out  # the map went with it
+    assert "**hells-gate-1** begins: Soviet (you) against German (bob)" in out
+    assert "**hells-gate-1: turn 1, soviet-combat**" in out  # the post after start
+    assert "[map image hells-gate-1-" in out  # the map went with it
     assert "Die for combat A1: 5" in out and "die 5: 1 hit" in out
     assert "Refused (rule 8.23): first apply 1 hit in A1" in out  # bob's `end`
     assert "[private to bob] " in out  # options are private
@@ -87,7 +87,7 @@ def test_serve_without_tokens_plays_a_script_on_the_terminal_and_exits_at_eof(tm
     # the default SQLite file in the working directory holds the game, played by the users
     store = Store(str(tmp_path / "pbem.db"))
     try:
-        rows = store.log("hg-terminal-local-1")
+        rows = store.log("hells-gate-1")
         users = {r.user for r in rows if r.kind == "order"}
         assert users == {f"terminal:{S.local_user_id('you')}", f"terminal:{S.local_user_id('bob')}"}
     finally:
@@ -274,7 +274,7 @@ def test_the_terminal_gets_reminders_and_deadline_defaults(tmp_path):
     text = out.getvalue()
     assert "The deadline for Soviet (you) passed" in text
     assert "- Deadline default for Soviet: end." in text
-    assert "**hg-terminal-local-1: turn 1, soviet-movement**" in text
+    assert "**hells-gate-1: turn 1, soviet-movement**" in text
     assert text.count("@you") >= 3  # the start, the reminder and the default ping the player
 
 

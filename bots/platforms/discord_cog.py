@@ -1,6 +1,6 @@
 """The Discord adapter's hybrid commands: `/order text:` (with completion) and `!order`, `/map`,
 `/status`, `/options` (a menu of buttons), `/help`, and the chat's own commands (`/new`, `/join`,
-`/start`, `/link`, `/language`, `/deadline`), each the text "<command> <text>" given to the order
+`/start`, `/link`, `/language`, `/deadline`) and the player's (`/games`, `/remind`), each the text "<command> <text>" given to the order
 path (bots/platforms/discord_commands.py) or to the tap core (bots/platforms/discord_taps.py)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from bots.platforms.discord_commands import _handle_context
 from bots.platforms.discord_names import (
     DEADLINE,
     DEADLINE_TEXT,
+    GAMES,
     HELP,
     HELP_COMMAND,
     JOIN,
@@ -30,6 +31,8 @@ from bots.platforms.discord_names import (
     OPTIONS_UNIT,
     ORDER,
     ORDER_TEXT,
+    REMIND,
+    REMIND_TEXT,
     START,
     STATUS,
 )
@@ -120,6 +123,16 @@ class PbemCommands(commands.Cog):
     @app_commands.describe(text=DEADLINE_TEXT)
     async def deadline(self, ctx: Context, *, text: str = "") -> None:
         await _handle_context(self.bot, ctx, f"deadline {text}".strip())
+
+    # the player's own: his games, his private reminders (bots/chat_my_games.py)
+    @_hybrid("games", GAMES)
+    async def games(self, ctx: Context) -> None:
+        await _handle_context(self.bot, ctx, "games")
+
+    @_hybrid("remind", REMIND)
+    @app_commands.describe(text=REMIND_TEXT)
+    async def remind(self, ctx: Context, *, text: str = "") -> None:
+        await _handle_context(self.bot, ctx, f"remind {text}".strip())
 
 
 __all__ = ["PbemCommands"]

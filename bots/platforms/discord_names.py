@@ -39,10 +39,13 @@ LANGUAGE = t("The language the bot speaks here")
 LANGUAGE_TEXT = t("A language code: en or ru")
 DEADLINE = t("The time each move is given")
 DEADLINE_TEXT = t("A duration, e.g. 24h (empty: the deadline now)")
+GAMES = t("Your games: whose move and the deadline (here: this channel's game)")
+REMIND = t("Private reminders when it is your move: on or off")
+REMIND_TEXT = t("on or off (empty: whether they are on)")
 
 _SAID: tuple[Msg, ...] = (ORDER, ORDER_TEXT, MAP, STATUS, OPTIONS, OPTIONS_UNIT, HELP)
 _SAID += (HELP_COMMAND, NEW, NEW_TEXT, JOIN, JOIN_TEXT, START, LINK, LINK_TEXT, LANGUAGE)
-_SAID += (LANGUAGE_TEXT, DEADLINE, DEADLINE_TEXT)
+_SAID += (LANGUAGE_TEXT, DEADLINE, DEADLINE_TEXT, GAMES, REMIND, REMIND_TEXT)
 DESCRIPTIONS: dict[str, Msg] = {str(m): m for m in _SAID}
 
 # command -> its Russian name (Discord: lowercase, at most 32 letters, no spaces)
@@ -52,6 +55,8 @@ NAMES = {
     "order": "приказ",
     "options": "варианты",
     "help": "помощь",
+    "games": "игры",  # bots/chat_my_games.py: the words typed
+    "remind": "напоминать",
 }
 PARAMETERS = {"text": "текст", "unit": "отряд", "command": "команда"}
 

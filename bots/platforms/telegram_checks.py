@@ -34,6 +34,8 @@ MENU = (
     ("link", t("Play one game from several chats: /link, then /link <code> there")),
     ("language", t("The language of this chat: /language ru or /language en")),
     ("deadline", t("The deadlines of the game")),
+    ("games", t("Your games: whose move it is and the deadline")),
+    ("remind", t("Private reminders of your moves: /remind on or /remind off")),
 )
 MENU_LANGUAGES = ("ru",)  # besides the default (English) menu: one per language code
 # ChatPermissions / ChatMemberRestricted flag -> its name in Telegram's settings, and what fails
