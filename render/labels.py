@@ -6,7 +6,8 @@ side in threads keep their own). A drawer that crops or scales the finished pict
 recorded boxes with it (`crop`, `scale`), so that they stay in the coordinates of the image a
 player gets. Kinds: "label" (a name, a strength, a caption: what must be legible), "id" (a hex id
 on a whole map: read on the focus crop or a full-size map, exempt from the size floor), "legend"
-(the legend's own lines, which must be legible too).
+(the legend's own lines, which must be legible too), "symbol" (the text inside a legend's sample
+of a map mark, whose meaning the legible line beside it says: exempt, as an id).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class Label:
         box = (round(x0 * factor), round(y0 * factor), round(x1 * factor), round(y1 * factor))
         return replace(self, box=box, cap=self.cap * factor)
 
+
+EXEMPT = ("id", "symbol")  # kinds read some other way than at a phone's width (see above)
 
 _recording: ContextVar[list[Label] | None] = ContextVar("labels", default=None)
 
@@ -57,8 +60,16 @@ def note(text: str, box: Box, cap: float, kind: str = "label") -> None:
         found.append(Label(text, tuple(int(v) for v in box), float(cap), kind))  # type: ignore[arg-type]
 
 
+def add(found: list[Label]) -> None:
+    """Record labels recorded elsewhere (a trial drawing kept after all)."""
+    active_list = _recording.get()
+    if active_list is not None:
+        active_list.extend(found)
+
+
 def crop(box: Box) -> None:
-    """The picture was cropped to box: labels move with it; those left wholly outside drop."""
+    """The picture was cropped to box: labels move with it, cut to it; those left wholly outside
+    drop."""
     found = _recording.get()
     if found is None:
         return
@@ -68,7 +79,8 @@ def crop(box: Box) -> None:
         a, b, c, d = lab.box
         if c <= x0 or a >= x1 or d <= y0 or b >= y1:
             continue
-        kept.append(replace(lab, box=(a - x0, b - y0, c - x0, d - y0)))
+        inside = (max(a, x0) - x0, max(b, y0) - y0, min(c, x1) - x0, min(d, y1) - y0)
+        kept.append(replace(lab, box=inside))  # what the crop keeps of it
     found[:] = kept
 
 
@@ -115,7 +127,7 @@ def legibility(
     slack pixels both ways, in the image's own pixels)."""
     factor = min(1.0, width / image_width)
     seen = [lab.scaled(factor) for lab in found]
-    small = [lab for lab in seen if lab.kind != "id" and lab.cap < floor]
+    small = [lab for lab in seen if lab.kind not in EXEMPT and lab.cap < floor]
     pairs = [
         (a, b)
         for i, a in enumerate(found)

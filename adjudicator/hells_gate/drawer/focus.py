@@ -17,14 +17,14 @@ from typing import Any
 from adjudicator.core.i18n import EN, ENGLISH, Language, Msg, say, t
 from adjudicator.hells_gate.drawer import colours, legend
 from adjudicator.hells_gate.drawer.events import EventLike
-from adjudicator.hells_gate.drawer.sizes import SMALL, phone_size
+from adjudicator.hells_gate.drawer.sizes import PHONE, PHONE_CAP, SMALL, phone_size
 from adjudicator.hells_gate.drawer.words import scenario_title
 from adjudicator.hells_gate.scenario import Scenario
 from adjudicator.hells_gate.state import GameState
 from adjudicator.hells_gate.texts import phase_name, side_name, weather_name
 from render import canvas, labels
 from render.canvas import Canvas
-from render.text import text, text_length, wide_font, wrap
+from render.text import cap_height, text, text_length, wide_font, wrap
 
 FOCUS_MAX = 1280  # the long side of a focus image, at most
 MAX_ENLARGE = 1.6  # a small area is enlarged at most this much
@@ -32,6 +32,7 @@ SPREAD = 0.55  # actions over more than this share of the map: the whole map is 
 PANEL_LINES = 6  # lines of "what happened" in the compact panel, at most
 PAD = 12
 MIN_WIDTH = 600  # the panel is at least this wide, the map centred above it
+WIDE_CROP = 720  # a part of the map wider than this draws chips (as the whole map), not counters
 
 
 def action_hexes(dbg: dict[str, Any]) -> set[str]:
@@ -116,6 +117,7 @@ def compose_focus(
             needed = phone_size(box[2] - box[0])
         if needed <= size:
             break
+        brief = whole or box[2] - box[0] > WIDE_CROP
         size = needed
         with labels.recording():
             full, dbg = compose(
@@ -126,14 +128,40 @@ def compose_focus(
                 title,
                 language=language,
                 label_size=size,
-                brief=whole,
+                brief=brief,
             )
         box, whole = crop_box(scenario, dbg)
-    full, dbg = compose(
-        scenario, state, events, view, title, language=language, label_size=size, brief=whole
-    )
-    with wide_font(language.code != ENGLISH):
-        return _focus(scenario, state, full, dbg, (box, whole), title, language)
+    # a wide part's counters could not be read on a phone: it draws chips, with their legend
+    brief = whole or box[2] - box[0] > WIDE_CROP
+    for _ in range(3):  # until the image as scaled keeps every text legible on a phone
+        with labels.recording() as found:
+            full, dbg = compose(
+                scenario,
+                state,
+                events,
+                view,
+                title,
+                language=language,
+                label_size=size,
+                brief=brief,
+            )
+            box, whole = crop_box(scenario, dbg)
+            brief = brief or whole
+            with wide_font(language.code != ENGLISH):
+                out, info = _focus(scenario, state, full, dbg, (box, whole, brief), title, language)
+                needed, counters_legible = _legible_at(info, out.width)
+        if needed <= size and (brief or counters_legible):
+            break
+        size, brief = max(size, needed), brief or not counters_legible
+    labels.add(found)
+    return out, info
+
+
+def _legible_at(info: dict[str, Any], width: int) -> tuple[int, bool]:
+    """The label size a focus image needs, as drawn (its part of the map scaled into width),
+    and whether a counter's texts are legible there, once a phone shows it PHONE px wide."""
+    factor = info["scale"] * min(1.0, PHONE / width)
+    return phone_size(PHONE / factor), cap_height(SMALL) * factor >= PHONE_CAP
 
 
 def _focus(
@@ -141,26 +169,29 @@ def _focus(
     state: GameState,
     full: Canvas,
     dbg: dict[str, Any],
-    shown: tuple[tuple[int, int, int, int], bool],
+    shown: tuple[tuple[int, int, int, int], bool, bool],
     title: str | None,
     language: Language,
 ) -> tuple[Canvas, dict[str, Any]]:
-    box, whole = shown
+    box, whole, brief = shown
     cw, ch = box[2] - box[0], box[3] - box[1]
     width = min(FOCUS_MAX, round(cw * MAX_ENLARGE))
     size = phone_size(width)
     legend_h = 0
-    for _ in range(3):  # the panel's height depends on its width, the map's scale on both
+    for _ in range(6):  # the panel's height depends on its width, the map's scale on both
         size = phone_size(width)
         lines = _panel_lines(scenario, state, dbg, title, width - 2 * PAD, language, size)
-        if whole:
+        if brief:
             rows = legend.compact_rows(full, dbg["drawn"], language)
             said = [label for _, label in rows]
             legend_h = PAD + legend.compact_height(said, size, width - 2 * PAD)
         panel_h = PAD * 2 + _line_h(size) * len(lines) + legend_h
         scale = min(FOCUS_MAX / cw, (FOCUS_MAX - panel_h) / ch, MAX_ENLARGE)
         w, h = math.floor(cw * scale), math.floor(ch * scale)
-        width = w if whole else max(w, MIN_WIDTH)  # (a wider whole map would be smaller)
+        settled = w if whole else max(w, MIN_WIDTH)  # (a wider whole map would be smaller)
+        if settled == width:  # the panel and legend were laid out at the width drawn
+            break
+        width = settled
     out = canvas.new_image((width, h + panel_h), colours.PANEL_BG)
     out.paste(full.crop(box).resize((w, h), canvas.LANCZOS), ((width - w) // 2, 0))
     labels.crop(box)
@@ -169,7 +200,7 @@ def _focus(
     d = canvas.draw(out)
     d.line((0, h, width, h), fill=colours.PANEL_LINE, width=2)
     keys: list[str] = []
-    if whole:
+    if brief:
         keys = legend.draw_compact(out, PAD, h + PAD, width - 2 * PAD, dbg["drawn"], size, language)
         d.line((0, h + legend_h, width, h + legend_h), fill=colours.PANEL_LINE, width=1)
     y = h + legend_h + PAD
@@ -186,6 +217,7 @@ def _focus(
         "panel_lines": [s for s, _, _ in lines],
         "map_height": h,
         "whole": whole,
+        "brief": brief,  # chips and odds-only labels (the whole map, a wide part)
         "legend": keys,
         "attacks": dbg["attacks"],
     }

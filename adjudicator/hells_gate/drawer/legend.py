@@ -200,7 +200,7 @@ def _symbol_rows(img: Canvas, d: Draw) -> list[Row]:
         )
 
     def tych(x: float, y: float) -> None:
-        symbols.draw_tychinovka(d, x + 17, y + 10, 12)
+        symbols.draw_tychinovka(d, x + 17, y + 10, 12, kind="symbol")  # its line says "T2"
 
     return [
         ("supply_soviet", t("Soviet supply hex"), sup("soviet")),

@@ -58,7 +58,9 @@ def draw_airfield(d: Draw, cx: float, cy: float, r: float) -> None:
     d.polygon([(cx + x * u, cy + y * u) for x, y in AIRCRAFT], fill=colours.AIRFIELD)
 
 
-def draw_tychinovka(d: Draw, cx: float, cy: float, r: float, size: int | None = None) -> None:
+def draw_tychinovka(
+    d: Draw, cx: float, cy: float, r: float, size: int | None = None, kind: str = "counter"
+) -> None:
     """The turn-2 Tychinovka marker (rule 12.8): an orange square marker, 'T2' at font size
     `size` (by default as large as the marker allows)."""
     d.rectangle(
@@ -67,4 +69,4 @@ def draw_tychinovka(d: Draw, cx: float, cy: float, r: float, size: int | None = 
     size = size or max(SMALL, round(r * 1.1))
     d.text((cx, cy + 0.5), "T2", font=font(size), fill=colours.INK, anchor="mm")
     x0, y0, x1, y1 = d.textbbox((cx, cy + 0.5), "T2", font=font(size), anchor="mm")
-    drawn("T2", (round(x0), round(y0), round(x1), round(y1)), size, "counter")  # a marker's
+    drawn("T2", (round(x0), round(y0), round(x1), round(y1)), size, kind)  # a marker's
