@@ -186,7 +186,7 @@ def test_games_in_russian_in_a_private_chat_and_in_a_group(chat):
     name = started(group)
     assert group.text(1, "язык ru")
     said = group.text(9, "игры")
-    assert said.startswith(f"**{name}**: ходит СССР (user1), ход 1, ") and "; срок 20" in said, said
+    assert said.startswith(f"**{name}**: ждём СССР (user1), ход 1, ") and "; срок 20" in said, said
     me = private(chat, 1)
     me.text(1, "language ru")
     said = me.text(1, "игры")

@@ -13,12 +13,26 @@ from dataclasses import dataclass
 from adjudicator.core.commands import Default, Dice, Help, Log, Status
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Attack:
+    """An attack on a hex by units (8.4). The same attack whatever order its units are named
+    in: two Attacks are equal when their units are the same set, so that an attack the gate
+    lists as "72id wiking" is the one a player types as "wiking 72id". The order typed is kept
+    (the log and the reports name the units as the player did)."""
+
     hex: str
     units: tuple[str, ...]
     decisive: bool = False
     flip: str | None = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.hex, frozenset(self.units), len(self.units), self.decisive, self.flip)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Attack) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
 
 @dataclass(frozen=True)
