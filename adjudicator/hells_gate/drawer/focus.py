@@ -109,8 +109,13 @@ def compose_focus(
     it. The labels recorded (render.labels) are in the focus image's pixels."""
     from adjudicator.hells_gate.drawer.frame import compose
 
+    def drawn(size: int, brief: bool) -> tuple[Canvas, dict[str, Any]]:
+        return compose(
+            scenario, state, events, view, title, language=language, label_size=size, brief=brief
+        )
+
     with labels.recording():  # a first look, to find the part to show (not recorded)
-        full, dbg = compose(scenario, state, events, view, title, language=language)
+        full, dbg = drawn(SMALL, False)
     (box, whole), size = crop_box(scenario, dbg), SMALL
     for _ in range(3):  # larger labels may take more room: a larger part, larger labels
         with wide_font(language.code != ENGLISH):
@@ -120,31 +125,13 @@ def compose_focus(
         brief = whole or box[2] - box[0] > WIDE_CROP
         size = needed
         with labels.recording():
-            full, dbg = compose(
-                scenario,
-                state,
-                events,
-                view,
-                title,
-                language=language,
-                label_size=size,
-                brief=brief,
-            )
+            full, dbg = drawn(size, brief)
         box, whole = crop_box(scenario, dbg)
     # a wide part's counters could not be read on a phone: it draws chips, with their legend
     brief = whole or box[2] - box[0] > WIDE_CROP
     for _ in range(3):  # until the image as scaled keeps every text legible on a phone
         with labels.recording() as found:
-            full, dbg = compose(
-                scenario,
-                state,
-                events,
-                view,
-                title,
-                language=language,
-                label_size=size,
-                brief=brief,
-            )
+            full, dbg = drawn(size, brief)
             box, whole = crop_box(scenario, dbg)
             brief = brief or whole
             with wide_font(language.code != ENGLISH):
