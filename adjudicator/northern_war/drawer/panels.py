@@ -11,19 +11,11 @@ from adjudicator.core.events import event_text
 from adjudicator.core.i18n import Language, Msg, name, say, t
 from adjudicator.northern_war import legal, texts
 from adjudicator.northern_war.drawer import style as S
+from adjudicator.northern_war.system import BATTLES
 from render import canvas, text
 
 INNER = S.WIDTH - 2 * S.MARGIN
-BATTLE_EVENTS = (
-    "BattleBegan",
-    "BlockFired",
-    "BlockHit",
-    "BlockEliminated",
-    "AttackersRetreat",
-    "BlockRetreated",
-    "NoRetreat",
-    "BattleEnded",
-)
+BATTLE_EVENTS = BATTLES  # the battle report's events, as the group is told them (N24)
 LAST_LINES = 10  # of a battle's report: the end of it
 
 
