@@ -49,6 +49,13 @@ def areas_text(sc: Scenario, state: NWState) -> Msg:
     return lines_of(lines)
 
 
+def _with_hint(refusal: object) -> object:
+    """The refusal, a full stop if its last sentence (a usage line) has none, then the hint."""
+    if str(refusal).rstrip()[-1:] in (".", "!", "?"):
+        return t("{refusal} Say 'areas' for the list of areas.", refusal=refusal)
+    return t("{refusal}. Say 'areas' for the list of areas.", refusal=refusal)
+
+
 class AreaGrammar(GrammarKit):
     """The kit's grammar, whose refusal of an unknown or a missing territory says that `areas`
     lists them."""
@@ -60,5 +67,5 @@ class AreaGrammar(GrammarKit):
             missing = exc.code == "syntax" and str(exc.message).startswith("a territory is missing")
             if exc.code != "unknown-territory" and not missing:
                 raise
-            hint = t("{refusal} Say 'areas' for the list of areas.", refusal=exc.message)
+            hint = _with_hint(exc.message)
             raise ParseError(exc.code, hint, exc.rule) from None

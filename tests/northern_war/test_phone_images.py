@@ -244,7 +244,9 @@ def test_an_unknown_territory_is_refused_with_the_hint_that_areas_lists_them(lin
     with pytest.raises(ParseError) as refused:
         SYSTEM.grammar.parse(line)
     assert refused.value.code == ("syntax" if line == "recon" else "unknown-territory")
-    assert "Say 'areas' for the list of areas." in say(refused.value.message, language("en"))
+    said = say(refused.value.message, language("en"))
+    assert "Say 'areas' for the list of areas." in said
+    assert ". Say 'areas'" in said  # a sentence of its own, after the usage line's full stop
     assert "команда 'территории'" in say(refused.value.message, RU)
 
 
