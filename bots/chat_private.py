@@ -116,7 +116,7 @@ def first_contact(chat: Chat, ctx: Ctx) -> str:
     if played:
         shown = [_seat(chat, game, me) for game in played[:SHOWN]]
         if len(played) > SHOWN:  # the rest: `use <GAME>` refuses with the whole list
-            shown.append(t("{n} more", n=len(played) - SHOWN))
+            shown.append(t("{n} more (`games` lists them all)", n=len(played) - SHOWN))
         said.append(t("You play {games}.", games=cat(*shown, sep=", ")))
     elif mine := moderated(chat, ctx.user):
         said.append(t("You moderate {games}.", games=cat(*(f"**{g}**" for g in mine), sep=", ")))

@@ -9,8 +9,14 @@ from __future__ import annotations
 import json
 import re
 
+from app.service import GameService
+from bots.chat import ChatService
+from bots.clock import FakeClock
+from bots.demo import DemoSeeds
+from storage import Store
 from tests import e2e_support as E
 from tests.fakes.telegram_api import FakeTelegramAPI
+from tests.test_chat_service import Chat
 
 LIMIT = 400  # characters a phone shows without scrolling
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -166,3 +172,22 @@ def test_a_discord_dm_help_greets_in_three_lines(tmp_path):
             await w.drained()
 
     E.run(scenario())
+
+
+def test_a_greeting_with_more_games_than_it_names_says_that_games_lists_them_all():
+    store = Store(":memory:")
+    try:
+        chats = ChatService(GameService(store, seeds=DemoSeeds(7)), clock=FakeClock())
+        for n in range(5):
+            group = Chat(chats, "telegram", f"-100{n}")
+            group.say(1, "new hells-gate")
+            group.say(1, "join soviet")
+        private = Chat(chats, "telegram", "1", private=True)
+        said = private.text(1, "help")
+        assert "2 more (`games` lists them all)" in said, said
+        assert len(said.splitlines()) <= 3, said
+        private.say(1, "язык ru")
+        said = private.text(1, "help")
+        assert "ещё 2 (все перечисляет команда `игры`)" in said, said
+    finally:
+        store.close()
