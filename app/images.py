@@ -100,13 +100,14 @@ def draw_seen(
 ) -> bytes:
     """`games.draw` of a state already seen as `view` (`shown`: the system's view of it; `over`:
     whether the game was over there): the same filter of the events, the same drawer call."""
-    viewer = Viewer.of([] if _side(view) is None else [view], over=over)
+    side = _side(view)
+    viewer = Viewer.of([] if side is None else [side], over=over)
     events_seen = [e for e in events if not is_sealed(e) and audience_of(e).sees(viewer)]
     drawer: Any = import_module(system.drawer)
     fn = getattr(drawer, "draw_focus", None) if focus else None
     chosen = fn or drawer.draw
     extra = {"language": language} if _takes_language(chosen) else {}
-    image: bytes = chosen(system, shown, events_seen, view=_side(view), title=title, **extra)
+    image: bytes = chosen(system, shown, events_seen, view=side, title=title, **extra)
     return image
 
 

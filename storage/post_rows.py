@@ -21,7 +21,8 @@ _GAME = Game.__table__  # type: ignore[attr-defined]
 _ROWS = (
     select(_LOG.c.index, _LOG.c.kind, _LOG.c.payload)
     .where(
-        _LOG.c.game_id == select(_GAME.c.id).where(_GAME.c.name == bindparam("name")).scalar_subquery(),
+        _LOG.c.game_id
+        == select(_GAME.c.id).where(_GAME.c.name == bindparam("name")).scalar_subquery(),
         _LOG.c.index > bindparam("after"),
         _LOG.c.index <= bindparam("upto"),
     )
