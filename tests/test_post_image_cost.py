@@ -30,6 +30,12 @@ ORDERS = {"hells-gate": 40, "borodino": 30, "stalins-war": 120, "northern-war": 
 def started(
     store: Store, system: str, seed: int = 1, group: str = GROUP
 ) -> tuple[GameService, str]:
+    service, name, _ = started_in(store, system, seed, group)
+    return service, name
+
+
+def started_in(store: Store, system: str, seed: int, group: str) -> tuple[GameService, str, Chat]:
+    """A started game of `system` bound to a group chat, seeded; its service, name and chat."""
     service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, system))
     chat = Chat(ChatService(service, clock=FakeClock(), images=True), "telegram", group)
     chat.say(MODERATOR, f"new {system}")
@@ -38,7 +44,7 @@ def started(
     chat.say(FIRST, f"join {sides[0]}")
     chat.say(SECOND, f"join {sides[1]}")
     chat.say(MODERATOR, "start")
-    return service, name
+    return service, name, chat
 
 
 def posts(store: Store, name: str) -> list[dict]:
@@ -89,6 +95,29 @@ def test_a_post_image_drawn_from_its_stored_state_is_the_same_png_as_from_the_wh
         assert [images.render_spec(again, name, s) for s in chosen] == drawn
     finally:
         again.close()
+
+
+def test_a_rewind_post_image_drawn_from_its_stored_state_is_the_same_png_as_from_the_log(
+    tmp_path,
+):
+    """A confirmed rewind's post (after.confirmed: the state read back from the snapshot)."""
+    store = Store(str(tmp_path / "games.db"))
+    try:
+        service, name, chat = started_in(store, "hells-gate", 2, GROUP)
+        play_random(service, name, 6, seed=2)
+        base = store.load(name, with_log=False).head_index
+        play_random(service, name, 6, seed=3)
+        count = len(posts(store, name))
+        assert "rewind" in chat.text(MODERATOR, f"rewind {base} misclick").lower()
+        for user in (FIRST, SECOND):
+            chat.say(user, "confirm rewind")
+        (rewind,) = [r.index for r in store.log(name) if r.kind == "rewind"]
+        spec = posts(store, name)[-1]  # the rewind's post
+        assert len(posts(store, name)) > count and spec["upto"] >= rewind
+        play_random(service, name, 6, seed=4)  # moved on: the old path replays past the rewind
+        assert images.render_spec(store, name, spec) == images.render_spec(store, name, old(spec))
+    finally:
+        store.close()
 
 
 def test_the_rows_a_post_reads_are_those_of_its_events_only(db_url, stores):
