@@ -32,6 +32,7 @@ from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import GameSystem, Situation
 from app import clock, fold, frames, names, post_queue, rewinds, seat_secrets
 from app.hashes import shown
+from app.images import with_seen
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
@@ -70,6 +71,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
             reply_chat=run.actor.where,
             images=run.core.images,
             before=was,
+            state=state,
         )
     else:
         _mirror(tx, run, done)
@@ -88,10 +90,13 @@ def post(
     reply_chat: tuple[str, str] | None = None,
     images: bool = True,
     before: Situation | None = None,
+    state: Any = None,
 ) -> list[int]:
     """The after-phase post to every chat bound to the game (dedupe key f"{key}:post"). before:
     the situation before the change it follows (None: the first post, a rewind, an edit); the
-    post carries the image if `images` and the system's `post_image(before, here)` say so."""
+    post carries the image if `images` and the system's `post_image(before, here)` say so.
+    state: the state at the head (None: read from the snapshot); its viewer's view goes with the
+    image's spec, so that the sender draws it without the log (app/images.py)."""
     chats = chat_store.bindings(tx.conn, game)
     if not chats:
         return []
@@ -128,9 +133,11 @@ def post(
     )
     title = frames.heading(game, here)
     drawn = images and carries_image(system, before, here)
-    render = (
-        {"after": after, "upto": tx.head_index, "title": title, "focus": True} if drawn else None
-    )
+    render = None
+    if drawn:
+        state = system.state_from_json(tx.snapshot) if state is None else state
+        spec = {"after": after, "upto": tx.head_index, "title": title, "focus": True}
+        render = with_seen(spec, system, state)
     outs = [
         Outgoing(
             platform,
@@ -154,7 +161,7 @@ def post(
         hold=hold,
     )
     if render is not None and system.side_maps:
-        ids += _side_maps(tx, game, here, render, key=key, now=now)
+        ids += _side_maps(tx, game, here, render, key=key, now=now, system=system, state=state)
     return ids
 
 
@@ -238,9 +245,12 @@ def _side_maps(
     *,
     key: str | None,
     now: datetime,
+    system: GameSystem,
+    state: Any,
 ) -> list[int]:
     """Each seated side's own map with a post, by a private message to its player: the render
-    spec of the public map with "view" set to the side (drawn from that side's view only)."""
+    spec of the public map with "view" set to the side (drawn from that side's view only, the
+    one it carries)."""
     ids: list[int] = []
     for side, user in sorted(tx.seats().items()):
         for out in (
@@ -249,7 +259,7 @@ def _side_maps(
             else ()
         ):
             out.render, out.image_name = (
-                {**render, "view": side},
+                with_seen({**render, "view": side}, system, state),
                 f"{game}-{tx.head_index}-{side}.png",
             )
             ids += post_queue.write_in(
