@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 
 from storage.models import Game, LogEntry
-from storage.records import _loads
+from storage.records import loads_column
 from storage.store import Store
 
 _LOG = LogEntry.__table__  # type: ignore[attr-defined]
@@ -36,7 +36,7 @@ def rows_between(store: Store, game: str, after: int | None, upto: int) -> list[
     low = -1 if after is None else int(after)
     with store.reader.connect() as conn:
         found = conn.execute(_ROWS, {"name": game, "after": low, "upto": int(upto)}).all()
-    return [{"index": i, "kind": k, "payload": _loads(p)} for i, k, p in found]
+    return [{"index": i, "kind": k, "payload": loads_column(p)} for i, k, p in found]
 
 
 __all__ = ["rows_between"]
