@@ -54,12 +54,12 @@ def _found(done: Repaired) -> str:
 def _rebuilt(name: str, done: Repaired) -> str:
     n = len(done.dropped)
     return tn(
-        "Repaired {name}: rebuilt from row {row}, {n} row after it dropped; the repair is logged"
+        "Repaired {game}: rebuilt from row {row}, {n} row after it dropped; the repair is logged"
         " at row {logged}, and the game's full audit passes.",
-        "Repaired {name}: rebuilt from row {row}, {n} rows after it dropped; the repair is logged"
+        "Repaired {game}: rebuilt from row {row}, {n} rows after it dropped; the repair is logged"
         " at row {logged}, and the game's full audit passes.",
         n,
-        name=name,
+        game=name,
         row=done.from_row,
         logged=done.logged_at,
     )
@@ -74,14 +74,14 @@ def _orders(name: str, done: Repaired, again: bool) -> list[str]:
         said.append(
             tn(
                 "The dropped rows hold {n} order (row {rows}); it was not given again."
-                " `pbem repair {name} --reapply`, run now, re-applies it with the dice its row"
+                " `pbem repair {game} --reapply`, run now, re-applies it with the dice its row"
                 " rolled, where the rules still accept it.",
                 "The dropped rows hold {n} orders (rows {rows}); they were not given again."
-                " `pbem repair {name} --reapply`, run now, re-applies them with the dice their"
+                " `pbem repair {game} --reapply`, run now, re-applies them with the dice their"
                 " rows rolled, where the rules still accept them.",
                 len(orders),
                 rows=_rows(orders),
-                name=name,
+                game=name,
             )
         )
     elif done.reapplied is not None:

@@ -91,6 +91,9 @@ def repair(
             break
         except _CutEarlier as more:  # rolled back: cut at the earlier row this time
             forced = more.bad
+        except Tampered as exc:  # a check the rebuild ran: said, never as the failure's dict
+            why = exc.failure.get("problem")
+            raise CannotRepair(t("cannot repair {name}: {why}", name=repr(name), why=why)) from exc
     done.cut_more = forced
     store._verified.discard(name)
     still = store.verify(name)
@@ -186,9 +189,9 @@ def _attempt(
                 raise _CutEarlier(after)
             raise CannotRepair(
                 t(
-                    "cannot repair {name}: the rebuilt game would still fail its audit at row"
+                    "cannot repair {game}: the rebuilt game would still fail its audit at row"
                     " {row}: {problem}; nothing was changed",
-                    name=repr(name),
+                    game=repr(name),
                     row=after.index,
                     problem=after.problem,
                 )
