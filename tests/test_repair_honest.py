@@ -55,8 +55,10 @@ def rechain(store: Store, k: int, change) -> None:
     """The host changes row k's chained fields (change(doc)) and re-chains every later row, and
     the game row's head: the chain holds by itself."""
     rows = raw_rows(store)
-    docs = [{f: r[f] for f in chain.CHAINED_FIELDS} | {"payload": json.loads(r["payload"])}
-            for r in rows]  # fmt: skip
+    docs = [
+        {f: r[f] for f in chain.CHAINED_FIELDS} | {"payload": json.loads(r["payload"])}
+        for r in rows
+    ]
     change(docs[k])
     chain.link(docs)
     assert chain.chain_failure(docs) is None
@@ -64,8 +66,12 @@ def rechain(store: Store, k: int, change) -> None:
         host_execute(
             store,
             "UPDATE logentry SET text = :t, payload = :p, prev_hash = :prev, hash = :h WHERE id = :id",
-            t=d["text"], p=json.dumps(d["payload"]), prev=d["prev_hash"], h=d["hash"], id=r["id"],
-        )  # fmt: skip
+            t=d["text"],
+            p=json.dumps(d["payload"]),
+            prev=d["prev_hash"],
+            h=d["hash"],
+            id=r["id"],
+        )
     host_execute(store, "UPDATE game SET head_hash = :h", h=docs[-1]["hash"])
 
 
@@ -125,7 +131,9 @@ def test_repair_cuts_a_rechained_old_die_edit_where_the_audit_names_it(game, sto
 
 def reapplied_rows(store: Store) -> list[dict]:
     return [
-        r for r in raw_rows(store) if r["kind"] == "order" and "reapplies" in json.loads(r["payload"])
+        r
+        for r in raw_rows(store)
+        if r["kind"] == "order" and "reapplies" in json.loads(r["payload"])
     ]
 
 
@@ -135,7 +143,9 @@ def test_repair_reapply_keeps_the_dropped_orders_that_still_apply(game, stores, 
     store = game.store
     k = first_drawn(store, 1)
     rechain(store, k, other_die)
-    texts = {r["index"]: r["text"] for r in raw_rows(store) if r["index"] >= k and r["kind"] == "order"}
+    texts = {
+        r["index"]: r["text"] for r in raw_rows(store) if r["index"] >= k and r["kind"] == "order"
+    }
     orders = sorted(texts)
     code, said = repair(store, capsys, "--reapply")
     assert code == 0, said
@@ -174,8 +184,11 @@ def test_a_forged_reapplied_roll_fails_the_audit(game, stores, capsys):
     rechain(store, first_drawn(store, 1), other_die)
     assert repair(store, capsys, "--reapply")[0] == 0
     rows = raw_rows(store)
-    rolled = next(r for r in reapplied_rows(store)
-                  if any(x.get("n") for x in json.loads(r["payload"])["rolls"]))  # fmt: skip
+    rolled = next(
+        r
+        for r in reapplied_rows(store)
+        if any(x.get("n") for x in json.loads(r["payload"])["rolls"])
+    )
     rechain(store, rolled["index"], other_die)
     ok, report = audited(game, stores)
     assert not ok and f"row {rolled['index']}:" in report, report
@@ -209,8 +222,10 @@ def test_repair_of_an_open_epochs_rechained_salt_cuts_where_its_reveal_shows(gam
     epoch = json.loads(raw_rows(store)[salt]["payload"])["epoch"]
     for seed in range(8, 60):  # until the epoch draws (its turn still on)
         play_random(game, "g", 1, seed=seed)
-        if any(r["kind"] == "order" and r["epoch"] == epoch and json.loads(r["payload"])["rolls"]
-               for r in raw_rows(store)):  # fmt: skip
+        if any(
+            r["kind"] == "order" and r["epoch"] == epoch and json.loads(r["payload"])["rolls"]
+            for r in raw_rows(store)
+        ):
             break
     drawn = first_drawn(store, epoch)
     with store.engine.connect() as conn:
@@ -246,8 +261,13 @@ def test_an_edited_epoch_column_is_repaired(game, stores, capsys):
 
 
 def test_a_repair_that_cannot_end_the_freeze_says_so_in_a_sentence(game, capsys):
-    host_execute(game.store, "UPDATE dicesecret SET seed = :s WHERE kind = 'epoch' AND NOT revealed",
-                 s="ab" * 32)  # fmt: skip
+    host_execute(
+        game.store,
+        "UPDATE dicesecret SET seed = :s WHERE kind = 'epoch' AND NOT revealed",
+        s="ab" * 32,
+    )
     code, said = repair(game.store, capsys)
-    assert code != 0 and said.startswith("pbem repair: cannot repair 'g': ") and "commitment" in said
+    assert (
+        code != 0 and said.startswith("pbem repair: cannot repair 'g': ") and "commitment" in said
+    )
     assert "Traceback" not in said

@@ -23,7 +23,6 @@ from storage.audit.epochs import EpochChecks
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.audit.header import HeaderChecks
 from storage.audit.reapplied import ReappliedChecks
-from storage.audit.rolls import RollChecks
 from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport, _is_int
 from storage.audit.stats import dice_stats
 from storage.chain import at_row, chain_failure, row_defect
@@ -32,7 +31,7 @@ from texts.i18n import t, tn
 _Handler = Callable[["_Auditor", int, dict[str, Any], dict[str, Any]], None]  # a kind's checks
 
 
-class _Auditor(HeaderChecks, RollChecks, ReappliedChecks):
+class _Auditor(HeaderChecks, ReappliedChecks):
     """One audit: header checks, the chain, then every row by its kind, then the report."""
 
     def walk(self) -> None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from storage.audit.state import AuditState, _is_int
+from storage.audit.rolls import RollChecks
+from storage.audit.state import _is_int
+from storage.audit.stats import purpose_kind
 from storage.chain import at_row
 from storage.dice import roll_value, salt_digest
 from texts.i18n import t
@@ -25,8 +27,14 @@ def _drawn(rolls: object) -> list[Any]:
     return [r for r in rolls if not (isinstance(r, dict) and r.get("fixed") is True)]
 
 
-class ReappliedChecks(AuditState):
+class ReappliedChecks(RollChecks):
     """The dropped rows of the last repair, and each re-applied order against them."""
+
+    def __init__(self, header: object, rows: list[Any]) -> None:
+        super().__init__(header, rows)
+        self.dropped_rows: dict[Any, dict[str, Any]] = {}  # the last repair's, by index
+        self.reapplied_rows: set[int] = set()
+        self.reapplied_n: dict[int, int] = {}  # epoch -> the last number a re-applied roll used
 
     def on_moderation(self, pos: int, row: dict[str, Any], p: dict[str, Any]) -> None:
         if p.get("action") != "repair":
@@ -34,14 +42,13 @@ class ReappliedChecks(AuditState):
         given = p.get("dropped_rows")
         kept = given if isinstance(given, list) else []
         self.dropped_rows = {r.get("index"): r for r in kept if isinstance(r, dict)}
-        self.reapplied_rows: set[int] = set()
-        self.reapplied_n: dict[int, int] = {}
+        self.reapplied_rows = set()
+        self.reapplied_n = {}
 
     def on_reapplied(self, pos: int, row: dict[str, Any], p: dict[str, Any]) -> None:
         src_index = p.get("reapplies")
-        dropped: dict[Any, Any] = getattr(self, "dropped_rows", {})
-        src = dropped.get(src_index) if _is_int(src_index) else None
-        if src is None or src.get("kind") != "order":
+        src = self.dropped_rows.get(src_index) if _is_int(src_index) else None
+        if src is None or src.get("kind") != "order" or not _is_int(src_index):
             self.fail(
                 pos,
                 at_row(
@@ -74,7 +81,8 @@ class ReappliedChecks(AuditState):
                 row.get("text"),
             )
             return
-        payload = src.get("payload") if isinstance(src.get("payload"), dict) else {}
+        raw = src.get("payload")
+        payload: dict[str, Any] = raw if isinstance(raw, dict) else {}
         mine, theirs = _drawn(p.get("rolls")), _drawn(payload.get("rolls"))
         if mine != theirs:
             self.fail(
@@ -90,15 +98,23 @@ class ReappliedChecks(AuditState):
         for rec in p.get("rolls") or []:
             if isinstance(rec, dict) and rec.get("fixed") is True:
                 faces = rec.get("faces", 6)
-                self.on_fixed_roll(pos, t("row {pos}", pos=pos), rec, side, faces)  # type: ignore[attr-defined]
+                self.on_fixed_roll(pos, t("row {pos}", pos=pos), rec, side, faces)
         for rec in mine:
-            if not self._reapplied_roll(pos, rec):
+            if not self._reapplied_roll(pos, rec, side):
                 return
 
-    def _reapplied_roll(self, pos: int, rec: Any) -> bool:
+    def _reapplied_roll(self, pos: int, rec: Any, side: str) -> bool:
         k = rec.get("epoch") if isinstance(rec, dict) else None
         ep = self.epochs.get(k) if _is_int(k) else None
-        if not isinstance(rec, dict) or ep is None or ep.seed is None or rec.get("hidden"):
+        purpose = rec.get("purpose") if isinstance(rec, dict) else None
+        if (
+            not isinstance(rec, dict)
+            or not _is_int(k)
+            or ep is None
+            or ep.seed is None
+            or rec.get("hidden")
+            or not isinstance(purpose, str)
+        ):
             self.fail(
                 pos,
                 at_row(pos, t("a re-applied roll is of no epoch whose seed is revealed")),
@@ -121,7 +137,7 @@ class ReappliedChecks(AuditState):
             return False
         try:
             expected = roll_value(
-                ep.seed, self.uid or "", k, n, rec.get("purpose"), salt_digest(ep.salts), faces
+                ep.seed, self.uid or "", k, n, purpose, salt_digest(ep.salts), faces
             )
         except (TypeError, ValueError):
             expected = None
@@ -142,4 +158,7 @@ class ReappliedChecks(AuditState):
             return False
         self.reapplied_n[k] = n
         self.rolls_checked += 1
+        if _is_int(value) and _is_int(faces):  # in the dice statistics, as any checked roll
+            self.public.append((side, purpose_kind(purpose), value, faces))
+            self.public_rows.append(pos)
         return True
