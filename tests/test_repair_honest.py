@@ -9,16 +9,19 @@ Each case edits the database as a host could (tests/host_edits.py), on SQLite an
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
 import pytest
 from sqlalchemy import text
 
+from app import audit
 from app.service import GameService
 from bots.cli import main
 from bots.demo import DemoSeeds, demo_uid
 from storage import Store, chain
+from tests.browser import Browser
 from tests.host_edits import host_execute
 from tests.playing import legal_text, play_random
 
@@ -271,3 +274,36 @@ def test_a_repair_that_cannot_end_the_freeze_says_so_in_a_sentence(game, capsys)
         code != 0 and said.startswith("pbem repair: cannot repair 'g': ") and "commitment" in said
     )
     assert "Traceback" not in said
+
+
+def test_the_offline_page_checks_reapplied_orders_as_the_cli_does(game, capsys, tmp_path):
+    """The export of a repaired game verifies in the offline page and with `pbem audit --verify`,
+    and a re-applied roll changed in it (every hash recomputed) fails at its row in both."""
+    from tests.test_audit_page import relinked, verdicts
+
+    store = game.store
+    rechain(store, first_drawn(store, 1), other_die)
+    assert repair(store, capsys, "--reapply")[0] == 0
+    header, rows = json.loads(json.dumps(audit.export_doc(store, "g"), default=str))
+    browser = Browser()
+    try:
+        verdict, code, out = verdicts(browser, tmp_path, "repaired", header, rows, capsys)
+        assert verdict.startswith("VERIFIED:") and code == 0, (verdict, out)
+        forged = copy.deepcopy(rows)
+        k = next(
+            r["index"]
+            for r in forged
+            if "reapplies" in r["payload"] and any(x.get("n") for x in r["payload"]["rolls"])
+        )
+        other_die(forged[k])  # and its dropped row's copy: only recomputing the roll finds it
+        src = forged[k]["payload"]["reapplies"]
+        repair_row = next(r for r in forged if r["payload"].get("action") == "repair")
+        other_die(next(d for d in repair_row["payload"]["dropped_rows"] if d["index"] == src))
+        header, forged = relinked(header, forged)
+        verdict, code, out = verdicts(browser, tmp_path, "forged", header, forged, capsys)
+        assert verdict.startswith(f"FAILED at row {k}:") and "does not recompute" in verdict, (
+            verdict
+        )
+        assert code == 1 and f"FAILED at row {k}:" in out and "does not recompute" in out, out
+    finally:
+        browser.close()
