@@ -150,7 +150,7 @@ def _one(
         fixed = FixedDice([r["value"] for r in drawn])
         out = system.apply(state, row["actor"], item, fixed)
     except Rejection as rej:
-        return str(rej.message), state
+        return rej.message, state  # the rules' own text, said in the reader's language
     except DiceExhausted:
         return t("needs dice the dropped row did not roll"), state
     now = [r for r in out.rolls if not r.fixed]

@@ -53,6 +53,11 @@ def stored_rows(s: Session, g: GameColumns) -> list[dict[str, Any]]:
     return out
 
 
+def _text(problem: Any) -> str:
+    """A problem as said (a translatable text stays one; anything else as its text)."""
+    return problem if isinstance(problem, str) else str(problem)
+
+
 def _loads(secret: Any) -> Any:
     try:
         return json.loads(secret) if isinstance(secret, str) else secret
@@ -84,14 +89,14 @@ def chained_failure(
     if not report.ok and report.first_failure is not None:
         first = report.first_failure
         index = first["index"] if isinstance(first.get("index"), int) else 0
-        return Bad(max(index, 0), str(first["problem"]), True), None
+        return Bad(max(index, 0), _text(first["problem"]), True), None
     try:
         return None, fold.replay(system, rows, check=True)
     except fold.Sealed:
         return None, None  # hidden draws sealed until the game ends: the public checks hold
     except fold.ReplayMismatch as exc:
         index = exc.index if isinstance(exc.index, int) else 0
-        return Bad(index, str(exc), True), None
+        return Bad(index, _text(exc.args[0] if exc.args else exc), True), None
 
 
 def first_bad(s: Session, g: GameColumns, system: GameSystem) -> Bad | None:
@@ -104,7 +109,7 @@ def first_bad(s: Session, g: GameColumns, system: GameSystem) -> Bad | None:
         return bad
     failure = full_failure(s, g)
     if failure is not None:
-        return Bad(int(failure["index"]), str(failure["problem"]), False)
+        return Bad(int(failure["index"]), _text(failure["problem"]), False)
     recorded = [r for r in rows if "state_sha256" in (r.get("payload") or {})]
     if state is None or not recorded:
         return None

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import t, tn
+from typing import Any
+
+from adjudicator.core.i18n import Msg, t, tn
 from app.repairs import Repaired
+
+
+def _bare(problem: Any, row: int) -> Any:
+    """A problem without its "row N: " when the sentence names the row already."""
+    said_row = isinstance(problem, Msg) and problem.template == "row {row}: {problem}"
+    if said_row and problem.args.get("row") == row:
+        return problem.args.get("problem")
+    return problem
 
 
 def _rows(indexes: list[int]) -> str:
@@ -26,7 +36,7 @@ def repair_report(name: str, done: Repaired, again: bool) -> list[str]:
                 "Revealing the seed of the open dice epoch showed an earlier row bad too (row"
                 " {row}: {problem}): the repair cut there.",
                 row=done.cut_more.index,
-                problem=done.cut_more.problem,
+                problem=_bare(done.cut_more.problem, done.cut_more.index),
             )
         )
     said += _orders(name, done, again)
@@ -42,12 +52,12 @@ def _found(done: Repaired) -> str:
             "The full audit names row {row} ({problem}): a cache, rewritten from the chain;"
             " no row is dropped for it.",
             row=bad.index,
-            problem=bad.problem,
+            problem=_bare(bad.problem, bad.index),
         )
     return t(
         "The full audit names row {row} as the first bad row ({problem}).",
         row=bad.index,
-        problem=bad.problem,
+        problem=_bare(bad.problem, bad.index),
     )
 
 
@@ -101,7 +111,7 @@ def _orders(name: str, done: Repaired, again: bool) -> list[str]:
             else t("Re-applied none of the {total} dropped orders.", total=len(orders))
         )
         for old, why in done.reapplied.refused:
-            said.append(t("Not re-applied: the order of row {row}: {why}.", row=old, why=why))
+            said.append(t("Not re-applied: the order of row {row}: {why}", row=old, why=why))
     said.append(
         t(
             "Only order rows are re-applied: salts, seats, moderation, undo and rewind rows are"

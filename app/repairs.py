@@ -174,6 +174,15 @@ def _attempt(
                 raise CannotRepair(
                     t("cannot repair {name}: {why}", name=repr(name), why=why)
                 ) from exc
+            except LookupError as exc:  # the host deleted it: its commitment is all that is left
+                raise CannotRepair(
+                    t(
+                        "cannot repair {game}: the seed of the open dice epoch {epoch} is missing"
+                        " from the database",
+                        game=repr(name),
+                        epoch=k,
+                    )
+                ) from exc
             tx.reveal_epoch()
             tx.open_epoch(turn, core.seeds())
         done = None
@@ -321,7 +330,7 @@ def _rebuild(
     s.flush()
     payload = {
         "action": "repair",
-        "why": None if bad is None else bad.problem,
+        "why": None if bad is None else str(bad.problem),
         "first_bad_row": None if bad is None else bad.index,
         "from_row": rows[-1]["index"],
         "state_sha256": sealing.state_digest(system, state),
