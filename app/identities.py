@@ -121,6 +121,8 @@ def confirm(store: Store, user: str, code: str, *, now: datetime) -> str:
                 platform=platform_name(user),
             ),
         )
+    if (problem := identity_chain.broken(store)) is not None:
+        raise _broken(problem)
     pair = {user: other, other: user}
     for who in (user, other):
         linked, problem = identity_chain.link_of(store, who)

@@ -151,6 +151,13 @@ def whole_failure(conn: Connection) -> Failure | None:
     return identity_failure(conn)
 
 
+def broken(source: Any) -> str | None:
+    """Why no link is honoured or made now (the chain is broken), or None."""
+    with _reading(source) as conn:
+        fail = whole_failure(conn)
+    return None if fail is None else str(fail["problem"])
+
+
 def link_of(source: Any, user: str) -> tuple[str | None, str | None]:
     """(the account linked with `user`, or None; why the link is not to be honoured, or None).
     source: a store, or the connection of the caller's transaction."""
@@ -276,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
 __all__ = [
     "IDENTITY_FIELDS",
     "Broken",
+    "broken",
     "append_link",
     "chain_failure",
     "identity_failure",
