@@ -32,12 +32,13 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, or_, select
+from sqlalchemy import BindParameter, bindparam, delete, insert, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from storage import append_only, chain
 from storage.models import IdentityLink, iso_now, table
+from texts.i18n import t
 
 log = logging.getLogger("pbem.identity")
 
@@ -49,7 +50,7 @@ REPAIR = "python -m storage.identity_chain repair --db DATABASE"
 Row = dict[str, Any]
 Failure = dict[str, Any]  # {"index": the first bad row, "problem": what is wrong there}
 
-_USER = bindparam("u")
+_USER: BindParameter[str] = bindparam("u")
 _MINE = select(LINKS.c.index).where(or_(LINKS.c.user == _USER, LINKS.c.other == _USER))
 # the user's rows and the row before each (its link): one statement
 _WITH_PREV = (
@@ -79,16 +80,20 @@ def row_problem(row: Row, prev: Row | None) -> str | None:
     i = row["index"]
     want = chain.GENESIS if i == 0 else (prev or {}).get("hash")
     if i != 0 and (prev is None or prev["index"] != i - 1):
-        return f"identity row {i}: row {i - 1} before it is missing"
+        return t("identity row {i}: row {before} before it is missing", i=i, before=i - 1)
     if row["prev_hash"] != want:
-        return f"identity row {i}: it does not link to row {i - 1} (inserted or re-chained)"
+        return t(
+            "identity row {i}: it does not link to row {before} (inserted or re-chained)",
+            i=i,
+            before=i - 1,
+        )
     try:
         if row_hash(row["prev_hash"], row) != row["hash"]:
-            return f"identity row {i}: hash mismatch (its content was edited)"
+            return t("identity row {i}: hash mismatch (its content was edited)", i=i)
     except (TypeError, ValueError) as exc:
-        return f"identity row {i}: fields are not plain JSON ({exc})"
+        return t("identity row {i}: fields are not plain JSON ({exc})", i=i, exc=str(exc))
     if row["action"] != "link":
-        return f"identity row {i}: unknown action {row['action']!r}"
+        return t("identity row {i}: unknown action {action}", i=i, action=repr(row["action"]))
     return None
 
 
@@ -97,7 +102,10 @@ def chain_failure(rows: Sequence[Row]) -> Failure | None:
     prev = None
     for pos, row in enumerate(rows):
         if row["index"] != pos:
-            return {"index": pos, "problem": f"identity row {pos} is missing or out of place"}
+            return {
+                "index": pos,
+                "problem": t("identity row {pos} is missing or out of place", pos=pos),
+            }
         problem = row_problem(row, prev)
         if problem:
             return {"index": pos, "problem": problem}
@@ -137,7 +145,7 @@ def identity_failure(conn: Connection) -> Failure | None:
     rows = [_row(r) for r in conn.execute(_WHOLE)]
     fail = chain_failure(rows)
     if fail is not None:
-        _tell(conn, f"the identity chain is broken at {fail['problem']}")
+        _tell(conn, t("the identity chain is broken at {problem}", problem=fail["problem"]))
     _CHECKED[_database(conn)] = fail
     return fail
 
@@ -178,7 +186,9 @@ def link_row(source: Any, user: str) -> tuple[Row | None, str | None]:
         if not mine:
             return None, None
         if broken is not None:
-            return mine[-1], f"the identity chain is broken at {broken['problem']}"
+            return mine[-1], t(
+                "the identity chain is broken at {problem}", problem=broken["problem"]
+            )
         for row in mine:
             problem = row_problem(row, by_index.get(row["index"] - 1))
             if problem:
@@ -283,8 +293,8 @@ def main(argv: list[str] | None = None) -> int:
 __all__ = [
     "IDENTITY_FIELDS",
     "Broken",
-    "broken",
     "append_link",
+    "broken",
     "chain_failure",
     "identity_failure",
     "insert_link",

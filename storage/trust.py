@@ -23,9 +23,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from storage import chain
+from storage import chain, pause_cache
 from storage import dice as committed
-from storage import pause_cache
 from storage.chain import at_row
 from storage.errors import Tampered
 from storage.models import GameColumns, LogEntry, Moderator, Seat

@@ -192,7 +192,7 @@ def test_migration_0009_moves_a_link_of_revision_0008_into_the_chain(service, st
             )
     fresh = GameService(stores(store.url), seeds=DemoSeeds(4))  # migrates to 0009
     assert scalar(fresh.store, "SELECT version_num FROM alembic_version") == "0009"
-    assert scalar(fresh.store, "SELECT how FROM identitylink WHERE \"index\" = 0") == "moved"
+    assert scalar(fresh.store, 'SELECT how FROM identitylink WHERE "index" = 0') == "moved"
     assert chat_store.get_state(fresh.store, "identity:discord:11") is None  # moved, not copied
     assert identities.partners(fresh.store, "discord:11") == [USERS["soviet"]]
     assert soviet_order(fresh, "discord:11").ok

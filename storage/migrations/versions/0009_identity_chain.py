@@ -95,9 +95,7 @@ def _move_links(conn: sa.engine.Connection) -> None:
     prev = None
     for when, user, asker in sorted(pairs.values()):
         prev = identity_chain.insert_link(conn, prev, user, asker, "moved", when)
-        conn.execute(
-            sa.delete(state).where(state.c.key.in_([_PARTNER + user, _PARTNER + asker]))
-        )
+        conn.execute(sa.delete(state).where(state.c.key.in_([_PARTNER + user, _PARTNER + asker])))
 
 
 def downgrade() -> None:
