@@ -157,8 +157,8 @@ def test_a_link_made_by_identity_link_and_confirm_plays_the_side_end_to_end(serv
     link(service.store, USERS["soviet"], "discord:11")
     with service.store.engine.connect() as conn:
         (row,) = [dict(r._mapping) for r in conn.execute(text("SELECT * FROM identitylink"))]
-    assert (row["index"], row["user"], row["other"], row["how"]) == (
-        0, "discord:11", USERS["soviet"], "code")  # fmt: skip
+    made = (row["index"], row["user"], row["other"], row["how"])
+    assert made == (0, "discord:11", USERS["soviet"], "code")
     assert row["hash"] == identity_chain.row_hash("0" * 64, row)
     assert soviet_order(service, "discord:11").ok
     (recorded,) = identity_rows(service)

@@ -65,9 +65,11 @@ def _when(value: object) -> str:
 
 def _move_links(conn: sa.engine.Connection) -> None:
     state = sa.table(
-        "service_state", sa.column("key", sa.String), sa.column("value", sa.Text),
+        "service_state",
+        sa.column("key", sa.String),
+        sa.column("value", sa.Text),
         sa.column("updated_at", sa.DateTime),
-    )  # fmt: skip
+    )
     rows = conn.execute(sa.select(state.c.key, state.c.value, state.c.updated_at)).all()
     partner = {r.key[len(_PARTNER) :]: r for r in rows if r.key.startswith(_PARTNER)}
     confirmed = {}  # asker -> the account that confirmed his code
