@@ -17,7 +17,7 @@ before it (`link_of`, one statement, on every use); and the whole chain is check
 process and database (the first use) and again with every game's whole-log check
 (storage/caches.py `full_failure`): `identity_failure`. A broken chain is logged for the host
 (logger `pbem.identity`) and no link is honoured until it is repaired: `repair` (run by the
-host: `python -m storage.identity_chain repair --db URL`) drops the rows from the first bad one
+host: `python -m storage.identity_repair --db URL`) drops the rows from the first bad one
 on, inside one transaction that lifts and restores this table's guards, and names the accounts
 whose links were dropped (they link again). A game records a link it honours in its own chained
 log (an `identity` moderation row naming this row's index and hash).
@@ -25,7 +25,6 @@ log (an `identity` moderation row naming this row's index and hash).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import hashlib
 import logging
@@ -45,7 +44,7 @@ log = logging.getLogger("pbem.identity")
 IDENTITY_FIELDS = ("index", "action", "user", "other", "how", "created_at")
 LINKS = table(IdentityLink)
 TABLE = "identitylink"
-REPAIR = "python -m storage.identity_chain repair --db DATABASE"
+REPAIR = "python -m storage.identity_repair --db DATABASE"
 
 Row = dict[str, Any]
 Failure = dict[str, Any]  # {"index": the first bad row, "problem": what is wrong there}
@@ -179,15 +178,15 @@ def link_row(source: Any, user: str) -> tuple[Row | None, str | None]:
     """The chained row of `user`'s link (None: none), and why it is not to be honoured (a row
     that is not genuine, or a broken chain), or None."""
     with _reading(source) as conn:
-        broken = whole_failure(conn)
+        whole = whole_failure(conn)
         found = [_row(r) for r in conn.execute(_WITH_PREV, {"u": user})]
         by_index = {r["index"]: r for r in found}
         mine = [r for r in found if user in (r["user"], r["other"])]
         if not mine:
             return None, None
-        if broken is not None:
+        if whole is not None:
             return mine[-1], t(
-                "the identity chain is broken at {problem}", problem=broken["problem"]
+                "the identity chain is broken at {problem}", problem=whole["problem"]
             )
         for row in mine:
             problem = row_problem(row, by_index.get(row["index"] - 1))
@@ -206,13 +205,14 @@ def append_link(engine: Any, user: str, other: str, *, how: str = "code") -> Row
     for attempt in range(3):
         try:
             with engine.begin() as conn:
-                broken = whole_failure(conn)
-                if broken is not None:
-                    raise Broken(broken["problem"])
+                whole = whole_failure(conn)
+                if whole is not None:
+                    raise Broken(whole["problem"])
                 last = conn.execute(_LAST).first()
                 prev = _row(last) if last is not None else None
-                if prev is not None and row_problem(prev, _prev_of(conn, prev)):
-                    raise Broken(str(row_problem(prev, _prev_of(conn, prev))))
+                problem = None if prev is None else row_problem(prev, _prev_of(conn, prev))
+                if problem is not None:  # the last row, added since the whole check
+                    raise Broken(problem)
                 return insert_link(conn, prev, user, other, how, iso_now())
         except IntegrityError:
             if attempt == 2:
@@ -266,30 +266,6 @@ def repair(conn: Connection) -> list[Row]:
     return dropped
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`python -m storage.identity_chain repair --db URL` (the host)."""
-    from storage.store import Store  # (the store's modules import this one)
-
-    parser = argparse.ArgumentParser(prog="python -m storage.identity_chain")
-    parser.add_argument("command", choices=["check", "repair"])
-    parser.add_argument("--db", default=None)
-    args = parser.parse_args(argv)
-    store = Store(args.db)
-    try:
-        with store.engine.begin() as conn:
-            if args.command == "check":
-                fail = identity_failure(conn)
-                print("the identity chain holds" if fail is None else fail["problem"])
-                return 0 if fail is None else 1
-            dropped = repair(conn)
-        print(f"{len(dropped)} identity rows dropped; the chain holds")
-        for r in dropped:
-            print(f"  row {r['index']}: {r['user']} with {r['other']} (say `identity link` again)")
-        return 0
-    finally:
-        store.close()
-
-
 __all__ = [
     "IDENTITY_FIELDS",
     "Broken",
@@ -305,6 +281,3 @@ __all__ = [
     "row_problem",
     "whole_failure",
 ]
-
-if __name__ == "__main__":
-    raise SystemExit(main())

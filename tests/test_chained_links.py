@@ -26,7 +26,7 @@ from app import identities
 from app.service import GameService
 from bots.cli import main
 from bots.demo import DemoSeeds  # fixed dice seeds: the same game on every run
-from storage import Store, identity_chain
+from storage import Store, identity_chain, identity_repair
 from tests.host_edits import host_execute
 from tests.playing import legal_text
 
@@ -142,7 +142,7 @@ def test_a_broken_chain_honours_no_link_until_the_host_repairs_it(service, capsy
     assert not reply.ok and "the identity chain is broken at" in reply.error["message"]
     with pytest.raises(Rejection, match="chain of identity links is broken"):
         link(service.store, "telegram:3", "discord:33")  # nor is one made meanwhile
-    assert identity_chain.main(["repair", "--db", service.store.url]) == 0
+    assert identity_repair.main(["--db", service.store.url]) == 0
     said = capsys.readouterr().out
     assert "1 identity rows dropped" in said and f"{STRANGER} with {USERS['german']}" in said
     assert scalar(service.store, "SELECT COUNT(*) FROM identitylink") == 1
