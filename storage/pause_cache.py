@@ -6,7 +6,9 @@ reason), or running when there is none.
 whole log's check and the audit): it reads the last pause or resume row among the `moderation`
 rows the head check prefetched in its one statement (storage/trust_rows.py; a row past the head
 is no chained row and is passed over), checks that the row is genuine (its own hash, and the
-next row links to it: the head's, or one more indexed read), and compares the flag with it. A
+next row's link to it when the head check read that row: no statement more; a pause row further
+back that a host re-hashed is a row edited in the middle of the log, which the whole-log check
+finds), and compares the flag with it. A
 flag flipped in the table either way freezes the game at its next write, naming the row, and
 nothing is written meanwhile; `pbem repair` rewrites the flag from the chain
 (storage/caches.py `fill_caches`). No column is needed: the moderation rows are read anyway
@@ -23,7 +25,7 @@ from sqlmodel import Session
 
 from storage.chain import at_row
 from storage.models import GameColumns
-from storage.trust_rows import MODERATION, cache, entries, entry_at
+from storage.trust_rows import MODERATION, cache, entries
 from storage.tx_rows import OF_KIND
 from texts.i18n import t
 
@@ -83,13 +85,12 @@ def pause_failure(
     row, problem = checked(src)
     if problem:
         return {"index": src.index, "problem": problem}
-    if src.index < g.head_index:
-        nxt = entry_at(s, g, src.index + 1)
-        if nxt is None or nxt.prev_hash != src.hash:
-            return {
-                "index": src.index,
-                "problem": at_row(src.index + 1, t("prev_hash does not link to the row before")),
-            }
+    nxt = cache(s, g).get(src.index + 1)  # read with the head: no statement more
+    if src.index < g.head_index and nxt is not None and nxt.prev_hash != src.hash:
+        return {
+            "index": src.index,
+            "problem": at_row(src.index + 1, t("prev_hash does not link to the row before")),
+        }
     action, reason = action_of(row["payload"])
     want = (action == "pause", reason if action == "pause" else None)
     if (bool(g.paused), g.paused_why) != want:
