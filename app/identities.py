@@ -11,8 +11,16 @@ linked account first acts there, before its first order; the seat and role check
 (app.roles) count the accounts the game's log records as one with the speaker, so the audit
 trail shows which account gave which order and why it was allowed.
 
+The links themselves are rows of the service's one identity chain (storage/identity_chain.py:
+who linked whom, how and when, each row hashed and chained to the one before). A link is
+honoured only when its row is genuine (its own hash and its link to the row before hold) and
+the whole chain held when last checked (once per process, and with every game's whole-log
+check). A forged link (a row inserted without its place in the chain, an edited row, or a link
+still in the old key/value table) is refused with a message naming the problem, logged for the
+host, and never recorded into a game; while the chain is broken no link is honoured or made.
+
 Decision: an account is linked to at most one account of the other platform (two platforms);
-a new link of an account already linked is refused. Codes live 30 minutes.
+a new link of an account already linked is refused. There is no unlink. Codes live 30 minutes.
 """
 
 from __future__ import annotations
@@ -26,11 +34,11 @@ from sqlalchemy.engine import Connection
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
-from storage import GameTx, Store, chat_store
+from storage import GameTx, Store, chat_store, identity_chain
 
 CODE_TTL = timedelta(minutes=30)
 CODE_LENGTH = 8
-_PARTNER = "identity:"  # state key: an account -> the account linked with it
+_LEGACY = "identity:"  # the old state key of a link (migration 0009 moved them): never honoured
 _CODE = "identity-code:"  # state key: a code -> {"user", "expires"}
 _BY_KEY = "identity-code-key:"  # state key: the message that asked -> its code (redelivery)
 _PLATFORMS = {"discord": "Discord", "telegram": "Telegram", "terminal": t("the terminal")}
@@ -45,8 +53,8 @@ def partners(store: Store | Connection, user: str | None) -> list[str]:
     or the connection of the caller's transaction."""
     if user is None:
         return []
-    found = chat_store.get_state(store, _PARTNER + user)
-    return [found[0]] if found else []
+    other, problem = identity_chain.link_of(store, user)
+    return [other] if other is not None and problem is None else []
 
 
 def accounts(store: Store, user: str | None) -> list[str]:
@@ -113,22 +121,52 @@ def confirm(store: Store, user: str, code: str, *, now: datetime) -> str:
                 platform=platform_name(user),
             ),
         )
+    if (problem := identity_chain.broken(store)) is not None:
+        raise _broken(problem)
+    pair = {user: other, other: user}
     for who in (user, other):
-        linked = partners(store, who)
-        if linked and linked != [user if who == other else other]:
+        linked, problem = identity_chain.link_of(store, who)
+        if linked is not None and (problem is not None or linked != pair[who]):
             raise Rejection(
                 "already-linked",
                 t(
                     "{user} is linked already (with {other}): one account per platform",
                     user=who,
-                    other=linked[0],
+                    other=linked,
                 ),
             )
-    chat_store.set_state(store, _PARTNER + user, other, now=now)
-    chat_store.set_state(store, _PARTNER + other, user, now=now)
+    if identity_chain.link_of(store, user) != (other, None):
+        try:
+            identity_chain.append_link(store.engine, user, other)
+        except identity_chain.Broken as exc:
+            raise _broken(str(exc)) from exc
     doc["used"] = user
     chat_store.set_state(store, _CODE + code, json.dumps(doc), now=now)
     return other
+
+
+def _broken(problem: str) -> Rejection:
+    return Rejection(
+        "identity-chain-broken",
+        t(
+            "no identity link is made or honoured now: the service's chain of identity links "
+            "is broken ({problem}); the host is told in the service's log",
+            problem=problem,
+        ),
+    )
+
+
+def _forged(user: str, other: str, problem: str) -> Rejection:
+    return Rejection(
+        "forged-identity-link",
+        t(
+            "{user} may not act as {other}: the link between them is not a genuine row of the "
+            "service's identity chain ({problem}); it is not honoured, and the host is told",
+            user=user,
+            other=other,
+            problem=problem,
+        ),
+    )
 
 
 # -- in a game's log
@@ -156,20 +194,35 @@ def for_change(tx: GameTx, user: str | None, key: str | None) -> list[str]:
     known = recorded(tx, user)
     if _has_role(tx, [user, *known]):
         return known
-    for other in partners(tx.conn, user):
-        if other not in known and _has_role(tx, [other]):
-            payload = {
-                "action": "identity",
-                "user": user,
-                "as": other,
-                "why": "accounts linked by their owner (identity confirm)",
-            }
-            row_key = None if key is None else f"{key}:identity"
-            tx.append(
-                "moderation", "system", f"identity {user} {other}", payload, user=user, key=row_key
-            )
-            known.append(other)
+    link, problem = identity_chain.link_row(tx.conn, user)
+    if link is None:
+        _refuse_legacy(tx, user)
+        return known
+    other = link["other"] if link["user"] == user else link["user"]
+    if other not in known and _has_role(tx, [other]):
+        if problem is not None:
+            raise _forged(user, other, problem)
+        payload = {
+            "action": "identity",
+            "user": user,
+            "as": other,
+            "why": "accounts linked by their owner (identity confirm)",
+            "link_row": link["index"],  # its row in the service's identity chain
+            "link_hash": link["hash"],
+        }
+        row_key = None if key is None else f"{key}:identity"
+        tx.append(
+            "moderation", "system", f"identity {user} {other}", payload, user=user, key=row_key
+        )
+        known.append(other)
     return known
+
+
+def _refuse_legacy(tx: GameTx, user: str) -> None:
+    """A link left in (or put into) the old key/value table is no row of the chain."""
+    found = chat_store.get_state(tx.conn, _LEGACY + user)
+    if found is not None and _has_role(tx, [found[0]]):
+        raise _forged(user, found[0], t("it is stored outside the chain, in service_state"))
 
 
 def identity_text(p: dict[str, str], by: str) -> str:

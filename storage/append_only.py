@@ -12,6 +12,8 @@ The tables (storage/models.py), and what their guards refuse:
   chain checks), so only what binds the game is guarded: an UPDATE of `uid` (in every roll's
   HMAC), `game` (the system) or `scenario_text` is refused. A game row never goes, but the
   foreign keys of its log rows hold it already.
+- `identitylink`, the service's chained identity links (storage/identity_chain.py): rows are
+  only ever inserted, like the log's. Any UPDATE, DELETE (and TRUNCATE) is refused.
 - `seat`, `moderator`: caches of chained rows rewritten on every seat and role change, each row
   carrying the hash of its chained row (checked on every read that grants a power): no guard.
 - the chat and service tables (outbox, bindings, service_state, taps): nothing chained, no guard.
@@ -40,12 +42,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
 from texts.i18n import Msg, cat, t
 
 REVISION = "0007"  # the migration that made them (storage/migrations/versions)
-TABLES = ("logentry", "dicesecret", "game")  # the guarded tables, in the order they are checked
+TABLES = ("logentry", "dicesecret", "game", "identitylink")  # guarded, in the order checked
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ def _refuse(table: str, what: str) -> str:
 _LOG = "rows are append-only: no UPDATE, no DELETE"
 _SEED = "rows are written once (only revealed, from false to true)"
 _GAME = "uid, game and scenario_text are fixed"
+_LINK = "rows are append-only: no UPDATE, no DELETE"
 
 SQLITE = (
     Guard(
@@ -101,6 +105,18 @@ SQLITE = (
         "OR NEW.scenario_text IS NOT OLD.scenario_text "
         f"BEGIN {_refuse('game', _GAME)}; END",
     ),
+    Guard(
+        "pbem_identitylink_no_update",
+        "identitylink",
+        f"CREATE TRIGGER pbem_identitylink_no_update BEFORE UPDATE ON identitylink "
+        f"BEGIN {_refuse('identitylink', _LINK)}; END",
+    ),
+    Guard(
+        "pbem_identitylink_no_delete",
+        "identitylink",
+        f"CREATE TRIGGER pbem_identitylink_no_delete BEFORE DELETE ON identitylink "
+        f"BEGIN {_refuse('identitylink', _LINK)}; END",
+    ),
 )
 
 # PostgreSQL: one function per table (its body compared as stored), and the triggers calling it.
@@ -118,6 +134,9 @@ PG_FUNCTIONS = {
         "BEGIN IF NEW.uid = OLD.uid AND NEW.game = OLD.game "
         "AND NEW.scenario_text = OLD.scenario_text THEN RETURN NEW; END IF; "
         f"RAISE EXCEPTION USING MESSAGE = 'pbem: game {_GAME}: ' || TG_OP; END"
+    ),
+    "pbem_identitylink_guard": (
+        f"BEGIN RAISE EXCEPTION USING MESSAGE = 'pbem: identitylink {_LINK}: ' || TG_OP; END"
     ),
 }
 
@@ -139,6 +158,9 @@ POSTGRESQL = (
     _pg("pbem_dicesecret_no_delete", "dicesecret", "DELETE", "pbem_dicesecret_guard"),
     _pg("pbem_dicesecret_no_truncate", "dicesecret", "TRUNCATE", "pbem_dicesecret_guard"),
     _pg("pbem_game_fixed", "game", "UPDATE", "pbem_game_guard"),
+    _pg("pbem_identitylink_no_update", "identitylink", "UPDATE", "pbem_identitylink_guard"),
+    _pg("pbem_identitylink_no_delete", "identitylink", "DELETE", "pbem_identitylink_guard"),
+    _pg("pbem_identitylink_no_truncate", "identitylink", "TRUNCATE", "pbem_identitylink_guard"),
 )
 
 
@@ -147,16 +169,24 @@ def guards(conn: Connection) -> tuple[Guard, ...]:
     return POSTGRESQL if conn.dialect.name == "postgresql" else SQLITE
 
 
+def _present(conn: Connection, which: tuple[Guard, ...]) -> list[Guard]:
+    """Those of the tables the database has: a migration run before the identity links' table
+    (0009) installs the guards of the tables made so far."""
+    there = set(inspect(conn).get_table_names())
+    return [g for g in which if g.table in there]
+
+
 def install(conn: Connection) -> None:
     """Create every guard, replacing one of the same name (in the caller's transaction)."""
     lift(conn)
-    _create(conn, guards(conn))
+    _create(conn, _present(conn, guards(conn)))
 
 
-def restore(conn: Connection) -> list[str]:
-    """Create again the guards that are missing, changed or disabled, and only those (a guard
-    in place is not touched: on PostgreSQL, no lock is taken on its table); their names."""
-    down = [p.guard for p in problems(conn)]
+def restore(conn: Connection, tables: tuple[str, ...] = TABLES) -> list[str]:
+    """Create again the guards of these tables that are missing, changed or disabled, and only
+    those (a guard in place is not touched: on PostgreSQL, no lock is taken on its table); their
+    names."""
+    down = [p.guard for p in problems(conn) if p.guard.table in tables]
     _drop(conn, down)
     _create(conn, down)
     return [g.name for g in down]
@@ -166,7 +196,7 @@ def lift(conn: Connection, tables: tuple[str, ...] = TABLES) -> list[str]:
     """Drop the guards of these tables (in the caller's transaction, which must `restore` them
     before it commits); the names of those that were there."""
     there = set(held(conn))
-    lifted = [g for g in guards(conn) if g.table in tables]
+    lifted = [g for g in _present(conn, guards(conn)) if g.table in tables]
     _drop(conn, lifted)
     return [g.name for g in lifted if g.name in there]
 

@@ -4,8 +4,11 @@
 names the first table row that disagrees (the audit's table check), `fill_caches` rewrites the
 tables from the chain (`pbem repair`). `full_failure` checks a whole game (once per process and by
 the audit): the chain, every row's epoch column, then every cache table against what the chain
-derives and every seed against its commitment, then the head, and last the database's
-append-only guards (storage/append_only.py). See storage/trust.py.
+derives and every seed against its commitment, then the head (and the pause flag,
+storage/pause_cache.py), and last the database's append-only guards (storage/append_only.py);
+with it the service's identity chain is checked whole again (storage/identity_chain.py: a
+broken one is logged for the host and its links are not honoured; the game is not frozen).
+See storage/trust.py.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from storage import append_only
+from storage import append_only, identity_chain
 from storage.chain import chain_failure
 from storage.models import DiceSecret, GameColumns, Moderator, Seat, stored_id
+from storage.pause_cache import derive_pause
 from storage.trust import Failure, _fail, check_head, check_seed, epoch_column_problem
 from storage.trust_rows import WHOLE, entries, entry_row
 from texts.i18n import t
@@ -134,6 +138,7 @@ def fill_caches(s: Session, g: GameColumns, rows: list[dict[str, Any]]) -> None:
     for user, digest in want["moderators"].items():
         s.add(Moderator(game_id=stored_id(g), user=user, row_hash=digest))
     g.epoch_row_hash = want["dice"]
+    g.paused, g.paused_why = derive_pause(rows)  # the last pause or resume row's
 
 
 def full_failure(s: Session, g: GameColumns) -> Failure | None:
@@ -148,9 +153,10 @@ def full_failure(s: Session, g: GameColumns) -> Failure | None:
         problem = epoch_column_problem(row)
         if problem:
             return _fail(row["index"], problem)
-    failure = table_failure(s, g, rows) or check_head(s, g)
+    failure = table_failure(s, g, rows) or check_head(s, g)  # (check_head: the pause flag too)
     if failure is None:  # the log holds: is the database still keeping it append-only?
         failure = append_only.failure(append_only.problems(s.connection()), g.head_index)
+    identity_chain.identity_failure(s.connection())  # the service's links: logged, not the game's
     return failure
 
 

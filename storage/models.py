@@ -176,3 +176,24 @@ class LogEntry(SQLModel, table=True):
     # -- not chained
     epoch: int | None = None  # the dice epoch the row belongs to (index for salts and rolls)
     secret: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
+class IdentityLink(SQLModel, table=True):
+    """A link between two platform accounts, a row of the service's one identity chain
+    (storage/identity_chain.py): rows numbered 0, 1, 2, ... with no gap, each storing the hash
+    of the row before it and its own hash over its chained fields (IDENTITY_FIELDS there).
+    Only ever inserted (storage/append_only.py)."""
+
+    __table_args__ = (UniqueConstraint("index", name="uq_identitylink_index"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    # -- chained fields
+    index: int  # 0, 1, 2, ... over the whole service
+    action: str  # "link" (the product has no unlink)
+    user: str = Field(index=True)  # the account that confirmed the code
+    other: str = Field(index=True)  # the account that asked for it (and was sent it)
+    how: str  # "code": confirmed by its owner; "moved": made before the chain (migration 0009)
+    created_at: str  # ISO 8601 UTC, exactly as hashed
+    # -- the chain
+    prev_hash: str
+    hash: str

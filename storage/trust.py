@@ -9,7 +9,8 @@ rows, and each cache row carries the hash of the chained row it comes from:
   and `salt_digest` must be what that row (and the epoch's salts) say.
 
 `check_head` (constant time, before every write): the head row is the game row's head, hashes to
-its hash and links to its predecessor; the dice bookkeeping agrees with its row. `check_roles`
+its hash and links to its predecessor; the dice bookkeeping agrees with its row; the pause flag
+with the last pause or resume row (storage/pause_cache.py). `check_roles`
 (constant time per seat or moderator read): each cache row's source row is a chained row saying
 what the cache says. The whole log's check (once per process and by the audit) is
 storage/caches.py's `full_failure`. A failure is a dict {"index", "problem"}: the first bad row.
@@ -22,7 +23,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from storage import chain
+from storage import chain, pause_cache
 from storage import dice as committed
 from storage.chain import at_row
 from storage.errors import Tampered
@@ -139,7 +140,7 @@ def check_head(
     problem = epoch_column_problem(row)
     if problem:
         return _fail(head.index, problem)
-    return check_dice(s, g)
+    return check_dice(s, g) or pause_cache.pause_failure(s, g, _checked)  # (the pause flag)
 
 
 def _by_hash(s: Session, g: GameColumns, digest: str | None) -> dict[str, Any] | None:

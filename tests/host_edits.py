@@ -10,7 +10,8 @@ from sqlalchemy import text
 
 from storage import Store, append_only
 
-GUARDED = re.compile(r"\b(logentry|dicesecret|uid|scenario_text)\b")  # what a guard keeps
+# what a guard keeps
+GUARDED = re.compile(r"\b(logentry|dicesecret|uid|scenario_text|identitylink)\b")
 
 
 def host_execute(store: Store, sql: str, **params) -> None:

@@ -114,6 +114,26 @@ def test_a_seed_is_written_once_and_only_revealed(service):
     assert problems(store) == [] and order(service, "g").ok
 
 
+def test_an_identity_link_row_is_append_only_in_the_database(service):
+    """The service's chained identity links (storage/identity_chain.py) are guarded like the log."""
+    from app import identities
+
+    now = datetime.now(UTC)
+    code, _ = identities.new_code(service.store, USERS["soviet"], now=now)
+    identities.confirm(service.store, "discord:11", code, now=now)
+    store = service.store
+    for sql in (
+        "UPDATE identitylink SET other = 'telegram:2'",
+        "UPDATE identitylink SET hash = hash",
+        "DELETE FROM identitylink",
+    ):
+        assert "identitylink rows are append-only" in refused(store, sql), sql
+    if store.dialect == "postgresql":
+        assert "append-only" in refused(store, "TRUNCATE identitylink")
+    assert scalar(store, "SELECT other FROM identitylink") == USERS["soviet"]
+    assert identities.partners(store, "discord:11") == [USERS["soviet"]]
+
+
 # -- the guards as pbem makes them
 def stored_sql(store: Store) -> dict[str, str]:
     """name -> what the database holds of each guard (its SQL, as comparable)."""
@@ -243,6 +263,13 @@ def test_a_dropped_guard_is_found_at_start_and_every_game_is_frozen(service, sto
     assert_all_frozen(fresh, "logentry", "was dropped")
     notices = [r for r in chat_store_posts(fresh) if "FROZEN" in r]
     assert len(notices) == 1 and "table logentry" in notices[0], notices
+
+
+def test_a_dropped_identity_link_guard_is_found_and_freezes_every_game(service, stores):
+    drop(service.store, "pbem_identitylink_no_delete", "identitylink")
+    assert problems(service.store) == [("pbem_identitylink_no_delete", "missing")]
+    fresh = restarted(service, stores)
+    assert_all_frozen(fresh, "identitylink", "was dropped")
 
 
 def test_pbem_serve_checks_the_guards_when_it_starts(tmp_path, caplog):
