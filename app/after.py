@@ -36,6 +36,7 @@ from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
 from storage import GameTx, chat_store
+from storage import watch as chain_watch
 
 REPLY_FIRST = timedelta(seconds=2)  # a post waits this long in the chat whose message caused it
 
@@ -91,7 +92,9 @@ def post(
 ) -> list[int]:
     """The after-phase post to every chat bound to the game (dedupe key f"{key}:post"). before:
     the situation before the change it follows (None: the first post, a rewind, an edit); the
-    post carries the image if `images` and the system's `post_image(before, here)` say so."""
+    post carries the image if `images` and the system's `post_image(before, here)` say so.
+    A phase ended: the serving process's chain check runs a pass soon (storage/watch.py)."""
+    chain_watch.poke(game)
     chats = chat_store.bindings(tx.conn, game)
     if not chats:
         return []
