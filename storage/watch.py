@@ -181,6 +181,7 @@ class Watch:
         self.queue: list[str] = []  # the games left in this round
         self.rows_read = 0  # every row a pass read (the benchmark's count)
         self.rounds = 0  # rounds completed: every game walked whole
+        self.stored: dict[str, Anchor] = {}  # the anchors this watch wrote to the database
         self._lock = threading.Lock()  # one pass at a time
 
     def run_pass(self) -> list[tuple[str, Failure]]:
@@ -286,7 +287,9 @@ class Watch:
         if failure is None:
             anchor = (walk.next - 1, walk.prev, walk.repair)
             self.store.anchors[g.name] = anchor
-            _store_anchor(self.store, g.name, anchor)
+            if self.stored.get(g.name) != anchor:
+                _store_anchor(self.store, g.name, anchor)
+                self.stored[g.name] = anchor
         return failure
 
 
