@@ -44,9 +44,9 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
+from app.chain_watch import watch
 from app.images import renderer
 from app.service import GameService
-from app.chain_watch import watch
 from bots import delivery, serve_bots
 from bots.chat import ChatService
 from bots.clock import Clock, SystemClock

@@ -73,6 +73,7 @@ _MODERATION = (
     )
     .order_by(LOG.c.index.desc())
 )
+_GAMES = select(table(Game).c.name).order_by(table(Game).c.id)
 DERIVED = ("setup", "moderation", "epoch", "salt", "reveal")  # the rows the caches come from
 
 Anchor = tuple[int, str, list[Any] | None]  # (index, hash, the last repair row up to it)
@@ -191,7 +192,7 @@ class Watch:
         with self._lock:
             if not self.queue:
                 with self.store.reader.connect() as conn:
-                    self.queue = list(conn.execute(select(Game.name).order_by(Game.id)).scalars())
+                    self.queue = list(conn.execute(_GAMES).scalars())
             budget = self.budget
             found: list[tuple[str, Failure]] = []
             while self.queue and budget > 0:
@@ -248,7 +249,9 @@ class Watch:
         at = walk.next
         defect = chain.row_defect(row)
         if defect or row["index"] != at or row["prev_hash"] != walk.prev:
-            return _fail(at, chain.at_row(at, defect or t("prev_hash does not link to the row before")))
+            return _fail(
+                at, chain.at_row(at, defect or t("prev_hash does not link to the row before"))
+            )
         try:
             if chain.row_hash(walk.prev, row) != row["hash"]:
                 return _fail(at, chain.at_row(at, t("hash mismatch (its content was edited)")))

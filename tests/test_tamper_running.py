@@ -21,7 +21,6 @@ import random
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -176,7 +175,9 @@ def insert_row(store: Store, _: Template):
     host_execute(store, 'UPDATE logentry SET "index" = "index" - 99999 WHERE "index" >= 100000')
     forged = {c: rows[k][c] for c in ("kind", "actor", "user", "payload", "created_at", "epoch")}
     forged |= {"index": k, "text": "forged order", "key": None}
-    digest = chain.row_hash(rows[k - 1]["hash"], forged | {"payload": json.loads(forged["payload"])})
+    digest = chain.row_hash(
+        rows[k - 1]["hash"], forged | {"payload": json.loads(forged["payload"])}
+    )
     host_execute(
         store,
         'INSERT INTO logentry (game_id, "index", kind, actor, "user", text, payload, "key", '
@@ -225,9 +226,7 @@ def moderator_in_table(store: Store, _: Template):
 def seat_at_old_row(store: Store, _: Template):
     """The seat table names the genuine, chained, but superseded row that gave soviet to
     OLD_SEAT: each check of a power finds a chained row saying so; the table check does not."""
-    old = next(
-        r for r in raw_rows(store) if r["kind"] == "moderation" and OLD_SEAT in r["payload"]
-    )
+    old = next(r for r in raw_rows(store) if r["kind"] == "moderation" and OLD_SEAT in r["payload"])
     host_execute(store, "UPDATE seat SET \"user\" = :u, row_hash = :h WHERE side = 'soviet'",
                  u=OLD_SEAT, h=old["hash"])  # fmt: skip
     return old["index"] + 2, "seat table row soviet"  # the row that seated soviet again
@@ -279,9 +278,15 @@ def rechained_rewrite(store: Store, _: Template):
     for r, d in zip(rows[k:], docs[k:], strict=True):
         host_execute(store, 'UPDATE logentry SET "key" = :k, prev_hash = :p, hash = :h WHERE id = :id',
                      k=d["key"], p=d["prev_hash"], h=d["hash"], id=r["id"])  # fmt: skip
-    for table, column in (("game", "epoch_row_hash"), ("seat", "row_hash"), ("moderator", "row_hash")):
+    for table, column in (
+        ("game", "epoch_row_hash"),
+        ("seat", "row_hash"),
+        ("moderator", "row_hash"),
+    ):
         for old, new in moved.items():
-            host_execute(store, f"UPDATE {table} SET {column} = :n WHERE {column} = :o", n=new, o=old)
+            host_execute(
+                store, f"UPDATE {table} SET {column} = :n WHERE {column} = :o", n=new, o=old
+            )
     host_execute(store, "UPDATE game SET head_hash = :h", h=docs[-1]["hash"])
     assert chain.chain_failure(docs) is None  # the rewritten log chains by itself
     restore_guards(store)  # and the host puts the guards back: nothing in the database tells
