@@ -32,6 +32,7 @@ from adjudicator.core.i18n import lines, t
 from adjudicator.core.system import GameSystem, Situation
 from app import clock, fold, frames, names, post_queue, rewinds, seat_secrets
 from app.hashes import shown
+from app.images import with_seen
 from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
@@ -71,6 +72,7 @@ def after_change(tx: GameTx, run: Any, before: Any, state: Any, done: list[Reply
             reply_chat=run.actor.where,
             images=run.core.images,
             before=was,
+            state=state,
         )
     else:
         _mirror(tx, run, done)
@@ -89,11 +91,14 @@ def post(
     reply_chat: tuple[str, str] | None = None,
     images: bool = True,
     before: Situation | None = None,
+    state: Any = None,
 ) -> list[int]:
     """The after-phase post to every chat bound to the game (dedupe key f"{key}:post"). before:
     the situation before the change it follows (None: the first post, a rewind, an edit); the
     post carries the image if `images` and the system's `post_image(before, here)` say so.
-    A phase ended: the serving process's chain check runs a pass soon (storage/watch.py)."""
+    state: the state at the head (None: read from the snapshot); its viewer's view goes with the
+    image's spec, so that the sender draws it without the log (app/images.py). A phase ended:
+    the serving process's chain check runs a pass soon (storage/watch.py)."""
     chain_watch.poke(game)
     chats = chat_store.bindings(tx.conn, game)
     if not chats:
@@ -131,9 +136,11 @@ def post(
     )
     title = frames.heading(game, here)
     drawn = images and carries_image(system, before, here)
-    render = (
-        {"after": after, "upto": tx.head_index, "title": title, "focus": True} if drawn else None
-    )
+    render = None
+    if drawn:
+        state = system.state_from_json(tx.snapshot) if state is None else state
+        spec = {"after": after, "upto": tx.head_index, "title": title, "focus": True}
+        render = with_seen(spec, system, state)
     outs = [
         Outgoing(
             platform,
@@ -157,7 +164,7 @@ def post(
         hold=hold,
     )
     if render is not None and system.side_maps:
-        ids += _side_maps(tx, game, here, render, key=key, now=now)
+        ids += _side_maps(tx, game, here, render, key=key, now=now, system=system, state=state)
     return ids
 
 
@@ -241,9 +248,12 @@ def _side_maps(
     *,
     key: str | None,
     now: datetime,
+    system: GameSystem,
+    state: Any,
 ) -> list[int]:
     """Each seated side's own map with a post, by a private message to its player: the render
-    spec of the public map with "view" set to the side (drawn from that side's view only)."""
+    spec of the public map with "view" set to the side (drawn from that side's view only, the
+    one it carries)."""
     ids: list[int] = []
     for side, user in sorted(tx.seats().items()):
         for out in (
@@ -252,7 +262,7 @@ def _side_maps(
             else ()
         ):
             out.render, out.image_name = (
-                {**render, "view": side},
+                with_seen({**render, "view": side}, system, state),
                 f"{game}-{tx.head_index}-{side}.png",
             )
             ids += post_queue.write_in(

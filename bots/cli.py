@@ -15,10 +15,10 @@ from typing import Any
 from adjudicator.core import registry
 from adjudicator.core.i18n import say, t
 from adjudicator.core.system import MODERATOR_ACTOR
-from adjudicator.core.text import plural
 from app import audit, frames, games, integrity, intext
 from app.context import Core
 from app.i18n import language
+from app.repair_text import repair_report
 from app.service import GameService
 from bots import cli_base, cli_contract, cli_outbox, health, host
 from bots.cli_base import OK, REFUSED, USAGE, open_store
@@ -269,29 +269,27 @@ def _expect_head(args: argparse.Namespace, rows: list[dict[str, Any]]) -> bool:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    """`pbem repair NAME`: rebuild a frozen game from its last good row; logged."""
+    """`pbem repair NAME`: rebuild a frozen game from the first bad row its audit names; logged.
+    Every outcome is said in sentences (app/repair_text.py), never as a payload."""
     store = _store(args, existing=True)  # a game to repair is in a database that exists
     core = Core(store)
-    failure = store.verify(args.name)
+    lang = language(getattr(args, "lang", None))
     export = None
     try:
         if args.from_export:
             header, rows, _ = audit.load_export(args.from_export)
             ok, text, _ = audit.check(header, rows, str(args.from_export))
             if not ok:
-                print(f"pbem repair: the export fails its audit:\n{text}", file=sys.stderr)
+                said = t("pbem repair: the export fails its audit:\n{text}", text=text)
+                print(say(said, lang), file=sys.stderr)
                 return REFUSED
             export = (header, rows)
-        payload = integrity.repair(core, args.name, args.by, export)
-    except (ValueError, audit.ExportUnreadable) as exc:
-        print(f"pbem repair: {exc}", file=sys.stderr)
+        done = integrity.repair(core, args.name, args.by, export, again=args.reapply)
+    except (ValueError, audit.ExportUnreadable) as exc:  # a sentence, never a payload
+        why = exc.args[0] if exc.args else str(exc)
+        print(say(t("pbem repair: {error}", error=why), lang), file=sys.stderr)
         return REFUSED
-    what = "it held" if failure is None else f"first bad row {failure['index']}"
-    print(
-        f"Repaired {args.name} ({what}): rebuilt from row {payload['from_row']}, "
-        f"{plural(len(payload['dropped']), 'row')} after it dropped; the repair is logged at row "
-        f"{store.load(args.name, with_log=False).head_index}."
-    )
+    print("\n".join(say(line, lang) for line in repair_report(args.name, done, args.reapply)))
     return OK
 
 

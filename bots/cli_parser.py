@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     repair = sub.add_parser(
         "repair",
-        parents=[common],
+        parents=[common, lang],
         help="a moderator's rebuild of a frozen game from its last good row (logged)",
     )
     repair.add_argument("name")
@@ -155,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--from-export",
         metavar="FILE.jsonl",
         help="rebuild from this export (`pbem audit NAME --export`) instead of the last good row",
+    )
+    repair.add_argument(
+        "--reapply",
+        action="store_true",
+        help="give the orders of the dropped rows again, with the dice their rows rolled"
+        " (right after a repair: the orders that repair dropped)",
     )
 
     invite = sub.add_parser(

@@ -87,7 +87,7 @@ class GameRecord:
 
 
 # -- rows
-def _loads(text_: str | None) -> Any:
+def loads_column(text_: str | None) -> Any:
     """JSON from a stored column; text that is not JSON (a tampered row) is kept as the string,
     so the audit reports that row instead of the reader crashing."""
     if text_ is None:
@@ -107,13 +107,13 @@ def record(r: LogEntry | Entry) -> LogRecord:
         r.actor,
         r.user,
         r.text,
-        _loads(r.payload),
+        loads_column(r.payload),
         r.key,
         r.created_at,
         r.prev_hash,
         r.hash,
         r.epoch,
-        _loads(r.secret),
+        loads_column(r.secret),
     )
 
 

@@ -8,7 +8,8 @@
   per epoch (public and hidden share the counter); no draw in an epoch after its reveal;
 - each revealed seed against its commitment; every non-fixed roll of a revealed epoch recomputed;
 - the hidden seed against its commitment once revealed, every hidden draw recomputed then, and
-  every hidden value's salted commitment.
+  every hidden value's salted commitment;
+- an order a repair re-applied against the dropped row it names (storage/audit/reapplied.py).
 Fixed rolls are listed as fixed, never recomputed, never counted. Rolls of epochs whose seed is not
 revealed yet are pending, not failures.
 """
@@ -21,7 +22,7 @@ from typing import Any, ClassVar
 from storage.audit.epochs import EpochChecks
 from storage.audit.export import GAME_END_KIND, ROW_FIELDS, SECRET_FIELD
 from storage.audit.header import HeaderChecks
-from storage.audit.rolls import RollChecks
+from storage.audit.reapplied import ReappliedChecks
 from storage.audit.state import ALLOWED_ROW_KEYS, PAYLOAD_KINDS, AuditReport, _is_int
 from storage.audit.stats import dice_stats
 from storage.chain import at_row, chain_failure, row_defect
@@ -30,7 +31,7 @@ from texts.i18n import t, tn
 _Handler = Callable[["_Auditor", int, dict[str, Any], dict[str, Any]], None]  # a kind's checks
 
 
-class _Auditor(HeaderChecks, RollChecks):
+class _Auditor(HeaderChecks, ReappliedChecks):
     """One audit: header checks, the chain, then every row by its kind, then the report."""
 
     def walk(self) -> None:
@@ -71,7 +72,9 @@ class _Auditor(HeaderChecks, RollChecks):
         if handler:
             handler(self, pos, row, payload)
         if isinstance(payload, dict):
-            if "rolls" in payload:
+            if kind == "order" and "reapplies" in payload:  # after a repair: reapplied.py
+                self.on_reapplied(pos, row, payload)
+            elif "rolls" in payload:
                 self.on_rolls(pos, row, payload["rolls"])
             if "hidden" in payload:
                 self.on_hidden_values(pos, payload["hidden"])
@@ -120,6 +123,7 @@ class _Auditor(HeaderChecks, RollChecks):
         GAME_END_KIND: EpochChecks.on_reveal_hidden,
         "undo": on_undo,
         "rewind": on_rewind,
+        "moderation": ReappliedChecks.on_moderation,
     }
 
     def finish(self) -> None:

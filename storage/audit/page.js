@@ -320,7 +320,43 @@ async function audit(header, rows) {
       if (!Array.isArray(t) || !t.every((x) => isInt(x) && x >= 0 && x < pos && isObj(rows[x]) && rows[x].kind === "order")) fail(pos, "undo must name earlier order rows");
     },
     rewind(pos, row, p) { if (!isInt(p.to) || p.to < 0 || p.to >= pos) fail(pos, "rewind target is not an earlier row"); },
+    moderation(pos, row, p) { // a repair holds the rows it dropped whole: its re-applied orders name them
+      if (!isObj(p) || p.action !== "repair") return;
+      repaired = { dropped: new Map((Array.isArray(p.dropped_rows) ? p.dropped_rows : []).filter(isObj).map((r) => [r.index, r])), used: new Set(), lastN: new Map() };
+    },
   };
+
+  // an order a repair re-applied (`reapplies`): the dropped row's order, once, with exactly its
+  // drawn rolls, each of a revealed epoch, numbered after its draws, recomputed from its seed
+  let repaired = { dropped: new Map(), used: new Set(), lastN: new Map() };
+  const drawnOf = (rolls) => (Array.isArray(rolls) ? rolls : []).filter((r) => !(isObj(r) && r.fixed === true));
+  const sameJson = (a, b) => JSON.stringify(a, sortedKeys) === JSON.stringify(b, sortedKeys);
+  function sortedKeys(key, value) {
+    return isObj(value) ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]])) : value;
+  }
+  function onReapplied(pos, row, p, side) {
+    const at = p.reapplies, src = isInt(at) ? repaired.dropped.get(at) : undefined;
+    if (!isObj(src) || src.kind !== "order") return fail(pos, `it re-applies row ${JSON.stringify(at)}, no order row the last repair dropped`);
+    if (repaired.used.has(at)) return fail(pos, `row ${at} is re-applied twice`);
+    repaired.used.add(at);
+    if (["actor", "user", "text"].some((f) => src[f] !== row[f])) return fail(pos, `it is not the order of the dropped row ${at} it names`);
+    const mine = drawnOf(p.rolls), theirs = drawnOf(isObj(src.payload) ? src.payload.rolls : []);
+    if (!sameJson(mine, theirs)) return fail(pos, `its dice are not the rolls of the dropped row ${at}`);
+    for (const rec of Array.isArray(p.rolls) ? p.rolls : []) {
+      if (isObj(rec) && rec.fixed === true) onRoll(pos, `row ${pos}`, rec, side);
+    }
+    for (const rec of mine) {
+      const k = isObj(rec) ? rec.epoch : undefined, ep = isInt(k) ? epochs.get(k) : undefined;
+      if (!ep || ep.seed === null || rec.hidden || typeof rec.purpose !== "string") return fail(pos, "a re-applied roll is of no epoch whose seed is revealed");
+      const last = Math.max(ep.lastN, repaired.lastN.get(k) || 0);
+      if (!isInt(rec.n) || rec.n <= last) return fail(pos, `a re-applied roll is numbered out of sequence in epoch ${k}`);
+      repaired.lastN.set(k, rec.n);
+      const faces = "faces" in rec ? rec.faces : 6;
+      const roll = { row: pos, side, purpose: rec.purpose, kind: rec.purpose.split(/\s+/).filter(Boolean)[0] || "?", epoch: k, n: rec.n, faces, value: rec.value, status: "re-applied by a repair", ep };
+      rolls.push(roll);
+      pending.push([roll, ep.seed]);
+    }
+  }
 
   function onRoll(pos, where, rec, side) {
     if (!isObj(rec) || typeof rec.purpose !== "string") return fail(pos, `${where}: not a roll record`);
@@ -384,7 +420,8 @@ async function audit(header, rows) {
     if (PAYLOAD_KINDS.has(kind) && !isObj(payload)) return fail(pos, `${kind} row without a payload object`);
     if (Object.hasOwn(handlers, kind)) handlers[kind](pos, row, payload);
     if (isObj(payload)) {
-      if ("rolls" in payload) {
+      if (kind === "order" && "reapplies" in payload) onReapplied(pos, row, payload, typeof row.actor === "string" && row.actor ? row.actor : "-");
+      else if ("rolls" in payload) {
         const side = typeof row.actor === "string" && row.actor ? row.actor : "-";
         if (!Array.isArray(payload.rolls)) fail(pos, "rolls is not a list");
         else payload.rolls.forEach((rec, k) => onRoll(pos, `row ${pos}, roll ${k + 1}`, rec, side));
