@@ -21,6 +21,7 @@ truncation) fails, unless a `repair` row that the anchor does not know stands at
 anchor to the database (service_state "chain:<game>"), so a restarted process checks the log
 against it at its first write (`anchor_failure`, run with the whole-log check). That record is
 not chained: a host who finds it can delete it; a head a player kept remains the outside check.
+A migration that ever re-chains stored rows must delete these records with it.
 
 A failure freezes the game as a failed write does (`Store.freeze`: the moderators are told once
 per freeze). `poke(game)` asks the serving process for a pass now (app/after.py, at a phase end).
