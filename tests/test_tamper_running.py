@@ -367,8 +367,8 @@ def test_a_changed_epoch_column_freezes_both_and_repair_rebuilds_it(
     db_url, stores, templates, capsys, edit, write_sees
 ):
     """Threat model: a row's epoch column (not chained: the chain alone does not show it; the
-    audit does). Its own test: the repair that cuts at the first row the chain breaks keeps
-    the row and still fails; a repair that cuts where the audit finds it rebuilds the game."""
+    audit does). Its own test: it needs a repair that cuts where the audit finds the first bad
+    row (a repair that cut where the chain breaks kept the row and still failed)."""
     test_every_tampering_freezes_the_running_service_and_a_restarted_one(
         db_url, stores, templates, capsys, edit, write_sees
     )
