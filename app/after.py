@@ -37,6 +37,7 @@ from app.messages import Outgoing
 from app.replies import Reply
 from app.summary import Post, free_seats_line, post_text, side_name, who
 from storage import GameTx, chat_store
+from storage import watch as chain_watch
 
 REPLY_FIRST = timedelta(seconds=2)  # a post waits this long in the chat whose message caused it
 
@@ -96,7 +97,9 @@ def post(
     the situation before the change it follows (None: the first post, a rewind, an edit); the
     post carries the image if `images` and the system's `post_image(before, here)` say so.
     state: the state at the head (None: read from the snapshot); its viewer's view goes with the
-    image's spec, so that the sender draws it without the log (app/images.py)."""
+    image's spec, so that the sender draws it without the log (app/images.py). A phase ended:
+    the serving process's chain check runs a pass soon (storage/watch.py)."""
+    chain_watch.poke(game)
     chats = chat_store.bindings(tx.conn, game)
     if not chats:
         return []

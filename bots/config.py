@@ -131,6 +131,12 @@ VARIABLES: tuple[Variable, ...] = (
         "120",
         "a heartbeat older than this at startup is an outage: deadlines move by its length",
     ),
+    Variable(
+        "PBEM_CHAIN_CHECK_SECONDS",
+        "300",
+        "how often the whole chain of every game is checked in the background (also at every "
+        "phase end; at most 2,000 rows a pass)",
+    ),
     Variable("PBEM_LOG_FORMAT", "kv", "kv (key=value lines) or json (JSON lines), on stderr"),
     Variable(
         "PBEM_LOG_LEVEL", None, "DEBUG, INFO, WARNING ... (default INFO; WARNING in the terminal)"
@@ -187,7 +193,12 @@ class Config:
         self._check_shards()
         for name in ("TELEGRAM_WEBHOOK_PORT",):
             self.number(name, int)
-        for name in ("PBEM_TICK_SECONDS", "PBEM_LEADER_RETRY_SECONDS", "PBEM_OUTAGE_SECONDS"):
+        for name in (
+            "PBEM_TICK_SECONDS",
+            "PBEM_LEADER_RETRY_SECONDS",
+            "PBEM_OUTAGE_SECONDS",
+            "PBEM_CHAIN_CHECK_SECONDS",
+        ):
             if self.number(name, float) <= 0:
                 raise ConfigError(f"{name} must be positive")
         if self.outage_seconds <= 2 * self.tick_seconds:
@@ -277,6 +288,10 @@ class Config:
     @property
     def outage_seconds(self) -> float:
         return self.number("PBEM_OUTAGE_SECONDS")
+
+    @property
+    def chain_check_seconds(self) -> float:
+        return self.number("PBEM_CHAIN_CHECK_SECONDS")
 
     @property
     def log_format(self) -> str:

@@ -24,7 +24,8 @@ Telegram's 409 Conflict when another process polls the token). Each is then watc
 health`) says which bots are connected, the outbox backlog and the scheduler leader.
 
 Always: the scheduler (bots/scheduler.py: deadlines, reminders, outages; one leader per
-PostgreSQL database) and the outbox sender (bots/delivery.py: every post of a game, retried).
+PostgreSQL database), the outbox sender (bots/delivery.py: every post of a game, retried) and
+the background check of every game's whole chain (bots/serve_watch.py, storage/watch.py).
 Logs are structured (key=value lines, or JSON lines with PBEM_LOG_FORMAT=json) on standard error,
 and every secret of the configuration (tokens, the webhook secret, a database password) is
 replaced by *** wherever it would appear, tracebacks included.
@@ -43,6 +44,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
+from app.chain_watch import watch
 from app.images import renderer
 from app.service import GameService
 from bots import delivery, serve_bots
@@ -58,6 +60,7 @@ from bots.serve_terminal import (
     local_user_id,
     terminal_loop,
 )
+from bots.serve_watch import run_watch
 from bots.startup import StartFailed, check_guards, explain, unreachable
 from bots.supervise import Supervised
 from storage import Store
@@ -260,6 +263,8 @@ class _Run:
             self.tasks.append(asyncio.create_task(sender, name="outbox"))
         await self.scheduler.start()
         self.running.append(("scheduler", self.scheduler.stop))
+        checks = run_watch(watch(store), self.stop, config.chain_check_seconds)
+        self.tasks.append(asyncio.create_task(checks, name="chain-check"))
         if senders:
             await self._start_health()
         if ready is not None:

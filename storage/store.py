@@ -35,7 +35,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, select
 
-from storage import append_only, caches, trust, tx_writes
+from storage import append_only, caches, trust, tx_writes, watch
 from storage.engine import (
     DEFAULT_DB,
     HEAD_REVISION,
@@ -99,6 +99,7 @@ class Store:
         self._bindings: dict[str, tuple[str, str]] = {}  # game -> (system id, scenario text)
         self._texts: dict[str, str] = {}  # each scenario text once, however many games share it
         self._verified: set[str] = set()  # games whose whole chain this process checked
+        self.anchors: dict[str, watch.Anchor] = {}  # game -> the last row verified (watch.py)
         self.frozen: dict[str, dict[str, Any]] = {}  # game -> its first failure (storage/trust.py)
         self.tamper_listeners: list[
             Callable[[str, dict[str, Any]], None]
@@ -226,7 +227,7 @@ class Store:
         """Before a write: the whole chain once per process (and while frozen), then the head
         and the dice bookkeeping (constant time). Tampered names the first bad row."""
         if g.name not in self._verified or g.name in self.frozen:
-            failure = caches.full_failure(s, g)
+            failure = caches.full_failure(s, g) or watch.anchor_failure(s, g, self.anchors)
             if failure is not None:
                 raise trust.Tampered(g.name, failure)
             self._verified.add(g.name)
@@ -253,11 +254,14 @@ class Store:
             for listener in list(self.tamper_listeners):
                 listener(game, found)
 
+    freeze = _freeze  # (the background check, storage/watch.py)
+
     def verify(self, name: str) -> dict[str, Any] | None:
         """The whole chain and every cache of a game: its first failure, or None (the audit,
         and `pbem serve` before it serves a game). A failure freezes the game."""
         with self._session(read=True) as s:
-            failure = caches.full_failure(s, self._game(s, name))
+            g = self._game(s, name)
+            failure = caches.full_failure(s, g) or watch.anchor_failure(s, g, self.anchors)
         if failure is not None:
             self._freeze(name, failure)
         else:

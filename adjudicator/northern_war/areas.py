@@ -49,7 +49,7 @@ def areas_text(sc: Scenario, state: NWState) -> Msg:
     return lines_of(lines)
 
 
-def _with_hint(refusal: object) -> object:
+def _with_hint(refusal: str) -> str:
     """The refusal, a full stop if its last sentence (a usage line) has none, then the hint."""
     if str(refusal).rstrip()[-1:] in (".", "!", "?"):
         return t("{refusal} Say 'areas' for the list of areas.", refusal=refusal)
