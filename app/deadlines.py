@@ -62,7 +62,7 @@ def adjudicate_due(
     outage_after: timedelta = OUTAGE_AFTER,
     grace: timedelta = GRACE,
     stop: outage.Halt | None = None,
-    batch: int = outage.BATCH,
+    batch: int | None = None,
     between: Callable[[int], None] | None = None,
 ) -> list[Outgoing]:
     """Do everything due at `now` (a datetime or a clock) and return what was posted: the
@@ -75,14 +75,21 @@ def adjudicate_due(
     which submit has written already). stop (a threading.Event): checked between games and
     between the outage's batches; once set the pass returns what it posted so far and the next
     pass continues (an outage cut short is not over: no heartbeat is written). batch: the
-    outage's moves per transaction; between(k): called after its k-th batch (tests)."""
+    outage's moves per transaction (default outage.BATCH); between(k): called after its k-th batch (tests)."""
     at = now_of(now)
     core = core or Core(store)
     poster = notify.Poster(at, post)
     found = outage.detect(store, at, outage_after)
     if found is not None:
         finished = outage.catch_up(
-            store, found, at, poster, grace=grace, batch=batch, stop=stop, between=between
+            store,
+            found,
+            at,
+            poster,
+            grace=grace,
+            batch=batch or outage.BATCH,
+            stop=stop,
+            between=between,
         )
         if not finished:
             poster.done()
