@@ -12,7 +12,6 @@ that runs late, twice, or after a restart does no harm. The leader runs
 - an interval job every `tick_seconds` (30 s): reminders, defaults and the heartbeat;
 - a date job at the exact next due time (a deadline or a reminder), re-planned after each run.
 `stop()` sets `halt` first: the pass in progress (a thread) returns after its game or batch.
-
 Jobs use `misfire_grace_time=None, coalesce=True`: a job whose time passed while the loop was
 busy (or the process down) runs once, late, instead of being dropped.
 
@@ -369,7 +368,8 @@ class Scheduler:
                 log.info("scheduler=%s posted=%d", self.id, len(posted))
                 if self.on_posted is not None:
                     self.on_posted(posted)
-            await self._plan_next()
+            if not self.halt.is_set():  # stopping: nothing to plan (next_due reads every clock)
+                await self._plan_next()
             return posted
 
     async def _plan_next(self) -> None:
