@@ -111,11 +111,13 @@ def adjudicate_due(
     return poster.posted
 
 
-def next_due(store: Store) -> datetime | None:
+def next_due(store: Store, stop: outage.Halt | None = None) -> datetime | None:
     """The next time something is due (a deadline or a reminder not yet sent), as
-    app.clock.next_due, reading the clocks a page at a time."""
+    app.clock.next_due, reading the clocks a page at a time (None once `stop` is set)."""
     soonest: datetime | None = None
     for page in sql.armed_pages(store):
+        if stop is not None and stop.is_set():
+            return None
         for row in page:
             gc = clock.view(row)
             at = gc.deadline_at

@@ -373,7 +373,7 @@ class Scheduler:
             return posted
 
     async def _plan_next(self) -> None:
-        nxt = await asyncio.to_thread(deadlines.next_due, self.store)
+        nxt = await asyncio.to_thread(deadlines.next_due, self.store, self.halt)
         if self.aps is None or not self.aps.running or not self.is_leader:
             return
         wait = None if nxt is None else nxt - self.clock.now()

@@ -19,8 +19,8 @@ import copy
 import dataclasses
 import json
 import logging
-from dataclasses import dataclass, field
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
