@@ -26,6 +26,7 @@ from app.game_clock import view
 from app.messages import Outgoing
 from storage import Store
 from storage import clocks as sql
+from storage.errors import GameNotFound
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +185,11 @@ def catch_up(
                 return False
             gc = view(row)
             if _moves(gc, found, grace):
-                one = _plan(store, gc, now, found)
+                try:
+                    one = _plan(store, gc, now, found)
+                except Exception:  # as a pass does with a game that fails: told, passed over
+                    log.exception("game=%s outage move failed; its deadline is not moved", gc.name)
+                    one = None
                 if one is not None:
                     planned.append(one)
             if len(planned) >= batch:
@@ -223,7 +228,10 @@ def _commit(
     """One batch: its moves and how far the catch-up reached, in one transaction."""
     with store.engine.begin() as conn:
         for one in planned:
-            _move_in(conn, one, now, found, poster)
+            try:
+                _move_in(conn, one, now, found, poster)
+            except GameNotFound:  # deleted since its notice was read
+                continue
         value = {"from": found[0].isoformat(), "to": found[1].isoformat(), "through": through}
         sql.put_state(conn, sql.OUTAGE_KEY, json.dumps(value), now)
     log.info("outage=batch number=%d moved=%d through=%s", number, len(planned), through)

@@ -12,9 +12,11 @@ start finds an outage covering every game. Then, with `pbem serve` in terminal m
 - the empty database, then the full one: the time to the first answer (`help`), the resident
   set then (VmRSS) and its peak (VmHWM) once the catch-up has finished;
 - the catch-up: its duration and its batches (the scheduler's log lines, `outage=batch`);
-- K more starts on fresh copies, each sent SIGTERM (one SIGINT) after a different batch of the
-  catch-up: the time from the signal to the exit (the goal: at most 1 s each), and that the
-  next start finishes the catch-up, moving every game exactly once.
+- K more starts on one fresh copy, each sent SIGTERM (the last SIGINT) at a different point of
+  the catch-up (at once after its first answer, then spread over the batches), each start
+  continuing where the last stopped: the time from the signal to the exit (the goal: at most
+  1 s each); then a last start finishes it, and every game is checked to be moved exactly once
+  (one and the same new deadline for all).
 
 Last line:
 
@@ -216,7 +218,7 @@ class Serve:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--stops", type=int, default=4, help="SIGTERM/SIGINT runs (default 4)")
+    parser.add_argument("--stops", type=int, default=4, help="SIGTERM/SIGINT starts (default 4)")
     parser.add_argument("--dir", help="where the working copies go (default: a temporary one)")
     parser.add_argument("--rebuild", action="store_true", help="build the cached database again")
     parser.add_argument("--build-only", action="store_true", help=argparse.SUPPRESS)
@@ -264,25 +266,28 @@ def run(args: argparse.Namespace, source: Path, work: Path) -> int:
     print(f"catch-up: {f.moved} deadlines moved in {batches} batches, done {catch_up:.1f} s "
           f"after the start; {moved} games moved once, {offsets} distinct deadline(s)")  # fmt: skip
 
+    # the stops, on one copy: each start continues the catch-up the last one was stopped in
     waits = []
+    prepare(source, db, datetime.now(UTC))
+    reached = 0  # batches committed by the starts so far
     for k in range(args.stops):
-        after = max(1, round((k + 1) * batches / (args.stops + 1)))  # spread over the catch-up
+        goal = round(k * batches / args.stops)  # 0: at once after the first answer
         sig = signal.SIGINT if k == args.stops - 1 else signal.SIGTERM
-        prepare(source, db, datetime.now(UTC))
         s = Serve(db, work)
         s.first_answer()
-        s.wait_for(lambda s=s, after=after: len(s.batches) >= after)
+        s.wait_for(lambda s=s, goal=goal - reached: len(s.batches) >= goal)
         took = s.signal_exit(sig)
         waits.append(took)
-        print(f"{signal.Signals(sig).name} after batch {len(s.batches)} of {batches}: exit after "
+        reached += len(s.batches)
+        print(f"{signal.Signals(sig).name} after batch {reached} of {batches}: exit after "
               f"{took:.2f} s (code {s.proc.returncode})")  # fmt: skip
-        resumed = Serve(db, work)
-        resumed.first_answer()
-        resumed.wait_for(lambda r=resumed: r.done is not None)
-        resumed.end()
-        moved, offsets = moved_once(db, n)
-        print(f"  the next start finished it: {moved} games moved once, {offsets} distinct "
-              f"deadline(s)")  # fmt: skip
+    last = Serve(db, work)
+    last.first_answer()
+    last.wait_for(lambda: last.done is not None)
+    last.end()
+    moved, offsets = moved_once(db, n)
+    print(f"the next start finished the catch-up ({reached + len(last.batches)} batches in all): "
+          f"{moved} games moved once, {offsets} distinct deadline(s)")  # fmt: skip
     worst = max(waits) if waits else float("nan")
     print(
         f"restart: first answer {f_took / e_took:.2f} x empty, memory "

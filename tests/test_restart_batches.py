@@ -168,3 +168,26 @@ def test_serve_catches_up_beside_the_bots(tmp_path):
         assert run.scheduler.catch_up_beside
     finally:
         store.close()
+
+
+def test_a_game_whose_notice_fails_is_passed_over_and_the_catch_up_finishes(
+    db_url, stores, monkeypatch
+):
+    """As a pass does with a game that fails: logged, the others moved, the outage over (a
+    game that failed never blocks every later pass)."""
+    store, service, clock, armed = games(db_url, stores, 4)
+    real = notify.standing
+
+    def standing(store_, name):
+        if name == "g1":
+            raise RuntimeError("a game that cannot be read")
+        return real(store_, name)
+
+    monkeypatch.setattr(notify, "standing", standing)
+    D.adjudicate_due(store, clock.now(), core=service.core, batch=2)
+    after = deadlines(store)
+    assert after["g1"] == armed["g1"]
+    assert {n: after[n] for n in ("g0", "g2", "g3")} == {
+        n: armed[n] + H for n in ("g0", "g2", "g3")
+    }
+    assert outage.last_heartbeat(store) == clock.now()
