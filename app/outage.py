@@ -3,11 +3,11 @@
 The scheduler writes the heartbeat at every pass, once any outage is caught up. A heartbeat
 older than `OUTAGE_AFTER` at a pass means the service was down from the heartbeat until now:
 that outage is recorded the first time it is seen (a crash while it is handled never changes
-its length), and every deadline still running when the service went down (within `GRACE` before the heartbeat)
-moves by its length, once (the game's memo records the outage), announced in every chat of the
-game; nothing is done on anyone's behalf. `catch_up` moves them in game-name order, at most
-`BATCH` games per transaction, recording how far it reached in the outage's row: a catch-up cut
-short (a stop, a crash) continues there at the next pass; the heartbeat comes after it.
+its length), and every deadline still running when the service went down (within `GRACE`
+before the heartbeat) moves by its length, once (the game's memo records the outage),
+announced in every chat of the game; nothing is done on anyone's behalf. `catch_up` moves them
+in game-name order, at most `BATCH` games per transaction, recording how far it reached in the
+outage's row: a catch-up cut short (a stop, a crash) continues there at the next pass.
 """
 
 from __future__ import annotations
