@@ -5,7 +5,7 @@
 In one pass at `now` (the scheduler runs it every 30 s, at the exact next due time, and once at
 startup; a second pass at the same time does nothing):
 - an outage (the heartbeat older than `OUTAGE_AFTER`) moves the running deadlines by its length,
-  announced, never executed (app/outage.py);
+  announced, never executed, in bounded batches (app/outage.py `catch_up`); then the heartbeat;
 - a game a moderator paused stops its clock at the time of the pause;
 - reminders (24 h and 1 h before, per game), each once (app/reminders.py);
 - a passed deadline gives the default through the one path of every change:
@@ -14,8 +14,11 @@ startup; a second pass at the same time does nothing):
   it, re-arms the clock and writes the after-phase post (with what was done on the player's
   behalf) in the same transaction; "deadline-stale" (the game moved on first)
   re-arms for the current situation, "paused" stops the clock, any other refusal is told to the
-  moderators and stops the clock;
-- and, last, the heartbeat.
+  moderators and stops the clock.
+
+The clocks are read a page at a time, never all at once. A `stop` event (the scheduler's, set
+when the service stops) is checked between games and between the outage's batches: the pass
+returns at once, and the next pass (or start) continues where it stopped.
 
 The notices go to every chat bound to the game (app/notify.py), written with the change that
 makes them stale, keyed, so a crash in between repeats nothing.
@@ -24,6 +27,7 @@ makes them stale, keyed, so a crash in between repeats nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from adjudicator.core.i18n import t
@@ -31,12 +35,13 @@ from app import clock, notify, outage, reminders
 from app import post_queue as posts
 from app.clock import GameClock, When
 from app.context import Actor, Core
-from app.durations import now_of
+from app.durations import hours, now_of
 from app.messages import Outgoing
 from app.outage import GRACE, OUTAGE_AFTER
 from app.replies import Reply
 from app.submit import submit
 from storage import Store
+from storage import clocks as sql
 
 log = logging.getLogger(__name__)
 
@@ -56,34 +61,78 @@ def adjudicate_due(
     post: Post | None = None,
     outage_after: timedelta = OUTAGE_AFTER,
     grace: timedelta = GRACE,
+    stop: outage.Halt | None = None,
+    batch: int | None = None,
+    between: Callable[[int], None] | None = None,
 ) -> list[Outgoing]:
     """Do everything due at `now` (a datetime or a clock) and return what was posted: the
-    notices, and the posts the defaults' submits wrote. Ends by writing the heartbeat.
+    notices, and the posts the defaults' submits wrote. Writes the heartbeat once the outage
+    (if any) is caught up.
 
     core: the application core the defaults are submitted with (its seeds; default: the
     store's, with the production seeds). post(game, outgoings, key): instead of writing the
     notices to the outbox, hand every batch of the pass to this hook (the defaults' posts too,
-    which submit has written already)."""
+    which submit has written already). stop (a threading.Event): checked between games and
+    between the outage's batches; once set the pass returns what it posted so far and the next
+    pass continues (an outage cut short is not over: no heartbeat is written). batch: the
+    outage's moves per transaction (default outage.BATCH); between(k): called after its k-th batch (tests)."""
     at = now_of(now)
     core = core or Core(store)
     poster = notify.Poster(at, post)
     found = outage.detect(store, at, outage_after)
-    for gc in clock.clocks(store):
-        try:
-            _adjudicate_game(core, gc, at, found, grace, poster)
-        except Exception:
-            log.exception("game=%s deadline processing failed; retried at the next tick", gc.name)
+    if found is not None:
+        finished = outage.catch_up(
+            store,
+            found,
+            at,
+            poster,
+            grace=grace,
+            batch=batch or outage.BATCH,
+            stop=stop,
+            between=between,
+        )
+        if not finished:
+            poster.done()
+            return poster.posted
+    outage.heartbeat(store, at)  # the outage is over: from here a pass cut short is no outage
+    for page in sql.armed_pages(store):
+        for row in page:
+            if stop is not None and stop.is_set():
+                poster.done()
+                return poster.posted
+            gc = clock.view(row)
+            try:
+                _adjudicate_game(core, gc, at, poster)
+            except Exception:
+                log.exception(
+                    "game=%s deadline processing failed; retried at the next tick", gc.name
+                )
     poster.done()
-    outage.heartbeat(store, at)
     return poster.posted
+
+
+def next_due(store: Store, stop: outage.Halt | None = None) -> datetime | None:
+    """The next time something is due (a deadline or a reminder not yet sent), as
+    app.clock.next_due, reading the clocks a page at a time (None once `stop` is set)."""
+    soonest: datetime | None = None
+    for page in sql.armed_pages(store):
+        if stop is not None and stop.is_set():
+            return None
+        for row in page:
+            gc = clock.view(row)
+            at = gc.deadline_at
+            if at is None or not gc.running():
+                continue
+            times = [at, *(at - hours(h) for h in gc.reminder_hours if h not in gc.sent)]
+            first = min(times)
+            soonest = first if soonest is None or first < soonest else soonest
+    return soonest
 
 
 def _adjudicate_game(
     core: Core,
     gc: GameClock,
     now: datetime,
-    found: outage.Outage | None,
-    grace: timedelta,
     poster: notify.Poster,
 ) -> None:
     store = core.store
@@ -92,10 +141,6 @@ def _adjudicate_game(
         return
     if not gc.running():
         return
-    if found is not None and outage.covers(gc, found, grace):
-        gc = outage.move(store, gc, now, found, poster)
-        if not gc.running():
-            return
     if gc.deadline_at is not None and gc.deadline_at <= now:
         _default(core, gc, now, poster)
     else:
@@ -178,4 +223,4 @@ def _not_applied(
     log.error("game=%s deadline=%s default refused: %s", gc.name, deadline, why)
 
 
-__all__ = ["GRACE", "OUTAGE_AFTER", "Post", "adjudicate_due", "deadline_key"]
+__all__ = ["GRACE", "OUTAGE_AFTER", "Post", "adjudicate_due", "deadline_key", "next_due"]

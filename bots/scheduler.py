@@ -7,10 +7,11 @@ name must never change), which runs `app.deadlines.adjudicate_due` once: idempot
 that runs late, twice, or after a restart does no harm. The leader runs
 
 - the catch-up, once, as soon as it leads (startup: an outage found by the heartbeat moves the
-  deadlines that it covered instead of executing them; see app/deadlines.py, app/outage.py);
+  deadlines that it covered instead of executing them, in bounded batches; app/outage.py),
+  beside the start with `catch_up_beside` (`pbem serve`: the bots answer meanwhile);
 - an interval job every `tick_seconds` (30 s): reminders, defaults and the heartbeat;
 - a date job at the exact next due time (a deadline or a reminder), re-planned after each run.
-
+`stop()` sets `halt` first: the pass in progress (a thread) returns after its game or batch.
 Jobs use `misfire_grace_time=None, coalesce=True`: a job whose time passed while the loop was
 busy (or the process down) runs once, late, instead of being dropped.
 
@@ -41,7 +42,6 @@ from typing import TYPE_CHECKING, Protocol
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
 from app import deadlines
-from app.clock import next_due
 from app.messages import Outgoing
 from bots.clock import Clock, SystemClock
 from storage import Store
@@ -209,10 +209,7 @@ def leadership_for(store: Store) -> Leadership:
 class Scheduler:
     """Leader election + APScheduler jobs around `adjudicate_due`, in the running event loop.
 
-    scheduler = Scheduler(service, store)
-    await scheduler.start()       # elects; the leader catches up once, then ticks
-    ...
-    await scheduler.stop()
+    scheduler = Scheduler(service, store); await scheduler.start(); ...; await scheduler.stop()
     """
 
     def __init__(
@@ -227,6 +224,8 @@ class Scheduler:
         post: deadlines.Post | None = None,
         leadership: Leadership | None = None,
         on_posted: Callable[[list[Outgoing]], None] | None = None,
+        catch_up_beside: bool = False,
+        between_batches: Callable[[int], None] | None = None,
     ):
         self.service = service
         self.store = store or service.store
@@ -246,6 +245,10 @@ class Scheduler:
         self._elector: asyncio.Task[None] | None = None
         self._led = asyncio.Event()  # set while leading (tests wait on it)
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.halt = threading.Event()  # stop() sets it first: the pass returns within a batch
+        self.catch_up_beside = catch_up_beside  # the catch-up runs beside the start (serve)
+        self.between_batches = between_batches  # after each batch of an outage (tests)
+        self._catching: asyncio.Task[None] | None = None
 
     # -- lifecycle
     async def start(self) -> None:
@@ -260,6 +263,7 @@ class Scheduler:
         self._elector = asyncio.create_task(self._elect(), name=f"{self.id}-elector")
 
     async def stop(self) -> None:
+        self.halt.set()  # first: the pass in progress returns after its batch
         self._stop.set()
         if self._elector is not None:
             self._elector.cancel()
@@ -269,7 +273,9 @@ class Scheduler:
         if self.aps is not None and self.aps.running:
             self.aps.shutdown(wait=False)
             await asyncio.sleep(0)  # AsyncIOScheduler shuts down in the loop
-        async with self._lock:  # a run in progress finishes first
+        if self._catching is not None:
+            await self._catching  # returns soon: the halted pass returns
+        async with self._lock:  # a run in progress returns (halted) first
             pass
         await asyncio.to_thread(self.leadership.release)
         _INSTANCES.pop(self.id, None)
@@ -303,8 +309,21 @@ class Scheduler:
         self.is_leader = True
         self._led.set()
         log.info("scheduler=%s role=leader", self.id)
-        await self.run_once()  # the catch-up: whatever became due while no one led
-        assert self.aps is not None
+        if self.catch_up_beside:  # the start goes on (the bots answer) while it catches up
+            self._catching = asyncio.create_task(self._catch_up(), name=f"{self.id}-catch-up")
+            return
+        await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """The leader's first pass (whatever became due while no one led), then the ticks."""
+        try:
+            await self.run_once()
+        except Exception:
+            if not self.catch_up_beside:
+                raise  # the start fails with it
+            log.exception("scheduler=%s catch-up failed; the next tick retries it", self.id)
+        if self.halt.is_set() or not self.is_leader or self.aps is None or not self.aps.running:
+            return
         self.aps.add_job(
             JOB_FUNC,
             "interval",
@@ -329,7 +348,7 @@ class Scheduler:
     async def run_once(self) -> list[Outgoing]:
         """One adjudication pass (the leader only), then plan the job at the next due time."""
         async with self._lock:
-            if not self.is_leader:
+            if not self.is_leader or self.halt.is_set():
                 return []
             if not await asyncio.to_thread(self.leadership.check):
                 await self._step_down("the lock was lost")
@@ -341,17 +360,20 @@ class Scheduler:
                 core=getattr(self.service, "core", None),
                 post=self.post,
                 outage_after=self.outage_after,
+                stop=self.halt,
+                between=self.between_batches,
             )
             self.runs += 1
             if posted:
                 log.info("scheduler=%s posted=%d", self.id, len(posted))
                 if self.on_posted is not None:
                     self.on_posted(posted)
-            await self._plan_next()
+            if not self.halt.is_set():  # stopping: nothing to plan (next_due reads every clock)
+                await self._plan_next()
             return posted
 
     async def _plan_next(self) -> None:
-        nxt = await asyncio.to_thread(next_due, self.store)
+        nxt = await asyncio.to_thread(deadlines.next_due, self.store, self.halt)
         if self.aps is None or not self.aps.running or not self.is_leader:
             return
         wait = None if nxt is None else nxt - self.clock.now()

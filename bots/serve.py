@@ -229,6 +229,7 @@ class _Run:
             tick_seconds=config.tick_seconds,
             retry_seconds=config.leader_retry_seconds,
             outage_after=timedelta(seconds=config.outage_seconds),
+            catch_up_beside=True,  # the bots answer while a long catch-up runs
         )
 
     async def main(

@@ -19,6 +19,7 @@ import copy
 import dataclasses
 import json
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -128,6 +129,18 @@ def read_armed(conn: Connection) -> list[ClockRow]:
     """The clocks of every game with a deadline running or a clock stopped, in game order."""
     q = _clock_query().where(or_(game_clock.c.deadline_at.is_not(None), game_clock.c.clock_paused))
     return _complete(conn, [_row(r) for r in conn.execute(q.order_by(game_clock.c.id))])
+
+
+def read_armed_page(conn: Connection, after: str | None, limit: int) -> list[ClockRow]:
+    """Up to `limit` clocks of `read_armed`, in game-name order, of the games named after
+    `after` (None: from the first): the games read a page at a time (keyset), never all at
+    once."""
+    q = _clock_query().where(or_(game_clock.c.deadline_at.is_not(None), game_clock.c.clock_paused))
+    if after is not None:
+        q = q.where(game_clock.c.name > after)
+    return _complete(
+        conn, [_row(r) for r in conn.execute(q.order_by(game_clock.c.name).limit(limit))]
+    )
 
 
 def read_all(conn: Connection) -> list[ClockRow]:
@@ -256,6 +269,23 @@ def armed(store: Store) -> list[ClockRow]:
         return read_armed(conn)
 
 
+def armed_pages(
+    store: Store, size: int = 500, after: str | None = None
+) -> Iterator[list[ClockRow]]:
+    """`armed` a page of at most `size` games at a time, each page read in a short transaction
+    of its own (no read spans the whole walk; a game changed meanwhile is read as it is when its
+    page is read)."""
+    while True:
+        with store.reader.connect() as conn:
+            page = read_armed_page(conn, after, size)
+        if not page:
+            return
+        yield page
+        if len(page) < size:
+            return
+        after = page[-1].name
+
+
 def every(store: Store) -> list[ClockRow]:
     with store.reader.connect() as conn:
         return read_all(conn)
@@ -328,6 +358,7 @@ __all__ = [
     "ClockRow",
     "advance_image_index",
     "armed",
+    "armed_pages",
     "beat",
     "every",
     "get_state",
@@ -339,6 +370,7 @@ __all__ = [
     "read",
     "read_all",
     "read_armed",
+    "read_armed_page",
     "save",
     "set_outage",
     "set_started",
