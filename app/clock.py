@@ -109,6 +109,8 @@ def plan(
         changes = restarted(gc, now)
     after = replace(gc, **changes)
     if after.armed_for == situation.key and (after.deadline_at is not None or after.clock_paused):
+        if "deadline_at" in changes:  # a stopped clock restarted: its deadline runs from now
+            return changes, {"for": situation.key, "armed": now.isoformat()}
         return changes, None  # the same situation: the deadline stands
     kind = "decision" if situation.deciding else "phase"
     length = gc.length(kind)
@@ -120,7 +122,7 @@ def plan(
         changes |= {"deadline_at": None, "remaining_s": int(length.total_seconds())}
     else:
         changes |= {"deadline_at": now + length}
-    return changes, {"for": situation.key}
+    return changes, {"for": situation.key, "armed": now.isoformat()}
 
 
 # -- arming

@@ -66,13 +66,26 @@ def detect(store: Store, now: datetime, after: timedelta = OUTAGE_AFTER) -> Outa
 
 
 def covers(gc: GameClock, outage: Outage, grace: timedelta = GRACE) -> bool:
-    """Whether this running deadline is moved for the outage (and was not moved for it yet)."""
-    start = outage[0]
+    """Whether this running deadline is moved for the outage (and was not moved for it yet):
+    one running when the service went down, never one armed (or restarted) once it was back, as
+    a player's order may do while the catch-up has not reached his game."""
+    start, end = outage
+    armed = gc.memo.get("armed")
     return (
         gc.deadline_at is not None
         and gc.deadline_at > start - grace
         and gc.memo.get("outage") != start.isoformat()
+        and not _armed_since(armed, end)
     )
+
+
+def _armed_since(armed: object, end: datetime) -> bool:
+    """Whether the memo's arming time (absent on clocks armed before it was kept) is at or
+    after `end`."""
+    try:
+        return isinstance(armed, str) and datetime.fromisoformat(armed) >= end
+    except (TypeError, ValueError):  # an unreadable memo: moved, as before it was kept
+        return False
 
 
 def text(standing: notify.Standing, outage: Outage, old: datetime, now: datetime) -> str:

@@ -191,3 +191,26 @@ def test_a_game_whose_notice_fails_is_passed_over_and_the_catch_up_finishes(
         n: armed[n] + H for n in ("g0", "g2", "g3")
     }
     assert outage.last_heartbeat(store) == clock.now()
+
+
+def test_a_deadline_armed_after_the_service_came_back_is_not_moved_by_the_outage(db_url, stores):
+    """The bots answer while the catch-up runs: a game the catch-up has not reached may be
+    re-armed by a player's order; that deadline ran for none of the outage and keeps its time."""
+    store, _, clock, armed = games(db_url, stores, 3)
+    found = outage.detect(store, clock.now())
+    assert found is not None
+    later = clock.now() + timedelta(minutes=5)
+    with C.locked(store, "g1") as (conn, gc):  # g1 re-armed for a new situation after the outage
+        C.save(
+            conn, gc, {"deadline_at": later + 48 * H}, memo={"for": "x", "armed": later.isoformat()}
+        )
+    assert outage.catch_up(store, found, clock.now(), notify.Poster(clock.now()), batch=2)
+    after = deadlines(store)
+    assert after["g1"] == later + 48 * H
+    assert after["g0"] == armed["g0"] + H and after["g2"] == armed["g2"] + H
+
+
+def test_a_deadline_armed_by_the_clock_records_when_it_was_armed(db_url, stores):
+    store, service, clock, _ = games(db_url, stores, 1)
+    (gc,) = C.clocks(store)
+    assert datetime.fromisoformat(gc.memo["armed"]) == clock.now() - H
