@@ -67,7 +67,7 @@ def confirm(
         )
         return note
 
-    return consent.transact(core, game, run)
+    return consent.transact(core, game, run, system)
 
 
 def done_text(p: dict[str, Any]) -> str:

@@ -89,7 +89,7 @@ def confirm(
         )
         return note
 
-    return consent.transact(core, game, run)
+    return consent.transact(core, game, run, system)
 
 
 def _tell_others(

@@ -19,9 +19,10 @@ from typing import Any
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t
+from adjudicator.core.system import GameSystem
 from adjudicator.grammar.lexicon import all_of, any_of
-from app import identities, roles
-from storage import Conflict, GameTx
+from app import identities, integrity, roles
+from storage import Conflict, GameTx, Tampered
 
 
 @dataclass(frozen=True)
@@ -169,13 +170,21 @@ def withdraw(
     return payload
 
 
-def transact(core: Any, game: str, run: Callable[[GameTx], str]) -> str:
-    """A confirmation's transaction: a write that lost a race is refused, never raised."""
+def transact(core: Any, game: str, run: Callable[[GameTx], str], system: GameSystem) -> str:
+    """A confirmation's transaction, after the snapshot's check (app/integrity.py: a forged
+    one freezes the game): a write that lost a race, or a frozen game, is refused, never raised."""
+
+    def checked(tx: GameTx) -> str:
+        integrity.checked_state(tx, system)
+        return run(tx)
+
     try:
-        said: str = core.store.transact(game, run)
+        said: str = core.store.transact(game, checked)
         return said
     except Conflict as exc:
         raise Rejection("conflict", str(exc)) from exc
+    except Tampered as exc:
+        raise Rejection("frozen", str(exc)) from exc
 
 
 __all__ = [
