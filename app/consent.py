@@ -19,9 +19,8 @@ from typing import Any
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t
-from adjudicator.core.system import GameSystem
 from adjudicator.grammar.lexicon import all_of, any_of
-from app import identities, integrity, roles
+from app import identities, roles
 from storage import Conflict, GameTx, Tampered
 
 
@@ -170,16 +169,11 @@ def withdraw(
     return payload
 
 
-def transact(core: Any, game: str, run: Callable[[GameTx], str], system: GameSystem) -> str:
-    """A confirmation's transaction, after the snapshot's check (app/integrity.py: a forged
-    one freezes the game): a write that lost a race, or a frozen game, is refused, never raised."""
-
-    def checked(tx: GameTx) -> str:
-        integrity.checked_state(tx, system)
-        return run(tx)
-
+def transact(core: Any, game: str, run: Callable[[GameTx], str]) -> str:
+    """A confirmation's transaction (`run` checks the snapshot first: app/integrity.py): a
+    write that lost a race, or a frozen game, is refused, never raised."""
     try:
-        said: str = core.store.transact(game, checked)
+        said: str = core.store.transact(game, run)
         return said
     except Conflict as exc:
         raise Rejection("conflict", str(exc)) from exc

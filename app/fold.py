@@ -249,16 +249,16 @@ def _check(
         )
     seed = (seeds or {}).get(row["index"])
     committed = row["payload"].get(sealing.STATE_HMAC)
-    if seed is not None and committed is not None:
-        if not sealing.hmac_is(seed, system.state_to_json(out.state), committed):
-            raise ReplayMismatch(
-                row["index"],
-                t(
-                    "{where}: the full state after it (its hidden part) is not the one the row"
-                    " committed (state_hmac)",
-                    where=_where(row),
-                ),
-            )
+    full = system.state_to_json(out.state) if seed is not None and committed is not None else None
+    if seed is not None and full is not None and not sealing.hmac_is(seed, full, committed):
+        raise ReplayMismatch(
+            row["index"],
+            t(
+                "{where}: the full state after it (its hidden part) is not the one the row"
+                " committed (state_hmac)",
+                where=_where(row),
+            ),
+        )
 
 
 def _comparable(events: list[dict[str, Any]], secrets: list[Any] | None) -> list[dict[str, Any]]:

@@ -148,6 +148,10 @@ def committed_from(rows: list[dict[str, Any]]) -> int | None:
     return next((r["index"] for r in rows if STATE_HMAC in (r.get("payload") or {})), None)
 
 
+def _is_seed(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and committed.HEX64.issuperset(value)
+
+
 def state_seeds(rows: list[dict[str, Any]]) -> dict[int, str]:
     """Row index -> the revealed hidden seed that keys its `state_hmac`: the seed of the latest
     `hidden_commitment` chained at or before the row (row 1's for the setup, written with it),
@@ -155,9 +159,8 @@ def state_seeds(rows: list[dict[str, Any]]) -> dict[int, str]:
     revealed: dict[str, str] = {}
     for r in rows:
         seed = (r.get("payload") or {}).get("hidden_seed")
-        if r.get("kind") == "reveal-hidden" and isinstance(seed, str) and len(seed) == 64:
-            if committed.HEX64.issuperset(seed):
-                revealed[committed.commitment(seed)] = seed
+        if r.get("kind") == "reveal-hidden" and _is_seed(seed):
+            revealed[committed.commitment(str(seed))] = str(seed)
     seeds: dict[int, str] = {}
     current: str | None = None
     for r in rows:
