@@ -52,10 +52,25 @@ def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
                 ),
             },
         )
-    if not system.hidden_information or sealing.STATE_HMAC not in row.payload:
-        return  # no hidden part, or a row written before the hidden state was committed
+    if not system.hidden_information:
+        return
+    committed_hmac = row.payload.get(sealing.STATE_HMAC)
+    if committed_hmac is None:  # a repair's row, or one written before the commitments
+        if row.kind != "moderation" or row.payload.get("action") != "repair":
+            return  # an earlier version's row: the next state row commits the hidden state
+
+        def rebuilt() -> Any:  # what the repair wrote: the replay of the rows it kept
+            return system.state_to_json(fold.replay(system, fold.with_secrets(tx.rows())))
+
+        if sealing.replays_to(row.hash, tx.g.snapshot, tx.snapshot, rebuilt):
+            return
+        problem = t(
+            "the stored snapshot's hidden part is not the state the rows up to the repair row "
+            "{row} give: the hidden state was changed",
+            row=row.index,
+        )
+        raise Tampered(tx.name, {"index": row.index, "problem": problem})
     seed = sealing.live_seed(tx)
-    committed_hmac = row.payload[sealing.STATE_HMAC]
     if seed is None or not sealing.hmac_is(seed, tx.snapshot, committed_hmac):
         raise Tampered(
             tx.name,

@@ -27,6 +27,7 @@ import hashlib
 import hmac
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from adjudicator.core.events import Event, Viewer, audience_of
@@ -143,6 +144,24 @@ def tx_fields(system: GameSystem, tx: GameTx, doc: Any) -> dict[str, str]:
     return hmac_fields(system, doc, live_seed(tx))
 
 
+_REPLAYED: OrderedDict[tuple[str, str], None] = OrderedDict()  # (row hash, snapshot sha) found
+
+
+def replays_to(row_hash: str, text: str, doc: Any, replay: Callable[[], Any]) -> bool:
+    """Whether the full snapshot `doc` (stored as `text`) is the state `replay()` gives (its
+    JSON), the state the row `row_hash` recorded without a commitment (a repair's): replayed
+    once per process for each such row and snapshot."""
+    key = (row_hash, hashlib.sha256(text.encode()).hexdigest())
+    if key in _REPLAYED:
+        return True
+    if chain.canonical(json.loads(dump(replay()))) != chain.canonical(doc):
+        return False
+    _REPLAYED[key] = None
+    while len(_REPLAYED) > _KEPT:
+        _REPLAYED.popitem(last=False)
+    return True
+
+
 def committed_from(rows: list[dict[str, Any]]) -> int | None:
     """The first row that carries a hidden-state commitment (None: none does)."""
     return next((r["index"] for r in rows if STATE_HMAC in (r.get("payload") or {})), None)
@@ -224,6 +243,7 @@ __all__ = [
     "is_sealed",
     "live_seed",
     "opened",
+    "replays_to",
     "seal",
     "serialised",
     "snapshot_digest",

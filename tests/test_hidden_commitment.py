@@ -150,11 +150,20 @@ def test_a_forged_block_strength_freezes_the_game_naming_the_row(northern):
     assert_names_row(message, row)
 
 
-def test_the_snapshot_put_back_is_taken_again_after_a_repair(stalin):
-    """Only the forged snapshot fails: the one the row committed passes (after the repair
-    that closes the freeze), and play goes on."""
+def test_after_a_repair_the_rebuilt_snapshot_is_taken_and_a_forged_one_freezes_again(stalin):
+    """The repair rebuilds the snapshot from the chain and closes the freeze; its row records
+    the rebuilt state, so a hidden part forged right after it is found too (against the replay
+    of the rows it kept), naming the repair row; play goes on once it is repaired again."""
     forge(stalin, "s", swap_hand_and_deck(snapshot(stalin, "s")))
     assert forged_write(stalin, "s", "order")[1] == "frozen"
+    integrity.repair(stalin.core, "s", user="mod")
+    assert forged_write(stalin, "s", "salt")[0]  # no state row after the repair row yet
+    row = last_state_row(stalin, "s")
+    assert stalin.store.load("s").log[row].payload.get("action") == "repair"
+    forge(stalin, "s", swap_hand_and_deck(snapshot(stalin, "s")))
+    ok, code, message = forged_write(stalin, "s", "order")
+    assert not ok and code == "frozen", message
+    assert f"the repair row {row} give: the hidden state was changed" in message, message
     integrity.repair(stalin.core, "s", user="mod")
     assert forged_write(stalin, "s", "order")[0]
 
