@@ -107,7 +107,7 @@ def order(
         "rolls": rolls,
         "events": events,
         "state_sha256": digest,
-        **sealing.tx_fields(ch.system, tx, new),  # the full state, committed (hidden info)
+        **sealing.tx_fields(ch.system, tx, new, read_back=True),  # the full state, committed
         "combat": out.combat,
     }
     if sealed:

@@ -107,23 +107,35 @@ def state_key(hidden_seed: str) -> bytes:
     return hmac.digest(bytes.fromhex(hidden_seed), STATE_KEY, "sha256")
 
 
-def doc_hmac(hidden_seed: str, doc: Any) -> str:
-    """The commitment to a full state given as its JSON (a snapshot read back, or a state's
-    state_to_json: the same canonical bytes either way)."""
-    data = chain.canonical(json.loads(dump(doc)))
+def doc_hmac(hidden_seed: str, doc: Any, *, read_back: bool = False) -> str:
+    """The commitment to a full state given as its JSON: the HMAC of the canonical bytes of
+    `doc` read back from JSON (the snapshot's own; read_back: `doc` is read back already)."""
+    data = chain.canonical(doc if read_back else json.loads(dump(doc)))
     return hmac.new(state_key(hidden_seed), data, "sha256").hexdigest()
 
 
-def hmac_fields(system: GameSystem, doc: Any, hidden_seed: str | None) -> dict[str, str]:
+def hmac_fields(
+    system: GameSystem, doc: Any, hidden_seed: str | None, *, read_back: bool = False
+) -> dict[str, str]:
     """The payload's `state_hmac` for a row recording the state whose JSON is `doc` (nothing for
     a system without hidden information, or a game with no hidden seed to key it)."""
     if not system.hidden_information or hidden_seed is None:
         return {}
-    return {STATE_HMAC: doc_hmac(hidden_seed, doc)}
+    return {STATE_HMAC: doc_hmac(hidden_seed, doc, read_back=read_back)}
 
 
 def hmac_is(hidden_seed: str, doc: Any, recorded: object) -> bool:
-    return isinstance(recorded, str) and hmac.compare_digest(doc_hmac(hidden_seed, doc), recorded)
+    """Whether `doc` is the full state `recorded` commits: one encoding where its keys are all
+    strings (a snapshot read back, every system's state_to_json), the exact one otherwise (as
+    storage.engine.state_hash_is)."""
+    if not isinstance(recorded, str):
+        return False
+    try:
+        if hmac.compare_digest(doc_hmac(hidden_seed, doc, read_back=True), recorded):
+            return True
+    except (TypeError, ValueError):
+        pass
+    return hmac.compare_digest(doc_hmac(hidden_seed, doc), recorded)
 
 
 def live_seed(tx: GameTx) -> str | None:
@@ -137,11 +149,13 @@ def live_seed(tx: GameTx) -> str | None:
     return seed
 
 
-def tx_fields(system: GameSystem, tx: GameTx, doc: Any) -> dict[str, str]:
+def tx_fields(
+    system: GameSystem, tx: GameTx, doc: Any, *, read_back: bool = False
+) -> dict[str, str]:
     """hmac_fields for a row written in `tx` (its key: live_seed)."""
     if not system.hidden_information:
         return {}
-    return hmac_fields(system, doc, live_seed(tx))
+    return hmac_fields(system, doc, live_seed(tx), read_back=read_back)
 
 
 _REPLAYED: OrderedDict[tuple[str, str], None] = OrderedDict()  # (row hash, snapshot sha) found

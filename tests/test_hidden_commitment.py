@@ -28,6 +28,7 @@ from storage.audit import export_lines
 from tests.host_edits import host_execute
 from tests.playing import legal_text, play_random
 
+UID = "0123456789abcdef0123456789abcdef"  # fixed: the draws depend on it
 SEATED = {"axis": "telegram:1", "soviet": "telegram:2"}
 
 
@@ -76,7 +77,7 @@ def public_digest(service: GameService, name: str, doc: dict) -> str:
 @pytest.fixture
 def stalin(db_url, stores):
     """Stalin's War in its first turns: both sides seated, some cards played."""
-    service = GameService(stores(db_url), seeds=DemoSeeds(4))
+    service = GameService(stores(db_url), seeds=DemoSeeds(4), uids=lambda: UID)
     service.new_game("s", creator="mod", system="stalins-war")
     for side, user in SEATED.items():
         assert service.say("s", None, f"seat {side} {user} seating", user="mod")[0].ok
@@ -86,7 +87,7 @@ def stalin(db_url, stores):
 
 @pytest.fixture
 def northern(db_url, stores):
-    service = GameService(stores(db_url), seeds=DemoSeeds(5))
+    service = GameService(stores(db_url), seeds=DemoSeeds(5), uids=lambda: UID)
     service.new_game("n", creator="mod", system="northern-war")
     play_random(service, "n", 6, seed=5)
     return service
@@ -129,7 +130,7 @@ def test_a_forged_hand_freezes_the_game_at_its_next_write_naming_the_row(stalin,
 
 def test_a_forged_hand_freezes_a_join_too(db_url, stores):
     """The lifecycle's writes (join, leave, start) check the snapshot as an order does."""
-    service = GameService(stores(db_url), seeds=DemoSeeds(4))
+    service = GameService(stores(db_url), seeds=DemoSeeds(4), uids=lambda: UID)
     service.new_game("s", creator="mod", system="stalins-war")
     row = last_state_row(service, "s")
     forge(service, "s", swap_hand_and_deck(snapshot(service, "s")))
@@ -231,9 +232,9 @@ def test_a_game_in_progress_at_the_upgrade_is_committed_from_its_next_state_row(
     """Rows written by the earlier version carry no commitment: the game plays on, its next
     state row commits the hidden state (keyed by the hidden seed row 1 committed), and the
     audit says from which row on; a forgery after that freezes the game."""
-    service = GameService(stores(db_url), seeds=DemoSeeds(4))
+    service = GameService(stores(db_url), seeds=DemoSeeds(4), uids=lambda: UID)
     with monkeypatch.context() as earlier:  # the earlier version: no state_hmac anywhere
-        earlier.setattr(sealing, "hmac_fields", lambda system, doc, seed: {})
+        earlier.setattr(sealing, "hmac_fields", lambda *args, **kwargs: {})
         service.new_game("s", creator="mod", system="stalins-war")
         play_random(service, "s", 6, seed=4)
     rows = service.store.load("s").log
