@@ -19,7 +19,7 @@ from typing import Any
 
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
-from app import sealing
+from app import fold, sealing
 from app.hashes import expect_head, parse_head
 from app.repairs import CannotRepair, Repaired, repair
 from storage import GameTx, Tampered, trust

@@ -151,22 +151,40 @@ def test_a_forged_block_strength_freezes_the_game_naming_the_row(northern):
     assert_names_row(message, row)
 
 
-def test_after_a_repair_the_rebuilt_snapshot_is_taken_and_a_forged_one_freezes_again(stalin):
-    """The repair rebuilds the snapshot from the chain and closes the freeze; its row records
-    the rebuilt state, so a hidden part forged right after it is found too (against the replay
-    of the rows it kept), naming the repair row; play goes on once it is repaired again."""
+def test_a_repair_commits_the_rebuilt_state_and_a_forged_one_freezes_again(stalin):
+    """The repair rebuilds the snapshot from the chain, closes the freeze and commits the
+    rebuilt full state in its row: a hidden part forged right after it freezes the game again,
+    naming the repair row; play goes on once it is repaired again."""
     forge(stalin, "s", swap_hand_and_deck(snapshot(stalin, "s")))
     assert forged_write(stalin, "s", "order")[1] == "frozen"
     integrity.repair(stalin.core, "s", user="mod")
     assert forged_write(stalin, "s", "salt")[0]  # no state row after the repair row yet
     row = last_state_row(stalin, "s")
-    assert stalin.store.load("s").log[row].payload.get("action") == "repair"
+    payload = stalin.store.load("s").log[row].payload
+    assert payload.get("action") == "repair" and sealing.STATE_HMAC in payload
+    forge(stalin, "s", swap_hand_and_deck(snapshot(stalin, "s")))
+    ok, code, message = forged_write(stalin, "s", "order")
+    assert not ok and code == "frozen", message
+    assert_names_row(message, row)
+    integrity.repair(stalin.core, "s", user="mod")
+    assert forged_write(stalin, "s", "order")[0]
+
+
+def test_after_a_repair_row_without_a_commitment_the_snapshot_is_checked_by_replay(
+    stalin, monkeypatch
+):
+    """A repair row of an earlier version commits no full state: the snapshot after it is
+    checked against the replay of the rows it kept, and a forged hidden part names it."""
+    with monkeypatch.context() as earlier:
+        earlier.setattr(sealing, "tx_fields", lambda *args, **kwargs: {})
+        integrity.repair(stalin.core, "s", user="mod")
+    row = last_state_row(stalin, "s")
+    assert sealing.STATE_HMAC not in stalin.store.load("s").log[row].payload
+    assert forged_write(stalin, "s", "salt")[0]  # the rebuilt snapshot is the replayed state
     forge(stalin, "s", swap_hand_and_deck(snapshot(stalin, "s")))
     ok, code, message = forged_write(stalin, "s", "order")
     assert not ok and code == "frozen", message
     assert f"the repair row {row} give: the hidden state was changed" in message, message
-    integrity.repair(stalin.core, "s", user="mod")
-    assert forged_write(stalin, "s", "order")[0]
 
 
 def finished(service: GameService, name: str) -> None:
