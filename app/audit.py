@@ -27,7 +27,7 @@ from adjudicator.core.errors import TextError
 from adjudicator.core.i18n import lines, t, tn
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
-from app import fold, freezes, games, rewinds, sealing
+from app import fold, freezes, games, rewinds, sealing, state_commitments
 from storage import GameRecord, Store
 from storage.audit import (
     FORMAT,
@@ -79,15 +79,51 @@ def audit_game(store: Store, name: str) -> tuple[bool, str, AuditReport]:
     tables and the snapshot against the chain (a failure there freezes the game)."""
     header, rows = export_doc(store, name)
     ok, text, report = check(header, rows, source=t("game {name}", name=repr(name)))
-    failure = store.verify(name) or _snapshot_failure(rows, header.get("state_sha256"))
+    system = games.bind(str(header["game"]), header["scenario_text"])
+    failure = (
+        store.verify(name)
+        or _snapshot_failure(rows, header.get("state_sha256"))
+        or _hidden_failure(store, name, system, rows)
+    )
     if failure is not None:
         store.frozen.setdefault(name, failure)
         return False, lines([text, freezes.frozen_text(failure, name)]), report
-    tables = t(
-        "Tables: every seat, moderator, seed, salt digest, roll counter and epoch column agrees"
-        " with the chain; the snapshot is the state the log recorded."
-    )
+    if not system.hidden_information:
+        tables = t(
+            "Tables: every seat, moderator, seed, salt digest, roll counter and epoch column"
+            " agrees with the chain; the snapshot is the state the log recorded."
+        )
+    elif sealing.STATE_HMAC in (_last_state_payload(rows) or {}):
+        tables = t(
+            "Tables: every seat, moderator, seed, salt digest, roll counter and epoch column"
+            " agrees with the chain; the snapshot's public part is the state the log recorded,"
+            " and its hidden part the state the last state row committed."
+        )
+    else:
+        tables = t(
+            "Tables: every seat, moderator, seed, salt digest, roll counter and epoch column"
+            " agrees with the chain; the snapshot's public part is the state the log recorded"
+            " (its hidden part is committed by no row yet)."
+        )
     return ok, lines([text, tables]), report
+
+
+def _last_state_payload(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    recorded = [r["payload"] for r in rows if "state_sha256" in (r.get("payload") or {})]
+    return recorded[-1] if recorded else None
+
+
+def _hidden_failure(
+    store: Store, name: str, system: Any, rows: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """The snapshot's hidden part against the last state row's commitment (the host's audit
+    holds the key: the latest hidden seed)."""
+    if not system.hidden_information:
+        return None
+    hidden = [s for s in store.dice_secrets(name) if s["kind"] == "hidden"]
+    seed = max(hidden, key=lambda s: s["epoch"])["seed"] if hidden else None
+    snapshot = store.load(name, with_log=False).snapshot
+    return state_commitments.snapshot_failure(system, snapshot, rows, seed)
 
 
 def _snapshot_failure(rows: list[dict[str, Any]], digest: Any) -> dict[str, Any] | None:
@@ -124,7 +160,19 @@ def _refuse_unrevealed(store: Store, name: str, data: bytes) -> None:
 def replay_check(
     header: dict[str, Any], rows: list[dict[str, Any]], source: str = THE_EXPORT
 ) -> tuple[bool, str]:
-    """Re-adjudicate the effective orders of an audited log: (ok, one line saying so)."""
+    """Re-adjudicate the effective orders of an audited log: (ok, a line saying so, and for a
+    game with hidden information what was checked of its hidden state)."""
+    ok, line, system, replayed = _replay(header, rows, source)
+    if system is None or not ok:
+        return ok, line
+    hidden_ok, said = state_commitments.audit_lines(system, rows, replayed)
+    return hidden_ok, lines([line, *said])
+
+
+def _replay(
+    header: dict[str, Any], rows: list[dict[str, Any]], source: str
+) -> tuple[bool, str, Any, bool]:
+    """(ok, the replay's line, the bound system or None, whether every order was replayed)."""
     try:
         system = games.bind(
             str(header.get("game")),
@@ -132,23 +180,27 @@ def replay_check(
             t("{source} (scenario)", source=source),
         )
     except UnknownSystem:
-        return False, t("Replay: FAILED: unknown game {game}", game=repr(header.get("game")))
+        game = repr(header.get("game"))
+        return False, t("Replay: FAILED: unknown game {game}", game=game), None, False
     except (ScenarioError, KeyError, TypeError) as exc:
-        return False, t("Replay: FAILED: the scenario does not load: {error}", error=str(exc))
+        why = t("Replay: FAILED: the scenario does not load: {error}", error=str(exc))
+        return False, why, None, False
     try:
         state = fold.replay(system, rows, check=True)
     except fold.Sealed as exc:
-        return True, t(
+        said = t(
             "Replay: waits for the end of the game: the log holds hidden draws, revealed "
             "then (the first at row {row}); every public check above holds.",
             row=exc.index,
         )
+        return True, said, system, False
     except fold.ReplayMismatch as exc:
-        return False, t("Replay: FAILED at row {row}: {error}", row=exc.index, error=str(exc))
+        said = t("Replay: FAILED at row {row}: {error}", row=exc.index, error=str(exc))
+        return False, said, system, False
     n = len(fold.effective_orders(rows))
     expected = header.get("state_sha256")
     if expected is not None and not sealing.state_is(system, state, expected):
-        return False, tn(
+        failed = tn(
             "Replay: FAILED: the {n} effective orders give another final state than the one "
             "recorded (state_sha256 {digest})",
             "Replay: FAILED: the {n} effective orders give another final state than the one "
@@ -156,21 +208,24 @@ def replay_check(
             n,
             digest=expected,
         )
+        return False, failed, system, True
     if expected is not None:
-        return True, tn(
+        said = tn(
             "Replay: {n} effective orders re-adjudicated with the current rules: every event, "
             "state hash and the final state matches.",
             "Replay: {n} effective orders re-adjudicated with the current rules: every event, "
             "state hash and the final state matches.",
             n,
         )
-    return True, tn(
+        return True, said, system, True
+    said = tn(
         "Replay: {n} effective orders re-adjudicated with the current rules: every event, "
         "state hash matches.",
         "Replay: {n} effective orders re-adjudicated with the current rules: every event, "
         "state hash matches.",
         n,
     )
+    return True, said, system, True
 
 
 def check(

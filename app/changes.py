@@ -107,6 +107,7 @@ def order(
         "rolls": rolls,
         "events": events,
         "state_sha256": digest,
+        **sealing.tx_fields(ch.system, tx, new, read_back=True),  # the full state, committed
         "combat": out.combat,
     }
     if sealed:
@@ -204,6 +205,7 @@ def undo(tx: GameTx, ch: Change, state: Any, item: C.Undo) -> Any:
     doc = ch.system.state_to_json(new)
     digest = sealing.state_digest(ch.system, new)
     payload = {"targets": [target["index"]], "why": None, "state_sha256": digest}
+    payload |= sealing.tx_fields(ch.system, tx, doc)
     tx.append("undo", ch.actor, "undo", payload, user=ch.user, key=ch.key)
     tx.set_snapshot(doc)
     return new
@@ -251,6 +253,7 @@ def apply_rewind(
         "to": item.index,
         "why": item.reason,
         "state_sha256": sealing.state_digest(ch.system, new),
+        **sealing.tx_fields(ch.system, tx, doc),
         **extra,
     }
     text = ch.system.grammar.format(item)

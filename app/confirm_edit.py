@@ -11,7 +11,7 @@ from typing import Any
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import t
-from app import after, changes, consent, edits, games, identities, names
+from app import after, changes, consent, edits, games, identities, integrity, names
 from app.context import Actor, Core
 from storage import GameTx
 
@@ -30,6 +30,7 @@ def confirm(
     me = set(identities.accounts(core.store, user)) | {user}  # read before the transaction
 
     def run(tx: GameTx) -> str:
+        integrity.checked_state(tx, system)  # a forged snapshot freezes the game
         if key and (done := tx.find_key(key)):
             return done_text(done[0].payload)
         found = edits.pending(tx, now)

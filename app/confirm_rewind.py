@@ -13,7 +13,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import GameSystem
 from adjudicator.grammar.lexicon import all_of
-from app import after, changes, consent, games, identities, names, post_queue, rewinds
+from app import after, changes, consent, games, identities, integrity, names, post_queue, rewinds
 from app.context import Core
 from app.messages import Outgoing
 from storage import GameTx, chat_store
@@ -33,6 +33,7 @@ def confirm(
     me = set(identities.accounts(core.store, user)) | {user}  # read before the transaction
 
     def run(tx: GameTx) -> str:
+        integrity.checked_state(tx, system)  # a forged snapshot freezes the game
         if key and (again := tx.find_key(key)):
             if again[0].payload.get("action") == rewinds.CONSENTED:  # a retried delivery
                 return names.pretty(tx.conn, rewinds.consent_text(again[0].payload, user))

@@ -21,7 +21,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t
 from adjudicator.grammar.lexicon import all_of, any_of
 from app import identities, roles
-from storage import Conflict, GameTx
+from storage import Conflict, GameTx, Tampered
 
 
 @dataclass(frozen=True)
@@ -170,12 +170,15 @@ def withdraw(
 
 
 def transact(core: Any, game: str, run: Callable[[GameTx], str]) -> str:
-    """A confirmation's transaction: a write that lost a race is refused, never raised."""
+    """A confirmation's transaction (`run` checks the snapshot first: app/integrity.py): a
+    write that lost a race, or a frozen game, is refused, never raised."""
     try:
         said: str = core.store.transact(game, run)
         return said
     except Conflict as exc:
         raise Rejection("conflict", str(exc)) from exc
+    except Tampered as exc:
+        raise Rejection("frozen", str(exc)) from exc
 
 
 __all__ = [

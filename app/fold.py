@@ -110,7 +110,13 @@ def drawn(rolls: list[dict[str, Any]], secrets: list[Any] | None = None) -> list
     return values
 
 
-def setup(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = False) -> Outcome:
+def setup(
+    system: GameSystem,
+    rows: list[dict[str, Any]],
+    *,
+    check: bool = False,
+    seeds: dict[int, str] | None = None,
+) -> Outcome:
     """The setup of row 0, with the dice it drew from epoch 1 (recorded in row 1, the epoch
     row that commits their seeds: app/lifecycle.py)."""
     if not rows or rows[0].get("kind") != "setup":
@@ -126,14 +132,20 @@ def setup(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = False
     except (DiceExhausted, ValueError) as exc:
         raise ReplayMismatch(0, t("the setup: {error}", error=str(exc))) from exc
     if check:
-        _check(system, rows[0], out, dice)
+        _check(system, rows[0], out, dice, seeds)
     return out
 
 
 def walk(
-    system: GameSystem, rows: list[dict[str, Any]], start: Any, *, check: bool = False
+    system: GameSystem,
+    rows: list[dict[str, Any]],
+    start: Any,
+    *,
+    check: bool = False,
+    seeds: dict[int, str] | None = None,
 ) -> Iterator[Step]:
-    """Re-apply every effective order of `rows` from the state `start` (after the setup)."""
+    """Re-apply every effective order of `rows` from the state `start` (after the setup);
+    seeds: the revealed keys of the rows' hidden-state commitments (app/sealing.py)."""
     state = start
     for row in effective_orders(rows):
         try:
@@ -165,15 +177,17 @@ def walk(
                 ),
             ) from exc
         if check:
-            _check(system, row, out, dice)
+            _check(system, row, out, dice, seeds)
         yield Step(row, state, out)
         state = out.state
 
 
 def replay(system: GameSystem, rows: list[dict[str, Any]], *, check: bool = False) -> Any:
-    """The state after the effective orders of `rows` (a whole log, row 0 first)."""
-    state = setup(system, rows, check=check).state
-    for step in walk(system, rows, state, check=check):
+    """The state after the effective orders of `rows` (a whole log, row 0 first). With check,
+    a row's hidden-state commitment is checked too once its key is revealed (the game's end)."""
+    seeds = sealing.state_seeds(rows) if check and system.hidden_information else None
+    state = setup(system, rows, check=check, seeds=seeds).state
+    for step in walk(system, rows, state, check=check, seeds=seeds):
         state = step.outcome.state
     return state
 
@@ -192,7 +206,13 @@ def _where(row: dict[str, Any]) -> str:
     return t("row {row} ({text})", row=row["index"], text=repr(row["text"]))
 
 
-def _check(system: GameSystem, row: dict[str, Any], out: Outcome, dice: FixedDice | None) -> None:
+def _check(
+    system: GameSystem,
+    row: dict[str, Any],
+    out: Outcome,
+    dice: FixedDice | None,
+    seeds: dict[int, str] | None = None,
+) -> None:
     if dice is not None and dice.used != len(dice._values):
         raise ReplayMismatch(
             row["index"],
@@ -226,6 +246,18 @@ def _check(system: GameSystem, row: dict[str, Any], out: Outcome, dice: FixedDic
     if recorded is not None and not sealing.state_is(system, out.state, recorded):
         raise ReplayMismatch(
             row["index"], t("{where}: the state after it differs on replay", where=_where(row))
+        )
+    seed = (seeds or {}).get(row["index"])
+    committed = row["payload"].get(sealing.STATE_HMAC)
+    full = system.state_to_json(out.state) if seed is not None and committed is not None else None
+    if seed is not None and full is not None and not sealing.hmac_is(seed, full, committed):
+        raise ReplayMismatch(
+            row["index"],
+            t(
+                "{where}: the full state after it (its hidden part) is not the one the row"
+                " committed (state_hmac)",
+                where=_where(row),
+            ),
         )
 
 

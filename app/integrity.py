@@ -1,8 +1,9 @@
 """A game that fails its checks is frozen; moderators are told; `pbem repair` brings it back.
 
-- `check_snapshot(tx, system, state)`, before every order (constant time): the snapshot hashes to
+- `check_snapshot(tx, system, state)`, before every write (constant time): the snapshot hashes to
   the state hash the last state-recording row chained (of the public view for a system with
-  hidden information, app/sealing.py state_digest), and that row is a chained row.
+  hidden information, app/sealing.py state_digest), that row is a chained row, and for a system
+  with hidden information the full snapshot matches the row's `state_hmac` commitment.
 - the store tells the moderators once per freeze (app/freezes.py): a post to every chat bound to
   the game, naming the first bad row and pinging the moderators the chain names; the freeze is
   recorded in the database, so no other process posts it again, and a repair closes it.
@@ -18,7 +19,7 @@ from typing import Any
 
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
-from app import sealing
+from app import fold, sealing
 from app.hashes import expect_head, parse_head
 from app.repairs import CannotRepair, Repaired, repair
 from storage import GameTx, Tampered, trust
@@ -27,7 +28,9 @@ FROZEN = "frozen"
 
 
 def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
-    """The snapshot is the state the log recorded last (Tampered names the row, if not)."""
+    """The snapshot is the state the log recorded last (Tampered names the row, if not): its
+    state hash (of the public view where the system hides information) and, where the row
+    commits one, the full state's commitment (app/sealing.py `state_hmac`)."""
     row = tx.state_row()
     if row is None:
         return
@@ -46,6 +49,38 @@ def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
                     "(state_sha256 {digest}...): the snapshot was changed",
                     row=row.index,
                     digest=str(recorded)[:12],
+                ),
+            },
+        )
+    if not system.hidden_information:
+        return
+    committed_hmac = row.payload.get(sealing.STATE_HMAC)
+    if committed_hmac is None:  # a repair's row, or one written before the commitments
+        if row.kind != "moderation" or row.payload.get("action") != "repair":
+            return  # an earlier version's row: the next state row commits the hidden state
+
+        def rebuilt() -> Any:  # what the repair wrote: the replay of the rows it kept
+            return system.state_to_json(fold.replay(system, fold.with_secrets(tx.rows())))
+
+        if sealing.replays_to(row.hash, tx.g.snapshot, tx.snapshot, rebuilt):
+            return
+        problem = t(
+            "the stored snapshot's hidden part is not the state the rows up to the repair row "
+            "{row} give: the hidden state was changed",
+            row=row.index,
+        )
+        raise Tampered(tx.name, {"index": row.index, "problem": problem})
+    seed = sealing.live_seed(tx)
+    if seed is None or not sealing.hmac_is(seed, tx.snapshot, committed_hmac):
+        raise Tampered(
+            tx.name,
+            {
+                "index": row.index,
+                "problem": t(
+                    "the stored snapshot's hidden part is not the state row {row} committed "
+                    "(state_hmac {digest}...): the hidden state was changed",
+                    row=row.index,
+                    digest=str(committed_hmac)[:12],
                 ),
             },
         )

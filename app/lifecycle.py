@@ -21,7 +21,7 @@ from adjudicator.core.i18n import ENGLISH, Msg, cat, lines, t, tn
 from adjudicator.core.i18n import name as i18n_name
 from adjudicator.core.system import GameSystem, Outcome, Side
 from adjudicator.grammar.lexicon import all_of
-from app import after, clock, games, sealing, seat_secrets
+from app import after, clock, games, integrity, sealing, seat_secrets
 from app.context import Core
 from app.replies import fair_lines
 from storage import Conflict, GameTx, Store, Tampered, clocks
@@ -47,12 +47,13 @@ def new_game(
     uid, seed, hidden_seed = core.uids(), core.seeds(), core.seeds()
     out, rolls, roll_secrets = set_up(system, sandbox, uid, seed, hidden_seed)
     events, hidden, secret = sealing.seal(out.events)  # private setup events: sealed
+    doc = system.state_to_json(out.state)
     rec = core.store.create_game(
         name,
         system_id,
         text,
         sandbox,
-        system.state_to_json(out.state),
+        doc,
         events=events,
         hidden=hidden,
         secret=secret or None,
@@ -66,6 +67,7 @@ def new_game(
         hidden_seed=hidden_seed,
         turn=system.situation(out.state).turn or 1,
         state_digest=sealing.state_digest(system, out.state),
+        state_hmac=sealing.hmac_fields(system, doc, hidden_seed).get(sealing.STATE_HMAC),
     )
     title = t("Game {name} created: {title}", name=repr(name), title=system.title)
     if sandbox:
@@ -100,10 +102,16 @@ def whose_move(system: GameSystem, state: object) -> str:
     return t("Turn {turn}, {phase}: {side} to move.", turn=s.turn, phase=s.phase_said, side=who)
 
 
-def transact(store: Store, game: str, fn: Callable[[GameTx], T]) -> T:
-    """Run a lifecycle change; a Conflict becomes a Rejection for the user."""
+def transact(store: Store, game: str, fn: Callable[[GameTx], T], system: GameSystem) -> T:
+    """Run a lifecycle change after the snapshot's check (app/integrity.py: a forged one
+    freezes the game); a Conflict becomes a Rejection for the user."""
+
+    def checked(tx: GameTx) -> T:
+        integrity.checked_state(tx, system)
+        return fn(tx)
+
     try:
-        return store.transact(game, fn)
+        return store.transact(game, checked)
     except Conflict as exc:
         raise Rejection("conflict", str(exc), None) from exc
     except Tampered as exc:  # frozen (app/integrity.py)
@@ -163,7 +171,7 @@ def join(
         )  # the setup's private events for him
         return payload
 
-    payload = transact(core.store, game, take)
+    payload = transact(core.store, game, take, system)
     outbox_rows.notify()  # wake this process's senders: his private messages are committed
     return payload
 
@@ -226,7 +234,7 @@ def leave(
             payloads.append(payload)
         return payloads
 
-    return transact(core.store, game, free)
+    return transact(core.store, game, free, games.system_of(core.store, game))
 
 
 def start(
@@ -278,7 +286,7 @@ def start(
         )
         return True
 
-    started = transact(core.store, game, begin)
+    started = transact(core.store, game, begin, system)
     outbox_rows.notify()
     return started
 

@@ -165,6 +165,7 @@ def _one(
         "rolls": rolls,
         "events": events,
         "state_sha256": digest,
+        **sealing.tx_fields(system, tx, new, read_back=True),  # the full state, committed
         "combat": out.combat,
         "reapplies": row["index"],
     }

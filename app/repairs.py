@@ -162,6 +162,10 @@ def _attempt(
             payload["dropped_rows"] = given
         payload["guards"] = {"down": down, "lifted": lifted}
         tx = GameTx(s, g)
+        try:  # the rebuilt full state, committed (app/sealing.py)
+            payload |= sealing.tx_fields(system, tx, system.state_to_json(state))
+        except (Tampered, LookupError):  # no key: the snapshot is checked by replay instead
+            pass
         row = tx.append("moderation", "moderator", source, payload, user=user)
         k = g.epoch
         if k:  # a seed the dropped rows may have used never rolls again

@@ -144,6 +144,7 @@ class Store:
         seed: str | None = None,
         hidden_seed: str | None = None,
         state_digest: str | None = None,
+        state_hmac: str | None = None,
         hidden: list[str] | None = None,
         secret: list[dict[str, Any]] | None = None,
         rolls: list[dict[str, Any]] | None = None,
@@ -153,7 +154,8 @@ class Store:
         """The game, its seats, its first moderator, row 0 (setup) and row 1 (epoch 1's
         commitment), in one transaction.
         state_digest: the state hash row 0 records (default: of the whole initial state; a
-        game with hidden information records that of its public view). hidden, secret: the
+        game with hidden information records that of its public view, and state_hmac, the
+        commitment to the whole state: app/sealing.py). hidden, secret: the
         commitments of the setup's sealed events and their off-chain entries (app/sealing.py).
         rolls, roll_secrets: the draws the setup made from epoch 1's seeds, recorded in row 1
         (GameTx.open_epoch). rules: the version of the system's rules the game is set up
@@ -171,6 +173,8 @@ class Store:
                 "events": list(events),
                 "state_sha256": state_digest or state_hash(initial_state_dict),
             }
+            if state_hmac is not None:
+                setup["state_hmac"] = state_hmac
             if hidden:
                 setup["hidden"] = hidden
             if rules != 1:
