@@ -20,6 +20,7 @@ from sqlalchemy import text
 
 from adjudicator.core.errors import Rejection
 from app import audit, fold, integrity, lifecycle, sealing
+from app.chain_watch import watch
 from app.service import GameService
 from bots.demo import DemoSeeds
 from storage import chain
@@ -297,3 +298,24 @@ def test_the_key_and_the_commitments_give_nothing_away_before_the_end(stalin):
     assert committed == sealing.doc_hmac(seed, doc)  # the host's key, and only it, opens it
     with pytest.raises(audit.Withheld):
         audit.player_export(stalin.store, "s")
+
+
+def warm_pass_freezes(service: GameService, name: str, forgery) -> None:
+    """The serving process that holds the game (no restart, no order after the forgery) finds
+    a forged hidden part within the background check's period: one pass."""
+    row = last_state_row(service, name)
+    assert watch(service.store).run_round() == [] and name not in service.store.frozen
+    forge(service, name, forgery(snapshot(service, name)))
+    assert name not in service.store.frozen  # nothing has looked yet
+    watch(service.store).run_round()
+    found = service.store.frozen.get(name)
+    assert found is not None and found["index"] == row, found
+    assert "hidden state was changed" in str(found["problem"]), found
+
+
+def test_a_warm_process_freezes_a_forged_hand_in_one_background_pass(stalin):
+    warm_pass_freezes(stalin, "s", swap_hand_and_deck)
+
+
+def test_a_warm_process_freezes_a_forged_block_strength_in_one_background_pass(northern):
+    warm_pass_freezes(northern, "n", weaken_a_block)
