@@ -211,6 +211,6 @@ def test_a_deadline_armed_after_the_service_came_back_is_not_moved_by_the_outage
 
 
 def test_a_deadline_armed_by_the_clock_records_when_it_was_armed(db_url, stores):
-    store, service, clock, _ = games(db_url, stores, 1)
+    store, _, clock, _ = games(db_url, stores, 1)
     (gc,) = C.clocks(store)
     assert datetime.fromisoformat(gc.memo["armed"]) == clock.now() - H
