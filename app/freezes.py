@@ -21,6 +21,7 @@ from adjudicator.core.i18n import t
 from app import notify
 from storage import Store, freeze_records
 from storage.caches import derive
+from storage.chain import without_row
 
 
 def frozen_text(failure: dict[str, Any], name: str) -> str:
@@ -30,7 +31,7 @@ def frozen_text(failure: dict[str, Any], name: str) -> str:
         "(docs/threat-model.md); `pbem audit` shows the same.",
         name=name,
         row=failure["index"],
-        problem=failure["problem"],
+        problem=without_row(failure["index"], failure["problem"]),
     )
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from bots.cli_base import OK, REFUSED, open_store
+from storage.chain import without_row
 
 if TYPE_CHECKING:
     from storage import Store
@@ -63,7 +64,7 @@ def _checked(store: Store, name: str, exc: Exception) -> str:
     if failure is not None:
         return (
             f"its stored log fails its checks at row {failure.get('index')}: "
-            f"{failure.get('problem')}; `pbem repair NAME` rebuilds the game from its last good "
+            f"{without_row(failure.get('index'), failure.get('problem'))}; `pbem repair NAME` rebuilds the game from its last good "
             "row (docs/threat-model.md)"
         )
     return unreadable(exc)

@@ -20,15 +20,26 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from texts.i18n import t, tn
+from texts.i18n import Msg, t, tn
 
 AT_ROW = "row {row}: {problem}"  # a problem at a row; the audit report shows the problem alone
 IN_HEADER = "header: {problem}"
 
 
+ROW_TEMPLATE = "row {row}: {problem}"
+
+
 def at_row(index: object, problem: object) -> str:
     """ "row 12: <problem>" (the problem a text of its own, said in the reader's language)."""
-    return t("row {row}: {problem}", row=index, problem=problem)
+    return t("row {row}: {problem}", row=index, problem=problem)  # ROW_TEMPLATE
+
+
+def without_row(index: object, problem: object) -> object:
+    """The problem as said after "at row N:": its own "row N: " left out when it names the
+    same row (never "at row 10: row 10: ...")."""
+    if not isinstance(problem, Msg) or problem.template != ROW_TEMPLATE:
+        return problem
+    return problem.args.get("problem") if str(problem.args.get("row")) == str(index) else problem
 
 
 def in_header(problem: object) -> str:

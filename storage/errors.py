@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from storage.chain import without_row
 from texts.i18n import t
 
 
@@ -51,7 +52,7 @@ class Tampered(StorageError):
                 "game {game} is frozen: its stored log fails its checks at row {index}: {problem}. No order is taken until a moderator runs `pbem repair {name}` (docs/threat-model.md).",
                 game=repr(name),
                 index=self.index,
-                problem=failure["problem"],
+                problem=without_row(self.index, failure["problem"]),
                 name=name,
             )
         )

@@ -74,6 +74,7 @@ def assert_frozen(service: GameService, row: int | None) -> str:
     message = reply.error["message"]
     if row is not None:
         assert f"at row {row}:" in message, message
+        assert f"at row {row}: row {row}:" not in message, message  # the row said once
     ok, report, _ = service.audit("g")
     assert not ok and "FROZEN" in report and (row is None or f"at row {row}:" in report), report
     return message
