@@ -55,10 +55,17 @@ def _found(done: Repaired) -> str:
             problem=_bare(bad.problem, bad.index),
         )
     return t(
-        "The full audit names row {row} as the first bad row ({problem}).",
+        "The full audit names row {row} as the first bad row: {problem}.",
         row=bad.index,
         problem=_bare(bad.problem, bad.index),
     )
+
+
+def _not_reapplied(row: int, why: object) -> str:
+    """One order not given again, as one sentence (a rules' refusal ends with its own stop)."""
+    if str(why).rstrip()[-1:] in (".", "!", "?"):
+        return t("Not re-applied: the order of row {row}: {why}", row=row, why=why)
+    return t("Not re-applied: the order of row {row}: {why}.", row=row, why=why)
 
 
 def _rebuilt(name: str, done: Repaired) -> str:
@@ -111,7 +118,7 @@ def _orders(name: str, done: Repaired, again: bool) -> list[str]:
             else t("Re-applied none of the {total} dropped orders.", total=len(orders))
         )
         for old, why in done.reapplied.refused:
-            said.append(t("Not re-applied: the order of row {row}: {why}", row=old, why=why))
+            said.append(_not_reapplied(old, why))
     said.append(
         t(
             "Only order rows are re-applied: salts, seats, moderation, undo and rewind rows are"
