@@ -1,8 +1,10 @@
 """`pbem audit` and `pbem replay --all` against the rules alone, side by side in one run.
 
-    python bench/bench_audit.py [--games N] [--rounds R] [--seed S] [--dir DIR] [--against CHECKOUT]
+    python bench/bench_audit.py [--games N] [--rounds R] [--seed S] [--systems A,B] [--dir DIR]
+                                [--against CHECKOUT]
 
-N finished demo games of every installed game system (seeds S..S+N-1) in one SQLite database
+N finished demo games of each game system (default: all four; seeds S..S+N-1) in one SQLite
+database
 (not timed). Then, in a worker process, for each game and round, one after the other: the rules
 alone replaying its orders (grammar + apply with the recorded dice, the state in memory: no store,
 no chain, no hashing: as bench/bench_replay.py), the whole audit of the stored game
@@ -135,7 +137,15 @@ def _replay_all(code: Path, db: Path) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; from bots.cli_main import entry; sys.exit(entry())", "replay", "--all", "--db", str(db)],
+        [
+            sys.executable,
+            "-c",
+            "import sys; from bots.cli_main import entry; sys.exit(entry())",
+            "replay",
+            "--all",
+            "--db",
+            str(db),
+        ],
         cwd=code,
         env=_env(code),
         check=False,
@@ -149,14 +159,14 @@ def _replay_all(code: Path, db: Path) -> tuple[float, float]:
     return cpu, wall
 
 
-def _make_games(db: Path, per_system: int, seed: int) -> list[str]:
+def _make_games(db: Path, systems: list[str], per_system: int, seed: int) -> list[str]:
     sys.path.insert(0, str(ROOT))
     from bots.demo import run_demo
     from storage import Store
 
     store = Store(str(db))
     names = []
-    for system in SYSTEMS:
+    for system in systems:
         for i in range(per_system):
             name = f"{system}-{seed + i}"
             run_demo(seed + i, store, name=name, write=lambda _l: None, system=system)
@@ -220,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", help="where the database goes (default: a temporary directory)")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated")
     parser.add_argument("--against", help="a second source tree measured alike (e.g. main)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -234,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         trees.append((f"against {args.against}", Path(args.against).resolve()))
     try:
-        names = _make_games(db, args.games, args.seed)
+        names = _make_games(db, args.systems.split(","), args.games, args.seed)
         procs = [_start(code, db) for _, code in trees]
         rounds: list[list[dict[str, dict[str, list[float]]]]] = [[] for _ in trees]
         for _ in range(args.rounds):
@@ -247,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
         if own:
             shutil.rmtree(directory, ignore_errors=True)
     print(
-        f"{len(names)} finished demo games ({args.games} of each system), {args.rounds} rounds,"
+        f"{len(names)} finished demo games ({args.games} of each of {args.systems}), "
+        f"{args.rounds} rounds,"
         f" medians; {cores} cores"
     )
     results = []
