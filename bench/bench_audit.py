@@ -51,7 +51,7 @@ def _clocks() -> tuple[float, float]:
 # -- the worker: runs in a process whose sys.path starts with the measured source tree
 def _worker(db: str) -> int:
     from adjudicator.core.dice import FixedDice
-    from app import audit, fold, games, stored_replay
+    from app import audit, edits, fold, games, stored_replay
     from storage import Store
 
     store = Store(db, migrate_schema=False)
@@ -64,7 +64,7 @@ def _worker(db: str) -> int:
         orders = [
             (
                 r["actor"],
-                fold.edits.opened_text(r),
+                str(edits.opened_text(r)),  # a finished game: every text opened
                 fold.drawn(r["payload"].get("rolls", []), r.get("secret")),
             )
             for r in fold.effective_orders(rows)
