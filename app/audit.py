@@ -49,6 +49,12 @@ class ExportUnreadable(TextError):
 
 def export_doc(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The export header and rows (storage.audit format), read in one snapshot."""
+    header, rows, _ = _export_doc(store, name)
+    return header, rows
+
+
+def _export_doc(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str, Any]], GameRecord]:
+    """export_doc, and the game as read with it (its snapshot: the hidden part's check)."""
     rec = store.load(name)
     ended = any(r.kind == "reveal-hidden" for r in rec.log)
     rows = [r.to_dict() | ({"secret": r.secret} if ended and r.secret else {}) for r in rec.log]
@@ -64,7 +70,7 @@ def export_doc(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str, 
         "rows": rec.head_index + 1,  # the game row's count: a deleted last row shows
         "state_sha256": _final_digest(rec),
     }
-    return header, rows
+    return header, rows, rec
 
 
 def _final_digest(rec: GameRecord) -> str:
@@ -77,13 +83,13 @@ def _final_digest(rec: GameRecord) -> str:
 def audit_game(store: Store, name: str) -> tuple[bool, str, AuditReport]:
     """(ok, text, report): the audit of the stored log, its replay through the rules, then the
     tables and the snapshot against the chain (a failure there freezes the game)."""
-    header, rows = export_doc(store, name)
+    header, rows, rec = _export_doc(store, name)
     ok, text, report = check(header, rows, source=t("game {name}", name=repr(name)))
     system = games.bind(str(header["game"]), header["scenario_text"])
     failure = (
         store.verify(name)
         or _snapshot_failure(rows, header.get("state_sha256"))
-        or _hidden_failure(store, name, system, rows)
+        or _hidden_failure(store, name, system, rows, rec.snapshot)
     )
     if failure is not None:
         store.frozen.setdefault(name, failure)
@@ -114,15 +120,14 @@ def _last_state_payload(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def _hidden_failure(
-    store: Store, name: str, system: Any, rows: list[dict[str, Any]]
+    store: Store, name: str, system: Any, rows: list[dict[str, Any]], snapshot: Any
 ) -> dict[str, Any] | None:
-    """The snapshot's hidden part against the last state row's commitment (the host's audit
-    holds the key: the latest hidden seed)."""
+    """The snapshot (read with the rows) against the last state row's commitment, its hidden
+    part (the host's audit holds the key: the latest hidden seed)."""
     if not system.hidden_information:
         return None
     hidden = [s for s in store.dice_secrets(name) if s["kind"] == "hidden"]
     seed = max(hidden, key=lambda s: s["epoch"])["seed"] if hidden else None
-    snapshot = store.load(name, with_log=False).snapshot
     return state_commitments.snapshot_failure(system, snapshot, rows, seed)
 
 

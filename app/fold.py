@@ -11,14 +11,18 @@ the first that does not raises ReplayMismatch naming that row.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+from json.encoder import JSONEncoder
 from typing import Any
 
 from adjudicator.core.dice import DiceExhausted, FixedDice
 from adjudicator.core.errors import Rejection, TextError
-from adjudicator.core.events import I18N, audience_of
+from adjudicator.core.events import I18N, Event, Viewer, audience_of
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem, Outcome, start
 from app import edits, sealing
@@ -223,8 +227,11 @@ def _check(
                 logged=len(dice._values),
             ),
         )
-    logged = _comparable(row["payload"].get("events", []), row.get("secret"))
-    events = [_comparable_event(e.to_dict(), row.get("secret")) for e in out.events]
+    secrets = row.get("secret")
+    known = _opened_values(secrets)
+    opened = sealing.opened(row["payload"].get("events", []), secrets)
+    logged = [_comparable_event(e, known) for e in opened]
+    events = [_replayed_event(e, known) for e in out.events]
     if events != logged:  # equal as they are, equal read back from JSON; else read them back
         events = _jsonish(events)
     if events != logged:
@@ -243,14 +250,14 @@ def _check(
             ),
         )
     recorded = row["payload"].get("state_sha256")
-    if recorded is not None and not sealing.state_is(system, out.state, recorded):
+    if recorded is not None and not _state_is(system, out.state, recorded):
         raise ReplayMismatch(
             row["index"], t("{where}: the state after it differs on replay", where=_where(row))
         )
     seed = (seeds or {}).get(row["index"])
     committed = row["payload"].get(sealing.STATE_HMAC)
     full = system.state_to_json(out.state) if seed is not None and committed is not None else None
-    if seed is not None and full is not None and not sealing.hmac_is(seed, full, committed):
+    if seed is not None and full is not None and not _hmac_is(seed, full, committed):
         raise ReplayMismatch(
             row["index"],
             t(
@@ -261,20 +268,83 @@ def _check(
         )
 
 
-def _comparable(events: list[dict[str, Any]], secrets: list[Any] | None) -> list[dict[str, Any]]:
-    """The logged events as a replay can compare them: sealed ones opened where the row's
-    secrets are at hand, else only their audience (their content is sealed)."""
-    return [_comparable_event(e, secrets) for e in sealing.opened(events, secrets)]
+def _opened_values(secrets: list[Any] | None) -> list[Any]:
+    """The values a row's off-chain secret entries open (hidden draws, private events)."""
+    return [s.get("value") for s in secrets or [] if isinstance(s, dict)]
 
 
-def _comparable_event(event: dict[str, Any], secrets: list[Any] | None) -> dict[str, Any]:
-    """A private event whose opening is not at hand compares by its audience only; an event's
-    translation (its I18N key) is presentation and is not compared (its English text is)."""
-    known = [s.get("value") for s in secrets or [] if isinstance(s, dict)]
+# storage.chain.canonical's encoder without its check for circular references (a state's JSON is
+# a tree): the same bytes, a sixth less time on a replay's every state hash
+_ENCODE = JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False
+).encode
+
+
+def _canonical(doc: Any) -> bytes | None:
+    try:
+        return _ENCODE(doc).encode()
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _state_is(system: GameSystem, state: Any, digest: object) -> bool:
+    """sealing.state_is: a state that hashes to `digest` at the first encoding is it (the bytes
+    that state_is hashes first); anything else sealing.state_is itself decides."""
+    view = system.view(state, Viewer.public()) if system.hidden_information else state
+    data = _canonical(system.state_to_json(view))
+    if data is not None and hashlib.sha256(data).hexdigest() == digest:
+        return True
+    return sealing.state_is(system, state, digest)
+
+
+def same_json(doc: Any, read_back: Any) -> bool:
+    """Whether `doc` encodes to the very bytes of `read_back` (a value read from JSON): then
+    their storage.state_hash agree (False: not found so; storage.state_hash_is decides)."""
+    data = _canonical(doc)
+    return data is not None and data == _canonical(read_back)
+
+
+@lru_cache(maxsize=64)
+def _state_key(seed: str) -> bytes:
+    return sealing.state_key(seed)
+
+
+def _hmac_is(seed: str, doc: Any, recorded: object) -> bool:
+    """sealing.hmac_is: a full state whose first encoding gives `recorded` is the one committed
+    (the bytes hmac_is keys first); anything else sealing.hmac_is itself decides."""
+    data = _canonical(doc)
+    if data is not None and isinstance(recorded, str):
+        try:
+            mac = hmac.new(_state_key(seed), data, "sha256").hexdigest()
+        except (TypeError, ValueError):
+            mac = None
+        if mac is not None and hmac.compare_digest(mac, recorded):
+            return True
+    return sealing.hmac_is(seed, doc, recorded)
+
+
+def _comparable_event(event: dict[str, Any], known: list[Any]) -> dict[str, Any]:
+    """A private event whose opening is not at hand (`known`: the row's opened values)
+    compares by its audience only; an event's translation (its I18N key) is presentation and
+    is not compared (its English text is). The logged events are read with the row's sealed
+    ones opened where its secrets are at hand (sealing.opened)."""
     private = not audience_of(event).public
     if sealing.is_sealed(event) or (private and event not in known):
         return {"sealed": event.get("audience")}
     return {k: v for k, v in event.items() if k != I18N}
+
+
+_RESERVED = frozenset(("kind", "audience"))  # data keys that would change what compares
+
+
+def _replayed_event(event: Event, known: list[Any]) -> dict[str, Any]:
+    """_comparable_event of a replayed event's to_dict, without rendering the translation a
+    public event's comparison drops (Event.to_dict less its I18N key, the same dict)."""
+    if not event.audience.public or event.kind == sealing.SEALED or _RESERVED & event.data.keys():
+        return _comparable_event(event.to_dict(), known)
+    doc: dict[str, Any] = {"kind": event.kind, "text": str.__str__(event.text), **event.data}
+    doc.pop(I18N, None)
+    return doc
 
 
 __all__ = [
@@ -285,6 +355,7 @@ __all__ = [
     "effective_orders",
     "events_since",
     "replay",
+    "same_json",
     "setup",
     "state_at",
     "walk",

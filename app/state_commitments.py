@@ -18,6 +18,7 @@ hidden state is committed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from adjudicator.core.i18n import t
@@ -34,19 +35,43 @@ def _state_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def check_rows(system: GameSystem, rows: list[dict[str, Any]], seeds: dict[int, str]) -> str | None:
     """The first failure, as one line, of the commitments of the rows that record a state but
     are no order (an undo's, a rewind's): each against the state replayed up to it."""
-    for row in _state_rows(rows):
-        committed = row["payload"].get(sealing.STATE_HMAC)
-        seed = seeds.get(row["index"])
-        if row.get("kind") in REPLAYED_ELSEWHERE or committed is None or seed is None:
-            continue
-        state = fold.state_at(system, rows, row["index"])
-        if not sealing.hmac_is(seed, system.state_to_json(state), committed):
+    checked = [
+        row
+        for row in _state_rows(rows)
+        if row.get("kind") not in REPLAYED_ELSEWHERE
+        and row["payload"].get(sealing.STATE_HMAC) is not None
+        and seeds.get(row["index"]) is not None
+    ]
+    states = _states_at(system, rows, [row["index"] for row in checked])
+    for row, state in zip(checked, states, strict=False):  # lazily: the first failure ends it
+        committed = row["payload"][sealing.STATE_HMAC]
+        if not sealing.hmac_is(seeds[row["index"]], system.state_to_json(state), committed):
             return t(
                 "Replay: FAILED at row {row}: the full state after it (its hidden part) is not"
                 " the one the row committed (state_hmac)",
                 row=row["index"],
             )
     return None
+
+
+def _states_at(system: GameSystem, rows: list[dict[str, Any]], indices: list[int]) -> Iterator[Any]:
+    """fold.state_at(system, rows, index) for each of `indices` in turn, from one walk: the
+    effective orders a row's state shares with the state before it (its first ones, the same
+    rows) are not applied again, the others are applied as state_at applies them."""
+    start: Any = None
+    applied: list[tuple[dict[str, Any], Any]] = []  # (order row, the state after it)
+    for index in indices:
+        kept = [r for r in rows if r["index"] <= index or r["index"] == 1 and r["kind"] == "epoch"]
+        if start is None:
+            start = fold.setup(system, kept).state  # rows 0 and 1, kept for every index
+        orders = fold.effective_orders(kept)
+        k = 0
+        while k < min(len(orders), len(applied)) and orders[k] is applied[k][0]:
+            k += 1
+        del applied[k:]
+        for step in fold.walk(system, orders[k:], applied[-1][1] if applied else start):
+            applied.append((step.row, step.outcome.state))
+        yield applied[-1][1] if applied else start
 
 
 def audit_lines(

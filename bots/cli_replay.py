@@ -4,14 +4,16 @@ It runs in bots/cli_base.py without bots/cli.py (bots/cli_main.py): the replay n
 store, the fold and the rules (app/stored_replay.py), so neither this process nor its workers
 import the chat, render or order-path code. The games are independent, so `--all` replays them
 in a pool of processes (one per core), each with its own connection to the database; the results come back
-in the games' order. The processes are forked once this one has imported the first game's system
-and bound its scenario, so that a worker starts with the rules loaded instead of each
-importing and parsing them again (for small games that start-up was most of a worker's time);
-a game with another scenario is bound in the worker that replays it, once per worker."""
+in the games' order. The processes are forked once this one has imported the games' systems
+and bound their scenarios (the first WARMED distinct ones), so that a worker starts with the
+rules loaded instead of each importing and parsing them again (for small games that start-up
+was most of a worker's time); a game with yet another scenario is bound in the worker that
+replays it, once per worker."""
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import sys
@@ -34,6 +36,7 @@ def _open(url: str) -> None:
     _store = Store(url, migrate_schema=False)
 
 
+WARMED = 16  # the scenarios bound before the workers start (at most: app/games.py keeps 32)
 UNREADABLE = -1  # the "row" of a game whose stored rows cannot be replayed at all
 
 
@@ -92,14 +95,22 @@ def game_names(store: Store) -> list[str]:
         return [str(n) for n in conn.execute(select(games.c.name).order_by(games.c.id)).scalars()]
 
 
-def _warm(store: Store, name: str) -> None:
-    """Import the replay, `name`'s game system and bind its scenario in this process (see the
-    module doc). Only a head start: a scenario that does not bind fails in the worker, as it
-    did before."""
-    from app import games, stored_replay  # noqa: F401  (imported for the workers)
+def _warm(store: Store) -> None:
+    """Import the replay, and every game system the database's games use with their scenarios
+    bound, in this process (see the module doc): each scenario bound once, not once in every
+    worker. Only a head start: a scenario that does not bind fails in the worker, as it did
+    before."""
+    from sqlalchemy import select
 
-    with contextlib.suppress(Exception):
-        games.system_of(store, name)
+    from app import games, stored_replay  # noqa: F401  (imported for the workers)
+    from storage.models import Game, table
+
+    g = table(Game)
+    with contextlib.suppress(Exception), store.reader.connect() as conn:
+        found = conn.execute(select(g.c.game, g.c.scenario_text).distinct().limit(WARMED)).all()
+        for system_id, text in found:
+            with contextlib.suppress(Exception):
+                games.bind(str(system_id), str(text))
 
 
 def replay_all(
@@ -114,10 +125,15 @@ def replay_all(
         _store = store
         yield from map(_replay, names)
         return
-    _warm(store, names[0])
+    _warm(store)
     store.engine.dispose()  # the workers open their own connections (no shared socket or file)
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(procs, initializer=_open, initargs=(url,)) as pool:
+    gc.freeze()  # what the workers inherit: no collection of theirs walks (and copies) it
+    try:
+        pool = ctx.Pool(procs, initializer=_open, initargs=(url,))
+    finally:
+        gc.unfreeze()  # (in this process only: the workers are forked)
+    with pool:
         yield from pool.imap(_replay, names, chunksize=max(1, len(names) // (procs * 8)))
 
 
