@@ -243,6 +243,8 @@ def test_the_discord_bot_says_which_permissions_it_lacks_on_new_and_at_startup(t
             async with Serving(env) as again:
                 await until(lambda: [s for s in dc.sent[since:] if note in s.content], "the check")
                 bot = again.parts["senders"]["discord"].args[0]
+                # the check posts its note before it returns the notes it made: wait for both
+                await until(lambda: bot.startup_notes, "the check's notes")
                 server, channel = bot.startup_notes
                 assert "lacks Attach Files in the server 'Wargamers'" in server
                 assert note in channel
@@ -349,6 +351,7 @@ def test_the_telegram_bot_says_which_rights_it_lacks_on_new_and_at_startup(tmp_p
             since = len(tg.calls)
             async with Serving(env) as again:
                 bot = again.parts["senders"]["telegram"].__self__
+                await until(lambda: bot.startup_notes, "the check's notes")
                 assert bot.startup_notes and "Send Messages" in bot.startup_notes[0]
             assert not [c for c in tg.calls[since:] if c.method == "sendMessage"]
 
