@@ -286,6 +286,22 @@ HANDLERS: dict[type, Callable[..., Any]] = {
 }
 
 
+def fixed_record(r: Roll, epoch: int) -> dict[str, Any]:
+    """The chained record of a fixed roll (a result the state fixes, no die drawn); it names
+    its die's faces only when it is not a d6."""
+    record: dict[str, Any] = {
+        "purpose": r.purpose,
+        "value": r.value,
+        "fixed": True,
+        "epoch": epoch or None,
+        "n": None,
+        "hidden": r.hidden,
+    }
+    if r.faces != 6:
+        record["faces"] = r.faces
+    return record
+
+
 def roll_records(
     rolls: Iterable[Roll], drawn: list[dict[str, Any]], epoch: int
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
@@ -297,17 +313,7 @@ def roll_records(
     secrets: list[dict[str, Any]] = []
     for r in rolls:
         if r.fixed:
-            record = {
-                "purpose": r.purpose,
-                "value": r.value,
-                "fixed": True,
-                "epoch": epoch or None,
-                "n": None,
-                "hidden": r.hidden,
-            }
-            if r.faces != 6:
-                record["faces"] = r.faces
-            records.append(record)
+            records.append(fixed_record(r, epoch))
             continue
         draw = next(draws)
         found = (draw["purpose"], draw["value"], draw.get("faces", 6), bool(draw.get("hidden")))
@@ -320,4 +326,4 @@ def roll_records(
     return records, secrets or None
 
 
-__all__ = ["HANDLERS", "Change", "NoDice", "apply", "roll_records"]
+__all__ = ["HANDLERS", "Change", "NoDice", "apply", "fixed_record", "roll_records"]

@@ -88,13 +88,30 @@ def draw(
     where the action is, for phones) if it has one, else its `draw`. language: what its labels
     are said in, for a drawer whose function takes `language` (others draw English)."""
     viewer = viewer_of(system, state, view)
+    side = None if view == "public" else view
+    shown = system.view(state, viewer)
+    return draw_shown(system, shown, viewer, side, events, title, focus=focus, language=language)
+
+
+def draw_shown(
+    system: GameSystem,
+    shown: Any,
+    viewer: Viewer,
+    side: str | None,
+    events: list[dict[str, Any]],
+    title: str | None,
+    *,
+    focus: bool = False,
+    language: Language = EN,
+) -> bytes:
+    """The drawer's picture of a state already seen by `viewer` (`shown`: the system's view of
+    it), with the events that viewer's audiences see: the one filter and call of `draw`."""
     seen = [e for e in events if not is_sealed(e) and audience_of(e).sees(viewer)]
     drawer: Any = import_module(system.drawer)
-    side = None if view == "public" else view
     fn = getattr(drawer, "draw_focus", None) if focus else None
     chosen = fn or drawer.draw
     extra = {"language": language} if _takes_language(chosen) else {}
-    image: bytes = chosen(system, system.view(state, viewer), seen, view=side, title=title, **extra)
+    image: bytes = chosen(system, shown, seen, view=side, title=title, **extra)
     return image
 
 
@@ -106,4 +123,12 @@ def _takes_language(fn: Any) -> bool:
     return "language" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-__all__ = ["bind", "default_scenario", "draw", "scenario_text", "system_of", "viewer_of"]
+__all__ = [
+    "bind",
+    "default_scenario",
+    "draw",
+    "draw_shown",
+    "scenario_text",
+    "system_of",
+    "viewer_of",
+]

@@ -18,17 +18,14 @@ drawn as before: the log up to U, replayed when the game has moved on.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any
 
-from adjudicator.core.events import Viewer, audience_of
+from adjudicator.core.events import Viewer
 from adjudicator.core.i18n import EN, Language
 from adjudicator.core.system import GameSystem
 from app import fold, games
 from app.i18n import language
-from app.sealing import is_sealed
 from storage import Store
 from storage.post_rows import rows_between
 
@@ -102,21 +99,9 @@ def draw_seen(
     whether the game was over there): the same filter of the events, the same drawer call."""
     side = _side(view)
     viewer = Viewer.of([] if side is None else [side], over=over)
-    events_seen = [e for e in events if not is_sealed(e) and audience_of(e).sees(viewer)]
-    drawer: Any = import_module(system.drawer)
-    fn = getattr(drawer, "draw_focus", None) if focus else None
-    chosen = fn or drawer.draw
-    extra = {"language": language} if _takes_language(chosen) else {}
-    image: bytes = chosen(system, shown, events_seen, view=side, title=title, **extra)
-    return image
-
-
-def _takes_language(fn: Any) -> bool:
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-    return "language" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    return games.draw_shown(
+        system, shown, viewer, side, events, title, focus=focus, language=language
+    )
 
 
 def _render_from_log(store: Store, system: GameSystem, game: str, spec: dict[str, Any]) -> bytes:

@@ -196,20 +196,7 @@ def _records(rolls: Any, drawn: list[dict[str, Any]], epoch: int) -> list[dict[s
     out: list[dict[str, Any]] = []
     draws = iter(drawn)
     for r in rolls:
-        if not r.fixed:
-            out.append(next(draws))
-            continue
-        record = {
-            "purpose": r.purpose,
-            "value": r.value,
-            "fixed": True,
-            "epoch": epoch or None,
-            "n": None,
-            "hidden": r.hidden,
-        }
-        if r.faces != 6:
-            record["faces"] = r.faces
-        out.append(record)
+        out.append(changes.fixed_record(r, epoch) if r.fixed else next(draws))
     return out
 
 
