@@ -19,7 +19,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import GameSystem
-from app import edits, fold, rewinds, roles, sealing, seat_secrets
+from app import edits, fold, opponent_seat, rewinds, roles, sealing, seat_secrets
 from storage import GameTx
 from storage import dice as committed
 
@@ -231,6 +231,8 @@ def rewind(tx: GameTx, ch: Change, state: Any, item: C.Rewind) -> Any:
         )
     rolls = rewinds.discarded_rolls(rows, item.index)
     if rewinds.needs_confirmation(tx, ch.user, rolls):  # a re-roll needs a second person
+        if (no := opponent_seat.rewind_refusal(tx)) is not None:
+            raise no
         rewinds.propose(tx, ch, item, rolls, ch.now or datetime.now(UTC))
         return state
     return apply_rewind(tx, ch, state, item, {"discarded": rolls}, rows)
@@ -265,6 +267,8 @@ def apply_rewind(
 
 
 def moderation(tx: GameTx, ch: Change, state: Any, item: Any) -> Any:
+    if isinstance(item, C.Seat):
+        opponent_seat.check_seat(ch.system, item.user)
     action, extra = roles.moderate(tx, ch.user, item)
     payload = {"action": action, "why": item.reason, **extra}
     text = ch.system.grammar.format(item)

@@ -9,19 +9,25 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from adjudicator.core.i18n import Msg
+from adjudicator.core.i18n import Msg, t
+from adjudicator.grammar.shared import AI_PREFIX
 from storage import Store, chat_store
 
 Source = Store | Connection  # a store, or the connection of the caller's transaction
 
-USER_ID = re.compile(r"\b((?:discord|telegram|terminal):[\w-]*\w)")
+USER_ID = re.compile(r"\b((?:discord|telegram|terminal|ai):[\w-]*\w)")
 
 
 def of_users(store: Source, users: Iterable[str]) -> dict[str, str]:
     """user id -> display name (the id itself where none is known)."""
     wanted = [u for u in users if u]
     found = chat_store.user_names(store, wanted) if wanted else {}
-    return {u: found.get(u, u) for u in wanted}
+    return {u: found.get(u, _opponent(u) if u.startswith(AI_PREFIX) else u) for u in wanted}
+
+
+def _opponent(user: str) -> str:
+    """The built-in opponent's seat ("ai:normal") as players read it: "Opponent (normal)"."""
+    return t("Opponent ({level})", level=user[len(AI_PREFIX) :])
 
 
 def of_sides(store: Source, seats: Mapping[str, str | None]) -> dict[str, str | None]:

@@ -61,13 +61,16 @@ def submit(
     now: datetime | None = None,
     deadline_at: datetime | None = None,
     expect: str | None = None,
+    at_head: int | None = None,
 ) -> Submitted:
     """Apply a message line by line (stop at the first refusal) in one transaction.
 
     key: the message's idempotency key; line n > 1 uses f"{key}#{n}". deadline_at: this is the
     default of the deadline due then (actor system): the post says what was done on the
     player's behalf. expect: apply only while the game's situation key is still this one, else
-    refuse with code "deadline-stale" (a retried delivery of the same key is answered again)."""
+    refuse with code "deadline-stale" (a retried delivery of the same key is answered again).
+    at_head: apply only while the game's log still ends at that row (the opponent's decision,
+    made for that position), else refuse with code "opponent-stale"."""
     system = games.system_of(core.store, game)
     parsed = system.grammar.parse_message(text)
     if not parsed:
@@ -76,6 +79,7 @@ def submit(
     if all(is_query(system, item) or isinstance(item, ParseError) for _, item in parsed):
         return Submitted(_questions(core, game, system, actor, parsed), False, parsed)
     run = _Run(core, game, system, actor, parsed, key, now or core.now(), deadline_at, expect)
+    run.at_head = at_head
     try:
         replies = core.store.transact(game, run)
     except _NothingWritten as nothing:  # every line refused: the transaction is rolled back
@@ -148,6 +152,7 @@ class _Run:
         self.core, self.game, self.system, self.actor = core, game, system, actor
         self.parsed, self.key, self.now = parsed, key, now
         self.deadline_at, self.expect = deadline_at, expect
+        self.at_head: int | None = None
 
     def __call__(self, tx: GameTx) -> list[Reply | None]:
         before = integrity.checked_state(tx, self.system)
@@ -213,6 +218,8 @@ class _Run:
             raise Rejection(
                 "deadline-stale", t("the game moved on before the deadline's default was applied")
             )
+        if self.at_head is not None and tx.head_index != self.at_head:
+            raise Rejection("opponent-stale", t("the game moved on before the order was given"))
 
     def _check_started(self, tx: GameTx, item: object) -> None:
         """A chat game takes no player's order before its `start` (the operator's games have

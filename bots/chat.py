@@ -350,8 +350,8 @@ class ChatService:
         if user is None:
             return t("nobody")
         if user not in self._names:
-            found = chat_store.user_names(self.store, [user])
-            if user in found:
+            found = names.of_users(self.store, [user])
+            if found[user] != user:
                 self._names[user] = found[user]
         return self._names.get(user, user)
 

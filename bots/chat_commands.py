@@ -16,7 +16,7 @@ from app import clock, game_names, games, identities, languages, lifecycle, post
 from app.game_clock import When
 from app.messages import Outgoing
 from app.summary import who
-from bots import chat_help, chat_language, dm_wait
+from bots import chat_help, chat_language, dm_wait, opponent_join
 from bots.chat_base import Chat, ChatRefused, Ctx, mirror, over, started
 from storage import GameExists, Store, chat_store
 from storage import game_names as names_taken
@@ -176,11 +176,15 @@ def _reserve_name(
 # ------------------------------------------------------------------ seats and the start
 def join(chat: Chat, ctx: Ctx, game: str, words: list[str]) -> list[Outgoing]:
     system = games.system_of(chat.store, game)
-    side = side_words(system.sides).get(words[1].lower()) if len(words) == 2 else None
+    ai = opponent_join.level(words)  # `join <SIDE> ai [<LEVEL>]`: the opponent takes it
+    side = side_words(system.sides).get(words[1].lower()) if len(words) == 2 or ai else None
     if side is None:
         raise ChatRefused(t("say {sides}.", sides=_sides_help(game, chat)))
-    payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key, ctx.now)
-    text = chat.pretty(lifecycle.seat_text(payload, chat.name(ctx.user), system.sides))
+    if ai:
+        payload = opponent_join.join(chat, ctx, game, side, ai)
+    else:
+        payload = lifecycle.join(chat.core, game, ctx.user, side, ctx.key, ctx.now)
+    text = chat.pretty(lifecycle.seat_text(payload, chat.name(payload["user"]), system.sides))
     seats = chat.service.record(game).seats
     if all(seats.get(s.id) for s in system.sides) and not started(chat, game):
         every = (

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, lines, t, tn
+from adjudicator.grammar.shared import AI_PREFIX, AI_WORDS
 from app import identities
 from app.messages import Outgoing
 from bots.chat_base import Chat, ChatRefused, Ctx
@@ -44,6 +45,8 @@ def _label(chat: Chat, user: str) -> str:
 def resolve(chat: Chat, ctx: Ctx, word: str) -> tuple[str, str | None]:
     """(the user id a word names, a note saying whom a display name chose, or None);
     ChatRefused with the candidates when no one or several users bear the name."""
+    if word.lower() in AI_WORDS or word.lower().startswith(AI_PREFIX):
+        return word, None  # the built-in opponent (`seat <SIDE> ai [<LEVEL>]`)
     if m := _DISCORD_MENTION.fullmatch(word):
         return f"discord:{m.group(1)}", None
     if _USER_ID.fullmatch(word):

@@ -121,6 +121,34 @@ def _moderator(c: Cursor) -> Moderator:
     return Moderator(action, c.word(_USER), c.optional_rest())
 
 
+# `seat <SIDE> ai [easy|normal]`: the built-in opponent takes the seat. Its user id is
+# "ai:<level>" (written back as `ai <level>`, so that the canonical text reads as typed).
+AI_WORDS = ("ai", "ии")
+AI_PREFIX = "ai:"
+AI_LEVELS = {"easy": "easy", "normal": "normal", "лёгкий": "easy", "легкий": "easy"}
+AI_LEVELS |= {"обычный": "normal"}
+AI_DEFAULT_LEVEL = "normal"
+
+
+def _seat_user(c: Cursor) -> str:
+    """The user of `seat`: a user word, or `ai [<LEVEL>]` (the opponent, "ai:<level>")."""
+    word = c.word(_USER)
+    if word.lower() not in AI_WORDS and not word.lower().startswith(AI_PREFIX):
+        return word
+    level = word.lower()[len(AI_PREFIX) :] if word.lower().startswith(AI_PREFIX) else ""
+    if not level and (c.peek() or "").lower() in AI_LEVELS:
+        level = AI_LEVELS[(c.peek() or "").lower()]
+        c.i += 1
+    return AI_PREFIX + (AI_LEVELS.get(level, level) or AI_DEFAULT_LEVEL)
+
+
+def _seat_words(user: str) -> tuple[str, ...]:
+    """A seat's user as the canonical text writes it (the opponent: `ai <level>`)."""
+    if user.startswith(AI_PREFIX):
+        return ("ai", user[len(AI_PREFIX) :])
+    return (user,)
+
+
 def _count(c: Cursor) -> int | None:
     return c.number(t("the count"), 1) if c.peek() is not None else None
 
@@ -359,9 +387,9 @@ def _seats(sides: Sequence[Side]) -> tuple[Verb, Verb]:
     return (
         Verb(
             "seat",
-            lambda c: Seat(_side(c), c.word(_USER), c.optional_rest()),
+            lambda c: Seat(_side(c), _seat_user(c), c.optional_rest()),
             {"seat": (t("seat {sides} <USER> [<REASON...>]", sides=which), seat)},
-            {Seat: lambda o: join("seat", o.side, o.user, o.reason)},
+            {Seat: lambda o: join("seat", o.side, *_seat_words(o.user), o.reason)},
             RUSSIAN["seat"],
             group=MODERATION,
             raw=True,
@@ -387,6 +415,10 @@ def shared_verbs(sides: Sequence[Side]) -> tuple[Verb, ...]:
 
 
 __all__ = [
+    "AI_DEFAULT_LEVEL",
+    "AI_LEVELS",
+    "AI_PREFIX",
+    "AI_WORDS",
     "ENTRIES",
     "FAIR_DICE",
     "MODERATION",
