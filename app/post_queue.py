@@ -19,7 +19,6 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from adjudicator.grammar.shared import AI_PREFIX
 from app.languages import said_all
 from app.messages import Outgoing
 from storage import Store
@@ -64,8 +63,7 @@ def rows_of(
 ) -> list[dict[str, Any]]:
     """The outbox rows of these posts. render: the map spec of the rows that carry the map
     (every Outgoing without an image and without a spec of its own)."""
-    # the opponent's seat ("ai:<level>") has no chat: nothing is ever sent to it privately
-    outs = [o for o in outgoings if not (o.private and (o.user_id or "").startswith(AI_PREFIX))]
+    outs = list(outgoings)
     rows = []
     for out, dedupe_key in zip(outs, dedupe_keys(key, outs), strict=True):
         lane = lane_of(out)

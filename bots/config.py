@@ -137,6 +137,12 @@ VARIABLES: tuple[Variable, ...] = (
         "how often the whole chain of every game is checked in the background (also at every "
         "phase end; at most 2,000 rows a pass)",
     ),
+    Variable(
+        "PBEM_OPPONENT_WORKERS",
+        "1",
+        "worker processes the built-in opponent thinks in (lowered priority); 0: this process "
+        "never moves it",
+    ),
     Variable("PBEM_LOG_FORMAT", "kv", "kv (key=value lines) or json (JSON lines), on stderr"),
     Variable(
         "PBEM_LOG_LEVEL", None, "DEBUG, INFO, WARNING ... (default INFO; WARNING in the terminal)"
@@ -208,6 +214,8 @@ class Config:
             )
         if self.get("DISCORD_SYNC_GUILD"):
             self.number("DISCORD_SYNC_GUILD", int)
+        if self.number("PBEM_OPPONENT_WORKERS", int) < 0:
+            raise ConfigError("PBEM_OPPONENT_WORKERS must not be negative")
         if self.log_format not in ("kv", "json"):
             raise ConfigError(f"PBEM_LOG_FORMAT must be kv or json, not {self.log_format!r}")
 

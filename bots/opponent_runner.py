@@ -22,12 +22,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from app import opponent_turns
 from app.context import Core
 from app.opponent_turns import Job
+from bots.opponent_worker import OpponentWorker
 from storage import outbox as outbox_rows
 
 log = logging.getLogger(__name__)
@@ -125,4 +126,18 @@ class OpponentRunner:
         return not self.busy
 
 
-__all__ = ["INTERVAL", "OpponentRunner"]
+async def serve(core: Core, scheduler: Any, workers: int) -> Callable[[], Awaitable[None]]:
+    """Start the opponent's runner with `workers` worker processes, passing while `scheduler`
+    leads: its stop (the runner, then the processes)."""
+    worker = OpponentWorker(workers)
+    runner = OpponentRunner(core, worker, leading=lambda: bool(scheduler.is_leader))
+    await runner.start()
+
+    async def stop() -> None:
+        await runner.stop()
+        await asyncio.to_thread(worker.close)
+
+    return stop
+
+
+__all__ = ["INTERVAL", "OpponentRunner", "serve"]

@@ -47,7 +47,7 @@ from typing import IO, Any
 from app.chain_watch import watch
 from app.images import renderer
 from app.service import GameService
-from bots import delivery, serve_bots
+from bots import delivery, opponent_runner, serve_bots
 from bots.chat import ChatService
 from bots.clock import Clock, SystemClock
 from bots.config import Config
@@ -264,6 +264,10 @@ class _Run:
             self.tasks.append(asyncio.create_task(sender, name="outbox"))
         await self.scheduler.start()
         self.running.append(("scheduler", self.scheduler.stop))
+        workers = int(config.number("PBEM_OPPONENT_WORKERS", int))
+        if workers:  # the opponent's moves: only the scheduler's leader makes them
+            stop_ai = await opponent_runner.serve(self.chat.core, self.scheduler, workers)
+            self.running.append(("opponent", stop_ai))
         checks = run_watch(watch(store), self.stop, config.chain_check_seconds)
         self.tasks.append(asyncio.create_task(checks, name="chain-check"))
         if senders:
