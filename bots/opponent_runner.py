@@ -121,9 +121,15 @@ class OpponentRunner:
             self.busy.pop(job.game, None)
             self._wake.set()  # the game may wait for it again
 
-    def idle(self) -> bool:
-        """No decision in progress (tests wait for it together with `due_jobs` being empty)."""
-        return not self.busy
+    async def settle(self) -> None:
+        """Pass until no game waits for the opponent and no decision is in progress (the
+        command line's games and tests: each of its orders is awaited, none is timed)."""
+        while True:
+            sent = await self.run_once()
+            if self.busy:
+                await asyncio.gather(*self.busy.values(), return_exceptions=True)
+            elif not sent:
+                return
 
 
 async def serve(core: Core, scheduler: Any, workers: int) -> Callable[[], Awaitable[None]]:
