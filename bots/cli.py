@@ -151,7 +151,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from bots.terminal import play
 
     service = GameService(_store(args, create=True))
-    return play(service, args.name, sandbox=args.sandbox, lang=language(args.lang))
+    ai = (args.ai.lower(), args.level) if args.ai else None
+    return play(service, args.name, sandbox=args.sandbox, lang=language(args.lang), ai=ai)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -159,7 +160,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     store = _store(args, ":memory:")  # a demo does not belong in the players' database
     try:
-        result = run_demo(args.seed, store, system=args.game)
+        ai = None if args.ai is None else (args.ai.lower(), args.level)
+        result = run_demo(args.seed, store, system=args.game, ai=ai)
     except DemoError as exc:
         print(f"pbem: {exc}", file=sys.stderr)
         return REFUSED

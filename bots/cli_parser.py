@@ -8,6 +8,8 @@ from bots import cli_contract, cli_outbox
 from bots.config import help_text
 
 DEFAULT_SYSTEM = "hells-gate"  # app.lifecycle's, not imported: `pbem --help` loads no engine
+AI_LEVELS = ("easy", "normal")  # adjudicator.opponent's LEVELS, not imported (a test keeps them)
+AI_DEFAULT = "normal"  # adjudicator.opponent.DEFAULT_LEVEL
 LANGUAGES = ("en", "ru")  # app.i18n.LANGUAGES, not imported either (a test keeps them equal)
 
 
@@ -77,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", parents=[common, lang], help="two players at one keyboard")
     play.add_argument("name", nargs="?", default="local")
     play.add_argument("--sandbox", action="store_true", help="when creating the game")
+    play.add_argument(
+        "--ai", metavar="SIDE", help="the built-in opponent plays SIDE; you play the other"
+    )
+    play.add_argument("--level", choices=AI_LEVELS, default=AI_DEFAULT, help="the opponent's")
 
     demo = sub.add_parser("demo", parents=[common], help="watch two random players play a game")
     demo.add_argument("--seed", type=int, default=1)
@@ -84,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--game", metavar="SYSTEM", default=DEFAULT_SYSTEM, help="the game system (`pbem games`)"
     )
     demo.add_argument("--images", metavar="DIR", help="write the map image of every phase to DIR")
+    demo.add_argument(
+        "--ai",
+        metavar="SIDE",
+        nargs="?",
+        const="",
+        help="the built-in opponent plays SIDE (default: the second side) against the random one",
+    )
+    demo.add_argument("--level", choices=AI_LEVELS, default="easy", help="the opponent's")
 
     render = sub.add_parser(
         "render",

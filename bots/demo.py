@@ -21,6 +21,7 @@ from app.lifecycle import DEFAULT_SYSTEM
 from app.replies import Reply
 from app.service import GameService
 from app.summary import side_name
+from bots import terminal_opponent
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -73,14 +74,17 @@ def run_demo(
     name: str | None = None,
     write: Callable[[str], None] = print,
     system: str = DEFAULT_SYSTEM,
+    ai: tuple[str, str] | None = None,
 ) -> DemoResult:
-    """A whole game of `system` (default: the default system) between two random players."""
+    """A whole game of `system` (default: the default system) between two random players.
+    ai: (side, level): the built-in opponent plays that side ("": the second side)."""
     store = store or Store(":memory:")
     name = name or _free_name(store, f"demo-{seed}")
     service = GameService(store, seeds=DemoSeeds(seed), uids=lambda: demo_uid(seed, name))
     service.new_game(name, system=system)
     rules = service.system(name)
     rng = random.Random(seed)
+    ai_side = _seat_opponent(service, name, rules, ai) if ai is not None else None
     phase_key: tuple[int | None, str] | None = None
     said: list[str] = []
     fights: list[str] = []
@@ -92,8 +96,12 @@ def run_demo(
             _flush(write, phase_key, said, fights)
             phase_key, said, fights = key, [], []
         side = here.to_move[0]
-        text = choose(rng, legal_texts(rules, service.state(name), side))
-        replies = service.say(name, side, text)
+        replies = [move] if ai_side and (move := terminal_opponent.move(service, name)) else []
+        if replies:
+            side, text = ai_side or side, replies[0].line
+        else:
+            text = choose(rng, legal_texts(rules, service.state(name), side))
+            replies = service.say(name, side, text)
         if not replies[0].ok:  # a legal order refused: an engine bug worth shouting about
             raise DemoError(f"legal order {text!r} by {side} refused: {replies[0].error}")
         said.append(f"{side[0]}:{text}" if side != phase_key[1].split("-")[0] else text)
@@ -105,6 +113,14 @@ def run_demo(
     write(f"Result after {count} orders: {result_text(final.get('result'), rules)}")
     write(f"VP: {vp_text(final.get('vp'), rules)}")
     return DemoResult(name, count, final.get("result"), final.get("vp"))
+
+
+def _seat_opponent(service: GameService, name: str, rules: GameSystem, ai: tuple[str, str]) -> str:
+    side = ai[0] or rules.sides[-1].id
+    seated = terminal_opponent.seat(service, name, side, ai[1])
+    if not seated.ok:
+        raise DemoError(seated.reply)
+    return side
 
 
 def legal_texts(system: GameSystem, state: object, side: str) -> list[str]:

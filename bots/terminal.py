@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterable
 
 from adjudicator.core.i18n import EN, Language, lines, say, t
 from adjudicator.core.system import MODERATOR_ACTOR
+from app import names
 from app.service import GameService
+from bots import terminal_opponent as opponent
 from storage import GameNotFound
 
 log = logging.getLogger(__name__)
@@ -87,9 +89,10 @@ def play(
     write: Callable[[str], None] = print,
     sandbox: bool = False,
     lang: Language = EN,
+    ai: tuple[str, str] | None = None,
 ) -> int:
     """Play at one keyboard until the game ends, input ends or `quit`; the game's texts said
-    in `lang`."""
+    in `lang`. ai: (side, level): the built-in opponent plays that side (bots/terminal_opponent.py)."""
     try:
         service.record(name)
     except GameNotFound:
@@ -105,9 +108,17 @@ def play(
     write(say(said, lang))
     actors = [*sides, MODERATOR_ACTOR]
     at_keyboard: str | None = None
+    if ai is not None:  # the keyboard's side sees its own view only, the screen is never passed
+        seated = opponent.seat(service, name, *ai)
+        write(say(names.pretty(service.store, seated.reply), lang))
+        if not seated.ok:
+            return 1  # refused (the command line's REFUSED)
+        at_keyboard = next(s for s in sides if s != ai[0])
     while not system.situation(service.state(name)).over:
+        if ai is not None and opponent.moved(service, name, lambda text: write(say(text, lang))):
+            continue
         mover = _to_move(service, name)
-        if system.hidden_information and mover and mover != at_keyboard:
+        if system.hidden_information and mover and mover != at_keyboard and ai is None:
             if not _pass_keyboard(service, name, mover, read, write, lang):
                 break
             at_keyboard = mover
