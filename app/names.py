@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from adjudicator.core.i18n import Msg, t
-from adjudicator.grammar.shared import AI_PREFIX
+from adjudicator.grammar.ai_words import AI_PREFIX
 from storage import Store, chat_store
 
 Source = Store | Connection  # a store, or the connection of the caller's transaction

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, lines, t, tn
-from adjudicator.grammar.shared import AI_PREFIX, AI_WORDS
+from adjudicator.grammar.ai_words import AI_PREFIX, AI_WORDS
 from app import identities
 from app.messages import Outgoing
 from bots.chat_base import Chat, ChatRefused, Ctx

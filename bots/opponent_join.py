@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.core.i18n import t
-from adjudicator.grammar.shared import AI_DEFAULT_LEVEL, AI_LEVELS, AI_WORDS
-from app import opponent_seat
+from adjudicator.grammar.ai_words import AI_DEFAULT_LEVEL, AI_LEVELS, AI_WORDS
+from app import opponent_join
 from bots.chat_base import Chat, ChatRefused, Ctx
 
 
@@ -24,7 +24,7 @@ def level(words: list[str]) -> str | None:
 
 def join(chat: Chat, ctx: Ctx, game: str, side: str, level: str) -> dict[str, Any]:
     """Seat the opponent on `side` (the payload of the seat row)."""
-    return opponent_seat.join(chat.core, game, ctx.user, side, level, ctx.key, ctx.now)
+    return opponent_join.join(chat.core, game, ctx.user, side, level, ctx.key, ctx.now)
 
 
 __all__ = ["join", "level"]

@@ -37,6 +37,8 @@ from adjudicator.core.commands import (
 from adjudicator.core.i18n import t
 from adjudicator.core.options import Options
 from adjudicator.core.system import Side
+from adjudicator.grammar.ai_words import seat_user as _seat_user
+from adjudicator.grammar.ai_words import seat_words as _seat_words
 from adjudicator.grammar.cursor import Cursor
 from adjudicator.grammar.lexicon import one_of
 from adjudicator.grammar.verbs import Entry, Formatter, Parser, Verb, join
@@ -119,34 +121,6 @@ def _moderator(c: Cursor) -> Moderator:
     action = MODERATOR_WORDS[word]
     c.command = f"moderator {action}"
     return Moderator(action, c.word(_USER), c.optional_rest())
-
-
-# `seat <SIDE> ai [easy|normal]`: the built-in opponent takes the seat. Its user id is
-# "ai:<level>" (written back as `ai <level>`, so that the canonical text reads as typed).
-AI_WORDS = ("ai", "ии")
-AI_PREFIX = "ai:"
-AI_LEVELS = {"easy": "easy", "normal": "normal", "лёгкий": "easy", "легкий": "easy"}
-AI_LEVELS |= {"обычный": "normal"}
-AI_DEFAULT_LEVEL = "normal"
-
-
-def _seat_user(c: Cursor) -> str:
-    """The user of `seat`: a user word, or `ai [<LEVEL>]` (the opponent, "ai:<level>")."""
-    word = c.word(_USER)
-    if word.lower() not in AI_WORDS and not word.lower().startswith(AI_PREFIX):
-        return word
-    level = word.lower()[len(AI_PREFIX) :] if word.lower().startswith(AI_PREFIX) else ""
-    if not level and (c.peek() or "").lower() in AI_LEVELS:
-        level = AI_LEVELS[(c.peek() or "").lower()]
-        c.i += 1
-    return AI_PREFIX + (AI_LEVELS.get(level, level) or AI_DEFAULT_LEVEL)
-
-
-def _seat_words(user: str) -> tuple[str, ...]:
-    """A seat's user as the canonical text writes it (the opponent: `ai <level>`)."""
-    if user.startswith(AI_PREFIX):
-        return ("ai", user[len(AI_PREFIX) :])
-    return (user,)
 
 
 def _count(c: Cursor) -> int | None:
@@ -415,10 +389,6 @@ def shared_verbs(sides: Sequence[Side]) -> tuple[Verb, ...]:
 
 
 __all__ = [
-    "AI_DEFAULT_LEVEL",
-    "AI_LEVELS",
-    "AI_PREFIX",
-    "AI_WORDS",
     "ENTRIES",
     "FAIR_DICE",
     "MODERATION",
