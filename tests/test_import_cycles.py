@@ -25,6 +25,7 @@ PACKAGES = (
     "contract",
     "adjudicator.core",
     "adjudicator.grammar",
+    "adjudicator.opponent",
     "adjudicator.borodino",
     "adjudicator.hells_gate",
     "adjudicator.northern_war",

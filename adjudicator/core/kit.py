@@ -39,6 +39,8 @@
 - `kind_of`, `is_private`, `is_secret` and the side's `help` come from the grammar verbs' flags
   (grammar Verb: kind, private, secret, sides); `order_templates` (), `view` the identity, `hidden_information`
   and `side_maps` False, `show` the state's JSON, `order_steps` the canonical text's words.
+- The built-in opponent's hooks (core.system.OpponentSupport): `opponent_plays` False, no
+  `evaluate`, and `determinise` the view itself in a game without hidden information.
 
 The state convention: a state is a mutable dataclass implementing the `State` protocol below.
 `apply` never changes the state it is given: the rules take `state.clone()` (a deep copy of what
@@ -151,6 +153,7 @@ class RulesSystem:
     die_faces: ClassVar[int] = 6  # the faces of the die a moderator's `dice` fixes
     die_rule: ClassVar[str | None] = None  # the rule that says so ("1.3")
     rules_version: ClassVar[int] = 1  # the newest rules (core.system's module doc)
+    opponent_plays: ClassVar[bool] = False  # core.system.OpponentSupport: not by default
 
     # -- applying an order
     def apply(self, state: Any, actor: str, order: object, dice: DiceSource) -> Outcome:
@@ -297,6 +300,16 @@ class RulesSystem:
 
     def view(self, state: Any, viewer: Viewer) -> Any:
         return state
+
+    # -- the built-in opponent (core.system.OpponentSupport): not supported by default
+    def evaluate(self, view: Any, side: str) -> float:
+        raise NotImplementedError(f"{self.id} has no heuristic for the opponent")
+
+    def determinise(self, view: Any, side: str, dice: DiceSource) -> Any:
+        """The view itself where nothing is hidden; a system with hidden values draws them."""
+        if self.hidden_information:
+            raise NotImplementedError(f"{self.id} cannot sample what a side does not see")
+        return view
 
     def show(self, state: Any) -> dict[str, Any]:
         return self.state_to_json(state)

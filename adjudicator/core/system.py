@@ -252,6 +252,29 @@ class GameSystem(Protocol):
     def state_from_json(self, data: dict[str, Any]) -> Any: ...
 
 
+class OpponentSupport(Protocol):
+    """The OPTIONAL part of a GameSystem that lets the built-in opponent (adjudicator.opponent)
+    play a side. A system that implements it sets `opponent_plays` True; the kit's RulesSystem
+    defaults mean "not supported". Both hooks are pure and see only a side's view.
+
+    - `evaluate(view, side)`: how good the position is for `side`, judged from what `side` sees
+      (higher is better; a won game far above anything else, a lost one far below). Only
+      differences between positions matter.
+    - `determinise(view, side, dice)`: a full state whose view for `side` is `view`, every
+      value hidden from `side` drawn from `dice` among the values consistent with what the view
+      shows (the view itself in a system without hidden information). `dice` is the
+      opponent's own source, never the game's."""
+
+    @property
+    def opponent_plays(self) -> bool:
+        """Whether the system implements `evaluate` and `determinise`."""
+        ...
+
+    def evaluate(self, view: Any, side: str) -> float: ...
+
+    def determinise(self, view: Any, side: str, dice: DiceSource) -> Any: ...
+
+
 class SystemType(Protocol):
     """What a game system registers: its id, its names, and how to bind it to scenario data
     (read-only data members, like GameSystem's)."""
@@ -321,6 +344,7 @@ __all__ = [
     "Answer",
     "GameSystem",
     "Grammar",
+    "OpponentSupport",
     "Outcome",
     "ScenarioError",
     "Side",

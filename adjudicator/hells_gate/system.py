@@ -21,7 +21,7 @@ from adjudicator.core.i18n import name as named
 from adjudicator.core.i18n import t
 from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.system import Answer, Outcome, Situation, SystemType, Waiting
-from adjudicator.hells_gate import legal, moderator, sequence, setup, views
+from adjudicator.hells_gate import heuristic, legal, moderator, sequence, setup, views
 from adjudicator.hells_gate import orders as O
 from adjudicator.hells_gate.grammar import SIDES, HellsGateGrammar
 from adjudicator.hells_gate.scenario import Scenario, parse_scenario
@@ -62,6 +62,7 @@ class HellsGateSystem(RulesSystem):
     state_type = GameState
     die_rule = "1.3"  # `dice`: results of the d6
     rules_version = RULES_VERSION  # 2: a bare `losses` only where one answer is legal (8.29)
+    opponent_plays = True  # evaluate (heuristic.py); determinise: the view (nothing hidden)
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
@@ -110,6 +111,10 @@ class HellsGateSystem(RulesSystem):
             return (LOSSES_TEMPLATE,) if mine[0].kind == "losses" else ()
         attacking = phase_side(state.phase) == side and phase_kind(state.phase) == "combat"
         return (ATTACK_TEMPLATE,) if attacking and not state.pending else ()
+
+    def evaluate(self, view: GameState, side: str) -> float:
+        """The built-in opponent's judgement of a position for `side` (heuristic.py)."""
+        return heuristic.evaluate(self.scenario, view, side)
 
     # -- where the game stands
     def situation(self, state: GameState) -> Situation:

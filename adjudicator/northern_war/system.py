@@ -20,7 +20,7 @@ from adjudicator.core.kit import RulesSystem, SystemKind
 from adjudicator.core.options import Options
 from adjudicator.core.system import MODERATOR_ACTOR, Answer, Outcome, Situation, Waiting
 from adjudicator.grammar import GrammarKit
-from adjudicator.northern_war import board, data, edit, legal, rules, views
+from adjudicator.northern_war import board, data, edit, heuristic, hidden, legal, rules, views
 from adjudicator.northern_war import orders as O
 from adjudicator.northern_war.areas import Areas, areas_text
 from adjudicator.northern_war.data import Scenario
@@ -73,6 +73,7 @@ class NorthernWar(RulesSystem):
     state_type = NWState
     rules_version = 2  # 2: N3 f (a battle ends at once with a side wiped out), 6.8 with 7.2
     die_rule = "1.9"  # every roll is one six-sided die: a moderator's `dice` fixes d6 results
+    opponent_plays = True  # evaluate (heuristic.py), determinise (hidden.sample)
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
@@ -105,6 +106,11 @@ class NorthernWar(RulesSystem):
         return edit.edit(self.scenario, state, order)
 
     def legal_orders(self, state: NWState, side: str) -> Sequence[object]:
+        """On the full state, or on `side`'s view: its anonymous enemy blocks stand for any
+        blocks they may be (hidden.stand_in), since what a side may order never depends on
+        who they are nor on their strength (the same list as on the full state)."""
+        if hidden.has_anonymous(state):
+            state = hidden.stand_in(self.scenario, state, side)
         return legal.legal(self.scenario, state, side)
 
     def order_templates(self, state: NWState, side: str) -> Sequence[str]:
@@ -129,6 +135,14 @@ class NorthernWar(RulesSystem):
 
     def view(self, state: NWState, viewer: Viewer) -> NWState:
         return views.view(self.scenario, state, viewer)
+
+    # -- the built-in opponent (core.system.OpponentSupport)
+    def evaluate(self, view: NWState, side: str) -> float:
+        return heuristic.evaluate(self.scenario, view, side)
+
+    def determinise(self, view: NWState, side: str, dice: DiceSource) -> NWState:
+        """A full state behind `side`'s view, the hidden blocks drawn (hidden.sample)."""
+        return hidden.sample(self.scenario, view, side, dice)
 
     def answer(self, state: NWState, actor: str, query: object) -> Answer:
         if isinstance(query, Options):  # the kit's lists legal orders, which a view with the

@@ -1,0 +1,110 @@
+"""The built-in opponent's judgement of a block-game position (core.system.OpponentSupport).
+
+The sample scenario is won by controlling more victory territories after the last winter
+campaign (N15), or at once by Sweden when no coalition nation is left at war (N11, through the
+armistice of a nation whose royal block fell, 4.4). So the heuristic, from `side`'s side:
+- CONTROL for each victory territory it controls, minus the enemy's (N15);
+- control about to change: a victory territory held by the enemy that only `side`'s blocks
+  occupy passes at the end of the battle phase when it has no fortress (N5), or by a siege
+  (N4) when it has one: part of CONTROL, the more surely the weaker the fortress; the same
+  against `side`;
+- STEP for each step of its blocks on the map, minus the enemy's: material wins battles (each
+  step is a die, N3 d), weighted by the block's hit number (2.12);
+- ROYAL for each coalition royal block lost (the armistice is near, N11), for Sweden;
+- a finished game far above any of that (won, drawn, lost).
+An anonymous enemy block (a view's `?nation@territory#n`) counts at the mean strength of the
+blocks it may be; given a full state (one the opponent sampled, hidden.sample) every block
+counts at its strength. Pure.
+"""
+
+from __future__ import annotations
+
+from adjudicator.northern_war.board import other
+from adjudicator.northern_war.data import Scenario
+from adjudicator.northern_war.state import ON_MAP, NWState
+from adjudicator.northern_war.views import anonymous, nation_of
+
+FINISHED = 1000.0
+CONTROL = 3.0  # a victory territory controlled
+STEP = 0.5  # a step of a B2 block on the map (hit number 2)
+ROYAL = 6.0  # a coalition royal block gone, for Sweden
+SIEGE_ODDS = {1: 0.6, 2: 0.35, 3: 0.15}  # a fortress of this garrison falls to a siege (N4)
+
+
+def evaluate(sc: Scenario, state: NWState, side: str) -> float:
+    """How good `state` is for `side` (the module doc): higher is better."""
+    enemy = other(side)
+    if state.result is not None:
+        won = state.result.get("winner")
+        return FINISHED if won == side else -FINISHED if won == enemy else 0.0
+    score = CONTROL * (_control(sc, state, side) - _control(sc, state, enemy))
+    power = _power(sc, state)
+    score += STEP * (power.get(side, 0.0) - power.get(enemy, 0.0))
+    royals_lost = sum(
+        1
+        for b, blk in sc.blocks.items()
+        if blk.royal and sc.side_of(b) == "coalition" and state.status.get(b, ON_MAP) != ON_MAP
+    )
+    score += ROYAL * royals_lost * (1 if side == "sweden" else -1)
+    return score
+
+
+def _control(sc: Scenario, state: NWState, side: str) -> float:
+    """The victory territories `side` controls, and those it is about to take or lose."""
+    held = _occupants(sc, state)
+    total = 0.0
+    for v in sc.victory:
+        here = held.get(v, set())
+        mine = state.control[v] == side
+        odds = (
+            1.0
+            if sc.territories[v].fortress == 0
+            else SIEGE_ODDS.get(sc.territories[v].fortress, 0.1)
+        )
+        if mine:
+            total += 1.0 - (odds if here == {other(side)} else 0.0)
+        elif here == {side}:
+            total += odds
+    return total
+
+
+def _occupants(sc: Scenario, state: NWState) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for b, where in state.at.items():
+        if where is not None and state.status.get(b) == ON_MAP:
+            found.setdefault(where, set()).add(_side_of(sc, b))
+    return found
+
+
+def _side_of(sc: Scenario, block: str) -> str:
+    nation = nation_of(block) if anonymous(block) else sc.blocks[block].nation
+    return sc.nations[nation].side
+
+
+def _power(sc: Scenario, state: NWState) -> dict[str, float]:
+    """side -> its steps on the map, each weighted by its block's hit number / 2."""
+    mean = _mean_hidden(sc, state)
+    power: dict[str, float] = {}
+    for b, status in state.status.items():
+        if status != ON_MAP:
+            continue
+        if anonymous(b):
+            value = mean.get(nation_of(b), 2.0)
+        else:
+            value = state.strength[b] * sc.blocks[b].number / 2
+        side = _side_of(sc, b)
+        power[side] = power.get(side, 0.0) + value
+    return power
+
+
+def _mean_hidden(sc: Scenario, state: NWState) -> dict[str, float]:
+    """nation -> the mean weighted strength of the blocks an anonymous one of it may be (their
+    maximum less one: a block on campaign is seldom whole)."""
+    pool: dict[str, list[float]] = {}
+    for b, blk in sc.blocks.items():
+        if b not in state.at:
+            pool.setdefault(blk.nation, []).append((blk.max_strength - 0.5) * blk.number / 2)
+    return {n: sum(v) / len(v) for n, v in pool.items()}
+
+
+__all__ = ["evaluate"]
