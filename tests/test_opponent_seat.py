@@ -16,7 +16,7 @@ import random
 import pytest
 
 from adjudicator import opponent
-from adjudicator.grammar.shared import AI_LEVELS
+from adjudicator.grammar.ai_words import AI_LEVELS
 from app import opponent_turns
 from app.messages import Incoming, Outgoing
 from app.service import GameService
