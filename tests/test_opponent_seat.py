@@ -138,11 +138,15 @@ def test_an_unknown_level_is_refused(group):
 
 def test_russian_join_and_seat(group):
     group.text(MOD, "новая hells-gate")
-    assert "german" in group.text(MOD, "вступить german ии лёгкий")
+    group.text(MOD, "язык ru")
+    said = group.text(MOD, "вступить german ии лёгкий")
+    assert "Соперник-программа (easy)" in said, said
     record = group.chat.service.record(group.game)
     assert record.seats["german"] == "ai:easy"
     group.text(MOD, "назначить german ии обычный")
     assert group.chat.service.record(group.game).seats["german"] == "ai:normal"
+    said = group.text(OTHER, "вступить soviet ии")
+    assert "только создатель игры" in said, said
 
 
 def test_its_move_is_submitted_once_as_its_seat_and_logged_canonically(chat, group):
