@@ -58,6 +58,7 @@ class Job:
     level: str
     seed: str
     head: int
+    budget: float | None = None  # None: the opponent package's own default for the level
 
 
 def seed_of(uid: str, side: str, head: int) -> str:

@@ -43,7 +43,7 @@ def think(job: Job) -> str:
     system = games.bind(job.system_id, job.scenario)
     state = system.state_from_json(job.state)
     view = system.view(state, Viewer.of([job.side]))
-    order = opponent.decide(system, view, job.side, job.level, job.seed)
+    order = opponent.decide(system, view, job.side, job.level, job.seed, job.budget)
     return system.grammar.format(order)
 
 

@@ -6,12 +6,14 @@ the game as it was (its deadline's default still comes)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import random
+from datetime import timedelta
 
 import pytest
 
-from app import opponent_turns
+from app import deadlines, opponent_turns
 from app.messages import Incoming
 from app.service import GameService
 from bots.chat import ChatService
@@ -128,3 +130,52 @@ def _no_leftover_listeners():
     listeners = list(outbox._listeners)
     yield
     outbox._listeners[:] = listeners
+
+
+def test_the_normal_level_decides_in_the_worker_process(tmp_path):
+    """`normal` with a tiny budget (counted in evaluations: the same order whatever the load)."""
+    path = str(tmp_path / "games.db")
+    game = waiting_game(path)
+
+    async def scenario() -> None:
+        store = Store(path)
+        job = opponent_turns.job_of(store, game)
+        assert job is not None
+        job = dataclasses.replace(job, user="ai:normal", level="normal", budget=8)
+        worker = OpponentWorker(1)
+        try:
+            text = await worker.decide(job)
+            assert await worker.decide(job) == text  # reproducible
+        finally:
+            worker.close()
+        system = GameService(store).system(game)
+        state = system.state_from_json(job.state)
+        legal = {system.grammar.format(o) for o in system.legal_orders(state, "german")}
+        assert text in legal
+        store.close()
+
+    asyncio.run(scenario())
+
+
+def test_when_its_decision_fails_the_deadline_default_still_comes(tmp_path):
+    path = str(tmp_path / "games.db")
+    game = waiting_game(path)
+
+    async def scenario() -> None:
+        store = Store(path)
+        service = GameService(store)
+        runner = OpponentRunner(service.core, Failing())
+        await runner.settle()
+        deadline = chat_store.clock(store, game).deadline_at
+        assert deadline is not None
+        rows = store.count_rows(game)
+        await asyncio.to_thread(
+            deadlines.adjudicate_due, store, deadline + timedelta(minutes=1), core=service.core
+        )
+        added = store.log(game)[rows:]
+        assert [(r.actor, r.text) for r in added[:1]] == [("system", "default")]
+        [applied] = [e for e in added[0].payload["events"] if e["kind"] == "DefaultApplied"]
+        assert applied["side"] == "german"  # the default of the side it was waited for
+        store.close()
+
+    asyncio.run(scenario())
