@@ -30,7 +30,14 @@ MAX_LINES = 15
 # the chat's own commands: (usage, what it does, who) -- who: "all", "moderator"
 CHAT_COMMANDS: dict[str, tuple[str, str, str]] = {
     "new": (t("new <GAME> [sandbox]"), t("a new game in this chat (when none is running)"), "all"),
-    "join": (t("join <SIDE>"), t("take a free side (before the start)"), "all"),
+    "join": (
+        t("join <SIDE> [ai [easy|normal]]"),
+        t(
+            "take a free side (before the start); with `ai`, the game's creator gives it to the "
+            "built-in opponent (Hell's Gate, Northern War)"
+        ),
+        "all",
+    ),
     "leave": (t("leave"), t("give your side back (before the start)"), "all"),
     "start": (t("start"), t("begin once every side is taken"), "all"),
     "link": (
