@@ -85,6 +85,8 @@ def order(
                 pass  # every check before its first roll passed
             except DiceExhausted as exc:
                 raise Rejection("no-dice", str(exc), None) from exc
+            if (no := opponent_seat.edit_refusal(tx, ch.user)) is not None:
+                raise no
             edits.propose(tx, ch, item, ch.now or datetime.now(UTC))
             return state
     seed = tx.seed()
@@ -231,7 +233,8 @@ def rewind(tx: GameTx, ch: Change, state: Any, item: C.Rewind) -> Any:
         )
     rolls = rewinds.discarded_rolls(rows, item.index)
     if rewinds.needs_confirmation(tx, ch.user, rolls):  # a re-roll needs a second person
-        if (no := opponent_seat.rewind_refusal(tx)) is not None:
+        need = rewinds.needed(tx, ch.user, rolls)
+        if (no := opponent_seat.consent_refusal(tx, need, "rewind")) is not None:
             raise no
         rewinds.propose(tx, ch, item, rolls, ch.now or datetime.now(UTC))
         return state

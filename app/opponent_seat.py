@@ -21,7 +21,8 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.i18n import cat, t
 from adjudicator.core.system import GameSystem
 from adjudicator.grammar.ai_words import AI_DEFAULT_LEVEL, AI_PREFIX
-from app import games
+from app import consent, games
+from app.consent import Needed
 from storage import GameTx
 
 
@@ -75,29 +76,46 @@ def check_seat(system: GameSystem, user: str) -> None:
         )
 
 
-def rewind_refusal(tx: GameTx) -> Rejection | None:
-    """Why a rewind across rolls is refused in this game (None: it is not): see the module."""
-    held = [side for side, user in tx.seats().items() if is_ai(user)]
-    if not held:
+def consent_refusal(tx: GameTx, need: Needed, what: str) -> Rejection | None:
+    """Why a proposal (`what`: "rewind" or "edit") is refused at once: its confirmation would
+    have to come from the opponent (every player must confirm and it is one of them, or it is
+    the only one who may); None: a person may confirm it. See the module doc."""
+    held = sorted(side for side, user in need.players.items() if is_ai(user))
+    if not held or (not need.every and len(held) < len(need.players)):
         return None
-    return Rejection(
-        "rewind-opponent",
-        t(
+    sides = cat(*held, sep=", ")
+    if what == "rewind":
+        said = t(
             "this rewind discards rolls, and a rewind across rolls needs the confirmation of "
             "another player, which the opponent playing {sides} cannot give: a moderator may "
             "seat a person on that side (`seat {side} <USER>`), who may then confirm it",
-            sides=cat(*held, sep=", "),
+            sides=sides,
             side=held[0],
-        ),
-        None,
-    )
+        )
+    else:
+        said = t(
+            "an edit of the position needs the confirmation of another player, which the "
+            "opponent playing {sides} cannot give: a moderator may seat a person on that side "
+            "(`seat {side} <USER>`), who may then confirm it",
+            sides=sides,
+            side=held[0],
+        )
+    return Rejection(f"{what}-opponent", said, None)
+
+
+def edit_refusal(tx: GameTx, proposer: str | None) -> Rejection | None:
+    """`consent_refusal` of a moderator's edit (confirmed by any seated player but him)."""
+    seats = tx.seats()
+    need = Needed(consent.players_of(tx, seats, set(seats), proposer), False, tx.head_index)
+    return consent_refusal(tx, need, "edit")
 
 
 __all__ = [
     "check_seat",
+    "consent_refusal",
+    "edit_refusal",
     "is_ai",
     "level_of",
-    "rewind_refusal",
     "supported_systems",
     "user_of",
 ]

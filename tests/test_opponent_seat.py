@@ -246,3 +246,21 @@ def test_a_rewind_that_discards_no_roll_applies_with_the_opponent_seated(chat, g
     assert ended.actor == "soviet" and not ended.payload.get("rolls")
     said = group.text(MOD, f"rewind {ended.index - 1} the phase ended too soon")
     assert "Rewound to row" in said and "Orders after row" in said
+
+
+def test_an_edit_only_the_opponent_could_confirm_is_refused_at_once(chat, group):
+    game = opponent_game(group)
+    rows = chat.store.count_rows(game)
+    refused = group.text(MOD, "set weather mud")
+    assert "the opponent playing german cannot give" in refused, refused
+    assert chat.store.count_rows(game) == rows  # no proposal no one could confirm
+
+
+def test_an_edit_a_person_may_confirm_is_proposed_with_the_opponent_seated(chat, group):
+    """The moderator plays no side: the person on soviet confirms it, as without the opponent."""
+    group.text(MOD, "new hells-gate")
+    group.text(OTHER, "join soviet")
+    group.text(MOD, "join german ai easy")
+    group.text(MOD, "start")
+    assert "proposed by" in group.text(MOD, "set weather mud")
+    assert "Refused" not in group.text(OTHER, "confirm edit")
