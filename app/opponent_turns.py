@@ -30,6 +30,7 @@ from typing import Any
 
 from adjudicator import opponent
 from adjudicator.core.system import GameSystem
+from adjudicator.grammar.ai_words import AI_PREFIX
 from app import freezes, games, names
 from app.context import Actor, Core
 from app.replies import Reply
@@ -85,7 +86,7 @@ def opponent_games(store: Store) -> list[str]:
     """The games where the opponent holds a seat (at any level)."""
     found: set[str] = set()
     for level in opponent.LEVELS:
-        found.update(chat_store.seated_games(store, f"ai:{level}"))
+        found.update(chat_store.seated_games(store, AI_PREFIX + level))
     return sorted(found)
 
 
@@ -113,8 +114,8 @@ def job_of(store: Store, game: str) -> Job | None:
     state = system.state_from_json(rec.snapshot)
     for side in waiting_sides(system, state):
         user = rec.seats.get(side)
-        if isinstance(user, str) and user.startswith("ai:"):
-            level = user[len("ai:") :]
+        if isinstance(user, str) and user.startswith(AI_PREFIX):
+            level = user[len(AI_PREFIX) :]
             if level not in opponent.LEVELS:
                 return None
             return Job(
