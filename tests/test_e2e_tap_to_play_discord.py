@@ -147,14 +147,14 @@ class Table:
         mine = [o for o in outs if o.private and o.user_id == uid]
         here = len(mine) + (1 if menu and not (mine and mine[0].keyboard) else 0)
         here = max(here, 1)
-        await E.until(
+        await self.w.until(
             lambda: len([s for s in self.fake.sent if s.interaction_id == iid]) >= here,
             f"the {here} answer(s) of interaction {iid}",
         )
         for out in outs:
             if not out.private and out.chat_id == self.channel:
                 last = E.last_line(out.text) or ""
-                await E.until(
+                await self.w.until(
                     lambda last=last: any(
                         s.kind == "channel" and last in s.content for s in self.fake.sent
                     ),
@@ -308,7 +308,7 @@ def world(tmp_path, fake: FakeDiscord, label: str) -> E.World:
 async def answer_key(t: Table, since: int = 0) -> Sent:
     """The latest post to the channel (from `since`) carrying a key: the post that asks."""
     return (
-        await E.until(
+        await t.w.until(
             lambda: [s for s in t.fake.sent[since:] if s.kind == "channel" and s.buttons],
             "a post with its answer key",
         )

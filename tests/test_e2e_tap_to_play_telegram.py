@@ -271,7 +271,7 @@ def test_a_russian_group_is_answered_for_every_command_of_the_russian_menu(tmp_p
                 mid = f"tg:{GROUP}:{update['message']['message_id']}"
                 _, outs = await w.recorder.answer(mid)
                 assert outs, command
-                said = await E.until(
+                said = await w.until(
                     lambda n=since: [
                         c.rendered for c in api.calls[n:] if c.ok and has_cyrillic(c.rendered or "")
                     ],

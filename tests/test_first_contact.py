@@ -101,7 +101,7 @@ def test_a_deep_link_opens_its_choices_not_the_greeting(tmp_path):
             alice = E.TG_USERS["alice"].id
             since = len(api.calls)
             api.push_message("/start options", chat_id=alice, user_id=alice, user_name="alice")
-            await E.until(lambda: _keyed(api.calls[since:], alice), "the menu")
+            await w.until(lambda: _keyed(api.calls[since:], alice), "the menu")
             sent = [
                 c for c in api.calls[since:] if c.method == "sendMessage" and c.chat_id == alice
             ]
@@ -113,7 +113,7 @@ def test_a_deep_link_opens_its_choices_not_the_greeting(tmp_path):
             token = keys[0]["callback_data"]
             since = len(api.calls)
             api.push_message(f"/start {token}", chat_id=alice, user_id=alice, user_name="alice")
-            await E.until(
+            await w.until(
                 lambda: [
                     c for c in api.calls[since:] if c.method in E.SENDS and c.chat_id == alice
                 ],
@@ -125,7 +125,7 @@ def test_a_deep_link_opens_its_choices_not_the_greeting(tmp_path):
             # a payload that is no key's (an old or hand-made link): the greeting, not `start`
             since = len(api.calls)
             api.push_message("/start hello", chat_id=alice, user_id=alice, user_name="alice")
-            greeting = await E.until(
+            greeting = await w.until(
                 lambda: [
                     c
                     for c in api.calls[since:]
