@@ -3,39 +3,68 @@ random legal orders through the REAL python-telegram-bot Application and the loc
 Bot API, and the built-in opponent, thinking in its real worker process and moving through the
 opponent's runner as `pbem serve` runs it (tests/e2e_support.py's World, plus the runner).
 
-While the opponent is deciding (held at a gate the test opens: no sleep, no timing), the
+While the opponent's worker process is in the middle of a decision (held there at a gate, a
+Unix socket: it says it is held, and goes on when the test answers; no sleep, no timing), the
 person's `status` and another game's orders are answered: no reply waits for its thinking.
 At the end the game audits clean and its replay gives the stored state."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import socket
+import tempfile
 from typing import Any
 
 from app import opponent_turns
 from bots.opponent_runner import OpponentRunner
-from bots.opponent_worker import OpponentWorker
+from bots.opponent_worker import OpponentWorker, think
 from tests import e2e_support as E
 from tests.fakes.telegram_api import FakeTelegramAPI
 
 GROUP, OTHER = E.TG_GROUP, E.TG_SIDE
 
 
-class Gated:
-    """The real worker process, behind a gate: while the gate is shut a decision waits at it
-    (`held` is set as soon as one does)."""
+GATE_ENV = "PBEM_TEST_OPPONENT_GATE"  # the path of the test's Unix socket, the gate
+_gated = False  # (in the worker process) whether its first decision waited at the gate
 
-    def __init__(self, worker: OpponentWorker):
-        self.worker = worker
-        self.gate, self.held = asyncio.Event(), asyncio.Event()
-        self.gate.set()
 
-    async def decide(self, job: opponent_turns.Job) -> str:
-        if not self.gate.is_set():
-            self.held.set()
-            await self.gate.wait()
-        return await self.worker.decide(job)
+def think_behind_gate(job: opponent_turns.Job) -> str:
+    """In the worker process: the first decision connects to the gate, says it is held, and
+    waits for the gate's answer (or its close: a test that failed lets it go); then `think`."""
+    global _gated
+    path = os.environ.get(GATE_ENV)
+    if path and not _gated:
+        _gated = True
+        with socket.socket(socket.AF_UNIX) as gate:
+            gate.connect(path)
+            gate.sendall(b"h")
+            gate.recv(1)
+    return think(job)
+
+
+class Gate:
+    """The test's end of the gate: `held` is set once the worker process waits at it, and it
+    goes on once `opened` is set (the World's close sets it too)."""
+
+    def __init__(self, path: str):
+        self.path, self.held, self.opened = path, asyncio.Event(), asyncio.Event()
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_unix_server(self._waiting, path=self.path)
+
+    async def _waiting(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(1)
+        self.held.set()
+        await self.opened.wait()
+        writer.write(b"o")
+        await writer.drain()
+        writer.close()
+
+    async def close(self) -> None:
+        self.opened.set()
+        self.server.close()
 
 
 class OpponentWorld(E.World):
@@ -43,12 +72,14 @@ class OpponentWorld(E.World):
 
     async def start(self) -> None:
         await super().start()
-        self.worker = OpponentWorker(1)
-        self.gated = Gated(self.worker)
-        self.runner = OpponentRunner(self.service.core, self.gated, interval=3600)
+        self.worker = OpponentWorker(1, think_behind_gate)
+        self.runner = OpponentRunner(self.service.core, self.worker, interval=3600)
         await self.runner.start()
         self._started.append(self.runner.stop)
         self._started.append(lambda: asyncio.to_thread(self.worker.close))
+        self.gate = Gate(os.environ[GATE_ENV])
+        await self.gate.start()
+        self._started.append(self.gate.close)  # stopped first: a failed test lets it go
 
 
 def waits_for(w: OpponentWorld, game: str) -> str | None:
@@ -67,7 +98,10 @@ async def person_order(w: OpponentWorld, group: Any, game: str, rng: random.Rand
     return text
 
 
-def test_a_whole_hells_gate_game_against_the_opponent_in_a_telegram_group(tmp_path):
+def test_a_whole_hells_gate_game_against_the_opponent_in_a_telegram_group(tmp_path, monkeypatch):
+    short = tempfile.TemporaryDirectory(prefix="gate")  # a socket's path: at most 107 bytes
+    monkeypatch.setenv(GATE_ENV, os.path.join(short.name, "s"))  # the worker inherits it
+
     async def scenario() -> None:
         clock = E.now_clock()
         async with (
@@ -85,12 +119,12 @@ def test_a_whole_hells_gate_game_against_the_opponent_in_a_telegram_group(tmp_pa
             a = await group.say("alice", "start")
             assert "Soviet (alice) against German (Opponent (easy))" in a.public
 
-            # -- the person plays until the opponent is asked, its decision held at the gate
+            # -- the person plays until the opponent is asked; its worker process holds its
+            # first decision at the gate (it has said so through the FIFO "held")
             rng = random.Random(2026)
-            w.gated.gate.clear()
             while waits_for(w, game) != "german":
                 await person_order(w, group, game, rng)
-            await asyncio.wait_for(w.gated.held.wait(), E.CEILING)
+            await asyncio.wait_for(w.gate.held.wait(), E.CEILING)
             head = w.store.load(game, with_log=False).head_index
             a = await group.say("alice", "status", via="command")
             assert "German to move" in a.public
@@ -103,7 +137,7 @@ def test_a_whole_hells_gate_game_against_the_opponent_in_a_telegram_group(tmp_pa
             assert "Soviet ends the soviet-combat phase" in a.public
             assert w.store.load(game, with_log=False).head_index == head  # still deciding
             assert second != game
-            w.gated.gate.set()
+            w.gate.opened.set()  # the decision goes on
 
             # -- the rest of the game: the person's random orders, the opponent's moves
             orders = 0
@@ -117,7 +151,7 @@ def test_a_whole_hells_gate_game_against_the_opponent_in_a_telegram_group(tmp_pa
                 orders += 1
             moves = [r for r in w.store.log(game) if r.user == "ai:easy"]
             assert moves and orders
-            assert all(r.actor == "german" and r.key.startswith("opponent:") for r in moves)
+            assert all(r.actor == "german" and (r.key or "").startswith("opponent:") for r in moves)
 
             # -- its moves were posted like a person's; nothing private went to its seat
             await E.until(lambda: not w.pending(), "the outbox", wake=w.wakes)
@@ -133,4 +167,5 @@ def test_a_whole_hells_gate_game_against_the_opponent_in_a_telegram_group(tmp_pa
             assert ok, report
             await asyncio.to_thread(w.service.verify, game)
 
-    E.run(scenario())
+    with short:
+        E.run(scenario())
