@@ -179,3 +179,12 @@ def test_when_its_decision_fails_the_deadline_default_still_comes(tmp_path):
         store.close()
 
     asyncio.run(scenario())
+
+
+def test_the_worker_count_is_a_setting():
+    from bots.config import Config, ConfigError
+
+    assert Config.load({}).number("PBEM_OPPONENT_WORKERS", int) == 1
+    assert Config.load({"PBEM_OPPONENT_WORKERS": "0"}).number("PBEM_OPPONENT_WORKERS", int) == 0
+    with pytest.raises(ConfigError, match="PBEM_OPPONENT_WORKERS"):
+        Config.load({"PBEM_OPPONENT_WORKERS": "-1"})
