@@ -36,7 +36,7 @@ def evaluate(sc: Scenario, state: NWState, side: str) -> float:
     enemy = other(side)
     if state.result is not None:
         won = state.result.get("winner")
-        margin = CONTROL * (state.result.get(side, 0) - state.result.get(enemy, 0))
+        margin = CONTROL * float(state.result.get(side, 0) - state.result.get(enemy, 0))
         return margin + (FINISHED if won == side else -FINISHED if won == enemy else 0.0)
     score = CONTROL * (_control(sc, state, side) - _control(sc, state, enemy))
     power = _power(sc, state)
