@@ -10,6 +10,7 @@ import pytest
 from adjudicator import opponent
 from adjudicator.core.dice import HashDice
 from adjudicator.core.system import start
+from adjudicator.opponent.normal import PLAY_OUT, WIDTH
 from tests.opponent_support import PLAYED, bound, sampled, view_of
 
 BUDGET = 150.0  # enough for normal's search to play out a few rounds
@@ -94,5 +95,5 @@ def test_normal_spends_its_budget_in_evaluations_and_no_more_than_a_round_beyond
             opponent.decide(counting, view, side, "normal", f"b{n}", budget)
             spent.append(counting.applied)
         assert spent[0] < spent[1]
-        assert spent[1] <= 900 + 7 * 41  # a round of 7 candidates, each at most 41 orders
+        assert spent[1] <= 900 + (WIDTH + 1) * PLAY_OUT  # at most a round beyond
         assert spent[1] >= 900 / 2  # a play-out's judging counts too: one apply a candidate

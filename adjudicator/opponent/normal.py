@@ -5,12 +5,15 @@ judged, counts one).
 2. The best few (WIDTH, and `end` where it is legal) go on: each is played out in round after
    round until the budget is spent. A round draws a fresh world behind the view (the system's
    `determinise`) and fresh dice, the SAME for every candidate of the round (common random
-   numbers: the candidates are compared on equal luck), applies the candidate, then plays on
-   with the rules' own default orders (what a passed deadline gives: the rest of a phase
-   ended, a decision answered by its default) until the game has gone round to `side`'s next
-   phase or HORIZON orders, and judges the position there. So a move is judged by what it
-   leads to once the phase is over and the dice have spoken: the battles a block game fights
-   after its action phase, the supply an end of turn traces, the mean of a combat's dice.
+   numbers: the candidates are compared on equal luck), applies the candidate, and plays on
+   until the game has gone round to `side`'s next phase (or HORIZON orders): the enemy's first
+   REPLIES orders are each the best for it of REPLY_WIDTH of its legal orders drawn at random
+   (a quick, greedy enemy: it attacks what is weak, takes what is open), every other order is
+   the rules' default (what a passed deadline gives: the rest of a phase ended, a decision
+   answered by its default). The position there is judged. So a move is judged by what it
+   leads to once the enemy has answered and the dice have spoken: the battles a block game
+   fights after its action phase, the enemy's attacks on what was left weak, the mean of a
+   combat's dice.
 3. The best mean is taken; `end` only when nothing else beats it; ties by the opponent's dice.
 When the budget does not cover step 1 and one round, it is `easy`. Pure.
 """
@@ -29,6 +32,9 @@ from adjudicator.opponent.plays import REFUSED, Candidate, candidates, pick_best
 NORMAL_BUDGET = 2000.0  # evaluations a decision may spend (the shipped setting: docs/opponent.md)
 WIDTH = 6  # the candidates that go on to step 2, `end` besides
 HORIZON = 40  # default orders a play-out may give
+REPLIES = 12  # enemy orders a play-out chooses (then its defaults)
+REPLY_WIDTH = 10  # orders drawn for each
+PLAY_OUT = 2 + HORIZON + REPLIES * (1 + 2 * REPLY_WIDTH)  # the most a play-out spends
 
 
 def decide_normal(plays: Any, view: Any, side: str, dice: OwnDice, budget: float) -> object:
@@ -74,6 +80,7 @@ def play_out(
         return None, 1
     cost = 1
     left_start = False
+    replies = REPLIES
     for _ in range(HORIZON):
         here = plays.situation(state)
         if here.over or not here.to_move:
@@ -82,6 +89,13 @@ def play_out(
         left_start = left_start or moved_on or side not in here.to_move
         if left_start and side in here.to_move and moved_on and not here.pending:
             break
+        if replies > 0 and side not in here.to_move:
+            replies -= 1
+            reply, spent = _reply(plays, state, here.to_move[0], dice)
+            cost += spent
+            if reply is not None:
+                state = reply
+                continue
         try:
             state = plays.apply(state, SYSTEM_ACTOR, C.Default(), dice).state
         except Rejection:
@@ -90,4 +104,25 @@ def play_out(
     return float(plays.evaluate(state, side)), cost + 1
 
 
-__all__ = ["HORIZON", "NORMAL_BUDGET", "WIDTH", "decide_normal", "play_out"]
+def _reply(plays: Any, state: Any, enemy: str, dice: OwnDice) -> tuple[Any, int]:
+    """The enemy's order in a play-out: the best for it of `end` and REPLY_WIDTH of its legal
+    orders drawn at random, each tried once (None: it ends, or has nothing to choose)."""
+    legal = list(plays.legal_orders(state, enemy))
+    others = [o for o in legal if plays.grammar.format(o) != "end"]
+    if not others:
+        return None, 0
+    tried = [dice.choice(others) for _ in range(min(REPLY_WIDTH, len(others)))]
+    best, best_value, cost = None, float(plays.evaluate(state, enemy)), 1
+    for o in tried:
+        try:
+            out = plays.apply(state, enemy, o, dice).state
+        except Rejection:
+            continue
+        cost += 2
+        value = float(plays.evaluate(out, enemy))
+        if value > best_value:
+            best, best_value = out, value
+    return best, cost
+
+
+__all__ = ["HORIZON", "NORMAL_BUDGET", "PLAY_OUT", "WIDTH", "decide_normal", "play_out"]
