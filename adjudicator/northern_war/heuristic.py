@@ -11,7 +11,7 @@ armistice of a nation whose royal block fell, 4.4). So the heuristic, from `side
 - STEP for each step of its blocks on the map, minus the enemy's: material wins battles (each
   step is a die, N3 d), weighted by the block's hit number (2.12);
 - ROYAL for each coalition royal block lost (the armistice is near, N11), for Sweden;
-- a finished game far above any of that (won, drawn, lost).
+- a finished game far above any of that (won, drawn, lost), and by its margin.
 An anonymous enemy block (a view's `?nation@territory#n`) counts at the mean strength of the
 blocks it may be; given a full state (one the opponent sampled, hidden.sample) every block
 counts at its strength. Pure.
@@ -27,7 +27,7 @@ from adjudicator.northern_war.views import anonymous, nation_of
 FINISHED = 1000.0
 CONTROL = 3.0  # a victory territory controlled
 STEP = 0.5  # a step of a B2 block on the map (hit number 2)
-ROYAL = 6.0  # a coalition royal block gone, for Sweden
+ROYAL = 12.0  # a coalition royal block gone, for Sweden (its nation leaves the war, 4.4)
 SIEGE_ODDS = {1: 0.6, 2: 0.35, 3: 0.15}  # a fortress of this garrison falls to a siege (N4)
 
 
@@ -36,7 +36,8 @@ def evaluate(sc: Scenario, state: NWState, side: str) -> float:
     enemy = other(side)
     if state.result is not None:
         won = state.result.get("winner")
-        return FINISHED if won == side else -FINISHED if won == enemy else 0.0
+        margin = CONTROL * float(state.result.get(side, 0) - state.result.get(enemy, 0))
+        return margin + (FINISHED if won == side else -FINISHED if won == enemy else 0.0)
     score = CONTROL * (_control(sc, state, side) - _control(sc, state, enemy))
     power = _power(sc, state)
     score += STEP * (power.get(side, 0.0) - power.get(enemy, 0.0))

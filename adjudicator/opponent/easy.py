@@ -10,19 +10,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.core.errors import Rejection
-from adjudicator.core.events import Viewer
 from adjudicator.opponent.dice import OwnDice
 from adjudicator.opponent.plays import Candidate, candidates, pick_best
 
 
 def value_after(plays: Any, state: Any, side: str, order: object, dice: OwnDice) -> float | None:
-    """The evaluation, from `side`'s view, of the position `order` leaves on `state` (None: the
-    rules refused it, which a listed order never should)."""
+    """The evaluation for `side` of the position `order` leaves on `state`, a world the
+    opponent sampled behind its view (None: the rules refused it, which a listed order never
+    should). The sampled world is judged as it is: its hidden values are the opponent's own
+    guesses, never the game's."""
     try:
         out = plays.apply(state, side, order, dice)
     except Rejection:
         return None
-    return float(plays.evaluate(plays.view(out.state, Viewer.of([side])), side))
+    return float(plays.evaluate(out.state, side))
 
 
 def decide_easy(plays: Any, view: Any, side: str, dice: OwnDice) -> object:

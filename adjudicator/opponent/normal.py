@@ -1,18 +1,93 @@
-"""The `normal` level: search within a budget of evaluations. Pure."""
+"""The `normal` level: a search within a budget of evaluations (an order applied, or a position
+judged, counts one).
+
+1. Every legal order is tried once, as `easy` does (one ply on one sampled world).
+2. The best few (WIDTH, and `end` where it is legal) go on: each is played out in round after
+   round until the budget is spent. A round draws a fresh world behind the view (the system's
+   `determinise`) and fresh dice, the SAME for every candidate of the round (common random
+   numbers: the candidates are compared on equal luck), applies the candidate, then plays on
+   with the rules' own default orders (what a passed deadline gives: the rest of a phase
+   ended, a decision answered by its default) until the game has gone round to `side`'s next
+   phase or HORIZON orders, and judges the position there. So a move is judged by what it
+   leads to once the phase is over and the dice have spoken: the battles a block game fights
+   after its action phase, the supply an end of turn traces, the mean of a combat's dice.
+3. The best mean is taken; `end` only when nothing else beats it; ties by the opponent's dice.
+When the budget does not cover step 1 and one round, it is `easy`. Pure.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core import commands as C
+from adjudicator.core.errors import Rejection
+from adjudicator.core.system import SYSTEM_ACTOR
 from adjudicator.opponent.dice import OwnDice
-from adjudicator.opponent.easy import decide_easy
+from adjudicator.opponent.easy import value_after
+from adjudicator.opponent.plays import REFUSED, Candidate, candidates, pick_best
 
-NORMAL_BUDGET = 400.0  # evaluations a decision may spend (measured: bench/bench_ai.py)
+NORMAL_BUDGET = 2000.0  # evaluations a decision may spend (the shipped setting: docs/opponent.md)
+WIDTH = 6  # the candidates that go on to step 2, `end` besides
+HORIZON = 40  # default orders a play-out may give
 
 
 def decide_normal(plays: Any, view: Any, side: str, dice: OwnDice, budget: float) -> object:
-    """For now the one ply of `easy`; the search within `budget` replaces it."""
-    return decide_easy(plays, view, side, dice)
+    """The search of the module doc within `budget` evaluations."""
+    cands = candidates(plays, view, side)
+    if len(cands) == 1:
+        return cands[0].order
+    world = plays.determinise(view, side, dice.fork("world"))
+    for c in cands:
+        c.add(value_after(plays, world, side, c.order, dice.fork(f"dice|{c.text}")))
+    spent = float(len(cands))
+    short = _shortlist(cands, dice)
+    if spent + len(short) * 2 > budget:
+        return pick_best(cands, float(plays.evaluate(view, side)), dice).order
+    played = [Candidate(c.order, c.text) for c in short]
+    start = plays.situation(view)
+    r = 0
+    while spent < budget or r == 0:
+        world = plays.determinise(view, side, dice.fork(f"world{r}"))
+        for c in played:
+            value, cost = play_out(plays, world, side, c.order, dice.fork(f"round{r}"), start)
+            c.add(value)
+            spent += cost
+        r += 1
+    return pick_best(played, REFUSED, dice).order
 
 
-__all__ = ["NORMAL_BUDGET", "decide_normal"]
+def _shortlist(cands: list[Candidate], dice: OwnDice) -> list[Candidate]:
+    """The WIDTH best by their one-ply value, and `end`."""
+    ranked = sorted((c for c in cands if not c.is_end and c.mean > REFUSED), key=lambda c: -c.mean)
+    short = ranked[:WIDTH]
+    short += [c for c in cands if c.is_end]
+    return short or [dice.choice(cands)]
+
+
+def play_out(
+    plays: Any, world: Any, side: str, order: object, dice: OwnDice, start: Any
+) -> tuple[float | None, int]:
+    """(the value of `order` played out on `world`, the evaluations spent): the module doc."""
+    try:
+        state = plays.apply(world, side, order, dice).state
+    except Rejection:
+        return None, 1
+    cost = 1
+    left_start = False
+    for _ in range(HORIZON):
+        here = plays.situation(state)
+        if here.over or not here.to_move:
+            break
+        moved_on = (here.turn, here.phase) != (start.turn, start.phase)
+        left_start = left_start or moved_on or side not in here.to_move
+        if left_start and side in here.to_move and moved_on and not here.pending:
+            break
+        try:
+            state = plays.apply(state, SYSTEM_ACTOR, C.Default(), dice).state
+        except Rejection:
+            break
+        cost += 1
+    return float(plays.evaluate(state, side)), cost + 1
+
+
+__all__ = ["HORIZON", "NORMAL_BUDGET", "WIDTH", "decide_normal", "play_out"]
