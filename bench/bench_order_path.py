@@ -10,14 +10,18 @@ its direct send fails; the row "reply written to the outbox as well" times that 
 transaction too.
 
     python bench/bench_order_path.py [--seed N] [--games N] [--max-orders N] [--systems A,B]
-        [--dir DIR]
+        [--dir DIR] [--no-opponent]
 
 For each system (all registered ones unless --systems names some), whole games are played as
 bench_chat.py plays Hell's Gate's (`new SYSTEM`, a join per side, `start`, then random legal
 orders by the side to move until the game ends or --max-orders orders are sent), images off;
 Hell's Gate's games are played again with images on (a phase end queues its post with a render
 spec, the map drawn by the outbox sender off the message path). One warm-up game per system is
-not counted (imports, caches, the bound scenario).
+not counted (imports, caches, the bound scenario). Then Hell's Gate's games are played a third
+time, images off, with the opponent thinking beside them (bench/opponent_beside.py: the
+service's own worker pool, one process at lowered priority, kept busy with `normal` decisions
+the whole time), as a game against the opponent keeps it busy in `pbem serve`: its report and
+the line "the opponent thinking beside: ..." give the order path's median and p99 meanwhile.
 
 Pairing: before every message, one bare commit (one-row INSERT + COMMIT, BEGIN IMMEDIATE, on a
 connection held open to bare.db beside the game's database) is timed, then the message. So
@@ -87,6 +91,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_chat import CHAT, _max_outbox_id, p99
+from opponent_beside import Thinking
 
 from adjudicator.core import registry
 from adjudicator.core.dice import FixedDice
@@ -96,6 +101,7 @@ from app.service import GameService
 from bots import delivery
 from bots.chat import ChatService
 from bots.demo import DemoSeeds, choose, demo_uid, legal_texts
+from bots.opponent_worker import NICE
 from storage import Store, chat_store
 
 HEAD = "hells-gate"  # the system of the last line
@@ -295,6 +301,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-orders", type=int, default=400, help="orders per game at most")
     parser.add_argument("--systems", help="comma-separated system ids (default: every one)")
     parser.add_argument("--dir", help="where the databases go (default: a temporary directory)")
+    parser.add_argument(
+        "--no-opponent",
+        action="store_true",
+        help="skip Hell's Gate's games played again with the opponent thinking beside them",
+    )
     args = parser.parse_args(argv)
     ids = args.systems.split(",") if args.systems else sorted(s.id for s in registry.systems())
     if HEAD not in ids:
@@ -311,6 +322,12 @@ def main(argv: list[str] | None = None) -> int:
                 directory / "text", system_id, args.seed, args.games, args.max_orders, False
             )
         maps = play(directory / "maps", HEAD, args.seed, args.games, args.max_orders, True)
+        beside = None
+        if not args.no_opponent:
+            with Thinking(seed=args.seed) as thinking:
+                beside = play(
+                    directory / "beside", HEAD, args.seed, args.games, args.max_orders, False
+                )
     finally:
         if own:
             shutil.rmtree(directory, ignore_errors=True)
@@ -320,6 +337,16 @@ def main(argv: list[str] | None = None) -> int:
     for system_id, run in runs.items():
         report(system_id, run, "images off", outbox=system_id == HEAD)
     report(HEAD, maps, "images on (spec queued)")
+    if beside is not None:
+        report(HEAD, beside, f"images off, the opponent ({thinking.level}) thinking beside")
+        b_base, b_base99 = statistics.median(beside.bare), p99(beside.bare)
+        b_med, b_top = statistics.median(beside.times), p99(beside.times)
+        print(
+            f"the opponent thinking beside: {thinking.decisions} decisions meanwhile "
+            f"({thinking.mean:.2f} s each, {thinking.worker.count} worker process at nice "
+            f"+{NICE}); median {_ms(b_med):.2f} ms ({b_med / b_base:.1f} x bare commit), p99 "
+            f"{_ms(b_top):.2f} ms ({b_top / b_base99:.1f} x bare p99)"
+        )
     text = runs[HEAD]
     base, base99 = statistics.median(text.bare) * 1000, p99(text.bare) * 1000
     med, top = statistics.median(text.times) * 1000, p99(text.times) * 1000

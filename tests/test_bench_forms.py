@@ -37,6 +37,13 @@ def test_order_path_pairs_every_message_and_ends_with_its_line(tmp_path, capsys)
         lines[-1],
     )
     assert any("CPU per order message" in line for line in lines)
+    (beside,) = [line for line in lines if line.startswith("the opponent thinking beside")]
+    assert re.fullmatch(
+        r"the opponent thinking beside: \d+ decisions meanwhile \([\d.]+ s each, 1 worker "
+        r"process at nice \+\d+\); median [\d.]+ ms \([\d.]+ x bare commit\), p99 [\d.]+ ms "
+        r"\([\d.]+ x bare p99\)",
+        beside,
+    )
 
 
 def test_load_ends_with_its_line_and_a_median_based_bare_rate(tmp_path, capsys):
