@@ -362,7 +362,7 @@ def _seats(sides: Sequence[Side]) -> tuple[Verb, Verb]:
         Verb(
             "seat",
             lambda c: Seat(_side(c), _seat_user(c), c.optional_rest()),
-            {"seat": (t("seat {sides} <USER> [<REASON...>]", sides=which), seat)},
+            {"seat": (t("seat {sides} <USER>|ai [easy|normal] [<REASON...>]", sides=which), seat)},
             {Seat: lambda o: join("seat", o.side, *_seat_words(o.user), o.reason)},
             RUSSIAN["seat"],
             group=MODERATION,
