@@ -1,5 +1,5 @@
 """Health of a running `pbem serve`: which bots are connected, the outbox backlog, the
-scheduler leader. `serve` answers `GET /healthz` on 127.0.0.1:PBEM_HEALTH_PORT (JSON; 200 when
+scheduler leader, the built-in opponent's worker processes and moves. `serve` answers `GET /healthz` on 127.0.0.1:PBEM_HEALTH_PORT (JSON; 200 when
 every bot is connected, 503 otherwise); `pbem health` asks it and prints the answer.
 
 A bot's state: "connected"; "reconnecting" (a Discord gateway connection dropped, discord.py
@@ -9,7 +9,8 @@ reconnects); "conflict" (Telegram answers 409: another process polls the token);
     {"ok": true,
      "bots": {"telegram": {"connected": true, "state": "connected", "restarts": 0, ...}},
      "outbox": {"pending": 0, "failed": 0, "oldest_pending_seconds": null},
-     "scheduler": {"leader": true, "id": "scheduler-1"}}
+     "scheduler": {"leader": true, "id": "scheduler-1"},
+     "opponent": {"workers": 1, "thinking": 0, "played": 12, "failed": 0}}
 """
 
 from __future__ import annotations
@@ -58,13 +59,17 @@ def backlog(store: Any, now: datetime | None = None) -> dict[str, Any]:
     }
 
 
-def snapshot(fronts: Mapping[str, Any], store: Any, scheduler: Any) -> dict[str, Any]:
+def snapshot(
+    fronts: Mapping[str, Any], store: Any, scheduler: Any, opponent: Any = None
+) -> dict[str, Any]:
+    """The report; `opponent`: the opponent's runner (None: PBEM_OPPONENT_WORKERS is 0)."""
     bots = {name: front.status() for name, front in fronts.items()}
     return {
         "ok": bool(bots) and all(b["connected"] for b in bots.values()),
         "bots": bots,
         "outbox": backlog(store),
         "scheduler": {"leader": bool(scheduler.is_leader), "id": scheduler.id},
+        "opponent": opponent.status() if opponent is not None else None,
     }
 
 
@@ -99,6 +104,15 @@ def render(body: dict[str, Any]) -> str:
     sch = body.get("scheduler", {})
     who = "this process" if sch.get("leader") else "another process (this one follows)"
     lines.append(f"scheduler leader: {who}")
+    ai = body.get("opponent")
+    if ai:
+        lines.append(
+            f"opponent: {ai['workers']} worker process(es), {ai['thinking']} game(s) thinking, "
+            f"{ai['played']} move(s) made, {ai['failed']} decision(s) failed (retried on the "
+            "next pass)"
+        )
+    else:
+        lines.append("opponent: off (PBEM_OPPONENT_WORKERS=0)")
     return "\n".join(lines)
 
 

@@ -121,6 +121,16 @@ class OpponentRunner:
             self.busy.pop(job.game, None)
             self._wake.set()  # the game may wait for it again
 
+    def status(self) -> dict[str, int]:
+        """For the health report (bots/health.py)."""
+        count = getattr(self.worker, "count", 0)
+        return {
+            "workers": count,
+            "thinking": len(self.busy),
+            "played": self.played,
+            "failed": len(self.failed),
+        }
+
     async def settle(self) -> None:
         """Pass until no game waits for the opponent and no decision is in progress (the
         command line's games and tests: each of its orders is awaited, none is timed)."""
@@ -132,9 +142,11 @@ class OpponentRunner:
                 return
 
 
-async def serve(core: Core, scheduler: Any, workers: int) -> Callable[[], Awaitable[None]]:
+async def serve(
+    core: Core, scheduler: Any, workers: int
+) -> tuple[OpponentRunner, Callable[[], Awaitable[None]]]:
     """Start the opponent's runner with `workers` worker processes, passing while `scheduler`
-    leads: its stop (the runner, then the processes)."""
+    leads: the runner and its stop (the runner, then the processes)."""
     worker = OpponentWorker(workers)
     runner = OpponentRunner(core, worker, leading=lambda: bool(scheduler.is_leader))
     await runner.start()
@@ -143,7 +155,7 @@ async def serve(core: Core, scheduler: Any, workers: int) -> Callable[[], Awaita
         await runner.stop()
         await asyncio.to_thread(worker.close)
 
-    return stop
+    return runner, stop
 
 
 __all__ = ["INTERVAL", "OpponentRunner", "serve"]

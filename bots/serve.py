@@ -220,6 +220,7 @@ class _Run:
         self.fronts: dict[str, Supervised] = {}  # the bots that started, by platform
         self.fatal: str | None = None  # why a dead bot stopped serve (PBEM_ON_BOT_FAILURE=stop)
         self.health_port: int | None = None
+        self.opponent: opponent_runner.OpponentRunner | None = None  # its moves (leader only)
         self.tasks: list[asyncio.Task[None]] = []
         self.sleep: Callable[[float], Awaitable[Any]] | None = None
         self.scheduler = Scheduler(
@@ -266,7 +267,9 @@ class _Run:
         self.running.append(("scheduler", self.scheduler.stop))
         workers = int(config.number("PBEM_OPPONENT_WORKERS", int))
         if workers:  # the opponent's moves: only the scheduler's leader makes them
-            stop_ai = await opponent_runner.serve(self.chat.core, self.scheduler, workers)
+            self.opponent, stop_ai = await opponent_runner.serve(
+                self.chat.core, self.scheduler, workers
+            )
             self.running.append(("opponent", stop_ai))
         checks = run_watch(watch(store), self.stop, config.chain_check_seconds)
         self.tasks.append(asyncio.create_task(checks, name="chain-check"))
@@ -345,7 +348,7 @@ class _Run:
         from bots import health
 
         def report() -> dict[str, Any]:
-            return health.snapshot(self.fronts, self.store, self.scheduler)
+            return health.snapshot(self.fronts, self.store, self.scheduler, self.opponent)
 
         try:
             runner, self.health_port = await health.serve_health(port, report)

@@ -131,6 +131,9 @@ def test_a_bot_that_cannot_start_is_one_line_and_the_other_serves(tmp_path):
                 assert "No game is played in this chat yet" in call.params["text"]
                 code, body = await s.health()
                 assert code == 0 and set(body["bots"]) == {"telegram"}
+                idle = {"workers": 1, "thinking": 0, "played": 0, "failed": 0}
+                assert body["opponent"] == idle  # PBEM_OPPONENT_WORKERS's default
+                assert "opponent: 1 worker process(es), 0 game(s) thinking" in health.render(body)
                 s.stop.set()
                 assert await s.task == 0
 
