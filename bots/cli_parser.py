@@ -82,7 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--ai", metavar="SIDE", help="the built-in opponent plays SIDE; you play the other"
     )
-    play.add_argument("--level", choices=AI_LEVELS, default=AI_DEFAULT, help="the opponent's")
+    play.add_argument(
+        "--level",
+        choices=AI_LEVELS,
+        default=AI_DEFAULT,
+        help="the opponent's level (default: %(default)s)",
+    )
 
     demo = sub.add_parser("demo", parents=[common], help="watch two random players play a game")
     demo.add_argument("--seed", type=int, default=1)
@@ -97,7 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
         const="",
         help="the built-in opponent plays SIDE (default: the second side) against the random one",
     )
-    demo.add_argument("--level", choices=AI_LEVELS, default="easy", help="the opponent's")
+    demo.add_argument(
+        "--level",
+        choices=AI_LEVELS,
+        default="easy",
+        help="the opponent's level (default: %(default)s)",
+    )
 
     render = sub.add_parser(
         "render",
