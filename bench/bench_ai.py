@@ -13,7 +13,7 @@ random.Random(game seed). The opponent's levels are given the side's view only
 order's number). A game that has no result after CAP orders is a draw. A draw counts half a
 win; the intervals are Wilson's 95 % score intervals. The random player's own rate on each
 side (random against random, the same N seeds) is printed beside normal's, so that a side the
-scenario makes hard is read as such.
+scenario makes hard is read as such (marked "a hard side" below HARD).
 
 Also measured: the CPU time of normal's decisions (time.process_time around `decide`, each
 worker process alone; the worst and the mean), the bench's budget of normal and its wall time.
@@ -52,6 +52,7 @@ GAMES = 40  # per pairing and side
 CAP = 3000  # orders; a game without a result by then is a draw
 END_WEIGHT = 0.15  # bots/demo.py
 Z = 1.96  # 95 %
+HARD = 0.3  # a side the random player wins less often than this against itself is a hard side
 
 _bound: dict[str, GameSystem] = {}
 
@@ -199,10 +200,11 @@ def report(
                 low, high = wilson(score, len(mine))
                 rate = score / max(len(mine), 1)
                 rates.setdefault((sid, them), []).append(rate)
+                hard = "; a hard side" if base_rate < HARD else ""
                 lines.append(
                     f"{sid} {side}: normal vs {them}: {100 * rate:.1f} % "
                     f"[{100 * low:.1f}, {100 * high:.1f}] over {len(mine)} games "
-                    f"(random as {side} vs random: {100 * base_rate:.1f} %)"
+                    f"(random as {side} vs random: {100 * base_rate:.1f} %{hard})"
                 )
     times = [t for p in played for t in p.times]
     if times:
