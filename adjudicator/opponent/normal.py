@@ -48,7 +48,7 @@ def decide_normal(plays: Any, view: Any, side: str, dice: OwnDice, budget: float
     spent = float(len(cands))
     short = _shortlist(cands, dice)
     if spent + len(short) * 2 > budget:
-        return pick_best(cands, float(plays.evaluate(view, side)), dice).order
+        return pick_best(cands, float(plays.evaluate(world, side)), dice).order
     played = [Candidate(c.order, c.text) for c in short]
     start = plays.situation(view)
     r = 0
