@@ -89,6 +89,7 @@ class Played:
     winner: str  # a side, or "draw"
     orders: int
     times: tuple[float, ...]  # CPU seconds of each of normal's decisions
+    cpu: float  # CPU seconds of the whole game
 
 
 def play(game: Game) -> Played:
@@ -96,16 +97,18 @@ def play(game: Game) -> Played:
     system = bind(game.system)
     players = dict(game.players)
     rng, dice = random.Random(game.seed), HashDice(game.seed)
+    began = time.process_time()
     state = start(system, False, dice, None).state
     times: list[float] = []
     for n in range(CAP):
         here = system.situation(state)
         if here.over and here.result is not None:
-            return Played(game, str(here.result["winner"]), n, tuple(times))
+            cpu = time.process_time() - began
+            return Played(game, str(here.result["winner"]), n, tuple(times), cpu)
         side = here.to_move[0]
         order = _order(system, state, side, players[side], f"{game.seed}|{n}", rng, game, times)
         state = system.apply(state, side, order, dice).state
-    return Played(game, "draw", CAP, tuple(times))
+    return Played(game, "draw", CAP, tuple(times), time.process_time() - began)
 
 
 def _order(
@@ -185,7 +188,11 @@ def report(
     played: list[Played], systems: tuple[str, ...], n: int, budget: float, seconds: float
 ) -> list[str]:
     lines = [f"normal's budget: {budget:g} evaluations a decision; {n} games per pairing and side"]
-    lines.append(f"move cap: {CAP} orders (then a draw); wall time {seconds:.0f} s")
+    cpu = sum(p.cpu for p in played)
+    lines.append(
+        f"move cap: {CAP} orders (then a draw); wall time {seconds:.0f} s, "
+        f"CPU {cpu:.0f} s in the games ({cpu / 120:.1f} min on 2 cores)"
+    )
     groups: dict[tuple[str, str, str], list[Played]] = {}
     for p in played:
         groups.setdefault(kind_of(p.game), []).append(p)
