@@ -13,7 +13,7 @@ random.Random(game seed). The opponent's levels are given the side's view only
 order's number). A game that has no result after CAP orders is a draw. A draw counts half a
 win; the intervals are Wilson's 95 % score intervals. The random player's own rate on each
 side (random against random, the same N seeds) is printed beside normal's, so that a side the
-scenario makes hard is read as such.
+scenario makes hard is read as such (marked "a hard side" below HARD).
 
 Also measured: the CPU time of normal's decisions (time.process_time around `decide`, each
 worker process alone; the worst and the mean), the bench's budget of normal and its wall time.
@@ -52,6 +52,7 @@ GAMES = 40  # per pairing and side
 CAP = 3000  # orders; a game without a result by then is a draw
 END_WEIGHT = 0.15  # bots/demo.py
 Z = 1.96  # 95 %
+HARD = 0.3  # a side the random player wins less often than this against itself is a hard side
 
 _bound: dict[str, GameSystem] = {}
 
@@ -88,6 +89,7 @@ class Played:
     winner: str  # a side, or "draw"
     orders: int
     times: tuple[float, ...]  # CPU seconds of each of normal's decisions
+    cpu: float  # CPU seconds of the whole game
 
 
 def play(game: Game) -> Played:
@@ -95,16 +97,18 @@ def play(game: Game) -> Played:
     system = bind(game.system)
     players = dict(game.players)
     rng, dice = random.Random(game.seed), HashDice(game.seed)
+    began = time.process_time()
     state = start(system, False, dice, None).state
     times: list[float] = []
     for n in range(CAP):
         here = system.situation(state)
         if here.over and here.result is not None:
-            return Played(game, str(here.result["winner"]), n, tuple(times))
+            cpu = time.process_time() - began
+            return Played(game, str(here.result["winner"]), n, tuple(times), cpu)
         side = here.to_move[0]
         order = _order(system, state, side, players[side], f"{game.seed}|{n}", rng, game, times)
         state = system.apply(state, side, order, dice).state
-    return Played(game, "draw", CAP, tuple(times))
+    return Played(game, "draw", CAP, tuple(times), time.process_time() - began)
 
 
 def _order(
@@ -184,7 +188,11 @@ def report(
     played: list[Played], systems: tuple[str, ...], n: int, budget: float, seconds: float
 ) -> list[str]:
     lines = [f"normal's budget: {budget:g} evaluations a decision; {n} games per pairing and side"]
-    lines.append(f"move cap: {CAP} orders (then a draw); wall time {seconds:.0f} s")
+    cpu = sum(p.cpu for p in played)
+    lines.append(
+        f"move cap: {CAP} orders (then a draw); wall time {seconds:.0f} s, "
+        f"CPU {cpu:.0f} s in the games ({cpu / 120:.1f} min on 2 cores)"
+    )
     groups: dict[tuple[str, str, str], list[Played]] = {}
     for p in played:
         groups.setdefault(kind_of(p.game), []).append(p)
@@ -199,10 +207,11 @@ def report(
                 low, high = wilson(score, len(mine))
                 rate = score / max(len(mine), 1)
                 rates.setdefault((sid, them), []).append(rate)
+                hard = "; a hard side" if base_rate < HARD else ""
                 lines.append(
                     f"{sid} {side}: normal vs {them}: {100 * rate:.1f} % "
                     f"[{100 * low:.1f}, {100 * high:.1f}] over {len(mine)} games "
-                    f"(random as {side} vs random: {100 * base_rate:.1f} %)"
+                    f"(random as {side} vs random: {100 * base_rate:.1f} %{hard})"
                 )
     times = [t for p in played for t in p.times]
     if times:

@@ -8,6 +8,8 @@ armistice of a nation whose royal block fell, 4.4). So the heuristic, from `side
   occupy passes at the end of the battle phase when it has no fortress (N5), or by a siege
   (N4) when it has one: part of CONTROL, the more surely the weaker the fortress; the same
   against `side`;
+- a victory territory an enemy block can reach in one move is partly lost (THREAT, by how
+  surely it falls: at once without a fortress, else by a siege; less where it is held);
 - STEP for each step of its blocks on the map, minus the enemy's: material wins battles (each
   step is a die, N3 d), weighted by the block's hit number (2.12);
 - ROYAL for each coalition royal block lost (the armistice is near, N11), for Sweden;
@@ -28,6 +30,8 @@ FINISHED = 1000.0
 CONTROL = 3.0  # a victory territory controlled
 STEP = 0.5  # a step of a B2 block on the map (hit number 2)
 ROYAL = 12.0  # a coalition royal block gone, for Sweden (its nation leaves the war, 4.4)
+THREAT = 0.5  # the share of an exposed victory territory counted as lost
+REACH = 2  # the territories an enemy block is taken to reach in one move (7.1: most move 2)
 SIEGE_ODDS = {1: 0.6, 2: 0.35, 3: 0.15}  # a fortress of this garrison falls to a siege (N4)
 
 
@@ -39,6 +43,7 @@ def evaluate(sc: Scenario, state: NWState, side: str) -> float:
         margin = CONTROL * float(state.result.get(side, 0) - state.result.get(enemy, 0))
         return margin + (FINISHED if won == side else -FINISHED if won == enemy else 0.0)
     score = CONTROL * (_control(sc, state, side) - _control(sc, state, enemy))
+    score -= CONTROL * THREAT * (_exposed(sc, state, side) - _exposed(sc, state, enemy))
     power = _power(sc, state)
     score += STEP * (power.get(side, 0.0) - power.get(enemy, 0.0))
     royals_lost = sum(
@@ -57,16 +62,46 @@ def _control(sc: Scenario, state: NWState, side: str) -> float:
     for v in sc.victory:
         here = held.get(v, set())
         mine = state.control[v] == side
-        odds = (
-            1.0
-            if sc.territories[v].fortress == 0
-            else SIEGE_ODDS.get(sc.territories[v].fortress, 0.1)
-        )
+        odds = _odds(sc, v)
         if mine:
             total += 1.0 - (odds if here == {other(side)} else 0.0)
         elif here == {side}:
             total += odds
     return total
+
+
+def _exposed(sc: Scenario, state: NWState, side: str) -> float:
+    """How surely `side`'s victory territories fall to the enemy's next move: each one it
+    controls that an enemy block can reach (REACH territories, none of them holding `side`'s
+    blocks but the last, 7.5), by its odds: entered freely where `side` has no block there
+    (N5; a fortress by a siege, N4), a third as likely where it has."""
+    held = _occupants(sc, state)
+    enemy = other(side)
+    reach: set[str] = set()
+    todo = [(t, 0) for t, here in held.items() if enemy in here]
+    while todo:
+        where, far = todo.pop()
+        if far == REACH:
+            continue
+        for nxt in sc.territories[where].borders:
+            if nxt not in reach:
+                reach.add(nxt)
+                if side not in held.get(nxt, set()):
+                    todo.append((nxt, far + 1))
+    total = 0.0
+    for v in sc.victory:
+        if state.control[v] != side or v not in reach or enemy in held.get(v, set()):
+            continue
+        odds = _odds(sc, v)
+        total += odds if side not in held.get(v, set()) else odds / 3
+    return total
+
+
+def _odds(sc: Scenario, area: str) -> float:
+    """How surely a territory the enemy enters passes to it: at once without a fortress (N5),
+    else by a siege (N4)."""
+    fortress = sc.territories[area].fortress
+    return 1.0 if fortress == 0 else SIEGE_ODDS.get(fortress, 0.1)
 
 
 def _occupants(sc: Scenario, state: NWState) -> dict[str, set[str]]:

@@ -34,18 +34,19 @@ def has_anonymous(state: NWState) -> bool:
     return any(anonymous(b) for b in state.at)
 
 
-def unseen(sc: Scenario, view: NWState, side: str) -> dict[str, list[str]]:
-    """nation -> the enemy blocks of that nation the view does not show by id."""
+def unseen(sc: Scenario, view: NWState) -> dict[str, list[str]]:
+    """nation -> the blocks of that nation the view does not show by id (a side's view shows
+    all of its own: these are the enemy's)."""
     found: dict[str, list[str]] = {}
     for b, blk in sc.blocks.items():
-        if sc.side_of(b) != side and b not in view.at:
+        if b not in view.at:
             found.setdefault(blk.nation, []).append(b)
     return found
 
 
 def fill(sc: Scenario, view: NWState, side: str, choose: Chooser) -> NWState:
     """A full state: every anonymous block replaced by the block `choose` gives it."""
-    pool = unseen(sc, view, side)
+    pool = unseen(sc, view)
     anon: dict[str, list[str]] = {}
     for b in view.at:
         if anonymous(b):

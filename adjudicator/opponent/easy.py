@@ -6,12 +6,11 @@ present one and than ending does. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.core.errors import Rejection
 from adjudicator.opponent.dice import OwnDice
-from adjudicator.opponent.plays import Candidate, candidates, pick_best
+from adjudicator.opponent.plays import candidates, pick_best
 
 
 def value_after(plays: Any, state: Any, side: str, order: object, dice: OwnDice) -> float | None:
@@ -32,15 +31,10 @@ def decide_easy(plays: Any, view: Any, side: str, dice: OwnDice) -> object:
     if len(cands) == 1:
         return cands[0].order
     state = plays.determinise(view, side, dice.fork("world"))
-    base = float(plays.evaluate(view, side))
+    base = float(plays.evaluate(state, side))  # judged as the candidates are: on the world
     for c in cands:
         c.add(value_after(plays, state, side, c.order, dice.fork(f"dice|{c.text}")))
     return pick_best(cands, base, dice).order
 
 
-def scored(cands: Sequence[Candidate]) -> list[tuple[str, float]]:
-    """(text, mean value) of each candidate: for tests and the bench's report."""
-    return [(c.text, c.mean) for c in cands]
-
-
-__all__ = ["decide_easy", "scored", "value_after"]
+__all__ = ["decide_easy", "value_after"]

@@ -29,12 +29,12 @@ from adjudicator.opponent.dice import OwnDice
 from adjudicator.opponent.easy import value_after
 from adjudicator.opponent.plays import REFUSED, Candidate, candidates, pick_best
 
-NORMAL_BUDGET = 2000.0  # evaluations a decision may spend (the shipped setting: docs/opponent.md)
-WIDTH = 6  # the candidates that go on to step 2, `end` besides
+NORMAL_BUDGET = 2500.0  # evaluations a decision may spend (the shipped setting: docs/opponent.md)
+WIDTH = 12  # the candidates that go on to step 2, `end` besides
 HORIZON = 40  # default orders a play-out may give
 REPLIES = 12  # enemy orders a play-out chooses (then its defaults)
 REPLY_WIDTH = 10  # orders drawn for each
-PLAY_OUT = 2 + HORIZON + REPLIES * (1 + 2 * REPLY_WIDTH)  # the most a play-out spends
+PLAY_OUT = 2 + HORIZON + REPLIES * (2 + 2 * REPLY_WIDTH)  # the most a play-out spends
 
 
 def decide_normal(plays: Any, view: Any, side: str, dice: OwnDice, budget: float) -> object:
@@ -48,7 +48,7 @@ def decide_normal(plays: Any, view: Any, side: str, dice: OwnDice, budget: float
     spent = float(len(cands))
     short = _shortlist(cands, dice)
     if spent + len(short) * 2 > budget:
-        return pick_best(cands, float(plays.evaluate(view, side)), dice).order
+        return pick_best(cands, float(plays.evaluate(world, side)), dice).order
     played = [Candidate(c.order, c.text) for c in short]
     start = plays.situation(view)
     r = 0
@@ -110,9 +110,9 @@ def _reply(plays: Any, state: Any, enemy: str, dice: OwnDice) -> tuple[Any, int]
     legal = list(plays.legal_orders(state, enemy))
     others = [o for o in legal if plays.grammar.format(o) != "end"]
     if not others:
-        return None, 0
+        return None, 1
     tried = [dice.choice(others) for _ in range(min(REPLY_WIDTH, len(others)))]
-    best, best_value, cost = None, float(plays.evaluate(state, enemy)), 1
+    best, best_value, cost = None, float(plays.evaluate(state, enemy)), 2  # the list, judged
     for o in tried:
         try:
             out = plays.apply(state, enemy, o, dice).state
