@@ -29,7 +29,7 @@ from adjudicator.opponent.dice import OwnDice
 from adjudicator.opponent.easy import value_after
 from adjudicator.opponent.plays import REFUSED, Candidate, candidates, pick_best
 
-NORMAL_BUDGET = 2500.0  # evaluations a decision may spend (the shipped setting: docs/opponent.md)
+NORMAL_BUDGET = 1000.0  # evaluations a decision may spend (the shipped setting: docs/opponent.md)
 WIDTH = 12  # the candidates that go on to step 2, `end` besides
 HORIZON = 40  # default orders a play-out may give
 REPLIES = 12  # enemy orders a play-out chooses (then its defaults)
