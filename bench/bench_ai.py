@@ -46,11 +46,11 @@ from adjudicator.core.events import Viewer
 from adjudicator.core.system import GameSystem, start
 from adjudicator.opponent.normal import NORMAL_BUDGET
 from app import games
+from bots.demo import choose
 
 SYSTEMS = ("hells-gate", "northern-war")
 GAMES = 40  # per pairing and side
 CAP = 3000  # orders; a game without a result by then is a draw
-END_WEIGHT = 0.15  # bots/demo.py
 Z = 1.96  # 95 %
 HARD = 0.3  # a side the random player wins less often than this against itself is a hard side
 
@@ -64,15 +64,6 @@ def bind(system_id: str) -> GameSystem:
         text, source = games.scenario_text(kind, None)
         _bound[system_id] = games.bind(system_id, text, source)
     return _bound[system_id]
-
-
-def choose(rng: random.Random, legal: list[str]) -> str:
-    """bots/demo.py's random player."""
-    ends = [o for o in legal if o == "end"]
-    others = [o for o in legal if o != "end"]
-    if ends and (not others or rng.random() < END_WEIGHT):
-        return ends[0]
-    return rng.choice(others)
 
 
 @dataclass(frozen=True)

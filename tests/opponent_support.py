@@ -13,9 +13,9 @@ from adjudicator.core.dice import HashDice
 from adjudicator.core.events import Viewer
 from adjudicator.core.system import GameSystem, start
 from app import games
+from bots.demo import choose
 
 PLAYED = ("hells-gate", "northern-war")
-END_WEIGHT = 0.15
 
 
 @cache
@@ -23,14 +23,6 @@ def bound(system_id: str) -> GameSystem:
     kind = registry.get(system_id)
     text, source = games.scenario_text(kind, None)
     return games.bind(system_id, text, source)
-
-
-def choose(rng: random.Random, legal: list[str]) -> str:
-    ends = [o for o in legal if o == "end"]
-    others = [o for o in legal if o != "end"]
-    if ends and (not others or rng.random() < END_WEIGHT):
-        return ends[0]
-    return rng.choice(others)
 
 
 def positions(system_id: str, seed: int) -> tuple[tuple[Any, str], ...]:
