@@ -38,10 +38,10 @@ from adjudicator.core.dice import HashDice
 from adjudicator.core.system import GameSystem, start
 from adjudicator.northern_war import system as nw_system
 from app import games
+from bots.demo import choose
 
 GAMES = 200
 BOUND = 2000  # orders; a random game of the sample ends after a few hundred
-END_WEIGHT = 0.15  # as bots/demo.py
 RESULTS = ("sweden", "coalition", "draw")
 
 
@@ -68,15 +68,6 @@ def bind(scenario: str | Path | None = None) -> GameSystem:
     """The Northern War bound to `scenario` (a file), or to its sample beside the rules."""
     text, source = games.scenario_text(nw_system.SYSTEM, scenario)
     return games.bind(nw_system.SYSTEM.id, text, source)
-
-
-def choose(rng: random.Random, legal: list[str]) -> str:
-    """bots/demo.py's random player: `end` sometimes, else any other legal order."""
-    ends = [o for o in legal if o == "end"]
-    others = [o for o in legal if o != "end"]
-    if ends and (not others or rng.random() < END_WEIGHT):
-        return ends[0]
-    return rng.choice(others)
 
 
 def play(system: GameSystem, seed: int) -> tuple[str, int]:
