@@ -19,7 +19,7 @@ from adjudicator.core.errors import Rejection
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.system import GameSystem
-from app import edits, fold, opponent_seat, rewinds, roles, sealing, seat_secrets
+from app import edits, fold, opponent_seat, rewinds, roles, sealing, seat_secrets, state_memory
 from storage import GameTx
 from storage import dice as committed
 
@@ -137,6 +137,7 @@ def order(
     if seed is not None:
         tx.set_next_n(dice.next_n)
     tx.set_snapshot(new, text)
+    state_memory.remember(ch.system, text, out.state)
     next_epoch(tx, ch, out.state, state)
     return out.state
 

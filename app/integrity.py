@@ -19,7 +19,7 @@ from typing import Any
 
 from adjudicator.core.i18n import t
 from adjudicator.core.system import GameSystem
-from app import fold, sealing
+from app import fold, sealing, state_memory
 from app.hashes import expect_head, parse_head
 from app.repairs import CannotRepair, Repaired, repair
 from storage import GameTx, Tampered, trust
@@ -87,9 +87,12 @@ def check_snapshot(tx: GameTx, system: GameSystem, state: Any) -> None:
 
 
 def checked_state(tx: GameTx, system: GameSystem) -> Any:
-    """The snapshot's state, once it is known to be the state the log recorded."""
+    """The snapshot's state, once it is known to be the state the log recorded (the state
+    itself when this process wrote that very snapshot: app/state_memory.py)."""
     try:
-        state = system.state_from_json(tx.snapshot)
+        state = state_memory.recall(system, tx.g.snapshot)
+        if state is None:
+            state = system.state_from_json(tx.snapshot)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         row = tx.state_row()
         at = row.index if row is not None else tx.head_index

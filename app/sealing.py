@@ -236,13 +236,20 @@ def snapshot_digest(system: GameSystem, text: str, state: Any) -> str:
 
 
 def serialised(system: GameSystem, state: Any) -> tuple[str, dict[str, Any], str]:
-    """A state serialised once: (the snapshot's text, its JSON as read back, its state hash)."""
-    text = dump(system.state_to_json(state))
+    """A state serialised once: (the snapshot's text, its JSON as read back, its state hash).
+
+    The snapshot's text is the state's canonical JSON (sorted keys: storage/chain.py), so the
+    state hash of a system without hidden information is the SHA-256 of the text itself: the
+    one encoding serves the snapshot and the hash. (A state's JSON has string keys only, so the
+    canonical form of the text read back is the text: tests/test_state_memory.py checks it for
+    every system's states.)"""
+    data = chain.canonical(system.state_to_json(state))
+    text = data.decode()
     doc = json.loads(text)
     if system.hidden_information:
         digest = state_digest(system, state)
     else:  # what storage.state_hash computes, from the one serialisation
-        digest = hashlib.sha256(chain.canonical(doc)).hexdigest()
+        digest = hashlib.sha256(data).hexdigest()
     _remember(_key(system, text), digest)
     return text, doc, digest
 
