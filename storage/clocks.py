@@ -28,6 +28,7 @@ from sqlalchemy import ColumnElement, Integer, Row, Select, bindparam, insert, o
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from storage import raw_sql
 from storage.chat_models import DEFAULT_REMINDER_HOURS, ServiceState, game_clock
 from storage.errors import GameNotFound
 from storage.models import Game, aware, table
@@ -100,12 +101,13 @@ def _clock_query() -> Select[*tuple[Any, ...]]:
 def read(conn: Connection, game: str, *, lock: bool = False) -> ClockRow:
     """One game's clock (GameNotFound if there is none). lock: the game row stays locked until
     the transaction ends (PostgreSQL; SQLite writers hold the database's write lock anyway)."""
-    row = conn.execute(_ONE[lock], {"name": game}).first()
+    row = raw_sql.first(conn, raw_sql.CLOCK[lock], (game,))  # _ONE, on the driver
     if row is None:
         raise GameNotFound(game)
-    clock = _row(row)  # with its pause flag and memo, in the same statement
-    clock.paused = bool(row.pbem_paused)
-    memo = _json(row.pbem_memo, {})
+    *columns, paused, memo_text = row  # with its pause flag and memo, in the same statement
+    clock = _values_row(dict(zip(CLOCK_COLUMNS, columns, strict=True)))
+    clock.paused = bool(paused)
+    memo = _json(memo_text, {})
     clock.memo = memo if isinstance(memo, dict) else {}
     return clock
 
@@ -149,7 +151,10 @@ def read_all(conn: Connection) -> list[ClockRow]:
 
 
 def _row(r: Row[*tuple[Any, ...]]) -> ClockRow:
-    values = {c: getattr(r, c) for c in CLOCK_COLUMNS}
+    return _values_row({c: getattr(r, c) for c in CLOCK_COLUMNS})
+
+
+def _values_row(values: dict[str, Any]) -> ClockRow:
     for c in JSON_COLUMNS:
         values[c] = _json(values[c], [])
     for c in ("started_at", "deadline_at"):
