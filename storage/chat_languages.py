@@ -100,9 +100,9 @@ def choices(source: Source, scopes: list[str]) -> dict[str, tuple[str | None, st
         if source.scopes.issuperset(scopes):
             return {s: source.found[s] for s in scopes if s in source.found}
         source = source.store
-    with reading(source) as conn:
-        rows = conn.execute(_CHOICES, {"scopes": list(scopes)})
-        return {r.scope: (r.language, r.locale) for r in rows}
+    with reading(source) as conn:  # (raw_sql.CHOICES: _CHOICES on the driver's connection)
+        rows = raw_sql.rows(conn, raw_sql.CHOICES.expand(len(scopes)), scopes)
+        return {scope: (language, locale) for scope, language, locale in rows}
 
 
 _CHOICES = select(LANGUAGES.c.scope, LANGUAGES.c.language, LANGUAGES.c.locale).where(

@@ -22,7 +22,6 @@ from storage.records import LogRecord, record, record_from
 from storage.tx_epochs import EpochWrites
 from storage.tx_rows import (
     OF_KIND,
-    ROWS_FROM,
     TX,
     UNREVEALED,
     Role,
@@ -175,7 +174,7 @@ class GameTx(EpochWrites):
         return self._clock[1].copy()
 
     def rows(self, start: int = 0) -> list[LogRecord]:
-        found = trust_rows.entries(self.s, ROWS_FROM, {"g": self.g.id, "start": start})
+        found = trust_rows.raw_entries(self.s, raw_sql.ROWS_FROM, (self.g.id, start))
         return [record(e) for e in found]  # Core rows (entries flushes the rows queued first)
 
     def rows_of_kind(self, kind: str) -> list[LogRecord]:

@@ -299,6 +299,49 @@ BINDING_AND_CHOICES = Statement(  # storage/chat_languages: {0} the scopes
     " UNION ALL SELECT scope, language, locale FROM chat_language WHERE scope IN ({0})"
 )
 
+ROWS_FROM = Statement(  # storage/tx_rows.ROWS_FROM: a game's log rows from an index on
+    f'SELECT {LOG_COLUMNS} FROM logentry WHERE game_id = ? AND "index" >= ? ORDER BY "index"'
+)
+
+CHOICES = Statement(  # storage/chat_languages._CHOICES: {0} the scopes
+    "SELECT scope, language, locale FROM chat_language WHERE scope IN ({0})"
+)
+
+ADVANCE_IMAGE = Statement(  # storage/clocks._ADVANCE: parameters index, game, index
+    "UPDATE game SET last_image_index = ? WHERE name = ?"
+    " AND (last_image_index IS NULL OR last_image_index < ?)"
+)
+
+_CLOCK_WRITES: dict[tuple[Any, ...], tuple[Statement, tuple[Processor, ...]]] = {}
+
+
+def write_clock(
+    dialect: Dialect, game: str, values: dict[str, Any], expect: dict[str, Any]
+) -> tuple[Statement, list[Any]]:
+    """storage/clocks.write's UPDATE of clock columns (values: as stored, JSON dumped), only
+    where the row holds `expect` (a None: IS NULL), and its parameters converted as Core
+    converts them."""
+    nulls = tuple(k for k, v in expect.items() if v is None)
+    compared = tuple(k for k, v in expect.items() if v is not None)
+    key = (dialect.name, tuple(values), nulls, compared)
+    found = _CLOCK_WRITES.get(key)
+    if found is None:
+        where = ["name = ?", *(f"{k} IS NULL" for k in nulls), *(f"{k} = ?" for k in compared)]
+        stmt = Statement(
+            "UPDATE game SET "
+            + ", ".join(f"{k} = ?" for k in values)
+            + " WHERE "
+            + " AND ".join(where)
+        )
+        types = [game_clock.c[k].type for k in values] + [game_clock.c.name.type]
+        types += [game_clock.c[k].type for k in compared]
+        found = stmt, tuple(binder(dialect, t) for t in types)
+        _CLOCK_WRITES[key] = found
+    stmt, binds = found
+    params = [*values.values(), game, *(expect[k] for k in compared)]
+    return stmt, [v if b is None or v is None else b(v) for b, v in zip(binds, params, strict=True)]
+
+
 STATE = table(ServiceState)
 PUT_STATE = Statement(  # storage/clocks.put_state: the upsert of a service_state row
     'INSERT INTO service_state ("key", value, updated_at) VALUES (?, ?, ?)'
@@ -307,7 +350,9 @@ PUT_STATE = Statement(  # storage/clocks.put_state: the upsert of a service_stat
 
 
 __all__ = [
+    "ADVANCE_IMAGE",
     "BINDING_AND_CHOICES",
+    "CHOICES",
     "CLOCK",
     "GAME_CHATS",
     "GAME_COLUMNS",
@@ -317,6 +362,7 @@ __all__ = [
     "PUT_STATE",
     "READ_GAME",
     "ROLES_AND_SECRETS",
+    "ROWS_FROM",
     "Statement",
     "binder",
     "first",
@@ -327,4 +373,5 @@ __all__ = [
     "run_many",
     "scalar",
     "update_game",
+    "write_clock",
 ]

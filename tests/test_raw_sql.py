@@ -6,9 +6,11 @@ values, and the errors the store retries on raised as SQLAlchemy raises them."""
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -16,8 +18,11 @@ from app.service import GameService
 from bots.chat import ChatService
 from bots.clock import FakeClock
 from storage import chat_languages, clocks, raw_sql, trust_rows, tx_rows, tx_writes
+from storage.chat_models import game_clock
 from storage.engine import retryable
 from tests.test_chat_service import TG_GROUP, Chat, started
+
+STATE_ROW = select(clocks.STATE).where(clocks.STATE.c.key == bindparam("key"))
 
 
 def typed(row):
@@ -267,3 +272,102 @@ def test_a_locked_database_is_a_conflict_the_store_retries(tmp_path, stores):
         holder.close()
     assert "database is locked" in str(locked.value)
     assert retryable(locked.value)
+
+
+def stored_clock(conn, name):
+    """The clock columns and the memo as the database holds them (no conversion at all)."""
+    sql = raw_sql.CLOCK[False].text(conn.dialect.name)
+    return tuple(conn.connection.driver_connection.execute(sql, (name,)).fetchone())
+
+
+def core_clock_write(conn, name, expect, **columns):
+    """storage/clocks.write's UPDATE as it was written in Core."""
+    values = {k: clocks._dumped(k, v) for k, v in columns.items()}
+    where = [game_clock.c.name == name]
+    for k, v in expect.items():
+        v = clocks._dumped(k, v)
+        where.append(game_clock.c[k].is_(None) if v is None else game_clock.c[k] == v)
+    return conn.execute(update(game_clock).where(*where).values(**values)).rowcount == 1
+
+
+def core_put_state(conn, key, value, now):
+    """storage/clocks.put_state's upsert as it was written in Core."""
+    dialect = {"postgresql": postgresql, "sqlite": sqlite}[conn.dialect.name]
+    stmt = dialect.insert(clocks.STATE).values(key=key, value=value, updated_at=now)
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[clocks.STATE.c.key], set_={"value": value, "updated_at": now}
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "expect",
+    [{}, {"deadline_at": None}, {"deadline_kind": "phase"}, {"deadline_kind": "decision"}],
+)
+def test_a_clock_write_and_the_service_state_store_what_core_stores(game, expect):
+    store, name = game
+    armed = datetime(2031, 1, 2, 3, 4, 5, 6, tzinfo=timezone(timedelta(hours=3)))
+    columns = {
+        "deadline_at": armed,
+        "deadline_kind": "decision",
+        "reminders_sent": [24, 1.5],
+        "clock_paused": True,
+        "paused_remaining_s": 7,
+        "started_at": armed,
+    }
+    now = datetime(2031, 1, 2, 3, 4, 5, 600, tzinfo=UTC)
+
+    def core(c):
+        done = core_clock_write(c, name, expect, **columns)
+        core_put_state(c, clocks.memo_key(name), '{"a": 1}', now)
+        core_put_state(c, "fresh", "v", now)
+        key = {"key": "fresh"}
+        return done, stored_clock(c, name), c.execute(STATE_ROW, key).all()
+
+    def raw(c):
+        done = clocks.write(c, name, expect=expect, memo={"a": 1}, now=now, **columns)
+        clocks.put_state(c, "fresh", "v", now)
+        key = {"key": "fresh"}
+        return done, stored_clock(c, name), c.execute(STATE_ROW, key).all()
+
+    core_found, raw_found = both(store, core, raw)
+    assert core_found[0] == (expect in ({}, {"deadline_kind": "phase"}))  # (armed: a phase)
+    if core_found[0]:
+        assert typed(raw_found[1]) == typed(core_found[1])
+    assert raw_found[0] == core_found[0]
+    assert typed(raw_found[2][0]) == typed(core_found[2][0])
+
+
+def test_the_image_index_the_choices_and_the_rows_from_an_index_are_what_core_gives(game):
+    store, name = game
+    g = game_id(store, name)
+    for index in (None, 2, 10**6):
+        core, raw = both(
+            store,
+            lambda c, i=index: (
+                c.execute(clocks._ADVANCE, {"b_game": name, "b_index": i}).rowcount,
+                stored_clock(c, name),
+            ),
+            lambda c, i=index: (
+                raw_sql.run(c, raw_sql.ADVANCE_IMAGE, (i, name, i)).rowcount,
+                stored_clock(c, name),
+            ),
+        )
+        assert typed(raw[1]) == typed(core[1]) and raw[0] == core[0]
+    chat = chat_languages.chat_scope("telegram", TG_GROUP)
+    for scopes in ([], [chat], [chat, "user:telegram:1", "user:nobody"]):
+        core, raw = both(
+            store,
+            lambda c, s=scopes: c.execute(chat_languages._CHOICES, {"scopes": s}).all(),
+            lambda c, s=scopes: raw_sql.rows(c, raw_sql.CHOICES.expand(len(s)), s),
+        )
+        assert sorted(typed(r) for r in raw) == sorted(typed(r) for r in core)
+    assert chat_languages.choices(store, [chat]) == {chat: ("ru", None)}
+    for start in (0, 3, 10**6):
+        core, raw = both(
+            store,
+            lambda c, i=start: c.execute(tx_rows.ROWS_FROM, {"g": g, "start": i}).all(),
+            lambda c, i=start: raw_sql.rows(c, raw_sql.ROWS_FROM, (g, i)),
+        )
+        assert [typed(r) for r in raw] == [typed(r) for r in core]
