@@ -65,7 +65,8 @@ class Statement:
         except KeyError:
             pass
         procs = tuple(
-            None if t is None else t._cached_result_processor(dialect, None) for t in self.types
+            None if t is None else t.dialect_impl(dialect).result_processor(dialect, None)
+            for t in self.types
         )
         found = procs if any(p is not None for p in procs) else None
         self._procs[dialect.name] = found
@@ -162,7 +163,7 @@ def scalar(conn: Connection, stmt: Statement, params: Sequence[Any] = ()) -> Any
 
 def binder(dialect: Dialect, type_: TypeEngine[Any]) -> Processor:
     """The bind processor Core applies to a value of this type on this dialect (or None)."""
-    found: Processor = type_._cached_bind_processor(dialect)
+    found: Processor = type_.dialect_impl(dialect).bind_processor(dialect)
     return found
 
 
