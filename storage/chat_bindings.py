@@ -15,7 +15,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from storage import tx_rows
+from storage import raw_sql, tx_rows
 from storage.chat_models import ChatBinding, OutboxRow
 from storage.errors import TextError
 from storage.models import table
@@ -55,7 +55,7 @@ def binding_key(store: Store, platform: str, chat_id: str) -> tuple[str, str | N
 def bindings(source: Store | Connection, game: str) -> list[tuple[str, str]]:
     """Every chat hosting the game, as (platform, chat_id), in the order they were bound."""
     with reading(source) as conn:
-        return [(r.platform, r.chat_id) for r in conn.execute(tx_rows.GAME_CHATS, {"game": game})]
+        return [(p, c) for p, c in raw_sql.rows(conn, raw_sql.GAME_CHATS, (game,))]  # GAME_CHATS
 
 
 def platform_chats(source: Store | Connection, platform: str) -> list[tuple[str, str]]:

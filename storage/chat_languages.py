@@ -16,6 +16,7 @@ from sqlalchemy import bindparam, insert, literal, null, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from storage import raw_sql
 from storage.chat_models import ChatBinding, ChatLanguage
 from storage.chat_store import reading
 from storage.models import table
@@ -54,11 +55,11 @@ def binding_and_choices(
 ) -> tuple[str | None, Known]:
     """The game a chat hosts (None if none) and the choices of `scopes`, in one statement: what
     answering a message needs of the languages, read with what routing it needs."""
-    params = {"platform": platform, "chat_id": chat_id, "scopes": list(scopes)}
-    with store.reader.connect() as conn:
-        rows = conn.execute(_BINDING_AND_CHOICES, params).all()
-    game = next((r.language for r in rows if r.scope == _BOUND), None)
-    found = {r.scope: (r.language, r.locale) for r in rows if r.scope != _BOUND}
+    stmt = raw_sql.BINDING_AND_CHOICES.expand(len(scopes))  # _BINDING_AND_CHOICES, on the driver
+    with store.reader.connect() as conn:  # (one statement: no transaction of its own)
+        rows = raw_sql.rows(conn, stmt, (platform, chat_id, *scopes))
+    game = next((language for scope, language, _ in rows if scope == _BOUND), None)
+    found = {scope: (language, locale) for scope, language, locale in rows if scope != _BOUND}
     return game, Known(store, frozenset(scopes), found)
 
 
@@ -99,9 +100,9 @@ def choices(source: Source, scopes: list[str]) -> dict[str, tuple[str | None, st
         if source.scopes.issuperset(scopes):
             return {s: source.found[s] for s in scopes if s in source.found}
         source = source.store
-    with reading(source) as conn:
-        rows = conn.execute(_CHOICES, {"scopes": list(scopes)})
-        return {r.scope: (r.language, r.locale) for r in rows}
+    with reading(source) as conn:  # (raw_sql.CHOICES: _CHOICES on the driver's connection)
+        rows = raw_sql.rows(conn, raw_sql.CHOICES.expand(len(scopes)), scopes)
+        return {scope: (language, locale) for scope, language, locale in rows}
 
 
 _CHOICES = select(LANGUAGES.c.scope, LANGUAGES.c.language, LANGUAGES.c.locale).where(

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, Integer, Row, Select, bindparam, insert, or_, select, update
+from sqlalchemy import Integer, Row, Select, bindparam, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from storage import raw_sql
 from storage.chat_models import DEFAULT_REMINDER_HOURS, ServiceState, game_clock
 from storage.errors import GameNotFound
 from storage.models import Game, aware, table
@@ -100,12 +101,13 @@ def _clock_query() -> Select[*tuple[Any, ...]]:
 def read(conn: Connection, game: str, *, lock: bool = False) -> ClockRow:
     """One game's clock (GameNotFound if there is none). lock: the game row stays locked until
     the transaction ends (PostgreSQL; SQLite writers hold the database's write lock anyway)."""
-    row = conn.execute(_ONE[lock], {"name": game}).first()
+    row = raw_sql.first(conn, raw_sql.CLOCK[lock], (game,))  # _ONE, on the driver
     if row is None:
         raise GameNotFound(game)
-    clock = _row(row)  # with its pause flag and memo, in the same statement
-    clock.paused = bool(row.pbem_paused)
-    memo = _json(row.pbem_memo, {})
+    *columns, paused, memo_text = row  # with its pause flag and memo, in the same statement
+    clock = _values_row(dict(zip(CLOCK_COLUMNS, columns, strict=True)))
+    clock.paused = bool(paused)
+    memo = _json(memo_text, {})
     clock.memo = memo if isinstance(memo, dict) else {}
     return clock
 
@@ -149,7 +151,10 @@ def read_all(conn: Connection) -> list[ClockRow]:
 
 
 def _row(r: Row[*tuple[Any, ...]]) -> ClockRow:
-    values = {c: getattr(r, c) for c in CLOCK_COLUMNS}
+    return _values_row({c: getattr(r, c) for c in CLOCK_COLUMNS})
+
+
+def _values_row(values: dict[str, Any]) -> ClockRow:
     for c in JSON_COLUMNS:
         values[c] = _json(values[c], [])
     for c in ("started_at", "deadline_at"):
@@ -197,11 +202,9 @@ def write(
     _wrote(conn)
     if columns:
         values = {k: _dumped(k, v) for k, v in columns.items()}
-        where: list[ColumnElement[bool]] = [game_clock.c.name == game]
-        for k, v in (expect or {}).items():
-            v = _dumped(k, v)
-            where.append(game_clock.c[k].is_(None) if v is None else game_clock.c[k] == v)
-        done = conn.execute(update(game_clock).where(*where).values(**values)).rowcount == 1
+        expected = {k: _dumped(k, v) for k, v in (expect or {}).items()}
+        stmt, params = raw_sql.write_clock(conn.dialect, game, values, expected)  # on the driver
+        done = bool(raw_sql.run(conn, stmt, params).rowcount == 1)
     if done and memo is not None:
         put_state(conn, memo_key(game), json.dumps(memo), now or datetime.now(UTC))
     return done
@@ -209,8 +212,8 @@ def write(
 
 def advance_image_index(conn: Connection, game: str, index: int) -> bool:
     """Record that the map up to log row `index` was posted (only forward)."""
-    _wrote(conn)
-    return conn.execute(_ADVANCE, {"b_game": game, "b_index": index}).rowcount == 1
+    _wrote(conn)  # (raw_sql.ADVANCE_IMAGE: _ADVANCE on the driver's connection)
+    return bool(raw_sql.run(conn, raw_sql.ADVANCE_IMAGE, (index, game, index)).rowcount == 1)
 
 
 _LAST = game_clock.c.last_image_index
@@ -244,6 +247,11 @@ def get_state(conn: Connection, key: str) -> tuple[str, datetime] | None:
 def put_state(conn: Connection, key: str, value: str, now: datetime) -> None:
     """Upsert a service_state row (atomic: INSERT ... ON CONFLICT DO UPDATE)."""
     _wrote(conn)
+    if conn.dialect.name in ("postgresql", "sqlite"):  # on the driver's connection
+        stamp = raw_sql.binder(conn.dialect, STATE.c.updated_at.type)
+        at = now if stamp is None else stamp(now)
+        raw_sql.run(conn, raw_sql.PUT_STATE, (key, value, at, value, at))
+        return
     dialect = {"postgresql": postgresql, "sqlite": sqlite}.get(conn.dialect.name)
     if dialect is None:  # another database: update, else insert
         stmt = update(STATE).where(STATE.c.key == key).values(value=value, updated_at=now)

@@ -14,17 +14,14 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from storage import chain, clocks, trust, trust_rows
+from storage import chain, clocks, raw_sql, trust, trust_rows
 from storage import dice as committed
 from storage.engine import dump
 from storage.models import GameColumns, LogEntry, Moderator, Seat, iso_now, stored_id
 from storage.records import LogRecord, record, record_from
 from storage.tx_epochs import EpochWrites
 from storage.tx_rows import (
-    KEYED,
     OF_KIND,
-    ROLES_AND_SECRETS,
-    ROWS_FROM,
     TX,
     UNREVEALED,
     Role,
@@ -128,11 +125,12 @@ class GameTx(EpochWrites):
         """Read the seat and moderator rows (checked when first asked for) and the unrevealed
         seeds (checked before their first use): the hashes of the roles' source rows and the
         epochs of the seeds, whose rows the head check prefetches with the head."""
-        found = self.s.connection().execute(ROLES_AND_SECRETS, {"g": self.g.id}).all()
-        self._seat_rows = [Role(r.a, r.b, r.c) for r in found if r.what == "seat"]  # read only
-        self._mod_rows = [Role(None, r.b, r.c) for r in found if r.what == "moderator"]
+        g = self.g.id  # (raw_sql.ROLES_AND_SECRETS: tx_rows.ROLES_AND_SECRETS on the driver)
+        found = raw_sql.rows(self.s.connection(), raw_sql.ROLES_AND_SECRETS, (g, g, g))
+        self._seat_rows = [Role(a, b, c) for what, _, a, b, c in found if what == "seat"]
+        self._mod_rows = [Role(None, b, c) for what, _, _, b, c in found if what == "moderator"]
         if self._secrets is None:
-            self._secrets = {(r.a, r.n): r.b for r in found if r.what == "secret"}
+            self._secrets = {(a, n): b for what, n, a, b, _ in found if what == "secret"}
         epochs = [epoch for _, epoch in self._unrevealed()]
         return [x.row_hash or "" for x in [*self._seat_rows, *self._mod_rows]], epochs
 
@@ -176,7 +174,7 @@ class GameTx(EpochWrites):
         return self._clock[1].copy()
 
     def rows(self, start: int = 0) -> list[LogRecord]:
-        found = trust_rows.entries(self.s, ROWS_FROM, {"g": self.g.id, "start": start})
+        found = trust_rows.raw_entries(self.s, raw_sql.ROWS_FROM, (self.g.id, start))
         return [record(e) for e in found]  # Core rows (entries flushes the rows queued first)
 
     def rows_of_kind(self, kind: str) -> list[LogRecord]:
@@ -190,7 +188,7 @@ class GameTx(EpochWrites):
     def find_key(self, key: str) -> list[LogRecord] | None:
         """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
         self.flush()  # a row queued by an earlier line of the message
-        index = self.s.connection().execute(KEYED, {"g": self.g.id, "key": key}).scalar()
+        index = raw_sql.scalar(self.s.connection(), raw_sql.KEYED, (self.g.id, key))  # KEYED
         if index is None:
             return None
         rows = self.rows(index)

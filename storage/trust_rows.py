@@ -8,12 +8,13 @@ in one statement; the others read what a later check asks for.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import BindParameter, and_, bindparam, or_, select
 from sqlmodel import Session
 
+from storage import raw_sql
 from storage.errors import Tampered
 from storage.models import GameColumns, LogEntry, table
 from storage.tx_rows import TX
@@ -56,6 +57,16 @@ def entries(s: Session, q: Any, params: dict[str, Any] | None = None) -> list[En
     elif s.new:
         s.flush()
     return [Entry(r) for r in s.connection().execute(q, params or {})]
+
+
+def raw_entries(s: Session, stmt: raw_sql.Statement, params: Sequence[Any]) -> list[Entry]:
+    """`entries` of a statement of storage/raw_sql.py, run on the driver's connection."""
+    tx = s.info.get(TX)
+    if tx is not None:
+        tx.flush()
+    elif s.new:
+        s.flush()
+    return [Entry(r) for r in raw_sql.rows(s.connection(), stmt, params)]
 
 
 _G: BindParameter[int] = bindparam("g")
@@ -151,10 +162,16 @@ def prefetch(
     the open epoch's salts, and every `moderation` row (a change's linked identities)."""
     wanted = sorted({h for h in [*hashes, g.epoch_row_hash or ""] if h})
     opened = sorted({k for k in [*epochs, g.epoch] if k})
-    params = {"g": g.id, "from": g.head_index - TAIL, "hashes": wanted, "epoch": g.epoch}
+    params: list[Any] = [g.id, g.head_index - TAIL]
+    if wanted:
+        params += [*wanted, g.id, *wanted]
+    if g.epoch:
+        params.append(g.epoch)
+    params += opened
     known = cache(s, g)
-    known.clear()
-    found = entries(s, _PREFETCH[bool(wanted), bool(g.epoch)], params | {"epochs": opened})
+    known.clear()  # (raw_sql.PREFETCH: _PREFETCH on the driver's connection)
+    stmt = raw_sql.PREFETCH[bool(wanted), bool(g.epoch)].expand(len(wanted), len(opened))
+    found = raw_entries(s, stmt, params)
     keep(s, g, found)
     for k in opened:
         rows = [e for e in found if e.kind == "epoch" and e.epoch == k]
