@@ -17,7 +17,9 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from json.encoder import JSONEncoder, c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+from operator import and_, eq
 from typing import Any
 
 from adjudicator.core.dice import DiceExhausted, FixedDice
@@ -311,6 +313,41 @@ def _piece_encoder() -> Callable[[Any], str]:
 _PIECE = _piece_encoder()
 
 
+class _Collection:
+    """What StateBytes remembers of one collection of the state before: its keys (sorted), its
+    entries, their lengths, every entry's keys and its values' types (in one list each, entry
+    after entry), each entry's '"key":{...}' text, and whether that text may be reused (every
+    value a string, an integer, a boolean or None; every key a string)."""
+
+    __slots__ = ("entries", "keys", "known", "lengths", "order", "reusable", "said", "types")
+
+    def __init__(self, entries: dict[str, Any], key: Callable[[str], str]) -> None:
+        self.order = sorted(entries)
+        self.known = frozenset(self.order)
+        self.entries = [*map(entries.__getitem__, self.order)]
+        self.lengths, self.keys, self.types = _shape(self.entries)
+        self.said = [key(k) + _PIECE(e) for k, e in zip(self.order, self.entries, strict=True)]
+        self.reusable = [*map(_reusable, self.entries)]
+
+
+def _shape(entries: list[dict[str, Any]]) -> tuple[list[int], list[Any], list[type]]:
+    """The entries' lengths, then all their keys and all their values' types, entry after entry:
+    with the lengths equal, two such lists are equal only if every entry's are."""
+    return (
+        [*map(len, entries)],
+        [*chain.from_iterable(entries)],
+        [*map(type, chain.from_iterable(map(dict.values, entries)))],
+    )
+
+
+def _reusable(entry: dict[Any, Any]) -> bool:
+    return _PLAIN.issuperset(map(type, entry.values())) and all(type(k) is str for k in entry)
+
+
+def _typed(entry: dict[Any, Any]) -> tuple[list[Any], list[type]]:
+    return [*entry], [*map(type, entry.values())]
+
+
 class StateBytes:
     """_canonical of the successive states of one replay, at a fraction of its cost: the same
     bytes (storage.chain.canonical's), with each entry of a state's collections (a top-level
@@ -320,17 +357,20 @@ class StateBytes:
     same keys (strings) in the same order with values of the same exact types, each a string, an
     integer, a boolean or None: the values whose equality implies equal bytes (never 1 for True,
     1.0 for 1, -0.0 for 0.0, a nested list or dict). Anything else (a doc that is no dict, a key
-    that is no string) is encoded whole, as _canonical does."""
+    that is no string) is encoded whole, as _canonical does. The comparisons run over a whole
+    collection at once (map), not entry by entry in Python."""
 
     def __init__(self) -> None:
-        # collection -> entry key -> (the entry, its keys, its values' types, '"key":{...}')
-        self._memo: dict[str, dict[str, tuple[Any, list[Any], list[type], str]]] = {}
+        self._memo: dict[str, _Collection] = {}
         self._keys: dict[str, str] = {}
 
     def __call__(self, doc: Any) -> bytes | None:
+        """The bytes, or None where _canonical gives none (or anything here went wrong: then
+        sealing.state_is decides alone)."""
         try:
             return self._encode(doc)
-        except (TypeError, ValueError, RecursionError):
+        except Exception:  # noqa: BLE001 - no bytes: the exact check decides
+            self._memo.clear()
             return None
 
     def _key(self, key: str) -> str:
@@ -352,29 +392,33 @@ class StateBytes:
         return ("{" + ",".join(parts) + "}").encode()
 
     def _collection(self, name: str, entries: dict[Any, Any]) -> str:
-        if not all(type(k) is str for k in entries):
+        if not all(type(k) is str for k in entries) or {*map(type, entries.values())} != {dict}:
             self._memo.pop(name, None)
             return _PIECE(entries)
-        memo = self._memo.setdefault(name, {})  # (an entry gone stays: it is only never hit)
-        get, parts = memo.get, list[str]()
-        add = parts.append
-        for key in sorted(entries):
-            entry = entries[key]
-            hit = get(key)
-            if type(entry) is not dict:
-                add(self._key(key) + _PIECE(entry))
-                continue
-            types = [*map(type, entry.values())]
-            if hit is not None and types == hit[2] and [*entry] == hit[1] and entry == hit[0]:
-                add(hit[3])
-                continue
-            said = self._key(key) + _PIECE(entry)
-            if _PLAIN.issuperset(types) and all(type(k) is str for k in entry):
-                memo[key] = (entry, [*entry], types, said)
-            else:
-                memo.pop(key, None)
-            add(said)
-        return "{" + ",".join(parts) + "}"
+        was = self._memo.get(name)
+        if was is None or entries.keys() != was.known:
+            now = self._memo[name] = _Collection(entries, self._key)
+            return "{" + ",".join(now.said) + "}"
+        new = [*map(entries.__getitem__, was.order)]
+        lengths, keys, types = _shape(new)
+        if lengths == was.lengths and keys == was.keys and types == was.types:
+            # every entry has the keys, in order, and the types it had: equal is the same bytes
+            same = [*map(and_, map(eq, new, was.entries), was.reusable)]
+        else:  # entry by entry
+            same = [
+                *map(
+                    and_,
+                    map(eq, map(_typed, new), map(_typed, was.entries)),
+                    map(and_, map(eq, new, was.entries), was.reusable),
+                )
+            ]
+        if False in same:
+            for i, kept in enumerate(same):
+                if not kept:
+                    was.said[i] = self._key(was.order[i]) + _PIECE(new[i])
+                    was.reusable[i] = _reusable(new[i])
+        was.entries, was.lengths, was.keys, was.types = new, lengths, keys, types
+        return "{" + ",".join(was.said) + "}"
 
 
 def _state_is(
