@@ -1,5 +1,9 @@
 """A game read whole for its audit (app/audit.py): in one snapshot, each row once.
 
+`replayed(store, name)` reads what a replay needs (`pbem replay`, app/stored_replay.py): the
+game's snapshot and head, and its log rows with their secrets, through two Core statements in one
+read transaction, each row decoded as `Store.load` decodes it.
+
 `read(store, name)` reads, in one read transaction, the game row, every log row through one Core
 statement (no ORM instance), and the game's dice seeds; it decodes each row's payload and secret
 once, hashes the chain once, and runs on those same rows what `Store.verify` checks (the chain,
@@ -15,14 +19,15 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from storage import caches, watch
-from storage.chain import chain_failure
+from storage.chain import CHAINED_FIELDS, chain_failure
 from storage.errors import GameNotFound
-from storage.models import DiceSecret, Game
+from storage.models import DiceSecret, Game, table
 from storage.records import loads_column
-from storage.trust_rows import WHOLE, entries
+from storage.trust_rows import LOG, WHOLE, entries
 
 if TYPE_CHECKING:
     from storage.store import Store
@@ -88,4 +93,52 @@ def read(store: Store, name: str) -> WholeGame:
     return WholeGame(g, snapshot, rows, secrets, chain, failure, seeds)
 
 
-__all__ = ["WholeGame", "read"]
+@dataclass(frozen=True)
+class Replayed:
+    """A game as its replay reads it (see the module doc)."""
+
+    snapshot: Any  # the game's snapshot, decoded
+    head_index: int
+    rows: list[dict[str, Any]]  # every log row as chained, with "secret" where it has one
+
+
+_GAME = table(Game)
+_HEAD = select(_GAME.c.id, _GAME.c.snapshot, _GAME.c.head_index).where(
+    _GAME.c.name == bindparam("name")
+)
+_ROWS = (
+    select(*(LOG.c[f] for f in (*CHAINED_FIELDS, "prev_hash", "hash", "secret")))
+    .where(LOG.c.game_id == bindparam("g"))
+    .order_by(LOG.c.index)
+)
+
+
+def replayed(store: Store, name: str) -> Replayed:
+    """The game `name` as a replay reads it (GameNotFound when there is none)."""
+    with store.reader.connect() as conn:
+        head = conn.execute(_HEAD, {"name": name}).first()
+        if head is None:
+            raise GameNotFound(name)
+        found = conn.execute(_ROWS, {"g": head.id}).all()
+    rows = []
+    for index, kind, actor, user, text, payload, key, created_at, prev, digest, secret in found:
+        row = {
+            "index": index,
+            "kind": kind,
+            "actor": actor,
+            "user": user,
+            "text": text,
+            "payload": loads_column(payload),
+            "key": key,
+            "created_at": created_at,
+            "prev_hash": prev,
+            "hash": digest,
+        }
+        opened = loads_column(secret)
+        if opened:
+            row["secret"] = opened
+        rows.append(row)
+    return Replayed(json.loads(head.snapshot), head.head_index, rows)
+
+
+__all__ = ["Replayed", "WholeGame", "read", "replayed"]
