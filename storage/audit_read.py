@@ -27,7 +27,7 @@ from storage.chain import CHAINED_FIELDS, chain_failure
 from storage.errors import GameNotFound
 from storage.models import DiceSecret, Game, table
 from storage.records import loads_column
-from storage.trust_rows import LOG, WHOLE, entries
+from storage.trust_rows import LOG
 
 if TYPE_CHECKING:
     from storage.store import Store
@@ -58,28 +58,42 @@ def read(store: Store, name: str) -> WholeGame:
         whole: list[dict[str, Any]] = []  # the rows as the whole-log check reads them
         secrets: list[Any] = []
         unreadable = False
-        for e in entries(s, WHOLE, {"g": g.id}):
+        found = s.connection().execute(_WHOLE, {"g": g.id}).all()
+        for (
+            index,
+            kind,
+            actor,
+            user,
+            text,
+            payload,
+            key,
+            created,
+            prev,
+            digest,
+            epoch,
+            secret,
+        ) in found:
             row = {
-                "index": e.index,
-                "kind": e.kind,
-                "actor": e.actor,
-                "user": e.user,
-                "text": e.text,
+                "index": index,
+                "kind": kind,
+                "actor": actor,
+                "user": user,
+                "text": text,
                 "payload": None,
-                "key": e.key,
-                "created_at": e.created_at,
-                "prev_hash": e.prev_hash,
-                "hash": e.hash,
+                "key": key,
+                "created_at": created,
+                "prev_hash": prev,
+                "hash": digest,
             }
             try:
-                row["payload"] = json.loads(e.payload)
-                whole.append(row | {"epoch": e.epoch})
+                row["payload"] = json.loads(payload)
+                whole.append(row | {"epoch": epoch})
             except ValueError:  # kept as its text, as Store.load keeps it (and says so)
-                row["payload"] = loads_column(e.payload)
-                whole.append(row | {"epoch": e.epoch, "_error": UNREADABLE})
+                row["payload"] = loads_column(payload)
+                whole.append(row | {"epoch": epoch, "_error": UNREADABLE})
                 unreadable = True
             rows.append(row)
-            secrets.append(loads_column(e.secret))
+            secrets.append(loads_column(secret))
         chain = chain_failure(rows)
         failure = caches.full_failure(
             s, g, (whole, chain_failure(whole) if unreadable else chain)
@@ -102,12 +116,18 @@ class Replayed:
     rows: list[dict[str, Any]]  # every log row as chained, with "secret" where it has one
 
 
+_COLUMNS = (*CHAINED_FIELDS, "prev_hash", "hash")
+_WHOLE = (  # every column of the log but its ids, in this order
+    select(*(LOG.c[f] for f in (*_COLUMNS, "epoch", "secret")))
+    .where(LOG.c.game_id == bindparam("g"))
+    .order_by(LOG.c.index)
+)
 _GAME = table(Game)
 _HEAD = select(_GAME.c.id, _GAME.c.snapshot, _GAME.c.head_index).where(
     _GAME.c.name == bindparam("name")
 )
 _ROWS = (
-    select(*(LOG.c[f] for f in (*CHAINED_FIELDS, "prev_hash", "hash", "secret")))
+    select(*(LOG.c[f] for f in (*_COLUMNS, "secret")))
     .where(LOG.c.game_id == bindparam("g"))
     .order_by(LOG.c.index)
 )
