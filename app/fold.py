@@ -372,6 +372,7 @@ class StateBytes:
     def __init__(self) -> None:
         self._memo: dict[str, _Collection] = {}
         self._keys: dict[str, str] = {}
+        self._top: tuple[frozenset[str], list[str]] | None = None  # the doc's keys, and sorted
 
     def __call__(self, doc: Any) -> bytes | None:
         """The bytes, or None where _canonical gives none (or anything here went wrong: then
@@ -389,25 +390,39 @@ class StateBytes:
         return said
 
     def _encode(self, doc: Any) -> bytes:
-        if type(doc) is not dict or not all(type(k) is str for k in doc):
+        if type(doc) is not dict:
             return _ENCODE(doc).encode()
+        if self._top is None or doc.keys() != self._top[0]:
+            if not all(type(k) is str for k in doc):
+                return _ENCODE(doc).encode()
+            order = sorted(doc)
+            self._top = (frozenset(order), order)
         parts: list[str] = []
-        for key in sorted(doc):
+        run: dict[str, Any] = {}  # the values between two collections: encoded in one piece
+        for key in self._top[1]:
             value = doc[key]
             if type(value) is dict and len(value) >= _COLLECTION:
+                if run:
+                    parts.append(_PIECE(run)[1:-1])
+                    run = {}
                 parts.append(self._key(key) + self._collection(key, value))
             else:
-                parts.append(self._key(key) + _PIECE(value))
+                run[key] = value
+        if run:
+            parts.append(_PIECE(run)[1:-1])
         return ("{" + ",".join(parts) + "}").encode()
 
     def _collection(self, name: str, entries: dict[Any, Any]) -> str:
-        if not all(type(k) is str for k in entries) or {*map(type, entries.values())} != {dict}:
-            self._memo.pop(name, None)
-            return _PIECE(entries)
         was = self._memo.get(name)
-        if was is None or entries.keys() != was.known:
+        if was is None or entries.keys() != was.known:  # (its known keys are strings)
+            if not all(type(k) is str for k in entries) or {*map(type, entries.values())} != {dict}:
+                self._memo.pop(name, None)
+                return _PIECE(entries)
             now = self._memo[name] = _Collection(entries, self._key)
             return "{" + ",".join(now.said) + "}"
+        if {*map(type, entries.values())} != {dict}:
+            self._memo.pop(name, None)
+            return _PIECE(entries)
         new = [*map(entries.__getitem__, was.order)]
         lengths, keys, types = _shape(new)
         if lengths == was.lengths and keys == was.keys and types == was.types:
