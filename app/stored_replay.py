@@ -15,7 +15,7 @@ from storage import Store, audit_read, state_hash, state_hash_is
 def verify(store: Store, name: str) -> None:
     """Raise fold.ReplayMismatch unless replaying the log gives its events and the snapshot."""
     rec = audit_read.replayed(store, name)  # one read: no ORM instance, each row decoded once
-    system = games.system_of(store, name)
+    system = games.bind(rec.game, rec.scenario_text)  # (read with the rows)
     state = fold.replay(system, rec.rows, check=True)
     doc = system.state_to_json(state)
     same = fold.same_json(doc, rec.snapshot)  # the snapshot is read back from its JSON already

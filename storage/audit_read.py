@@ -1,7 +1,7 @@
 """A game read whole for its audit (app/audit.py): in one snapshot, each row once.
 
 `replayed(store, name)` reads what a replay needs (`pbem replay`, app/stored_replay.py): the
-game's snapshot and head, and its log rows with their secrets, through two Core statements in one
+game's system, scenario, snapshot and head, and its log rows with their secrets, through two Core statements in one
 read transaction, each row decoded as `Store.load` decodes it.
 
 `read(store, name)` reads, in one read transaction, the game row, every log row through one Core
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam
+from sqlalchemy import select as core
 from sqlmodel import Session, col, select
 
 from storage import caches, watch
@@ -33,6 +34,23 @@ if TYPE_CHECKING:
     from storage.store import Store
 
 UNREADABLE = "its payload is not JSON"  # the whole-log check's word for it (trust_rows.entry_row)
+
+
+_COLUMNS = (*CHAINED_FIELDS, "prev_hash", "hash")
+_WHOLE = (  # every column of the log but its ids, in this order
+    core(*(LOG.c[f] for f in (*_COLUMNS, "epoch", "secret")))
+    .where(LOG.c.game_id == bindparam("g"))
+    .order_by(LOG.c.index)
+)
+_GAME = table(Game)
+_HEAD = core(
+    _GAME.c.id, _GAME.c.game, _GAME.c.scenario_text, _GAME.c.snapshot, _GAME.c.head_index
+).where(_GAME.c.name == bindparam("name"))
+_ROWS = (
+    core(*(LOG.c[f] for f in (*_COLUMNS, "secret")))
+    .where(LOG.c.game_id == bindparam("g"))
+    .order_by(LOG.c.index)
+)
 
 
 @dataclass(frozen=True)
@@ -111,26 +129,11 @@ def read(store: Store, name: str) -> WholeGame:
 class Replayed:
     """A game as its replay reads it (see the module doc)."""
 
+    game: str  # the game system's id
+    scenario_text: str
     snapshot: Any  # the game's snapshot, decoded
     head_index: int
     rows: list[dict[str, Any]]  # every log row as chained, with "secret" where it has one
-
-
-_COLUMNS = (*CHAINED_FIELDS, "prev_hash", "hash")
-_WHOLE = (  # every column of the log but its ids, in this order
-    select(*(LOG.c[f] for f in (*_COLUMNS, "epoch", "secret")))
-    .where(LOG.c.game_id == bindparam("g"))
-    .order_by(LOG.c.index)
-)
-_GAME = table(Game)
-_HEAD = select(_GAME.c.id, _GAME.c.snapshot, _GAME.c.head_index).where(
-    _GAME.c.name == bindparam("name")
-)
-_ROWS = (
-    select(*(LOG.c[f] for f in (*_COLUMNS, "secret")))
-    .where(LOG.c.game_id == bindparam("g"))
-    .order_by(LOG.c.index)
-)
 
 
 def replayed(store: Store, name: str) -> Replayed:
@@ -158,7 +161,8 @@ def replayed(store: Store, name: str) -> Replayed:
         if opened:
             row["secret"] = opened
         rows.append(row)
-    return Replayed(json.loads(head.snapshot), head.head_index, rows)
+    snapshot = json.loads(head.snapshot)
+    return Replayed(head.game, head.scenario_text, snapshot, head.head_index, rows)
 
 
 __all__ = ["Replayed", "WholeGame", "read", "replayed"]
