@@ -28,7 +28,7 @@ from adjudicator.core.i18n import lines, t, tn
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
 from app import fold, freezes, games, rewinds, sealing, state_commitments
-from storage import GameRecord, Store
+from storage import GameRecord, Store, audit_read
 from storage.audit import (
     FORMAT,
     AuditReport,
@@ -38,6 +38,7 @@ from storage.audit import (
     parse_export,
     write_export,
 )
+from storage.audit.auditor import UNCHECKED
 from storage.audit.page import page_html
 
 THE_EXPORT = t("the export")
@@ -76,20 +77,57 @@ def _export_doc(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str,
 def _final_digest(rec: GameRecord) -> str:
     """The hash of the final state an export records: of its public view where the game
     hides information (see app.sealing)."""
-    system = games.bind(rec.game, rec.scenario_text)
-    return sealing.state_digest(system, system.state_from_json(rec.snapshot))
+    return _digest_of(rec.game, rec.scenario_text, rec.snapshot)
+
+
+def _digest_of(game: str, scenario_text: str, snapshot: Any) -> str:
+    system = games.bind(game, scenario_text)
+    return sealing.state_digest(system, system.state_from_json(snapshot))
+
+
+def _stored_doc(
+    store: Store, name: str
+) -> tuple[dict[str, Any], list[dict[str, Any]], audit_read.WholeGame]:
+    """export_doc's header and rows, from the game read whole once (storage/audit_read.py)."""
+    whole = audit_read.read(store, name)
+    g, rows = whole.game, whole.rows
+    if any(r["kind"] == "reveal-hidden" for r in rows):  # ended: the secrets go with the rows
+        for row, secret in zip(rows, whole.secrets, strict=True):
+            if secret:
+                row["secret"] = secret
+    header = {
+        "format": FORMAT,
+        "game_uid": g.uid,
+        "name": g.name,
+        "game": g.game,
+        "scenario_text": g.scenario_text,
+        "sandbox": g.sandbox,
+        "created_at": g.created_at.isoformat(),
+        "head_hash": g.head_hash,
+        "rows": g.head_index + 1,  # the game row's count: a deleted last row shows
+        "state_sha256": _digest_of(g.game, g.scenario_text, whole.snapshot),
+    }
+    return header, rows, whole
 
 
 def audit_game(store: Store, name: str) -> tuple[bool, str, AuditReport]:
     """(ok, text, report): the audit of the stored log, its replay through the rules, then the
-    tables and the snapshot against the chain (a failure there freezes the game)."""
-    header, rows, rec = _export_doc(store, name)
-    ok, text, report = check(header, rows, source=t("game {name}", name=repr(name)))
+    tables and the snapshot against the chain (a failure there freezes the game). The game is
+    read once, in one snapshot; its chain is hashed once for the audit and the tables' check."""
+    header, rows, whole = _stored_doc(store, name)
+    failure = whole.failure
+    if failure is None:
+        store.frozen.pop(name, None)  # as Store.verify: the whole log holds
+    else:
+        store.freeze(name, failure)  # as Store.verify: every listener hears of it
+    ok, text, report = check(
+        header, rows, source=t("game {name}", name=repr(name)), chained=whole.chain
+    )
     system = games.bind(str(header["game"]), header["scenario_text"])
     failure = (
-        store.verify(name)
+        failure
         or _snapshot_failure(rows, header.get("state_sha256"))
-        or _hidden_failure(store, name, system, rows, rec.snapshot)
+        or _hidden_failure(whole.seeds, system, rows, whole.snapshot)
     )
     if failure is not None:
         store.frozen.setdefault(name, failure)
@@ -120,13 +158,13 @@ def _last_state_payload(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def _hidden_failure(
-    store: Store, name: str, system: Any, rows: list[dict[str, Any]], snapshot: Any
+    seeds: list[dict[str, Any]], system: Any, rows: list[dict[str, Any]], snapshot: Any
 ) -> dict[str, Any] | None:
     """The snapshot (read with the rows) against the last state row's commitment, its hidden
-    part (the host's audit holds the key: the latest hidden seed)."""
+    part (the host's audit holds the key: the latest hidden seed, of `seeds` read with them)."""
     if not system.hidden_information:
         return None
-    hidden = [s for s in store.dice_secrets(name) if s["kind"] == "hidden"]
+    hidden = [s for s in seeds if s["kind"] == "hidden"]
     seed = max(hidden, key=lambda s: s["epoch"])["seed"] if hidden else None
     return state_commitments.snapshot_failure(system, snapshot, rows, seed)
 
@@ -234,10 +272,14 @@ def _replay(
 
 
 def check(
-    header: dict[str, Any], rows: list[dict[str, Any]], source: str = THE_EXPORT
+    header: dict[str, Any],
+    rows: list[dict[str, Any]],
+    source: str = THE_EXPORT,
+    chained: Any = UNCHECKED,
 ) -> tuple[bool, str, AuditReport]:
-    """The audit report, then the replay (skipped when the audit already failed)."""
-    report = audit(header, rows)
+    """The audit report, then the replay (skipped when the audit already failed). chained:
+    the rows' chain_failure where the caller has it (storage.audit.audit)."""
+    report = audit(header, rows, chained)
     said = [format_report(report), rewinds.discards_line(rows)]  # re-rolls, counted
     if not report.ok:
         said.append(t("Replay: skipped (the log failed the audit above)."))

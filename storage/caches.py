@@ -141,10 +141,17 @@ def fill_caches(s: Session, g: GameColumns, rows: list[dict[str, Any]]) -> None:
     g.paused, g.paused_why = derive_pause(rows)  # the last pause or resume row's
 
 
-def full_failure(s: Session, g: GameColumns) -> Failure | None:
-    """The whole log's chain, then every cache against the chain (the audit's table check)."""
-    rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
-    fail = chain_failure(rows)
+def full_failure(
+    s: Session, g: GameColumns, read: tuple[list[dict[str, Any]], Any] | None = None
+) -> Failure | None:
+    """The whole log's chain, then every cache against the chain (the audit's table check).
+    read: the whole log as entry_row gives it, read in this session already, and its
+    chain_failure (the audit reads and hashes the log once: storage/audit_read.py)."""
+    if read is None:
+        rows = [entry_row(e) for e in entries(s, WHOLE, {"g": g.id})]
+        fail = chain_failure(rows)
+    else:
+        rows, fail = read
     if fail:
         return _fail(fail["index"], fail["problem"])
     if not rows or rows[-1]["index"] != g.head_index or rows[-1]["hash"] != g.head_hash:

@@ -52,9 +52,13 @@ CHAINED_FIELDS = ("index", "kind", "actor", "user", "text", "payload", "key", "c
 LINK_FIELDS = ("prev_hash", "hash")
 
 
+# json.dumps with these arguments makes this very encoder at every call: made once, the same text
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
 def canonical(obj: object) -> bytes:
     """The one byte form of a JSON value that is hashed: sorted keys, no spaces, UTF-8."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _CANONICAL(obj).encode()
 
 
 def row_hash(prev_hash: str, row: Mapping[str, Any]) -> str:

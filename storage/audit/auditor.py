@@ -28,6 +28,7 @@ from storage.audit.stats import dice_stats
 from storage.chain import at_row, chain_failure, row_defect
 from texts.i18n import t, tn
 
+UNCHECKED: Any = object()  # audit's `chained` when the caller has not checked the chain
 _Handler = Callable[["_Auditor", int, dict[str, Any], dict[str, Any]], None]  # a kind's checks
 
 
@@ -141,9 +142,9 @@ class _Auditor(HeaderChecks, ReappliedChecks):
                     )
                 )
 
-    def report(self) -> AuditReport:
+    def report(self, chained: Any = UNCHECKED) -> AuditReport:
         self.check_header()
-        cf = chain_failure(self.rows)
+        cf = chain_failure(self.rows) if chained is UNCHECKED else chained
         if cf:
             self.fail(cf["index"], cf["problem"], cf["expected"], cf["found"], rank=0)
         self.walk()
@@ -179,6 +180,8 @@ class _Auditor(HeaderChecks, ReappliedChecks):
         )
 
 
-def audit(header: object, rows: list[Any]) -> AuditReport:
-    """Check an exported (or stored) log; the report names the first failing row."""
-    return _Auditor(header, rows).report()
+def audit(header: object, rows: list[Any], chained: Any = UNCHECKED) -> AuditReport:
+    """Check an exported (or stored) log; the report names the first failing row. chained:
+    storage.chain.chain_failure(rows), where the caller has it already (the stored game's
+    audit hashes its rows once: storage/audit_read.py)."""
+    return _Auditor(header, rows).report(chained)
