@@ -28,6 +28,7 @@ from adjudicator.core.i18n import lines, t, tn
 from adjudicator.core.registry import UnknownSystem
 from adjudicator.core.scenario import ScenarioError
 from app import fold, freezes, games, rewinds, sealing, state_commitments
+from app.export_file import ExportUnreadable, load_export
 from storage import GameRecord, Store, audit_read
 from storage.audit import (
     FORMAT,
@@ -35,17 +36,12 @@ from storage.audit import (
     audit,
     export_lines,
     format_report,
-    parse_export,
     write_export,
 )
 from storage.audit.auditor import UNCHECKED
 from storage.audit.page import page_html
 
 THE_EXPORT = t("the export")
-
-
-class ExportUnreadable(TextError):
-    """The file to verify is missing, unreadable, no audit export, or cut short."""
 
 
 def export_doc(store: Store, name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -286,64 +282,6 @@ def check(
         return False, lines(said), report
     ok, line = replay_check(header, rows, source)
     return ok, lines([*said, line]), report
-
-
-def _truncation(data: bytes, header: dict[str, Any], rows: list[dict[str, Any]]) -> str | None:
-    """Why the file was cut short, or None: its last line ends mid-way, or every row is whole
-    and in order but fewer than the header declares (a deleted row in the middle is no
-    truncation: the audit names it)."""
-    if rows and not data.endswith(b"\n") and "_error" in rows[-1]:
-        return t("its last line (line {line}) is cut off in the middle", line=len(rows) + 1)
-    declared = header.get("rows")
-    whole = all("_error" not in r and r.get("index") == k for k, r in enumerate(rows))
-    if isinstance(declared, int) and declared > len(rows) and whole:
-        return t(
-            "the header says {declared} rows, the file holds only {n} (rows"
-            " {n}..{last} are missing at its end)",
-            declared=declared,
-            n=len(rows),
-            last=declared - 1,
-        )
-    return None
-
-
-def load_export(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], bytes]:
-    """(header, rows, bytes) of an export file, or ExportUnreadable saying what is wrong."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise ExportUnreadable(t("{path}: no such file", path=str(path))) from None
-    except OSError as exc:
-        why = str(exc.strerror or exc)
-        raise ExportUnreadable(t("{path} cannot be read: {why}", path=str(path), why=why)) from None
-    if not data.strip():
-        raise ExportUnreadable(t("{path} is empty: not a pbem audit export", path=str(path)))
-    header, rows = parse_export(data)
-    if "_error" in header and not isinstance(header.get("format"), str):
-        raise ExportUnreadable(
-            t(
-                "{path} is not a pbem audit export ({error}); an export is the JSONL "
-                "file `pbem audit NAME --export FILE` or the chat's `audit export` writes",
-                path=str(path),
-                error=header["_error"],
-            )
-        )
-    if header.get("format") != FORMAT:
-        raise ExportUnreadable(
-            t(
-                "{path} is not a pbem audit export: its first line has format"
-                " {format}, not {wanted}",
-                path=str(path),
-                format=repr(header.get("format")),
-                wanted=repr(FORMAT),
-            )
-        )
-    cut = _truncation(data, header, rows)
-    if cut:
-        raise ExportUnreadable(
-            t("{path} is truncated: {cut}; nothing in it was checked", path=str(path), cut=cut)
-        )
-    return header, rows, data
 
 
 def verify_file(path: str | Path) -> tuple[bool, str]:

@@ -1,4 +1,4 @@
-"""The replay's state bytes (app.fold.StateBytes) are storage.chain.canonical's bytes of every
+"""The replay's state bytes (app.state_bytes.StateBytes) are storage.chain.canonical's bytes of every
 state in turn, whatever changed between two states: an entry's bytes are reused only where equal
 values must give equal bytes (never 1 for True, 1.0 for 1, -0.0 for 0.0, keys in another order)."""
 
@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app import fold
+from app import state_bytes
 from storage.chain import canonical
 
 
@@ -23,7 +23,7 @@ def _doc(units: dict[str, Any], **top: Any) -> dict[str, Any]:
 
 
 def _agrees(docs: list[Any]) -> None:
-    encode = fold.StateBytes()
+    encode = state_bytes.StateBytes()
     for doc in docs:
         assert encode(doc) == canonical(doc)
 
@@ -55,7 +55,7 @@ def test_equal_entries_with_their_keys_in_another_order_are_encoded_again():
 
 
 def test_what_the_canonical_encoding_refuses_gives_no_bytes():
-    encode = fold.StateBytes()
+    encode = state_bytes.StateBytes()
     units = {f"u{i}": _unit(i) for i in range(10)}
     assert encode(_doc(units | {"u1": _unit(1, hex={1, 2})})) is None
     assert encode(_doc(units | {"u1": _unit(1, hex="\ud800")})) is None  # no UTF-8
