@@ -238,18 +238,15 @@ def snapshot_digest(system: GameSystem, text: str, state: Any) -> str:
 def serialised(system: GameSystem, state: Any) -> tuple[str, dict[str, Any], str]:
     """A state serialised once: (the snapshot's text, its JSON as read back, its state hash).
 
-    The snapshot's text is the state's canonical JSON (sorted keys: storage/chain.py), so the
-    state hash of a system without hidden information is the SHA-256 of the text itself: the
-    one encoding serves the snapshot and the hash. (A state's JSON has string keys only, so the
-    canonical form of the text read back is the text: tests/test_state_memory.py checks it for
-    every system's states.)"""
-    data = chain.canonical(system.state_to_json(state))
-    text = data.decode()
+    The snapshot keeps the order of the state's keys (a state read back from it iterates its
+    collections as the state did: the rules' order of units, reinforcements, blocks), so its
+    hash is that of the canonical form of what it reads back as, not of the text itself."""
+    text = dump(system.state_to_json(state))
     doc = json.loads(text)
     if system.hidden_information:
         digest = state_digest(system, state)
     else:  # what storage.state_hash computes, from the one serialisation
-        digest = hashlib.sha256(data).hexdigest()
+        digest = hashlib.sha256(chain.canonical(doc)).hexdigest()
     _remember(_key(system, text), digest)
     return text, doc, digest
 
