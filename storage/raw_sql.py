@@ -2,7 +2,8 @@
 
 Every order message runs a dozen statements (the game row, the roles and seeds, the head's
 rows, the idempotency key, the clock, the log row, the guarded UPDATE, the chat's binding and
-languages). Executed through SQLAlchemy Core each costs about four times the CPU of the same
+languages, the outbox rows its posts write and the user names they show; SQLite's BEGIN).
+Executed through SQLAlchemy Core each costs about four times the CPU of the same
 SQL on the driver's connection (the compiled cache lookup, the execution context, the result
 object), so these run here: the SQL written once (SQLite's `?` parameters; PostgreSQL's are
 the same text with `%s`, or its own text where the two differ, FOR UPDATE where Core locked),
@@ -15,7 +16,8 @@ the bind processor of the column it is compared with or written to. A driver err
 as SQLAlchemy's DBAPIError (IntegrityError, OperationalError...), as a Core execute raises it,
 so storage.engine.retryable and Store.transact's retries see the same exceptions. The engine's
 `before_cursor_execute` listeners hear every statement (tests count statements with them).
-tests/test_raw_sql.py checks each statement against its Core counterpart on both databases.
+tests/test_raw_sql.py (and test_raw_sql_outbox.py, test_raw_sql_begin.py) check each statement
+against its Core counterpart on both databases.
 """
 
 from __future__ import annotations
