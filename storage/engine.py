@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import create_engine
 
-from storage import chain
+from storage import chain, raw_sql
 from storage.errors import LegacyDatabase
 from texts.i18n import t
 
@@ -88,9 +88,10 @@ def _sqlite_connect(dbapi_connection: Any, _record: object) -> None:
 
 
 def _sqlite_begin(conn: Connection) -> None:
-    """Writers take the write lock at BEGIN, so no two read the same state to change it."""
+    """Writers take the write lock at BEGIN, so no two read the same state to change it.
+    (On the driver's connection, as exec_driver_sql would send it: storage/raw_sql.py.)"""
     read = conn.get_execution_options().get("pbem_read", False)
-    conn.exec_driver_sql("BEGIN" if read else "BEGIN IMMEDIATE")
+    raw_sql.run(conn, raw_sql.SQLITE_BEGIN[bool(read)])
 
 
 def make_engine(url: str) -> Engine:

@@ -38,10 +38,19 @@ class GameTx(EpochWrites):
     Used only inside Store.transact / create_game. Nothing is visible to others before commit.
     """
 
-    def __init__(self, session: Session, game: GameColumns, *, core: bool = False):
+    def __init__(
+        self,
+        session: Session,
+        game: GameColumns,
+        *,
+        core: bool = False,
+        conn: Connection | None = None,
+    ):
         """core: the game row is stored; its rows and changes are written in Core
-        (storage/tx_writes.py) and it leaves the session's unit of work (Store.transact)."""
+        (storage/tx_writes.py) and it leaves the session's unit of work (Store.transact).
+        conn: the session's connection, when the caller holds it already."""
         self.s = session
+        self._conn = conn  # (one per transaction: asked of the session once)
         self.g = game
         self._core: CoreWrites | None = None
         if core:  # (an ORM object leaves the unit of work; a GameRow is in none)
@@ -112,8 +121,12 @@ class GameTx(EpochWrites):
 
     @property
     def conn(self) -> Connection:
-        """The connection of this transaction: Core writes (outbox rows, the clock) join it."""
-        return self.s.connection()
+        """The connection of this transaction: Core writes (outbox rows, the clock) join it.
+        The session's, asked once: it cannot change while the transaction runs."""
+        conn = self._conn
+        if conn is None:
+            conn = self._conn = self.s.connection()
+        return conn
 
     @property
     def snapshot(self) -> dict[str, Any]:
@@ -126,7 +139,7 @@ class GameTx(EpochWrites):
         seeds (checked before their first use): the hashes of the roles' source rows and the
         epochs of the seeds, whose rows the head check prefetches with the head."""
         g = self.g.id  # (raw_sql.ROLES_AND_SECRETS: tx_rows.ROLES_AND_SECRETS on the driver)
-        found = raw_sql.rows(self.s.connection(), raw_sql.ROLES_AND_SECRETS, (g, g, g))
+        found = raw_sql.rows(self.conn, raw_sql.ROLES_AND_SECRETS, (g, g, g))
         self._seat_rows = [Role(a, b, c) for what, _, a, b, c in found if what == "seat"]
         self._mod_rows = [Role(None, b, c) for what, _, _, b, c in found if what == "moderator"]
         if self._secrets is None:
@@ -188,7 +201,7 @@ class GameTx(EpochWrites):
     def find_key(self, key: str) -> list[LogRecord] | None:
         """The rows a keyed change wrote: its own row and the epoch rows it brought along."""
         self.flush()  # a row queued by an earlier line of the message
-        index = raw_sql.scalar(self.s.connection(), raw_sql.KEYED, (self.g.id, key))  # KEYED
+        index = raw_sql.scalar(self.conn, raw_sql.KEYED, (self.g.id, key))  # KEYED
         if index is None:
             return None
         rows = self.rows(index)
@@ -239,7 +252,7 @@ class GameTx(EpochWrites):
         writes that change them, open_epoch and the reveals, drop it)."""
         if self._secrets is None:
             self.flush()  # a secret queued by open_epoch
-            found = self.s.connection().execute(UNREVEALED, {"g": self.g.id})
+            found = self.conn.execute(UNREVEALED, {"g": self.g.id})
             self._secrets = {(kind, epoch): seed for kind, epoch, seed in found}
         return self._secrets
 

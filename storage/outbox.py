@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Row, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
+from storage import raw_sql
 from storage.chat_models import OutboxRow, ServiceState
 from storage.clocks import advance_image_index
 from storage.models import aware, table
@@ -75,8 +76,8 @@ class Head(NamedTuple):
     claimed_until: datetime | None
 
 
-# -- writing
-# built once (the hot path's statements: no construction, no cache key per message)
+# -- writing (on the DB-API connection of the caller's transaction: storage/raw_sql.py, whose
+# OUTBOX_KEYS and insert_outbox are _EXISTING and _INSERT; tests/test_raw_sql.py compares them)
 _EXISTING = select(OUTBOX.c.dedupe_key).where(
     OUTBOX.c.dedupe_key.in_(bindparam("keys", expanding=True))
 )
@@ -97,24 +98,18 @@ def insert_rows(
     wanted = [r["dedupe_key"] for r in rows if r.get("dedupe_key") is not None]
     existing: set[str] = set()
     if wanted:
-        existing = set(conn.execute(_EXISTING, {"keys": wanted}).scalars())
+        stmt = raw_sql.OUTBOX_KEYS.expand(len(wanted))
+        existing = {key for (key,) in raw_sql.rows(conn, stmt, wanted)}
     ids: list[int] = []
+    dialect = conn.dialect
     for row in rows:
         if row.get("dedupe_key") is not None and row["dedupe_key"] in existing:
             continue
-        values = _values(game, row, now)
-        ids.append(_inserted_id(conn, values))
+        stmt, params = raw_sql.insert_outbox(dialect, _values(game, row, now))
+        ids.append(raw_sql.inserted_id(conn, stmt, params))
     if image_index is not None and game is not None:
         advance_image_index(conn, game, image_index)
     return ids
-
-
-def _inserted_id(conn: Connection, values: dict[str, Any]) -> int:
-    key = conn.execute(_INSERT, values).inserted_primary_key
-    if key is None:  # (every dialect the store runs on returns it)
-        raise RuntimeError("the outbox row's id was not returned")
-    found: int = key[0]
-    return found
 
 
 def write_rows(

@@ -2,7 +2,8 @@
 
 Every order message runs a dozen statements (the game row, the roles and seeds, the head's
 rows, the idempotency key, the clock, the log row, the guarded UPDATE, the chat's binding and
-languages). Executed through SQLAlchemy Core each costs about four times the CPU of the same
+languages, the outbox rows its posts write and the user names they show; SQLite's BEGIN).
+Executed through SQLAlchemy Core each costs about four times the CPU of the same
 SQL on the driver's connection (the compiled cache lookup, the execution context, the result
 object), so these run here: the SQL written once (SQLite's `?` parameters; PostgreSQL's are
 the same text with `%s`, or its own text where the two differ, FOR UPDATE where Core locked),
@@ -15,7 +16,8 @@ the bind processor of the column it is compared with or written to. A driver err
 as SQLAlchemy's DBAPIError (IntegrityError, OperationalError...), as a Core execute raises it,
 so storage.engine.retryable and Store.transact's retries see the same exceptions. The engine's
 `before_cursor_execute` listeners hear every statement (tests count statements with them).
-tests/test_raw_sql.py checks each statement against its Core counterpart on both databases.
+tests/test_raw_sql.py (and test_raw_sql_outbox.py, test_raw_sql_begin.py) check each statement
+against its Core counterpart on both databases.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.types import TypeEngine
 
-from storage.chat_models import ServiceState, game_clock
+from storage.chat_models import OutboxRow, ServiceState, game_clock
 from storage.models import Game, table
 
 Processor = Callable[[Any], Any] | None
@@ -168,6 +170,10 @@ def binder(dialect: Dialect, type_: TypeEngine[Any]) -> Processor:
 
 
 # -- the statements (each checked against its Core counterpart: tests/test_raw_sql.py)
+SQLITE_BEGIN = {  # storage/engine._sqlite_begin: a writer's (the write lock at BEGIN), a reader's
+    read: Statement("BEGIN" if read else "BEGIN IMMEDIATE") for read in (False, True)
+}
+
 GAME = table(Game)
 GAME_COLUMNS = tuple(c.name for c in GAME.c)
 _GAME_SELECT = "SELECT " + ", ".join(GAME_COLUMNS) + " FROM game WHERE name = ?"
@@ -350,6 +356,48 @@ PUT_STATE = Statement(  # storage/clocks.put_state: the upsert of a service_stat
 )
 
 
+OUTBOX = table(OutboxRow)
+OUTBOX_KEYS = Statement(  # storage/outbox._EXISTING: {0} the dedupe keys
+    "SELECT dedupe_key FROM outbox WHERE dedupe_key IN ({0})"
+)
+
+_OUTBOX_INSERTS: dict[tuple[str, tuple[str, ...]], tuple[Statement, tuple[Processor, ...]]] = {}
+
+
+def insert_outbox(dialect: Dialect, values: dict[str, Any]) -> tuple[Statement, list[Any]]:
+    """storage/outbox._INSERT: the INSERT of an outbox row of these values (those of the
+    table's columns, as Core takes them; RETURNING its id on PostgreSQL, SQLite's is the
+    cursor's lastrowid: `inserted_id`), and its parameters converted as Core converts them."""
+    columns = tuple(c for c in values if c in OUTBOX.c)
+    found = _OUTBOX_INSERTS.get((dialect.name, columns))
+    if found is None:
+        sql = (
+            "INSERT INTO outbox ("
+            + ", ".join(f'"{c}"' for c in columns)
+            + ") VALUES ("
+            + ", ".join("?" * len(columns))
+            + ")"
+        )
+        stmt = Statement(sql, postgresql=sql.replace("?", "%s") + " RETURNING id")
+        found = stmt, tuple(binder(dialect, OUTBOX.c[c].type) for c in columns)
+        _OUTBOX_INSERTS[(dialect.name, columns)] = found
+    stmt, binds = found
+    params = [values[c] for c in columns]
+    return stmt, [v if b is None or v is None else b(v) for b, v in zip(binds, params, strict=True)]
+
+
+def inserted_id(conn: Connection, stmt: Statement, params: Sequence[Any]) -> int:
+    """Run an INSERT of one row (RETURNING its id on PostgreSQL): the id written."""
+    cur = run(conn, stmt, params)
+    found: int = cur.lastrowid if conn.dialect.name == "sqlite" else cur.fetchone()[0]
+    return found
+
+
+USER_NAMES = Statement(  # storage/chat_store._NAMES: {0} the users
+    'SELECT "user", name FROM chat_user WHERE "user" IN ({0})'
+)
+
+
 __all__ = [
     "ADVANCE_IMAGE",
     "BINDING_AND_CHOICES",
@@ -359,14 +407,19 @@ __all__ = [
     "GAME_COLUMNS",
     "INSERT_LOG",
     "KEYED",
+    "OUTBOX_KEYS",
     "PREFETCH",
     "PUT_STATE",
     "READ_GAME",
     "ROLES_AND_SECRETS",
     "ROWS_FROM",
+    "SQLITE_BEGIN",
+    "USER_NAMES",
     "Statement",
     "binder",
     "first",
+    "insert_outbox",
+    "inserted_id",
     "log_values",
     "marks_of",
     "rows",

@@ -196,10 +196,11 @@ class Store:
         for attempt in range(1, attempts + 1):
             try:
                 with self._session() as s, s.begin():
-                    g = tx_writes.read_game(s.connection(), name, lock=True)
+                    conn = s.connection()
+                    g = tx_writes.read_game(conn, name, lock=True)
                     if g is None:
                         raise GameNotFound(name)
-                    tx = GameTx(s, g, core=True)  # its reads and writes in Core (tx_writes)
+                    tx = GameTx(s, g, core=True, conn=conn)  # its reads and writes in Core
                     self._guard(s, g, *tx.before_checks())
                     tx.seats(), tx.moderators()  # every power's cache against its chained row
                     result = fn(tx)
