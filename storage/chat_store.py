@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from storage import clocks as _clocks
-from storage import raw_sql
+from storage import raw_posts, raw_sql
 from storage.chat_bindings import (
     ChatBound,
     ChatStoreError,
@@ -172,9 +172,11 @@ _NAMES = select(USERS.c.user, USERS.c.name).where(USERS.c.user.in_(bindparam("us
 def user_names(source: Store | Connection, users: list[str]) -> dict[str, str]:
     if not users:
         return {}
-    users = list(users)  # (raw_sql.USER_NAMES: _NAMES on the driver's connection; every post asks)
+    users = list(
+        users
+    )  # (raw_posts.USER_NAMES: _NAMES on the driver's connection; every post asks)
     with reading(source) as conn:
-        return dict(raw_sql.rows(conn, raw_sql.USER_NAMES.expand(len(users)), users))
+        return dict(raw_sql.rows(conn, raw_posts.USER_NAMES.expand(len(users)), users))
 
 
 def user_display_names(store: Store) -> dict[str, str]:

@@ -28,7 +28,7 @@ from sqlalchemy import Integer, Row, Select, bindparam, insert, or_, select, upd
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from storage import raw_sql
+from storage import raw_posts, raw_sql
 from storage.chat_models import DEFAULT_REMINDER_HOURS, ServiceState, game_clock
 from storage.errors import GameNotFound
 from storage.models import Game, aware, table
@@ -203,7 +203,7 @@ def write(
     if columns:
         values = {k: _dumped(k, v) for k, v in columns.items()}
         expected = {k: _dumped(k, v) for k, v in (expect or {}).items()}
-        stmt, params = raw_sql.write_clock(conn.dialect, game, values, expected)  # on the driver
+        stmt, params = raw_posts.write_clock(conn.dialect, game, values, expected)  # on the driver
         done = bool(raw_sql.run(conn, stmt, params).rowcount == 1)
     if done and memo is not None:
         put_state(conn, memo_key(game), json.dumps(memo), now or datetime.now(UTC))
@@ -212,8 +212,8 @@ def write(
 
 def advance_image_index(conn: Connection, game: str, index: int) -> bool:
     """Record that the map up to log row `index` was posted (only forward)."""
-    _wrote(conn)  # (raw_sql.ADVANCE_IMAGE: _ADVANCE on the driver's connection)
-    return bool(raw_sql.run(conn, raw_sql.ADVANCE_IMAGE, (index, game, index)).rowcount == 1)
+    _wrote(conn)  # (raw_posts.ADVANCE_IMAGE: _ADVANCE on the driver's connection)
+    return bool(raw_sql.run(conn, raw_posts.ADVANCE_IMAGE, (index, game, index)).rowcount == 1)
 
 
 _LAST = game_clock.c.last_image_index
@@ -250,7 +250,7 @@ def put_state(conn: Connection, key: str, value: str, now: datetime) -> None:
     if conn.dialect.name in ("postgresql", "sqlite"):  # on the driver's connection
         stamp = raw_sql.binder(conn.dialect, STATE.c.updated_at.type)
         at = now if stamp is None else stamp(now)
-        raw_sql.run(conn, raw_sql.PUT_STATE, (key, value, at, value, at))
+        raw_sql.run(conn, raw_posts.PUT_STATE, (key, value, at, value, at))
         return
     dialect = {"postgresql": postgresql, "sqlite": sqlite}.get(conn.dialect.name)
     if dialect is None:  # another database: update, else insert

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Row, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from storage import raw_sql
+from storage import raw_posts, raw_sql
 from storage.chat_models import OutboxRow, ServiceState
 from storage.clocks import advance_image_index
 from storage.models import aware, table
@@ -98,15 +98,15 @@ def insert_rows(
     wanted = [r["dedupe_key"] for r in rows if r.get("dedupe_key") is not None]
     existing: set[str] = set()
     if wanted:
-        stmt = raw_sql.OUTBOX_KEYS.expand(len(wanted))
+        stmt = raw_posts.OUTBOX_KEYS.expand(len(wanted))
         existing = {key for (key,) in raw_sql.rows(conn, stmt, wanted)}
     ids: list[int] = []
     dialect = conn.dialect
     for row in rows:
         if row.get("dedupe_key") is not None and row["dedupe_key"] in existing:
             continue
-        stmt, params = raw_sql.insert_outbox(dialect, _values(game, row, now))
-        ids.append(raw_sql.inserted_id(conn, stmt, params))
+        stmt, params = raw_posts.insert_outbox(dialect, _values(game, row, now))
+        ids.append(raw_posts.inserted_id(conn, stmt, params))
     if image_index is not None and game is not None:
         advance_image_index(conn, game, image_index)
     return ids

@@ -1,12 +1,11 @@
 """Store: games and their hash-chained, append-only logs in one SQL database (SQLite or PostgreSQL).
 
 Invariants:
-- Log rows are only inserted. Each carries prev_hash and hash (storage/chain.py); the game row
-  keeps the head (index and hash) of its log.
+- Log rows are only inserted, each with its prev_hash and hash (storage/chain.py).
 - Every change of a game is ONE transaction, run by `Store.transact(name, fn)`: fn reads the game
   (locked) through a GameTx (storage/game_tx.py), decides, and queues rows; the rows, the new
-  snapshot and the dice bookkeeping commit together or not at all. A change reads and writes
-  its game row and log rows on the transaction's DB-API connection (tx_writes.py, raw_sql.py).
+  snapshot, the game row's head and the dice bookkeeping commit together or not at all, read
+  and written on the transaction's DB-API connection (storage/tx_writes.py, raw_sql.py).
 - Concurrency: on SQLite every write transaction starts with BEGIN IMMEDIATE (WAL mode, busy
   timeout; storage/engine.py), so writers queue instead of failing; on PostgreSQL the game row is
   locked with SELECT ... FOR UPDATE. Under both, the game row's version column is the portable

@@ -17,7 +17,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.service import GameService
 from bots.chat import ChatService
 from bots.clock import FakeClock
-from storage import chat_languages, clocks, raw_sql, trust_rows, tx_rows, tx_writes
+from storage import chat_languages, clocks, raw_posts, raw_sql, trust_rows, tx_rows, tx_writes
 from storage.chat_models import game_clock
 from storage.engine import retryable
 from tests.test_chat_service import TG_GROUP, Chat, started
@@ -266,7 +266,7 @@ def test_a_locked_database_is_a_conflict_the_store_retries(tmp_path, stores):
         with store.engine.connect() as conn:
             conn.connection.driver_connection.execute("PRAGMA busy_timeout=0")
             with pytest.raises(OperationalError) as locked:
-                raw_sql.run(conn, raw_sql.PUT_STATE, ("k", "v", "t", "v", "t"))
+                raw_sql.run(conn, raw_posts.PUT_STATE, ("k", "v", "t", "v", "t"))
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -350,7 +350,7 @@ def test_the_image_index_the_choices_and_the_rows_from_an_index_are_what_core_gi
                 stored_clock(c, name),
             ),
             lambda c, i=index: (
-                raw_sql.run(c, raw_sql.ADVANCE_IMAGE, (i, name, i)).rowcount,
+                raw_sql.run(c, raw_posts.ADVANCE_IMAGE, (i, name, i)).rowcount,
                 stored_clock(c, name),
             ),
         )

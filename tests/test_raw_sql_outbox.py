@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from storage import chat_store, outbox, raw_sql
+from storage import chat_store, outbox, raw_posts, raw_sql
 from tests.test_raw_sql import both, game, typed
 
 __all__ = ["game"]  # (the fixture: a started game in a chat)
@@ -54,8 +54,8 @@ def test_an_outbox_row_is_written_as_core_writes_it(game, row):
         return row_id, stored(c, row_id)
 
     def raw(c):
-        stmt, params = raw_sql.insert_outbox(c.dialect, values)
-        row_id = raw_sql.inserted_id(c, stmt, params)
+        stmt, params = raw_posts.insert_outbox(c.dialect, values)
+        row_id = raw_posts.inserted_id(c, stmt, params)
         return row_id, stored(c, row_id)
 
     (core_id, core_row), (raw_id, raw_row) = both(store, core, raw)
@@ -87,7 +87,7 @@ def test_the_known_keys_and_the_user_names_are_read_as_core_reads_them(game):
         core, raw = both(
             store,
             lambda c, k=keys: c.execute(outbox._EXISTING, {"keys": k}).all(),
-            lambda c, k=keys: raw_sql.rows(c, raw_sql.OUTBOX_KEYS.expand(len(k)), k),
+            lambda c, k=keys: raw_sql.rows(c, raw_posts.OUTBOX_KEYS.expand(len(k)), k),
         )
         assert sorted(typed(r) for r in raw) == sorted(typed(r) for r in core)
     chat_store.remember_user(store, "telegram:1", "Анна", now=NOW)
@@ -96,7 +96,7 @@ def test_the_known_keys_and_the_user_names_are_read_as_core_reads_them(game):
         core, raw = both(
             store,
             lambda c, u=users: c.execute(chat_store._NAMES, {"us": u}).all(),
-            lambda c, u=users: raw_sql.rows(c, raw_sql.USER_NAMES.expand(len(u)), u),
+            lambda c, u=users: raw_sql.rows(c, raw_posts.USER_NAMES.expand(len(u)), u),
         )
         assert sorted(typed(r) for r in raw) == sorted(typed(r) for r in core)
     names = {"telegram:1": "Анна", "discord:2": "Bob"}
