@@ -21,6 +21,7 @@ counts at its strength. Pure.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from adjudicator.northern_war.board import other
@@ -36,26 +37,11 @@ THREAT = 0.5  # the share of an exposed victory territory counted as lost
 REACH = 2  # the territories an enemy block is taken to reach in one move (7.1: most move 2)
 SIEGE_ODDS = {1: 0.6, 2: 0.35, 3: 0.15}  # a fortress of this garrison falls to a siege (N4)
 ROUNDS = 3  # a battle's rounds (N3 d): an attacker that has not won by then retreats (N3 f)
-SPREAD = 0.7  # the variance of a battle's hits per hit expected (a die hits on 2 in 6: 4/6)
+SPREAD = 0.7  # the variance of a battle's hits per hit expected (a die hitting on 2: 4/6)
 
-
-class Battle:
-    """A battle to come (or in progress) in a territory both sides occupy (N3): who defends,
-    how likely each side is to be wiped out, and the share of its steps each keeps."""
-
-    def __init__(self, defender: str, lost: dict[str, float], kept: dict[str, float]):
-        self.defender = defender
-        self.lost = lost  # side -> the chance that none of its blocks is left there
-        self.kept = kept  # side -> the expected share of its strength left on the map
-
-    def alone(self) -> list[tuple[float, str]]:
-        """(chance, side left alone there): the attacker when it wipes the defender out, else
-        the defender (the attacker destroyed, or retreating after the last round, N3 f)."""
-        attacker = other(self.defender)
-        return [
-            (self.lost[self.defender], attacker),
-            (1.0 - self.lost[self.defender], self.defender),
-        ]
+Fire = tuple[float, float, int]  # a block's strength, hit number and letter (its index, 2.11)
+Stack = tuple[Fire, ...]  # one side's blocks in a territory
+Fight = tuple[float, float, float, float]  # _fight's answer
 
 
 def evaluate(sc: Scenario, state: NWState, side: str) -> float:
@@ -65,23 +51,26 @@ def evaluate(sc: Scenario, state: NWState, side: str) -> float:
         won = state.result.get("winner")
         margin = CONTROL * float(state.result.get(side, 0) - state.result.get(enemy, 0))
         return margin + (FINISHED if won == side else -FINISHED if won == enemy else 0.0)
-    held = _occupants(sc, state)
-    mean = _mean_hidden(sc, state)
-    battles = {a: _battle(sc, state, a, mean) for a, here in held.items() if len(here) > 1}
+    stacks = _stacks(sc, state)
+    battles: dict[str, tuple[str, Fight]] = {}
+    for area, here in stacks.items():
+        if len(here) > 1:
+            defender = state.holders.get(area) or min(here)
+            battles[area] = defender, _fight(here[defender], here[other(defender)])
     score = CONTROL * (
-        _control(sc, state, side, held, battles) - _control(sc, state, enemy, held, battles)
+        _control(sc, state, side, stacks, battles) - _control(sc, state, enemy, stacks, battles)
     )
-    score -= CONTROL * THREAT * (_exposed(sc, state, side) - _exposed(sc, state, enemy))
-    power = _power(sc, state, mean, battles)
-    score += STEP * (power.get(side, 0.0) - power.get(enemy, 0.0))
+    score -= (
+        CONTROL * THREAT * (_exposed(sc, state, side, stacks) - _exposed(sc, state, enemy, stacks))
+    )
+    score += STEP * (_power(stacks, battles, side) - _power(stacks, battles, enemy))
     royals_lost = 0.0
-    for b, blk in sc.blocks.items():
-        if not blk.royal or sc.side_of(b) != "coalition":
-            continue
+    for b in _royals(sc):
+        where = state.at.get(b)
         if state.status.get(b, ON_MAP) != ON_MAP:
             royals_lost += 1.0
-        elif state.at.get(b) in battles:
-            royals_lost += battles[str(state.at[b])].lost["coalition"]
+        elif where in battles:
+            royals_lost += _wiped_out(battles[where], "coalition")
     score += ROYAL * royals_lost * (1 if side == "sweden" else -1)
     return score
 
@@ -90,16 +79,24 @@ def _control(
     sc: Scenario,
     state: NWState,
     side: str,
-    held: dict[str, set[str]],
-    battles: dict[str, Battle],
+    stacks: dict[str, dict[str, Stack]],
+    battles: dict[str, tuple[str, Fight]],
 ) -> float:
-    """The victory territories `side` controls, and those it is about to take or lose: where
-    both sides are, by the odds of the battle to come (its winner is left alone there)."""
+    """The victory territories `side` controls, and those it is about to take or lose (N5,
+    N4): where both sides are, by the odds of the battle to come, whose winner is left alone
+    there (the attacker when it wipes the defender out, else the defender: the attacker is
+    destroyed or retreats after the last round, N3 f)."""
     total = 0.0
     for v in sc.victory:
         mine = state.control[v] == side
         odds = _odds(sc, v)
-        outcomes = battles[v].alone() if v in battles else [(1.0, "".join(held.get(v, ())))]
+        if v in battles:
+            defender, fight = battles[v]
+            taken = fight[0]  # the defender wiped out: the attacker alone
+            outcomes = [(taken, other(defender)), (1.0 - taken, defender)]
+        else:
+            here = stacks.get(v, {})
+            outcomes = [(1.0, next(iter(here)) if here else "")]
         for chance, alone in outcomes:
             if mine:
                 total += chance * (1.0 - (odds if alone == other(side) else 0.0))
@@ -108,31 +105,97 @@ def _control(
     return total
 
 
-def _exposed(sc: Scenario, state: NWState, side: str) -> float:
+def _exposed(sc: Scenario, state: NWState, side: str, stacks: dict[str, dict[str, Stack]]) -> float:
     """How surely `side`'s victory territories fall to the enemy's next move: each one it
-    controls that an enemy block can reach (REACH territories, none of them holding `side`'s
-    blocks but the last, 7.5), by its odds: entered freely where `side` has no block there
-    (N5; a fortress by a siege, N4), a third as likely where it has."""
-    held = _occupants(sc, state)
+    controls that an enemy stack can reach (REACH territories, none of them holding `side`'s
+    blocks but the last, 7.5, 7.6), by its odds (N5; a fortress by a siege, N4): all of them
+    where `side` has no block there, else as surely as the strongest such stack would wipe
+    that garrison out in battle (N3, the garrison defending)."""
     enemy = other(side)
-    reach: set[str] = set()
-    todo = [(t, 0) for t, here in held.items() if enemy in here]
-    while todo:
-        where, far = todo.pop()
-        if far == REACH:
+    strongest: dict[str, Stack] = {}  # territory -> the strongest enemy stack that reaches it
+    for start, here in stacks.items():
+        if len(here) > 1 or enemy not in here:
             continue
-        for nxt in sc.territories[where].borders:
-            if nxt not in reach:
-                reach.add(nxt)
-                if side not in held.get(nxt, set()):
-                    todo.append((nxt, far + 1))
+        stack = here[enemy]
+        seen, edge = {start}, [start]
+        for _ in range(REACH):
+            nxt = []
+            for where in edge:
+                for area in sc.territories[where].borders:
+                    if area in seen:
+                        continue
+                    seen.add(area)
+                    if area not in strongest or _might(stack) > _might(strongest[area]):
+                        strongest[area] = stack
+                    if side not in stacks.get(area, ()):
+                        nxt.append(area)
+            edge = nxt
     total = 0.0
     for v in sc.victory:
-        if state.control[v] != side or v not in reach or enemy in held.get(v, set()):
+        here = stacks.get(v, {})
+        if state.control[v] != side or v not in strongest or enemy in here:
             continue
-        odds = _odds(sc, v)
-        total += odds if side not in held.get(v, set()) else odds / 3
+        wiped = _fight(here[side], strongest[v])[0] if side in here else 1.0
+        total += _odds(sc, v) * wiped
     return total
+
+
+def _power(
+    stacks: dict[str, dict[str, Stack]], battles: dict[str, tuple[str, Fight]], side: str
+) -> float:
+    """`side`'s steps on the map, each weighted by its block's hit number / 2 (2.12); in a
+    battle to come by the share of its strength expected to be left there."""
+    total = 0.0
+    for area, here in stacks.items():
+        if side not in here:
+            continue
+        kept = 1.0
+        if area in battles:
+            defender, fight = battles[area]
+            kept = fight[2] if side == defender else fight[3]
+        total += kept * sum(strength * number for strength, number, _ in here[side]) / 2
+    return total
+
+
+def _wiped_out(battle: tuple[str, Fight], side: str) -> float:
+    defender, fight = battle
+    return fight[0] if side == defender else fight[1]
+
+
+@functools.lru_cache(maxsize=8192)
+def _fight(defence: Stack, attack: Stack) -> Fight:
+    """The battle of these stacks (N3), judged by its expected hits: (the chance that the
+    defender is wiped out, that the attacker is, the share of its strength each keeps). The
+    blocks fire in letter order, the defender first at a letter (N3 d), each die hitting on
+    its number or less (2.12), each side's fire shrinking with the steps it has lost; ROUNDS
+    rounds. A side is wiped out about as surely as the hits expected on it reach its steps (a
+    normal approximation of the dice), and not both. The same battles recur in a search: kept."""
+    steps = [sum(f[0] for f in defence), sum(f[0] for f in attack)]
+    left = list(steps)
+    dealt = [0.0, 0.0]
+    order = sorted([(f[2], 0, f) for f in defence] + [(f[2], 1, f) for f in attack])
+    for _ in range(ROUNDS):
+        for _letter, s, (strength, number, _) in order:
+            hits = strength * (left[s] / steps[s]) * number / 6
+            dealt[s] += hits
+            left[1 - s] = max(0.0, left[1 - s] - hits)
+    wiped = [
+        _normal((dealt[1 - s] - steps[s] + 0.5) / math.sqrt(SPREAD * dealt[1 - s] + 0.25))
+        for s in (0, 1)
+    ]
+    lost = [wiped[0] * (1 - wiped[1] / 2), wiped[1] * (1 - wiped[0] / 2)]
+    kept = [(1.0 - lost[s]) * math.sqrt(left[s] / steps[s]) for s in (0, 1)]
+    return lost[0], lost[1], kept[0], kept[1]
+
+
+def _normal(z: float) -> float:
+    """The standard normal distribution's P(X <= z)."""
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def _might(stack: Stack) -> float:
+    """The hits a stack expects to score in a round (2.12)."""
+    return sum(strength * number for strength, number, _ in stack) / 6
 
 
 def _odds(sc: Scenario, area: str) -> float:
@@ -142,44 +205,29 @@ def _odds(sc: Scenario, area: str) -> float:
     return 1.0 if fortress == 0 else SIEGE_ODDS.get(fortress, 0.1)
 
 
-def _occupants(sc: Scenario, state: NWState) -> dict[str, set[str]]:
-    found: dict[str, set[str]] = {}
+def _stacks(sc: Scenario, state: NWState) -> dict[str, dict[str, Stack]]:
+    """territory -> side -> the fire of each of its blocks there (sorted: a key of _fight).
+    An anonymous block fires as the mean of the blocks it may be."""
+    found: dict[str, dict[str, list[Fire]]] = {}
+    mean: dict[str, Fire] | None = None
     for b, where in state.at.items():
-        if where is not None and state.status.get(b) == ON_MAP:
-            found.setdefault(where, set()).add(_side_of(sc, b))
-    return found
-
-
-def _side_of(sc: Scenario, block: str) -> str:
-    nation = nation_of(block) if anonymous(block) else sc.blocks[block].nation
-    return sc.nations[nation].side
-
-
-Fire = tuple[float, float, int]  # (strength, hit number, index of the letter in LETTERS)
-
-
-def _power(
-    sc: Scenario, state: NWState, mean: dict[str, Fire], battles: dict[str, Battle]
-) -> dict[str, float]:
-    """side -> its steps on the map, each weighted by its block's hit number / 2; a block in a
-    battle to come by the share of its side's strength expected to be left there."""
-    power: dict[str, float] = {}
-    for b, status in state.status.items():
-        if status != ON_MAP:
+        if where is None or state.status.get(b) != ON_MAP:
             continue
-        strength, number, _ = _fire(sc, state, b, mean)
-        side = _side_of(sc, b)
-        battle = battles.get(str(state.at[b]))
-        kept = battle.kept[side] if battle is not None else 1.0
-        power[side] = power.get(side, 0.0) + kept * strength * number / 2
-    return power
+        if anonymous(b):
+            mean = _mean_hidden(sc, state) if mean is None else mean
+            nation = nation_of(b)
+            fire = mean.get(nation, (2.5, 1.5, 1))
+        else:
+            blk = sc.blocks[b]
+            nation = blk.nation
+            fire = (float(state.strength[b]), float(blk.number), LETTERS.index(blk.letter))
+        side = sc.nations[nation].side
+        found.setdefault(where, {}).setdefault(side, []).append(fire)
+    return {a: {s: tuple(sorted(f)) for s, f in here.items()} for a, here in found.items()}
 
 
-def _fire(sc: Scenario, state: NWState, block: str, mean: dict[str, Fire]) -> Fire:
-    if anonymous(block):
-        return mean.get(nation_of(block), (2.5, 1.5, 1))
-    blk = sc.blocks[block]
-    return float(state.strength[block]), float(blk.number), LETTERS.index(blk.letter)
+def _royals(sc: Scenario) -> list[str]:
+    return [b for b, blk in sc.blocks.items() if blk.royal and sc.side_of(b) == "coalition"]
 
 
 def _mean_hidden(sc: Scenario, state: NWState) -> dict[str, Fire]:
@@ -201,52 +249,6 @@ def _mean_hidden(sc: Scenario, state: NWState) -> dict[str, Fire]:
             common,
         )
     return found
-
-
-def _battle(sc: Scenario, state: NWState, area: str, mean: dict[str, Fire]) -> Battle:
-    """The battle both sides' blocks in `area` fight (N3), judged by its expected hits: the
-    blocks fire in letter order, the defender first at a letter (N3 d), each die hitting on its
-    number or less (2.12), every side's fire shrinking with the steps it has lost; ROUNDS rounds.
-    A side is wiped out about as surely as the hits expected on it reach its steps (a normal
-    approximation of the dice), and not both."""
-    fires: dict[str, list[Fire]] = {}
-    for b, where in state.at.items():
-        if where == area and state.status.get(b) == ON_MAP:
-            fires.setdefault(_side_of(sc, b), []).append(_fire(sc, state, b, mean))
-    defender = state.holders.get(area) or min(fires)
-    attacker = other(defender)
-    steps = {s: sum(f[0] for f in fires.get(s, [])) for s in (defender, attacker)}
-    left = dict(steps)
-    dealt = {defender: 0.0, attacker: 0.0}
-    order = sorted(
-        ((f[2], s != defender, f, s) for s in (defender, attacker) for f in fires.get(s, [])),
-        key=lambda x: (x[0], x[1]),
-    )
-    for _ in range(ROUNDS):
-        for _letter, _second, (strength, number, _), s in order:
-            share = left[s] / steps[s] if steps[s] > 0 else 0.0
-            hits = strength * share * number / 6
-            dealt[s] += hits
-            target = other(s)
-            left[target] = max(0.0, left[target] - hits)
-    wiped = {}
-    for s in (defender, attacker):
-        need, got = steps[s], dealt[other(s)]
-        wiped[s] = _normal((got - need + 0.5) / math.sqrt(SPREAD * got + 0.25))
-    lost = {
-        defender: wiped[defender] * (1 - wiped[attacker] / 2),
-        attacker: wiped[attacker] * (1 - wiped[defender] / 2),
-    }
-    kept = {
-        s: (1.0 - lost[s]) * (left[s] / steps[s] if steps[s] > 0 else 0.0) ** 0.5
-        for s in (defender, attacker)
-    }
-    return Battle(defender, lost, kept)
-
-
-def _normal(z: float) -> float:
-    """The standard normal distribution's P(X <= z)."""
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
 __all__ = ["evaluate"]
