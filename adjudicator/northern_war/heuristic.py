@@ -8,15 +8,34 @@ armistice of a nation whose royal block fell, 4.4). So the heuristic, from `side
   occupy passes at the end of the battle phase when it has no fortress (N5), or by a siege
   (N4) when it has one: part of CONTROL, the more surely the weaker the fortress; the same
   against `side`;
-- a victory territory an enemy block can reach in one move is partly lost (THREAT, by how
-  surely it falls: at once without a fortress, else by a siege; less where it is held);
+- a battle to come (a territory both sides occupy, N3) is judged by its odds: the attacker
+  is left alone there (and takes an open territory, N5) as surely as it wipes the defender
+  out; else the defender is (the attacker destroyed, or retreating after the third round,
+  N3 f). Each side's blocks there count by the share of its strength expected to be left;
+- a victory territory an enemy stack can reach in one move (REACH territories through ground
+  free of `side`'s blocks, 7.5, 7.6) is partly lost (THREAT, by how surely it falls: at once
+  without a fortress, else by a siege): all of it when nobody holds it, else as surely as the
+  strongest such stack would wipe the garrison out. So a garrison counts by its strength
+  against what can reach it, not by its presence: the coalition's plan is to hold Courland and
+  Lithuania (no fortress: one battle won takes them) with stacks Charles XII cannot beat;
 - STEP for each step of its blocks on the map, minus the enemy's: material wins battles (each
   step is a die, N3 d), weighted by the block's hit number (2.12);
-- ROYAL for each coalition royal block lost (the armistice is near, N11), for Sweden;
+- ROYAL for each coalition royal block lost (the armistice is near, N11, 4.4), for Sweden, and
+  the chance of losing one: in a battle to come (a royal block falls with its stack, the hits
+  going to the strongest block first, N3 e), and, by ROYAL_THREAT, where the strongest Swedish
+  stack in reach would wipe its stack out. So the coalition keeps its kings out of Charles
+  XII's reach or stacked with armies that can hold him;
 - a finished game far above any of that (won, drawn, lost), and by its margin.
-An anonymous enemy block (a view's `?nation@territory#n`) counts at the mean strength of the
-blocks it may be; given a full state (one the opponent sampled, hidden.sample) every block
-counts at its strength. Pure.
+A battle is estimated, not played: its expected hits round by round (letter order, the
+defender first at a letter, N3 d; each side's fire shrinking with its losses), a side wiped out
+about as surely as the hits expected on it reach its steps (a normal approximation of the
+dice). Without it a move into an enemy stack was judged as if the battle would never be
+fought, and the one-ply pass of the search (normal.py) kept attacks out of the play-outs: the
+coalition left Courland and Lithuania to Charles XII.
+An anonymous enemy block (a view's `?nation@territory#n`) counts at the mean strength and hit
+number of the blocks it may be; given a full state (one the opponent sampled, hidden.sample)
+every block counts at its strength. Pure (the battle estimates are kept in a cache: the same
+battles recur in a search).
 """
 
 from __future__ import annotations
@@ -34,6 +53,7 @@ CONTROL = 3.0  # a victory territory controlled
 STEP = 0.5  # a step of a B2 block on the map (hit number 2)
 ROYAL = 12.0  # a coalition royal block gone, for Sweden (its nation leaves the war, 4.4)
 THREAT = 0.5  # the share of an exposed victory territory counted as lost
+ROYAL_THREAT = 0.75  # the share of a coalition royal block in reach counted as lost
 REACH = 2  # the territories an enemy block is taken to reach in one move (7.1: most move 2)
 SIEGE_ODDS = {1: 0.6, 2: 0.35, 3: 0.15}  # a fortress of this garrison falls to a siege (N4)
 ROUNDS = 3  # a battle's rounds (N3 d): an attacker that has not won by then retreats (N3 f)
@@ -60,8 +80,14 @@ def evaluate(sc: Scenario, state: NWState, side: str) -> float:
     score = CONTROL * (
         _control(sc, state, side, stacks, battles) - _control(sc, state, enemy, stacks, battles)
     )
+    reach = {s: _reach(sc, stacks, s) for s in (side, enemy)}
     score -= (
-        CONTROL * THREAT * (_exposed(sc, state, side, stacks) - _exposed(sc, state, enemy, stacks))
+        CONTROL
+        * THREAT
+        * (
+            _exposed(sc, state, side, stacks, reach[side])
+            - _exposed(sc, state, enemy, stacks, reach[enemy])
+        )
     )
     score += STEP * (_power(stacks, battles, side) - _power(stacks, battles, enemy))
     royals_lost = 0.0
@@ -69,8 +95,13 @@ def evaluate(sc: Scenario, state: NWState, side: str) -> float:
         where = state.at.get(b)
         if state.status.get(b, ON_MAP) != ON_MAP:
             royals_lost += 1.0
+        elif where is None:
+            continue  # an anonymous block of a view: which one it is, is not known
         elif where in battles:
             royals_lost += _wiped_out(battles[where], "coalition")
+        elif where in reach["coalition"]:
+            attack = reach["coalition"][where]
+            royals_lost += ROYAL_THREAT * _fight(stacks[where]["coalition"], attack)[0]
     score += ROYAL * royals_lost * (1 if side == "sweden" else -1)
     return score
 
@@ -105,14 +136,12 @@ def _control(
     return total
 
 
-def _exposed(sc: Scenario, state: NWState, side: str, stacks: dict[str, dict[str, Stack]]) -> float:
-    """How surely `side`'s victory territories fall to the enemy's next move: each one it
-    controls that an enemy stack can reach (REACH territories, none of them holding `side`'s
-    blocks but the last, 7.5, 7.6), by its odds (N5; a fortress by a siege, N4): all of them
-    where `side` has no block there, else as surely as the strongest such stack would wipe
-    that garrison out in battle (N3, the garrison defending)."""
+def _reach(sc: Scenario, stacks: dict[str, dict[str, Stack]], side: str) -> dict[str, Stack]:
+    """territory -> the strongest enemy stack that can reach it in one move: REACH
+    territories, through ground free of `side`'s blocks (7.5, 7.6; a stack in a battle to come
+    stays)."""
     enemy = other(side)
-    strongest: dict[str, Stack] = {}  # territory -> the strongest enemy stack that reaches it
+    strongest: dict[str, Stack] = {}
     for start, here in stacks.items():
         if len(here) > 1 or enemy not in here:
             continue
@@ -130,6 +159,21 @@ def _exposed(sc: Scenario, state: NWState, side: str, stacks: dict[str, dict[str
                     if side not in stacks.get(area, ()):
                         nxt.append(area)
             edge = nxt
+    return strongest
+
+
+def _exposed(
+    sc: Scenario,
+    state: NWState,
+    side: str,
+    stacks: dict[str, dict[str, Stack]],
+    strongest: dict[str, Stack],
+) -> float:
+    """How surely `side`'s victory territories fall to the enemy's next move: each one it
+    controls that an enemy stack can reach (_reach), by its odds (N5; a fortress by a siege,
+    N4): all of them where `side` has no block there, else as surely as the strongest such
+    stack would wipe that garrison out in battle (N3, the garrison defending)."""
+    enemy = other(side)
     total = 0.0
     for v in sc.victory:
         here = stacks.get(v, {})
