@@ -1,7 +1,7 @@
 """The built-in opponent's strength: `normal` (its shipped settings, or --budget) against the
 random legal player and against `easy`, on each side of Hell's Gate and of the Northern War.
 
-    python bench/bench_ai.py [--games N] [--budget B] [--jobs J] [--systems ID,ID]
+    python bench/bench_ai.py [--games N] [--budget B] [--jobs J] [--systems ID,ID] [--sides ID,ID]
 
 Each pairing (normal against random, normal against easy) is played N times with normal on
 each side (N >= 40 for the figures the docs quote). The games are played in-process on the
@@ -21,7 +21,9 @@ The games are shared over J worker processes (default 2). The LAST line is exact
 
     ai: hells-gate W % vs random, E % vs easy; northern-war W2 % vs random, E2 % vs easy; N games per pairing
 
-(normal's rate, both sides averaged). Not part of the test run.
+(normal's rate, both sides averaged). `--systems` and `--sides` (side ids, default every side)
+play a part of the bench, for a quicker look at one system or side; the last line then
+averages the sides played. Not part of the test run.
 """
 
 from __future__ import annotations
@@ -137,13 +139,18 @@ def score_of(played: list[Played], side: str) -> float:
     return sum(1.0 if p.winner == side else 0.5 if p.winner == "draw" else 0.0 for p in played)
 
 
-def schedule(systems: tuple[str, ...], n: int, budget: float) -> list[Game]:
-    """Every game of the bench: for each system, side and opponent (random, easy) N games of
-    normal against it, and N of random against random (the random player's own rate)."""
+def schedule(
+    systems: tuple[str, ...], n: int, budget: float, only: tuple[str, ...] = ()
+) -> list[Game]:
+    """Every game of the bench: for each system, side (those of `only`, if any) and opponent
+    (random, easy) N games of normal against it, and N of random against random (the random
+    player's own rate)."""
     out = []
     for sid in systems:
         sides = [s.id for s in bind(sid).sides]
         for side in sides:
+            if only and side not in only:
+                continue
             enemy = next(s for s in sides if s != side)
             for them in ("random", "easy", "baseline"):
                 me = "random" if them == "baseline" else "normal"
@@ -190,6 +197,8 @@ def report(
     rates: dict[tuple[str, str], list[float]] = {}
     for sid in systems:
         for side in (s.id for s in bind(sid).sides):
+            if (sid, side, "random") not in groups:
+                continue  # a side not played (--sides)
             base = groups.get((sid, side, "baseline"), [])
             base_rate = score_of(base, side) / max(len(base), 1)
             for them in ("random", "easy"):
@@ -225,10 +234,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=NORMAL_BUDGET, help="normal's budget")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="system ids")
+    parser.add_argument("--sides", default="", help="side ids to play (default: every side)")
     args = parser.parse_args(argv)
     systems = tuple(args.systems.split(","))
+    only = tuple(s for s in args.sides.split(",") if s)
     began = time.perf_counter()
-    todo = schedule(systems, args.games, args.budget)
+    todo = schedule(systems, args.games, args.budget, only)
     count = [0]
 
     def progress(p: Played) -> None:
