@@ -91,5 +91,11 @@ def test_a_coalition_royal_block_in_reach_of_a_stronger_swedish_stack_is_partly_
     alone = placed(state, {"augustus": ("warsaw", 2)})
     guarded = placed(alone, {"menshikov": ("warsaw", 4), "sheremetev": ("warsaw", 4)})
     away = placed(state, {"augustus": ("moscow", 2)})
-    assert value(alone, "coalition") < value(away, "coalition") - heuristic.ROYAL / 2
-    assert value(alone, "coalition") < value(guarded, "coalition") - heuristic.ROYAL / 4
+    assert (
+        value(alone, "coalition")
+        < value(away, "coalition") - heuristic.ROYAL * heuristic.ROYAL_THREAT / 2
+    )
+    assert (
+        value(alone, "coalition")
+        < value(guarded, "coalition") - heuristic.ROYAL * heuristic.ROYAL_THREAT / 4
+    )
