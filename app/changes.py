@@ -144,8 +144,11 @@ def order(
 
 def next_epoch(tx: GameTx, ch: Change, new: Any, old: Any) -> None:
     """A turn change ends the epoch (its seed is revealed) and opens the next; the end of the
-    game reveals the last seed and the hidden seed."""
+    game reveals the last seed and the hidden seed. An order that ends a phase (or the game) is
+    where the map of now starts telling events (the game row's frame_row, app/map_now.py)."""
     after, before = ch.system.situation(new), ch.system.situation(old)
+    if (after.turn, after.phase) != (before.turn, before.phase) or after.over:
+        tx.g.frame_before, tx.g.frame_row = tx.g.frame_row, tx.g.head_index  # app/map_now.py
     if after.over and not before.over:
         tx.reveal_epoch()
         tx.reveal_hidden()

@@ -161,6 +161,7 @@ def _attempt(
         if given:  # whole: the audit checks a re-applied row's rolls against them
             payload["dropped_rows"] = given
         payload["guards"] = {"down": down, "lifted": lifted}
+        g.frame_row = g.frame_before = None  # rows the marks name may be gone (app/map_now.py)
         tx = GameTx(s, g)
         try:  # the rebuilt full state, committed (app/sealing.py)
             payload |= sealing.tx_fields(system, tx, system.state_to_json(state))

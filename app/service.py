@@ -21,7 +21,7 @@ from typing import Any
 
 from adjudicator.core.i18n import EN, Language, say
 from adjudicator.core.system import GameSystem
-from app import audit, fold, frames, games, lifecycle, queries, stored_replay
+from app import audit, fold, frames, games, lifecycle, map_now, queries, stored_replay
 from app.context import Actor, Core
 from app.fold import ReplayMismatch
 from app.replies import Reply, fair_lines
@@ -169,10 +169,17 @@ class GameService:
     ) -> bytes:
         """The PNG of the end of (turn, phase), or of now: what players see after a phase (the
         focus image a post carries if focus and the system's drawer offers one), its labels
-        in `language`."""
+        in `language`. The public map of now is drawn without a replay (app/map_now.py)."""
+        system = self.system(name)
+        now = None
+        if turn is None and phase is None and view in (None, "public"):
+            now = map_now.frame_now(self.store, system, name)
+        if now is not None:
+            state, events = now
+            title = say(frames.heading(name, system.situation(state)), language)
+            return games.draw(system, state, events, view, title, focus, language)
         frame = frames.pick(self.frames(name), turn, phase)
         title = say(frames.title(name, frame), language)
-        system = self.system(name)
         return games.draw(system, frame.state, frame.events, view, title, focus, language)
 
     # -- the state as the fold of the log

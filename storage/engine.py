@@ -29,7 +29,7 @@ log = logging.getLogger("storage.store")  # the store's logger, as before the sp
 
 DEFAULT_DB = "pbem.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
-HEAD_REVISION = "0009"  # the newest migration (tests check it against storage/migrations)
+HEAD_REVISION = "0010"  # the newest migration (tests check it against storage/migrations)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 PG_MIGRATION_LOCK = 0x7BE3_0003  # pg_advisory_xact_lock key: one migrating process at a time
 

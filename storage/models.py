@@ -62,6 +62,8 @@ class GameColumns(Protocol):
     paused: bool
     paused_why: str | None
     epoch_row_hash: str | None
+    frame_row: int | None
+    frame_before: int | None
 
 
 def stored_id(g: GameColumns) -> int:
@@ -111,6 +113,10 @@ class Game(SQLModel, table=True):
     paused: bool = False
     paused_why: str | None = None
     epoch_row_hash: str | None = None  # the chained row the dice bookkeeping comes from
+    # where the last two phases ended (app/map_now.py): the rows of the orders that ended them;
+    # not chained, never trusted alone. A new game's setup is its first; None: not known
+    frame_row: int | None = 0
+    frame_before: int | None = None
 
     @declared_attr.directive
     def __mapper_args__(cls) -> dict[str, Any]:  # (cls: the class, its table just made)

@@ -1,5 +1,6 @@
 """The log rows a post's picture tells, read alone: a phase image drawn by the outbox sender reads
 the rows of its events (index in (after, upto]; from row 0 when `after` is None), not the log.
+The map of now (app/map_now.py) reads the game row's marks first (`frame_marks`).
 
 One indexed statement on (game_id, index), in the reader's snapshot. Each row comes back as the
 dict `app.fold.events_since` walks ({"index", "kind", "payload"}): the chained payload as stored,
@@ -30,6 +31,19 @@ _ROWS = (
 )
 
 
+_MARKS = select(
+    _GAME.c.frame_row, _GAME.c.frame_before, _GAME.c.head_index, _GAME.c.snapshot
+).where(_GAME.c.name == bindparam("name"))
+
+
+def frame_marks(store: Store, game: str) -> tuple[int | None, int | None, int, str] | None:
+    """The game row's (frame_row, frame_before, head_index, snapshot) read at once (None: no
+    such game): where its last two phases ended, and its head and state."""
+    with store.reader.connect() as conn:
+        row = conn.execute(_MARKS, {"name": game}).first()
+    return None if row is None else (row[0], row[1], int(row[2]), str(row[3]))
+
+
 def rows_between(store: Store, game: str, after: int | None, upto: int) -> list[dict[str, Any]]:
     """The rows of `game` with index in (after, upto] (after None: from row 0), oldest first,
     as {"index", "kind", "payload"}."""
@@ -39,4 +53,4 @@ def rows_between(store: Store, game: str, after: int | None, upto: int) -> list[
     return [{"index": i, "kind": k, "payload": loads_column(p)} for i, k, p in found]
 
 
-__all__ = ["rows_between"]
+__all__ = ["frame_marks", "rows_between"]

@@ -68,6 +68,8 @@ class GameRow:
     paused: bool
     paused_why: str | None
     epoch_row_hash: str | None
+    frame_row: int | None
+    frame_before: int | None
 
     def __init__(self, values: Any) -> None:
         self.__dict__.update(values)
