@@ -3,9 +3,9 @@ measured side by side in one run.
 
     python bench/bench_memory.py [--games N] [--dir DIR]
 
-N Hell's Gate games are made with GameService.new_game in one SQLite file (not timed); then
-`pbem serve` (no tokens: the terminal front end) is started on the empty database and on the full
-one, in turn; once it answers a first line (`help`) its resident set (VmRSS, VmHWM from /proc) is
+N Hell's Gate games (one made with GameService.new_game, its rows copied in bulk) in one SQLite
+file; then `pbem serve` (no tokens: the terminal front end) is started on the empty database and
+on the full one, in turn; once it answers a first line (`help`) its resident set (VmRSS, VmHWM from /proc) is
 read, and its standard input closed (it exits). Then the same with N games in progress, their
 deadlines armed and the heartbeat an hour back (bench/bench_restart.py's database, built once and
 kept): read once it answers, and its peak again once its catch-up (moving every deadline for the
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -41,11 +42,18 @@ from storage import Store
 
 
 def make(db: Path, n: int) -> None:
+    """n unstarted games: one made through GameService, its rows copied in bulk (in SQL, as
+    bench_restart.py copies its games in progress)."""
     store = Store(str(db))
-    service = GameService(store)
-    for i in range(n):
-        service.new_game(f"g{i:05d}")
+    if n:
+        GameService(store).new_game("g00000")
     store.close()
+    if n > 1:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_restart as restart
+
+        with sqlite3.connect(db) as conn:
+            restart.copy_games(conn, "g00000", n - 1)
 
 
 def _status(pid: int) -> dict[str, int]:

@@ -13,7 +13,18 @@ images of the same size, measured in the same run.
      `Image.save(BytesIO(), "PNG")` and Pillow's default settings;
    - "encode of a blank image": `Image.new("RGB", size).save(BytesIO(), "PNG")`, same size.
    Target: a phase image costs at most 2x the bare encode.
-Not part of the test run.
+4. Posts and `map` in every system, as players get them (skip with --no-posts): a seeded game per
+   system played through the chat service in a SQLite file (bench/bench_post_image.py's), its
+   phase posts queued as in production (Stalin's War's carry its board). Timed, each paired with
+   a bare encode of the same picture (the PNG decoded to RGB, saved with Pillow's defaults),
+   alternating which goes first, medians of wall and CPU time:
+     post, at once     the last post late in the game drawn by the sender (app.images.render_spec)
+     post, moved on    the same post drawn after the game moved on
+     post, restart     the same post drawn by a fresh Store
+     map, late         `map` asked for late in the game (GameService.image, focus as the chat
+                       asks; `map full`: the whole map), beside the replay it needed before
+                       (the frames of the whole log), its picture checked the same
+Not part of the test run. The last line: `render: worst X x a bare encode (system, case)`.
 """
 
 from __future__ import annotations
@@ -23,11 +34,13 @@ import io
 import random
 import statistics
 import sys
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from PIL import Image
 
@@ -80,12 +93,16 @@ def encode_default(img: Image.Image) -> None:
     img.save(io.BytesIO(), "PNG")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--repeat", type=int, default=3, help="renders per phase image (fastest kept)")
     p.add_argument("--out", help="write the largest phase image here (a directory)")
-    args = p.parse_args()
+    p.add_argument("--no-posts", dest="posts", action="store_false", help="skip part 4")
+    p.add_argument("--systems", default="borodino,hells-gate,northern-war,stalins-war")
+    p.add_argument("--pairs", type=int, default=7, help="timed pairs per case of part 4")
+    p.add_argument("--move-on", type=int, default=10, help="orders before the moved-on cases")
+    args = p.parse_args(argv)
     scen, frames, orders = play(args.seed)
     clear_cache()
     t0 = time.perf_counter()
@@ -141,6 +158,18 @@ def main() -> None:
         path = Path(args.out) / f"bench-render-seed{args.seed}-largest.png"
         path.write_bytes(biggest[1])
         print(f"largest image written to {path}")
+    if not args.posts:
+        return
+    import render_posts  # the chat service's stack: imported only for this part
+
+    rows: list = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for system in args.systems.split(","):
+            render_posts.bench_system(system, args, rows, Path(tmp))
+    worst = max(rows, key=lambda r: r[2] / r[4])
+    cpu = max(rows, key=lambda r: r[3] / r[5])
+    print(f"worst by CPU time: {cpu[3] / cpu[5]:.2f}x ({cpu[0]}, {cpu[1]})")
+    print(f"render: worst {worst[2] / worst[4]:.2f} x a bare encode ({worst[0]}, {worst[1]})")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -56,3 +57,26 @@ def test_load_ends_with_its_line_and_a_median_based_bare_rate(tmp_path, capsys):
         lines[-1],
     )
     assert "1 / median" in lines[1]
+
+
+def test_render_times_posts_and_a_late_map_and_ends_with_its_line(capsys):
+    mod = _load("bench_render")
+    posts = _load("render_posts")
+    args = type("Args", (), {"seed": 3, "pairs": 1, "move_on": 2})()
+    rows: list = []
+    with tempfile.TemporaryDirectory() as tmp:
+        posts.bench_system("borodino", args, rows, Path(tmp))
+    cases = [r[1] for r in rows]
+    assert cases == [
+        "post, at once",
+        "post, moved on",
+        "map, late",
+        "map full, late",
+        "post, restart",
+    ]
+    assert all(r[2] > 0 and r[4] > 0 for r in rows)  # the draw and its bare encode, timed
+    capsys.readouterr()
+    mod.main(["--repeat", "1", "--systems", "borodino", "--pairs", "1", "--move-on", "1"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert "before (a replay of the log)" in "\n".join(lines)
+    assert re.fullmatch(r"render: worst [\d.]+ x a bare encode \(borodino, [a-z ,]+\)", lines[-1])
