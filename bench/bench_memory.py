@@ -14,9 +14,9 @@ outage) is over. Last lines:
     memory: serve R MB with N games, E MB empty (Q x)
     memory in progress: serve R MB with N games in progress, E MB empty (Q x); peak P x empty
 
-Measured on the shared 2-core machine, 10,000 games: empty 71.1 MB, 10,000 unstarted 75.0 MB
-(1.06 x), 10,000 in progress 73.3 MB at the first answer (1.03 x, after 1.1 s; empty 1.4 s),
-peak 80.7 MB once the catch-up moved every deadline (1.14 x).
+Measured on the shared 2-core machine, 10,000 games: empty 72 MB, 10,000 unstarted 80 MB
+(1.11 x), 10,000 in progress 78 MB at the first answer (1.08 x, after 0.7 s; empty 0.6 s), peak
+92.3 MB once the catch-up moved every deadline (1.28 x).
 
 Not part of the test run.
 """

@@ -22,15 +22,14 @@ Last line:
 
     restart: first answer X x empty, memory M x empty, SIGTERM within S s (N games)
 
-Measured on the shared 2-core machine, 10,000 games (the database cached; built once in 514 s),
-a default run of 1 min 41 s: first answer 1.82 s (empty 1.76 s), RSS then 74.8 MB (empty
-71.2 MB), peak 80.7 MB once caught up; 10,000 deadlines moved in 50 batches, 42 s after the start;
-SIGTERM at once after the first answer, after batches 12 and 25, SIGINT after 38: exits after
-0.03-0.06 s, and the last start finished the catch-up with every game moved once: `restart:
-first answer 1.04 x empty, memory 1.13 x empty, SIGTERM within 0.06 s (10000 games)`. With
-the batches alone (the start's guards check still reading every game's row, a halted pass still
-planning the next due time over every clock): first answer 3.1 x, peak 11 x (796 MB), SIGTERM
-after up to 3 s. Before the batches, the catch-up held the first answer and ignored SIGTERM.
+Measured on the shared 2-core machine, 10,000 games (the database built in bulk in 1 s): first
+answer 0.73 s (empty 0.68 s), RSS then 79.4 MB (empty 72.1 MB), peak 92.4 MB once caught up;
+10,000 deadlines moved in 50 batches, 20.5 s after the start; SIGTERM at once after the first
+answer, after batches 12 and 25, SIGINT after 38: exits after 0.07-0.11 s: `restart: first
+answer 1.07 x empty, memory 1.28 x empty, SIGTERM within 0.11 s (10000 games)`. Before the chain
+check's pass ended between games when the process stops, SIGTERM at the first batch waited
+3.07 s for a pass over a thousand games. Before the batches, the catch-up held the first answer
+and ignored SIGTERM.
 
 Not part of the test run.
 """

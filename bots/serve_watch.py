@@ -4,7 +4,9 @@ PBEM_CHAIN_CHECK_SECONDS, and one soon after a phase of a game ended (app/after.
 Each pass runs in a worker thread (`asyncio.to_thread`), never on the message path, and holds no
 game's lock. A round that did not fit in one pass (a big database: at most `BUDGET` rows a pass)
 goes on after a pause of ten times the pass's own time (at most the period), so the check takes
-about a tenth of one core until every game was walked, and nothing between rounds."""
+about a tenth of one core until every game was walked, and nothing between rounds. A pass ends
+between two games once `stop` is set: SIGTERM does not wait for it (a pass over a thousand
+games of a few rows each takes seconds, each game's walk ending with its caches' checks)."""
 
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ async def run_watch(watch: Watch, stop: asyncio.Event, period: float) -> None:
             started = time.perf_counter()
             rounds = watch.rounds
             try:
-                found = await asyncio.to_thread(watch.run_pass)
+                found = await asyncio.to_thread(watch.run_pass, stop.is_set)
             except Exception:
                 log.exception("chain check: the pass failed")
                 found = []

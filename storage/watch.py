@@ -186,17 +186,18 @@ class Watch:
         self.stored: dict[str, Anchor] = {}  # the anchors this watch wrote to the database
         self._lock = threading.Lock()  # one pass at a time
 
-    def run_pass(self) -> list[tuple[str, Failure]]:
+    def run_pass(self, halt: Callable[[], bool] | None = None) -> list[tuple[str, Failure]]:
         """One pass: up to `budget` rows, going on where the last pass stopped; a new round
         (every game of the database) starts when the last one is done. The failures found
-        (each game frozen)."""
+        (each game frozen). `halt`: asked between games; True ends the pass there (a process
+        that stops does not wait for a pass over many small games)."""
         with self._lock:
             if not self.queue:
                 with self.store.reader.connect() as conn:
                     self.queue = list(conn.execute(_GAMES).scalars())
             budget = self.budget
             found: list[tuple[str, Failure]] = []
-            while self.queue and budget > 0:
+            while self.queue and budget > 0 and not (halt is not None and halt()):
                 name = self.queue[0]
                 used, done, failure = self._step(name, budget)
                 budget -= max(used, 1)

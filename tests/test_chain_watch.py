@@ -92,10 +92,10 @@ def test_the_serving_process_runs_a_pass_at_start_and_after_a_phase_end(db_url, 
     done = threading.Semaphore(0)
     run_pass = checks.run_pass
 
-    def counted():
+    def counted(*halt):
         threads.append(threading.current_thread().name)
         try:
-            return run_pass()
+            return run_pass(*halt)
         finally:
             done.release()
 
@@ -113,3 +113,21 @@ def test_the_serving_process_runs_a_pass_at_start_and_after_a_phase_end(db_url, 
     asyncio.run(main())
     assert len(threads) == 2 and threading.main_thread().name not in threads
     assert checks.rounds == 2 and not service.store.frozen
+
+
+def test_a_pass_ends_between_two_games_once_the_process_stops(db_url, stores):
+    """`pbem serve` stopping (SIGTERM) does not wait for a pass over many games: the pass asks
+    between games and ends there; the next pass goes on with the game it did not walk."""
+    service = played(db_url, stores, ("g", "h", "i"))
+    checks = watch(service.store)
+    asked: list[int] = []
+
+    def halt() -> bool:
+        asked.append(len(asked))
+        return len(asked) > 1  # the process stops once the first game was walked
+
+    assert checks.run_pass(halt) == []
+    assert set(service.store.anchors) == {"g"} and checks.queue == ["h", "i"]
+    assert checks.rounds == 0
+    assert checks.run_pass() == [] and set(service.store.anchors) == {"g", "h", "i"}
+    assert checks.rounds == 1
