@@ -82,24 +82,29 @@ def waiting_sides(system: GameSystem, state: Any) -> list[str]:
     return list(here.to_move)
 
 
-def opponent_games(store: Store) -> list[str]:
-    """The games where the opponent holds a seat (at any level)."""
-    found: set[str] = set()
-    for level in opponent.LEVELS:
-        found.update(chat_store.seated_games(store, AI_PREFIX + level))
-    return sorted(found)
-
-
-def due_jobs(store: Store) -> list[Job]:
-    """A job for every game that waits for the opponent now."""
+def due_jobs(store: Store, idle: dict[str, Any] | None = None) -> list[Job]:
+    """A job for every game that waits for the opponent now. `idle` (kept by the caller
+    between passes): {game: its marks when it waited for no one}; a game whose marks
+    (chat_store.seated_marks) have not moved since is not read again, so a pass reads only the
+    games that changed, not every game the opponent ever sat in."""
     jobs = []
-    for game in opponent_games(store):
+    marks = chat_store.seated_marks(store, [AI_PREFIX + level for level in opponent.LEVELS])
+    if idle is not None:
+        for gone in set(idle) - set(marks):
+            del idle[gone]
+    for game in sorted(marks):
+        if idle is not None and idle.get(game) == marks[game]:
+            continue
         try:
             job = job_of(store, game)
         except GameNotFound:
             continue
         if job is not None:
             jobs.append(job)
+            if idle is not None:
+                idle.pop(game, None)
+        elif idle is not None:
+            idle[game] = marks[game]
     return jobs
 
 

@@ -3,8 +3,9 @@
     runner = OpponentRunner(core, worker, leading=lambda: scheduler.is_leader)
     await runner.start(); ...; await runner.stop()
 
-A pass (`run_once`) finds every game that waits for an opponent's seat (app/opponent_turns.py)
-and, for each game that has no decision in progress, sends its job to the worker processes
+A pass (`run_once`) finds every game that waits for an opponent's seat (app/opponent_turns.py:
+one statement over the games the opponent sits in, and only those that changed since they last
+waited for no one are read) and, for each game that has no decision in progress, sends its job to the worker processes
 (bots/opponent_worker.py); the order that comes back is submitted through `submit`, in a thread,
 as the seat's user. A pass runs at the start (after a restart every waiting game gets its move),
 whenever this process commits a change (the outbox's listeners: a player's order, the
@@ -53,6 +54,7 @@ class OpponentRunner:
         self.busy: dict[str, asyncio.Task[None]] = {}  # game -> its decision in progress
         self.played = 0  # orders applied (tests and the health report read it)
         self.failed: dict[str, int] = {}  # game -> the head its last decision failed at
+        self.idle: dict[str, object] = {}  # games that waited for no one, and their marks then
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -96,7 +98,7 @@ class OpponentRunner:
         """Send every due game without a decision in progress to the worker: the jobs sent."""
         if not self.leading() or self._stop.is_set():
             return []
-        jobs = await asyncio.to_thread(opponent_turns.due_jobs, self.core.store)
+        jobs = await asyncio.to_thread(opponent_turns.due_jobs, self.core.store, self.idle)
         sent = [
             job
             for job in jobs

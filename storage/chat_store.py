@@ -32,7 +32,7 @@ from storage.chat_bindings import (
     reading,
     unbind,
 )
-from storage.chat_models import ChatUser, LinkCode, ServiceState
+from storage.chat_models import ChatUser, LinkCode, ServiceState, game_clock
 from storage.models import Game as _Game
 from storage.models import Moderator, Seat, aware, table
 from storage.store import Store
@@ -195,6 +195,22 @@ def seated_games(store: Store, user: str) -> list[str]:
     )
     with store.reader.connect() as conn:
         return sorted(conn.execute(q).scalars())
+
+
+def seated_marks(store: Store, users: list[str]) -> dict[str, tuple[int, Any]]:
+    """{game: (its row's version, when it was started)} of the games where one of `users`
+    holds a seat, in one statement: what tells whether a game changed since it was last looked
+    at (the version moves with every change of the game row; a chat's `start` does not move it)."""
+    clock = game_clock.alias("clock")  # the same rows: the columns the ORM's table lacks
+    q = (
+        select(clock.c.name, GAMES.c.version, clock.c.started_at)
+        .join(GAMES, GAMES.c.id == clock.c.id)
+        .join(SEATS, SEATS.c.game_id == clock.c.id)
+        .where(SEATS.c.user.in_(users))
+        .distinct()
+    )
+    with store.reader.connect() as conn:
+        return {name: (version, started) for name, version, started in conn.execute(q)}
 
 
 def moderated_games(store: Store, user: str) -> list[str]:

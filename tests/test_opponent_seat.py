@@ -264,3 +264,51 @@ def test_an_edit_a_person_may_confirm_is_proposed_with_the_opponent_seated(chat,
     group.text(MOD, "start")
     assert "proposed by" in group.text(MOD, "set weather mud")
     assert "Refused" not in group.text(OTHER, "confirm edit")
+
+
+def counting_reads(monkeypatch) -> list[str]:
+    """The games a pass reads whole (opponent_turns.job_of), in order."""
+    read: list[str] = []
+    job_of = opponent_turns.job_of
+
+    def counted(store, game):
+        read.append(game)
+        return job_of(store, game)
+
+    monkeypatch.setattr(opponent_turns, "job_of", counted)
+    return read
+
+
+def test_a_pass_reads_only_the_games_that_changed_since_they_waited_for_no_one(
+    chat, group, monkeypatch
+):
+    """A pass does not grow with the games the opponent ever sat in: a game that waited for no
+    one is read again only once its row moved (an order, a pause, a resume) or it started."""
+    game = opponent_game(group, start=False)
+    read = counting_reads(monkeypatch)
+    idle: dict = {}
+    assert opponent_turns.due_jobs(chat.store, idle) == [] and read == [game]
+    assert opponent_turns.due_jobs(chat.store, idle) == [] and read == [game]  # not read again
+    group.text(MOD, "start")  # the row's version does not move; its start does
+    assert opponent_turns.due_jobs(chat.store, idle) == [] and read == [game, game]
+    monkeypatch.undo()
+    job = to_german(chat, group)  # the person's orders move the row
+    read = counting_reads(monkeypatch)
+    group.text(MOD, "pause a break")
+    assert opponent_turns.due_jobs(chat.store, idle) == [] and read == [game]
+    assert opponent_turns.due_jobs(chat.store, idle) == [] and read == [game]
+    group.text(MOD, "resume back")
+    assert [j.game for j in opponent_turns.due_jobs(chat.store, idle)] == [game]
+    assert [j.game for j in opponent_turns.due_jobs(chat.store, idle)] == [game]  # still due
+    assert read == [game, game, game] and game not in idle
+    assert opponent_turns.play(chat.core, job, think(job)).ok is False  # stale: paused since
+
+
+def test_a_game_the_opponent_left_is_forgotten_by_the_pass(chat, group):
+    game = opponent_game(group, start=False)
+    idle: dict = {}
+    opponent_turns.due_jobs(chat.store, idle)
+    assert game in idle
+    said = group.text(MOD, f"seat german telegram:{OTHER} a person takes over")
+    assert not said.startswith("Refused"), said
+    assert opponent_turns.due_jobs(chat.store, idle) == [] and idle == {}
