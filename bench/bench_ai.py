@@ -4,7 +4,8 @@ random legal player and against `easy`, on each side of Hell's Gate and of the N
     python bench/bench_ai.py [--games N] [--budget B] [--jobs J] [--systems ID,ID] [--sides ID,ID]
 
 Each pairing (normal against random, normal against easy) is played N times with normal on
-each side (N >= 40 for the figures the docs quote). The games are played in-process on the
+each side (default 16, about 8 minutes on 2 cores; the figures the docs quote take N >= 40,
+`--games 40`: about 20 minutes). The games are played in-process on the
 pure rules, no store: `core.system.start` with HashDice(game seed), `apply` for each order.
 The random player is bots/demo.py's: the canonical texts of `legal_orders(state, side)`
 sorted, `end` with chance 0.15 when anything else is legal, else any other order, drawn by
@@ -51,7 +52,7 @@ from app import games
 from bots.demo import choose
 
 SYSTEMS = ("hells-gate", "northern-war")
-GAMES = 40  # per pairing and side
+GAMES = 16  # per pairing and side: about 8 minutes on 2 cores (40, the docs' figures: 20)
 CAP = 3000  # orders; a game without a result by then is a draw
 Z = 1.96  # 95 %
 HARD = 0.3  # a side the random player wins less often than this against itself is a hard side
