@@ -5,6 +5,7 @@ not agree with the rows they name fall back to the replay, with the same picture
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from adjudicator.core.events import Viewer
 from adjudicator.core.i18n import say
 from app import frames, games, map_now
 from app.service import GameService
@@ -19,6 +21,7 @@ from bots.chat import ChatService
 from bots.clock import FakeClock
 from bots.demo import DemoSeeds
 from storage import Store
+from tests.northern_war.helpers import hidden_from, perturbed
 from tests.playing import play_random
 from tests.test_chat_service import Chat
 from tests.test_repair_honest import first_drawn, game, other_die, rechain, repair
@@ -180,3 +183,41 @@ def test_a_repair_forgets_the_marks_and_the_map_is_the_replays(game, stores, cap
     assert marks(store, "g") == (ends[-1], ends[-2])
     assert map_now.frame_now(store, fresh.system("g"), "g") is not None
     assert fresh.image("g") == replayed(fresh, "g")
+
+
+def test_2_19_the_groups_map_of_now_tells_no_hidden_value():
+    """The Northern War's `map` for the group, drawn from the marks, is the same picture, pixel
+    for pixel, when every value hidden from the public differs (strengths, the blocks of a
+    nation shuffled among their places, each side's private records: the snapshot edited as a
+    host could, tests/northern_war/helpers.py's `perturbed`), at every step of a game: nothing
+    the group's map shows depends on a hidden value."""
+    store = Store(":memory:")
+    try:
+        service = GameService(store, seeds=DemoSeeds(3))
+        service.new_game("nw", system="northern-war")
+        system, rng, compared = service.system("nw"), random.Random(5), 0
+        for _ in range(40):
+            state = service.state("nw")
+            if system.situation(state).over:
+                break
+            fast = map_now.frame_now(store, system, "nw") is not None  # (else: the replay's)
+            if fast and hidden_from(system, state, Viewer.public()):
+                shown = service.image("nw")
+                real = store.snapshot("nw")
+                other = system.state_to_json(perturbed(system, state, Viewer.public(), rng))
+                assert other != real
+                set_snapshot(store, "nw", other)
+                assert service.image("nw") == shown
+                set_snapshot(store, "nw", real)
+                compared += 1
+            play_random(service, "nw", 1, seed=compared)
+        assert compared >= 20
+    finally:
+        store.close()
+
+
+def set_snapshot(store: Store, name: str, doc: dict) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(
+            text("UPDATE game SET snapshot = :s WHERE name = :n"), {"s": json.dumps(doc), "n": name}
+        )
