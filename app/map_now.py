@@ -62,17 +62,19 @@ def _events(
         return told
     if any(r["kind"] == "order" for r in since):
         return None  # orders that told nothing: the replay shows the frame before; rare
-    if row == 0:  # no phase has ended yet: the start of the game
+    if row == 0:  # no phase has ended yet: the start of the game, told by the setup row
         setup = rows[0] if rows and rows[0]["index"] == 0 else None
-        return None if setup is None or setup["kind"] != "setup" else _setup_events(setup)
-    ended = [r for r in rows if before is not None and before < r["index"] <= row]
-    if before is None or not ended or ended[-1]["index"] != row or ended[-1]["kind"] != "order":
+        return (
+            None
+            if setup is None or setup["kind"] != "setup"
+            else setup["payload"].get("events", [])
+        )
+    if before is None:
+        return None
+    ended = [r for r in rows if before < r["index"] <= row]
+    if not ended or ended[-1]["index"] != row or ended[-1]["kind"] != "order":
         return None
     return _told(ended)
-
-
-def _setup_events(setup: dict[str, Any]) -> list[dict[str, Any]]:
-    return list(setup["payload"].get("events", []))
 
 
 __all__ = ["frame_now"]

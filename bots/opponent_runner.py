@@ -5,8 +5,8 @@
 
 A pass (`run_once`) finds every game that waits for an opponent's seat (app/opponent_turns.py:
 one statement over the games the opponent sits in, and only those that changed since they last
-waited for no one are read) and, for each game that has no decision in progress, sends its job to the worker processes
-(bots/opponent_worker.py); the order that comes back is submitted through `submit`, in a thread,
+waited for no one are read) and, for each game that has no decision in progress, sends its job
+to the worker processes (bots/opponent_worker.py); the order that comes back is submitted through `submit`, in a thread,
 as the seat's user. A pass runs at the start (after a restart every waiting game gets its move),
 whenever this process commits a change (the outbox's listeners: a player's order, the
 opponent's own, a moderator's resume), and every `interval` seconds (changes made by another
